@@ -1,0 +1,27 @@
+# Two commands, each sets itself up: `make run` (main job) and `make test` (test suite).
+PYTHON ?= python3
+VENV := .venv
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: run test bench lint clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(VENV)/bin/prefstats demo
+
+test: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/python -m pytest -q -m "not slow"
+
+bench: $(STAMP)
+	$(VENV)/bin/python scripts/bench.py
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,0 +1,190 @@
+"""Cards and sets of cards as 32-bit masks.
+
+A card's index is ``8 * suit + rank``: suits 0..3 are ♠ ♣ ♦ ♥ (their bidding order),
+ranks 0..7 are 7 8 9 10 J Q K A. A set of cards -- a hand, the talon (прикуп), a
+discard -- is a ``uint32`` with bit ``c`` set for each card ``c``. The same layout is
+the on-disk format of hand columns.
+
+>>> hand = parse_cards("♠AKQ ♣7 ♥10 9 8")
+>>> format_cards(hand)
+'♠AKQ ♣7 ♥1098'
+>>> int(suit_lengths(np.array([hand], dtype=np.uint32))[0, 0])
+3
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+SUITS = "♠♣♦♥"
+SUIT_LETTERS = "SCDH"
+SUIT_NAMES = ("spades", "clubs", "diamonds", "hearts")
+RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")
+
+SPADES, CLUBS, DIAMONDS, HEARTS = range(4)
+SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(8)
+
+N_CARDS = 32
+FULL_DECK = 0xFFFFFFFF
+#: Mask of all eight cards of each suit.
+SUIT_MASKS = tuple(0xFF << (8 * s) for s in range(4))
+#: Mask of the four cards of each rank.
+RANK_MASKS = tuple(sum(1 << (8 * s + r) for s in range(4)) for r in range(8))
+
+_SUIT_OF_CHAR = {ch: i for i, ch in enumerate(SUITS)}
+_SUIT_OF_CHAR.update({ch: i for i, ch in enumerate(SUIT_LETTERS)})
+_SUIT_OF_CHAR.update({ch.lower(): i for i, ch in enumerate(SUIT_LETTERS)})
+_RANK_OF_CHAR = {"7": 0, "8": 1, "9": 2, "T": 3, "J": 4, "Q": 5, "K": 6, "A": 7}
+_SEPARATORS = re.compile(r"[\s,;]+")
+
+
+def card_index(rank: int, suit: int) -> int:
+    """Index of the card of ``rank`` (0 = seven .. 7 = ace) in ``suit``."""
+    return 8 * suit + rank
+
+
+def card_name(card: int) -> str:
+    """Name of one card index, e.g. ``card_name(31) == 'A♥'``."""
+    if not 0 <= card < N_CARDS:
+        raise ValueError(f"card index {card} is outside 0..31")
+    return RANKS[card & 7] + SUITS[card >> 3]
+
+
+def cards_of(mask: int) -> list[int]:
+    """Indices of the cards in ``mask``, ascending."""
+    mask = int(mask)
+    return [c for c in range(N_CARDS) if mask >> c & 1]
+
+
+def _parse_ranks(text: str, token: str) -> list[int]:
+    """Ranks in a run such as ``AKQ``, ``T98`` or ``109``; ``-`` is a void."""
+    ranks = []
+    i = 0
+    text = text.upper()
+    while i < len(text):
+        if text.startswith("10", i):
+            ranks.append(TEN)
+            i += 2
+        elif text[i] in _RANK_OF_CHAR:
+            ranks.append(_RANK_OF_CHAR[text[i]])
+            i += 1
+        elif text[i] == "-" and len(text) == 1:
+            i += 1
+        else:
+            raise ValueError(f"bad card token {token!r}: {text[i]!r} is not a rank")
+    return ranks
+
+
+def parse_cards(text: str) -> int:
+    """Parse a set of cards into a mask.
+
+    Accepts suit groups with symbols or letters (``"♠AKQ ♣7 ♥10 9 8"``,
+    ``"S:AKQ C:7 H:T98"``, ``-`` or nothing for a void) and single cards written rank
+    first (``"As 10d Q♥"``). Ranks are ``7 8 9 10|T J Q K A``, case-insensitive.
+    Anything else, and any card named twice, raises ``ValueError`` naming the token.
+
+    >>> parse_cards("S:A") == parse_cards("As") == 1 << 7
+    True
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"parse_cards expects a string, got {type(text).__name__}")
+    mask = 0
+    suit: int | None = None
+    for token in _SEPARATORS.split(text.strip()):
+        if not token:
+            continue
+        if token[0] in _SUIT_OF_CHAR:
+            suit = _SUIT_OF_CHAR[token[0]]
+            ranks = _parse_ranks(token[1:].lstrip(":"), token)
+            cards = [card_index(r, suit) for r in ranks]
+        elif token[-1] in _SUIT_OF_CHAR and len(token) > 1:
+            ranks = _parse_ranks(token[:-1], token)
+            if len(ranks) != 1:
+                raise ValueError(f"bad card token {token!r}: expected one rank before the suit")
+            cards = [card_index(ranks[0], _SUIT_OF_CHAR[token[-1]])]
+            suit = None
+        elif suit is not None:
+            cards = [card_index(r, suit) for r in _parse_ranks(token, token)]
+        else:
+            raise ValueError(f"bad card token {token!r}: no suit given for these ranks")
+        for c in cards:
+            if mask >> c & 1:
+                raise ValueError(f"bad card token {token!r}: {card_name(c)} is named twice")
+            mask |= 1 << c
+    return mask
+
+
+def format_cards(mask: int, *, voids: bool = False) -> str:
+    """Write a mask as suit groups, highest rank first: ``'♠AKQ ♣7 ♥1098'``.
+
+    Void suits are left out unless ``voids`` is true (then shown as ``♦-``); the empty
+    set is ``'-'``. ``parse_cards(format_cards(m)) == m`` for every mask.
+    """
+    mask = int(mask)
+    if not 0 <= mask <= FULL_DECK:
+        raise ValueError(f"{mask} is not a 32-bit card mask")
+    groups = []
+    for s in range(4):
+        holding = mask >> (8 * s) & 0xFF
+        if holding or voids:
+            ranks = "".join(RANKS[r] for r in range(7, -1, -1) if holding >> r & 1)
+            groups.append(SUITS[s] + (ranks or "-"))
+    return " ".join(groups) if groups else "-"
+
+
+# ---- vectorised helpers over uint32 arrays -------------------------------------------
+
+_SHIFTS = np.array([0, 8, 16, 24], dtype=np.uint32)
+#: HIGHEST_RANK[h] is the highest rank in an 8-bit suit holding ``h`` (-1 when void).
+HIGHEST_RANK = np.array([-1] + [int(h).bit_length() - 1 for h in range(1, 256)], dtype=np.int8)
+#: LOWEST_RANK[h] is the lowest rank in holding ``h`` (-1 when void).
+LOWEST_RANK = np.array([-1] + [(h & -h).bit_length() - 1 for h in range(1, 256)], dtype=np.int8)
+
+
+def as_masks(masks) -> np.ndarray:
+    """``masks`` as a uint32 array (no copy when it already is one)."""
+    return np.asarray(masks, dtype=np.uint32)
+
+
+def card_counts(masks) -> np.ndarray:
+    """Number of cards in each mask (uint8, same shape)."""
+    return np.bitwise_count(as_masks(masks))
+
+
+def suit_holdings(masks) -> np.ndarray:
+    """The 8-bit holding of each suit: shape ``(..., 4)``, uint8, bit r = rank r."""
+    m = as_masks(masks)
+    return ((m[..., None] >> _SHIFTS) & 0xFF).astype(np.uint8)
+
+
+def suit_lengths(masks) -> np.ndarray:
+    """Cards held in each suit: shape ``(..., 4)``, uint8."""
+    return np.bitwise_count(suit_holdings(masks))
+
+
+def highest_in_suit(masks, suit: int) -> np.ndarray:
+    """Highest rank held in ``suit`` (0 = seven .. 7 = ace), -1 where void; int8."""
+    return HIGHEST_RANK[(as_masks(masks) >> (8 * suit)) & 0xFF]
+
+
+def count_rank(masks, rank: int) -> np.ndarray:
+    """How many cards of ``rank`` (e.g. ``ACE``) each mask holds; uint8."""
+    return np.bitwise_count(as_masks(masks) & np.uint32(RANK_MASKS[rank]))
+
+
+def honours(masks, ranks: tuple[int, ...] = (ACE, KING)) -> np.ndarray:
+    """Number of honour cards of the given ranks (default aces and kings); uint8."""
+    sel = 0
+    for r in ranks:
+        sel |= RANK_MASKS[r]
+    return np.bitwise_count(as_masks(masks) & np.uint32(sel))
+
+
+def top_sequence(masks, suit: int) -> np.ndarray:
+    """Length of the unbroken run of top cards (A, AK, AKQ, …) held in ``suit``; uint8."""
+    h = ((as_masks(masks) >> (8 * suit)) & 0xFF).astype(np.uint16)
+    # Count leading ones of the 8-bit holding: complement, then the highest zero bit.
+    inv = (~h) & 0xFF
+    return (7 - HIGHEST_RANK[inv]).astype(np.uint8)
