@@ -93,7 +93,7 @@ def parse_cards(text: str) -> int:
     mask = 0
     suit: int | None = None
     for token in _SEPARATORS.split(text.strip()):
-        if not token:
+        if not token or token == "-":  # "-" alone: an empty set or a void
             continue
         if token[0] in _SUIT_OF_CHAR:
             suit = _SUIT_OF_CHAR[token[0]]

@@ -1,5 +1,125 @@
-from prefstats.cards import format_cards, parse_cards
+"""Card text, masks and the vectorised helpers of prefstats.cards."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from prefstats.cards import (
+    ACE,
+    KING,
+    RANK_MASKS,
+    SUIT_MASKS,
+    card_counts,
+    card_index,
+    card_name,
+    cards_of,
+    count_rank,
+    format_cards,
+    highest_in_suit,
+    honours,
+    parse_cards,
+    suit_holdings,
+    suit_lengths,
+    top_sequence,
+)
+
+masks = st.integers(min_value=0, max_value=0xFFFFFFFF)
 
 
-def test_placeholder_roundtrip():
-    assert parse_cards(format_cards(0x1234)) == 0x1234
+def test_layout_matches_api():
+    assert card_index(0, 0) == 0  # 7♠
+    assert card_index(7, 3) == 31  # A♥
+    assert card_name(card_index(3, 2)) == "10♦"
+    assert SUIT_MASKS[1] == 0xFF00
+    assert RANK_MASKS[ACE] == (1 << 7) | (1 << 15) | (1 << 23) | (1 << 31)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "♠AKQ ♣7 ♥10 9 8",
+        "S:AKQ C:7 H:T98",
+        "s:akq c:7 h:t98",
+        "♠AKQ ♣7 ♦- ♥1098",
+        "As Ks Qs 7c 10h 9h 8h",
+        "A♠ K♠ Q♠ 7♣ T♥ 9♥ 8♥",
+        "SAKQ, C7, H 10 9 8",
+    ],
+)
+def test_parse_forms_agree(text):
+    expected = sum(1 << c for c in (7, 6, 5, 8, 27, 26, 25))
+    assert parse_cards(text) == expected
+
+
+def test_format_is_readable():
+    assert format_cards(parse_cards("♥10 9 8 ♠AKQ ♣7")) == "♠AKQ ♣7 ♥1098"
+    assert format_cards(0) == "-"
+    assert format_cards(parse_cards("♠A"), voids=True) == "♠A ♣- ♦- ♥-"
+
+
+@given(masks)
+@settings(max_examples=500, derandomize=True)
+def test_roundtrip(mask):
+    assert parse_cards(format_cards(mask)) == mask
+    assert parse_cards(format_cards(mask, voids=True)) == mask
+    assert parse_cards(" ".join(card_name(c) for c in cards_of(mask))) == mask
+
+
+@pytest.mark.parametrize(
+    ("text", "token"),
+    [
+        ("♠AKX", "♠AKX"),
+        ("♠AK 1", "1"),
+        ("AK", "AK"),
+        ("♠AK ♠A", "♠A"),
+        ("Zs", "Zs"),
+        ("♠A K Q 11", "11"),
+        ("AKs", "AKs"),
+    ],
+)
+def test_bad_text_names_the_token(text, token):
+    with pytest.raises(ValueError, match=repr(token).replace("\\", "\\\\")):
+        parse_cards(text)
+
+
+def test_format_rejects_non_masks():
+    with pytest.raises(ValueError):
+        format_cards(1 << 32)
+    with pytest.raises(ValueError):
+        card_name(32)
+
+
+def _reference(mask):
+    holdings = [(mask >> (8 * s)) & 0xFF for s in range(4)]
+    return {
+        "lengths": [bin(h).count("1") for h in holdings],
+        "highest": [h.bit_length() - 1 for h in holdings],
+        "count": bin(mask).count("1"),
+        "aces": sum(mask >> (8 * s + 7) & 1 for s in range(4)),
+        "honours": sum(mask >> (8 * s + r) & 1 for s in range(4) for r in (ACE, KING)),
+        "top": [next((i for i in range(9) if not (h << i) & 0x80), 8) for h in holdings],
+    }
+
+
+@given(st.lists(masks, min_size=1, max_size=50))
+@settings(max_examples=200, derandomize=True)
+def test_vectorised_helpers_match_reference(values):
+    arr = np.array(values, dtype=np.uint32)
+    lengths = suit_lengths(arr)
+    holdings = suit_holdings(arr)
+    for i, mask in enumerate(values):
+        ref = _reference(mask)
+        assert lengths[i].tolist() == ref["lengths"]
+        assert [int(highest_in_suit(arr, s)[i]) for s in range(4)] == ref["highest"]
+        assert int(card_counts(arr)[i]) == ref["count"]
+        assert int(count_rank(arr, ACE)[i]) == ref["aces"]
+        assert int(honours(arr)[i]) == ref["honours"]
+        assert [int(top_sequence(arr, s)[i]) for s in range(4)] == ref["top"]
+        assert sum(int(h) << (8 * s) for s, h in enumerate(holdings[i])) == mask
+
+
+def test_helpers_keep_shape():
+    arr = np.zeros((4, 3), dtype=np.uint32)
+    assert suit_lengths(arr).shape == (4, 3, 4)
+    assert card_counts(arr).shape == (4, 3)
