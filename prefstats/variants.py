@@ -1,0 +1,316 @@
+"""Variants of Preferans as data: Sochi, Leningrad, Rostov and any house convention.
+
+A :class:`Variant` is an immutable, validated record of every rule option of RULES.md;
+the rules engine and the scoring read its fields and never its name. The presets ship as
+TOML files in ``prefstats/presets``; a user file names a ``base`` preset and overrides
+some options:
+
+>>> v = get_variant("leningrad")
+>>> v.whist_split, str(v.whist_rate), v.raspasy_rates
+('gentleman', '2c', (2, 4, 6))
+>>> get_variant("sochi", players=4).raspasy_talon
+'dealer'
+>>> get_variant("sochi", hold="bogus")
+Traceback (most recent call last):
+...
+ValueError: hold: 'bogus' is not one of 'senior', 'first_hand', 'none'
+
+Rates that depend on the contract price ``c`` are data too (:class:`Rate`): ``"c"``,
+``"2c"``, ``"c/2"`` or a fixed number such as ``10``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import textwrap
+import tomllib
+from dataclasses import dataclass, field
+from fractions import Fraction
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+PRESETS = ("sochi", "leningrad", "rostov")
+
+_RATE = re.compile(r"^(?P<num>\d+)?c(?:/(?P<den>\d+))?$")
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A rate ``per * base + fixed``, where ``base`` is the contract price ``c(L)``.
+
+    (For the raspasy zero-trick pool, ``base`` is the rate of the current step.)
+    ``per`` is a multiple of 1/2 and ``fixed`` an integer, so that every amount of the
+    sheet is an exact multiple of 1/2 (prices are even).
+
+    >>> r = Rate.parse("c/2", "shortfall_rate")
+    >>> r.at(6), str(r), Rate.parse(10, "x").at(6)
+    (Fraction(3, 1), 'c/2', Fraction(10, 1))
+    """
+
+    per: Fraction = Fraction(0)
+    fixed: int = 0
+
+    @classmethod
+    def parse(cls, value: object, key: str) -> Rate:
+        """Read a rate from TOML: an integer, or ``"c"``, ``"2c"``, ``"c/2"``, ``"3c/2"``."""
+        if isinstance(value, Rate):
+            return value
+        if isinstance(value, int) and not isinstance(value, bool):
+            if value < 0:
+                raise ValueError(f"{key}: a rate cannot be negative, got {value}")
+            return cls(Fraction(0), value)
+        if isinstance(value, str):
+            m = _RATE.match(value.replace(" ", ""))
+            if m:
+                per = Fraction(int(m["num"] or 1), int(m["den"] or 1))
+                if (2 * per).denominator != 1:
+                    raise ValueError(f"{key}: {value!r} must be a multiple of c/2")
+                return cls(per, 0)
+        raise ValueError(
+            f"{key}: expected an integer or a multiple of the price like 'c', '2c', 'c/2', "
+            f"got {value!r}"
+        )
+
+    def at(self, base: int) -> Fraction:
+        """The amount per unit for price (or step rate) ``base``."""
+        return self.per * base + self.fixed
+
+    def halves(self, base: int) -> int:
+        """``at(base)`` in half points (always an integer)."""
+        return int(2 * self.at(base))
+
+    def __str__(self) -> str:
+        if self.per == 0:
+            return str(self.fixed)
+        num = "" if self.per.numerator == 1 else str(self.per.numerator)
+        den = "" if self.per.denominator == 1 else f"/{self.per.denominator}"
+        return f"{num}c{den}"
+
+    def to_toml_value(self) -> int | str:
+        return self.fixed if self.per == 0 else str(self)
+
+
+def _doc(text: str, choices: tuple = ()) -> dict:
+    return {"doc": text, "choices": choices}
+
+
+@dataclass(frozen=True)
+class Variant:
+    """Every rule option of RULES.md, validated. Build it with :func:`get_variant`.
+
+    Each field's documentation is in its metadata (``Variant.describe(name)``) and is
+    written as a comment by :meth:`to_toml`.
+    """
+
+    base: str = field(metadata=_doc("preset this variant starts from", PRESETS))
+    players: int = field(metadata=_doc("players at the table; with 4 the dealer sits out", (3, 4)))
+    hold: str = field(
+        metadata=_doc(
+            "who may take the current bid by saying 'here': any player seated earlier "
+            "than the high bidder, only the first hand, or nobody",
+            ("senior", "first_hand", "none"),
+        )
+    )
+    jump_bids: bool = field(
+        metadata=_doc("a bid may skip ladder steps; if false, only a player's first bid may")
+    )
+    raspasy_exit: int = field(
+        metadata=_doc(
+            "min_bid: lowest level of a bid in deals after a raspasy, until a game is "
+            "played (6 = no restriction)",
+            (6, 7, 8, 9, 10),
+        )
+    )
+    half_whist: bool = field(
+        metadata=_doc("the second defender may say 'half' on a 6 or 7 after the first passed")
+    )
+    ten_checked: bool = field(
+        metadata=_doc("10-level contracts are always played, no whist obligation or trick whists")
+    )
+    stalingrad: bool = field(metadata=_doc("6♠ must be whisted by both defenders"))
+    whist_split: str = field(
+        metadata=_doc(
+            "one whister and one passer on a remise: the whister writes all trick whists "
+            "(greedy) or whists and consolation are shared half each (gentleman)",
+            ("greedy", "gentleman"),
+        )
+    )
+    made_rate: Rate = field(metadata=_doc("made contract: declarer's pool"))
+    whist_rate: Rate = field(metadata=_doc("whists per defender trick, whister on declarer"))
+    remise_rate: Rate = field(metadata=_doc("remise: declarer's mountain per undertrick"))
+    consolation_rate: Rate = field(
+        metadata=_doc(
+            "remise: whists per undertrick written on the declarer by each defender "
+            "(and the 4-player dealer)"
+        )
+    )
+    shortfall_rate: Rate = field(
+        metadata=_doc("whister's mountain per trick short of the obligation or quota")
+    )
+    misere_made: int = field(metadata=_doc("misère made: declarer's pool"))
+    misere_failed: int = field(metadata=_doc("misère failed: declarer's mountain per trick"))
+    raspasy_rates: tuple[int, ...] = field(
+        metadata=_doc(
+            "raspasy: mountain per trick at each consecutive step; the last step repeats "
+            "([] = no mountain)"
+        )
+    )
+    raspasy_whists: int = field(
+        metadata=_doc(
+            "raspasy: whists per trick difference, written by the players with the fewest "
+            "tricks on each who took more (0 = none)"
+        )
+    )
+    raspasy_zero_pool: Rate = field(
+        metadata=_doc("raspasy: pool of a player with no tricks; here 'c' is the step rate")
+    )
+    raspasy_talon: str = field(
+        metadata=_doc(
+            "raspasy talon: its cards set the first hand's lead on tricks 1-2 (suit_lead), "
+            "are led for the 4-player dealer (dealer), or are not used (none)",
+            ("suit_lead", "dealer", "none"),
+        )
+    )
+    pool_value: int = field(metadata=_doc("settlement: whists per pool point"))
+    mountain_value: int = field(metadata=_doc("settlement: whists per mountain point"))
+    pulka_end: str = field(
+        metadata=_doc(
+            "end of the pulka: every pool closed, points beyond the target help (help), "
+            "or the pools sum to target x players (total)",
+            ("help", "total"),
+        )
+    )
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            checked = _check_field(f.name, f.type, value)
+            if checked is not value:
+                object.__setattr__(self, f.name, checked)
+            choices = f.metadata["choices"]
+            if choices and checked not in choices:
+                listed = ", ".join(repr(c) for c in choices)
+                raise ValueError(f"{f.name}: {checked!r} is not one of {listed}")
+        if self.raspasy_talon == "dealer" and self.players != 4:
+            raise ValueError("raspasy_talon: 'dealer' needs players = 4 (the dealer sits out)")
+        if not self.raspasy_rates and not self.raspasy_whists:
+            raise ValueError("raspasy_rates: empty while raspasy_whists = 0 scores no raspasy")
+        if self.pool_value <= 0 or self.mountain_value <= 0:
+            key = "pool_value" if self.pool_value <= 0 else "mountain_value"
+            raise ValueError(f"{key}: must be positive")
+
+    @staticmethod
+    def describe(name: str) -> str:
+        """Documentation of option ``name``.
+
+        >>> Variant.describe("hold").split(":")[0]
+        "who may take the current bid by saying 'here'"
+        """
+        return _FIELDS[name].metadata["doc"]
+
+    def to_toml(self) -> str:
+        """The variant as a commented TOML file that :func:`load_variant` reads back.
+
+        >>> v = get_variant("rostov", players=4)
+        >>> load_variant_text(v.to_toml()) == v
+        True
+        """
+        lines = [f"# Preferans variant '{self.base}', {self.players} players.", ""]
+        for f in dataclasses.fields(self):
+            doc = f.metadata["doc"]
+            choices = f.metadata["choices"]
+            if choices and isinstance(choices[0], str):
+                doc += " [" + " | ".join(choices) + "]"
+            lines.extend(textwrap.wrap(doc, 98, initial_indent="# ", subsequent_indent="# "))
+            lines.append(f"{f.name} = {_toml_value(getattr(self, f.name))}")
+        return "\n".join(lines) + "\n"
+
+
+_FIELDS = {f.name: f for f in dataclasses.fields(Variant)}
+
+
+def _check_field(key: str, kind: str, value: Any) -> Any:
+    """``value`` checked against the annotation ``kind``, converted from TOML if needed."""
+    if kind == "Rate":
+        return Rate.parse(value, key)
+    if kind == "bool":
+        ok = isinstance(value, bool)
+    elif kind == "int":
+        ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    elif kind == "str":
+        ok = isinstance(value, str)
+    else:  # tuple[int, ...]
+        ok = isinstance(value, list | tuple) and all(
+            isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value
+        )
+        value = tuple(value) if ok else value
+    if not ok:
+        want = {"int": "a non-negative integer", "tuple[int, ...]": "a list of positive integers"}
+        raise ValueError(f"{key}: expected {want.get(kind, kind)}, got {value!r}")
+    return value
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Rate):
+        value = value.to_toml_value()
+    if isinstance(value, tuple):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return str(value)
+
+
+def _preset(name: str) -> dict[str, Any]:
+    if name not in PRESETS:
+        raise ValueError(f"base: unknown variant {name!r}; presets are {', '.join(PRESETS)}")
+    text = resources.files("prefstats.presets").joinpath(f"{name}.toml").read_text("utf-8")
+    return tomllib.loads(text)
+
+
+def get_variant(name: str, *, players: int = 3, **options: Any) -> Variant:
+    """The preset ``name`` for ``players``, with ``options`` overriding its fields.
+
+    A preset's ``[four_players]`` table holds what changes with 4 players.
+
+    >>> get_variant("sochi", whist_split="gentleman").whist_split
+    'gentleman'
+    >>> get_variant("sochi", colour="red")
+    Traceback (most recent call last):
+    ...
+    ValueError: colour: unknown option
+    """
+    for key in options:
+        if key not in _FIELDS or key == "base":
+            raise ValueError(f"{key}: unknown option")
+    values = _preset(name)
+    four = values.pop("four_players", {})
+    if players == 4:
+        values.update(four)
+    values.update(options, base=name, players=players)
+    return Variant(**values)
+
+
+def load_variant_text(text: str) -> Variant:
+    """A variant from TOML text: ``base = "sochi"`` plus options (see :func:`load_variant`)."""
+    try:
+        values = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"not valid TOML: {exc}") from None
+    if "base" not in values:
+        raise ValueError('base: missing; name a preset, e.g. base = "sochi"')
+    base = values.pop("base")
+    players = values.pop("players", 3)
+    return get_variant(base, players=players, **values)
+
+
+def load_variant(path: str | Path) -> Variant:
+    """Read a variant from a TOML file with ``base = "..."`` plus option overrides.
+
+    Unknown keys, wrong types and impossible combinations raise ``ValueError`` naming
+    the key. ``load_variant`` reads back what :meth:`Variant.to_toml` writes.
+    """
+    return load_variant_text(Path(path).read_text("utf-8"))

@@ -1,0 +1,170 @@
+"""Auction legality (RULES.md §2) and whist calls (§4)."""
+
+import pytest
+
+from prefstats.auction import (
+    PASS,
+    W_HALF,
+    W_PASS,
+    W_WHIST,
+    auction_result,
+    call_name,
+    legal_calls,
+    legal_contracts,
+    legal_whist_calls,
+    next_speaker,
+    parse_call,
+    whist_outcome,
+)
+from prefstats.contracts import MISERE, N_CONTRACTS
+from prefstats.variants import get_variant
+
+SOCHI = get_variant("sochi")
+
+
+def calls(*texts):
+    return [parse_call(t) for t in texts]
+
+
+def names(history, variant=SOCHI, **kw):
+    return [call_name(c) for c in legal_calls(history, variant, **kw)]
+
+
+def test_opening_calls_are_the_whole_ladder():
+    assert legal_calls([], SOCHI) == [PASS, *range(N_CONTRACTS)]
+
+
+def test_bids_must_climb_the_ladder():
+    assert names(calls("7♦")) == ["pass", *names([])[1:][8:]]
+    assert names(calls("7♦"))[1] == "7♥"
+    with pytest.raises(ValueError, match="illegal call 6♠ by seat 1"):
+        legal_calls(calls("7♦", "6♠"), SOCHI)
+
+
+def test_speaking_order_and_result():
+    h = calls("6♠", "pass", "6♣")
+    assert next_speaker(h, SOCHI) == 0
+    h += calls("7♠", "7♣", "pass")
+    assert next_speaker(h, SOCHI) is None
+    assert auction_result(h, SOCHI) == (2, parse_call("7♣"))
+    assert auction_result(calls("pass", "pass", "pass"), SOCHI) is None
+    assert auction_result(calls("pass", "pass", "6♠"), SOCHI) == (2, 0)
+    with pytest.raises(ValueError, match="not over"):
+        auction_result(calls("pass", "pass"), SOCHI)
+    with pytest.raises(ValueError, match="the auction is over"):
+        legal_calls(calls("pass", "pass", "pass", "pass"), SOCHI)
+
+
+def test_last_player_must_still_speak_after_two_passes():
+    assert next_speaker(calls("pass", "pass"), SOCHI) == 2
+    assert names(calls("pass", "pass"))[:3] == ["pass", "6♠", "6♣"]
+
+
+def test_misere_only_as_first_call():
+    assert "misère" in names(calls("6♠"))  # second hand's first call
+    h = calls("6♠", "7♠", "pass")
+    assert "misère" not in names(h)  # first hand has bid a trick game
+    assert "misère" not in names(calls("9♠"))  # below the current bid
+    with pytest.raises(ValueError):
+        legal_calls(calls("6♠", "pass", "pass", "misere"), SOCHI)
+
+
+def test_misere_cannot_be_held_and_its_bidder_only_passes():
+    h = calls("pass", "misere")
+    # third hand: no hold of misère, only 9-level and up
+    assert names(h)[:2] == ["pass", "9♠"]
+    h += calls("9♠")
+    assert names(h) == ["pass"]  # the misère bidder may not bid again
+    assert names(calls("misere", "pass")) == ["pass", *names(calls("misere"))[1:]]
+    assert "misère" not in names(calls("misere", "pass"))
+
+
+def test_hold_only_by_a_senior_player():
+    h = calls("6♠", "7♠", "pass")
+    assert names(h)[:2] == ["pass", "7♠"]  # first hand holds the second's 7♠
+    h += calls("7♠")
+    assert names(h)[:2] == ["pass", "7♣"]  # second hand must outbid
+    # the third hand is junior to the first: no hold
+    assert "6♠" not in names(calls("6♠", "pass"))
+    # second hand is senior to the third
+    assert names(calls("pass", "6♦", "7♥"))[:2] == ["pass", "7♥"]
+
+
+def test_hold_options():
+    h = calls("pass", "6♦", "7♥")
+    first = get_variant("sochi", hold="first_hand")
+    assert names(h, first)[:2] == ["pass", "7NT"]  # the second hand may not hold
+    assert names(calls("6♦", "7♥", "pass"), first)[:2] == ["pass", "7♥"]
+    none = get_variant("sochi", hold="none")
+    assert names(calls("6♦", "7♥", "pass"), none)[:2] == ["pass", "7NT"]
+
+
+def test_jump_bids_option():
+    strict = get_variant("sochi", jump_bids=False)
+    assert names([], strict) == names([])  # a first bid may be any level
+    assert names(calls("6♠", "7♠"), strict)[1] == "7♣"  # third hand's first bid: any
+    assert len(names(calls("6♠", "7♠"), strict)) > 3
+    h = calls("6♠", "7♠", "pass")
+    assert names(h, strict) == ["pass", "7♠", "7♣"]  # hold or the next step
+    # the next step skips misère, which is a first call only
+    h = calls("8♥", "pass", "pass")  # over: declarer seat 0
+    assert auction_result(h, strict) == (0, parse_call("8♥"))
+    h = calls("6♠", "8NT", "pass")
+    assert names(h, strict) == ["pass", "8NT", "9♠"]  # hold 8NT or 9♠, never misère
+
+
+def test_minimum_bid_after_raspasy():
+    leningrad = get_variant("leningrad")
+    opening = names([], leningrad, after_raspasy=True)
+    assert opening[1] == "7♠" and "6NT" not in opening and "misère" in opening
+    assert names([], leningrad)[1] == "6♠"
+    assert names([], SOCHI, after_raspasy=True)[1] == "6♠"
+    with pytest.raises(ValueError):
+        legal_calls(calls("6NT"), leningrad, after_raspasy=True)
+
+
+def test_legal_contracts():
+    assert legal_contracts(MISERE) == [MISERE]
+    assert [call_name(c) for c in legal_contracts(parse_call("8NT"))] == [
+        "8NT", "9♠", "9♣", "9♦", "9♥", "9NT", "10♠", "10♣", "10♦", "10♥", "10NT"
+    ]
+
+
+# ---- whist ---------------------------------------------------------------------------
+
+SIX, SEVEN, EIGHT, TEN = (parse_call(t) for t in ("6♥", "7♥", "8♥", "10♥"))
+
+
+def test_whist_calls():
+    assert legal_whist_calls(SIX, [], SOCHI) == [W_PASS, W_WHIST]
+    assert legal_whist_calls(SIX, [W_WHIST], SOCHI) == [W_PASS, W_WHIST]
+    assert legal_whist_calls(SIX, [W_PASS], SOCHI) == [W_PASS, W_WHIST, W_HALF]
+    assert legal_whist_calls(SEVEN, [W_PASS], SOCHI) == [W_PASS, W_WHIST, W_HALF]
+    assert legal_whist_calls(EIGHT, [W_PASS], SOCHI) == [W_PASS, W_WHIST]
+    assert legal_whist_calls(SIX, [W_PASS, W_HALF], SOCHI) == [W_PASS, W_WHIST]
+    assert legal_whist_calls(SIX, [W_PASS, W_HALF, W_WHIST], SOCHI) == []
+    assert legal_whist_calls(SIX, [W_PASS, W_PASS], SOCHI) == []
+    assert legal_whist_calls(MISERE, [], SOCHI) == []
+    no_half = get_variant("sochi", half_whist=False)
+    assert legal_whist_calls(SIX, [W_PASS], no_half) == [W_PASS, W_WHIST]
+
+
+def test_ten_checked_and_stalingrad():
+    checked = get_variant("sochi", ten_checked=True)
+    assert legal_whist_calls(TEN, [], checked) == []
+    assert whist_outcome(TEN, [], checked) == ("whist", "whist")
+    assert legal_whist_calls(TEN, [], SOCHI) == [W_PASS, W_WHIST]
+    stalingrad = get_variant("sochi", stalingrad=True)
+    assert legal_whist_calls(0, [], stalingrad) == [W_WHIST]
+    assert legal_whist_calls(0, [W_WHIST], stalingrad) == [W_WHIST]
+    assert legal_whist_calls(1, [], stalingrad) == [W_PASS, W_WHIST]
+
+
+def test_whist_outcome():
+    assert whist_outcome(SIX, [W_WHIST, W_PASS], SOCHI) == ("whist", "pass")
+    assert whist_outcome(SIX, [W_PASS, W_HALF, W_PASS], SOCHI) == ("pass", "half")
+    assert whist_outcome(SIX, [W_PASS, W_HALF, W_WHIST], SOCHI) == ("whist", "half")
+    with pytest.raises(ValueError, match="illegal whist call"):
+        whist_outcome(EIGHT, [W_PASS, W_HALF], SOCHI)
+    with pytest.raises(ValueError, match="not over"):
+        whist_outcome(SIX, [W_PASS], SOCHI)

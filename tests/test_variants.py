@@ -1,0 +1,114 @@
+"""Variants: presets, overrides, TOML round trips and validation."""
+
+import dataclasses
+import tomllib
+from fractions import Fraction
+
+import pytest
+
+from prefstats.variants import PRESETS, Rate, Variant, get_variant, load_variant
+
+OPTIONS = [f.name for f in dataclasses.fields(Variant) if f.name != "base"]
+
+
+@pytest.mark.parametrize("name", PRESETS)
+@pytest.mark.parametrize("players", [3, 4])
+def test_to_toml_round_trip(tmp_path, name, players):
+    v = get_variant(name, players=players)
+    path = tmp_path / "v.toml"
+    path.write_text(v.to_toml(), encoding="utf-8")
+    assert load_variant(path) == v
+
+
+def test_every_option_is_documented_and_written():
+    text = get_variant("sochi").to_toml()
+    for name in OPTIONS:
+        assert Variant.describe(name)
+        assert f"\n{name} = " in text
+    assert set(tomllib.loads(text)) == {"base", *OPTIONS}
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_preset_files_set_every_option(name):
+    from importlib import resources
+
+    text = resources.files("prefstats.presets").joinpath(f"{name}.toml").read_text("utf-8")
+    keys = set(tomllib.loads(text)) - {"four_players"}
+    assert keys == set(OPTIONS) - {"players"}
+
+
+def test_four_players():
+    assert get_variant("sochi", players=4).raspasy_talon == "dealer"
+    assert get_variant("leningrad", players=4).raspasy_talon == "dealer"
+    assert get_variant("rostov", players=4).raspasy_talon == "none"
+    assert get_variant("sochi").raspasy_talon == "suit_lead"
+
+
+def test_load_variant_overrides(tmp_path):
+    path = tmp_path / "house.toml"
+    path.write_text('base = "sochi"\nwhist_split = "gentleman"\nwhist_rate = "2c"\n')
+    v = load_variant(path)
+    assert v.whist_split == "gentleman"
+    assert v.whist_rate == Rate(Fraction(2), 0)
+    assert v.base == "sochi" and v.remise_rate == get_variant("sochi").remise_rate
+
+
+def test_variant_is_immutable_and_hashable():
+    v = get_variant("rostov")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        v.hold = "none"
+    assert hash(v) == hash(get_variant("rostov"))
+
+
+@pytest.mark.parametrize(
+    ("options", "key"),
+    [
+        ({"colour": "red"}, "colour"),
+        ({"hold": "junior"}, "hold"),
+        ({"jump_bids": 1}, "jump_bids"),
+        ({"half_whist": "yes"}, "half_whist"),
+        ({"raspasy_exit": 5}, "raspasy_exit"),
+        ({"whist_split": "fair"}, "whist_split"),
+        ({"whist_rate": "c/3"}, "whist_rate"),
+        ({"whist_rate": "x"}, "whist_rate"),
+        ({"consolation_rate": -1}, "consolation_rate"),
+        ({"misere_made": 1.5}, "misere_made"),
+        ({"raspasy_rates": [1, 0]}, "raspasy_rates"),
+        ({"raspasy_rates": [], "raspasy_whists": 0}, "raspasy_rates"),
+        ({"raspasy_talon": "dealer"}, "raspasy_talon"),
+        ({"raspasy_talon": "talon"}, "raspasy_talon"),
+        ({"pool_value": 0}, "pool_value"),
+        ({"pulka_end": "never"}, "pulka_end"),
+        ({"players": 5}, "players"),
+        ({"base": "rostov"}, "base"),
+    ],
+)
+def test_invalid_options_name_the_key(options, key):
+    players = options.pop("players", 3)
+    with pytest.raises(ValueError, match=rf"^{key}:"):
+        get_variant("sochi", players=players, **options)
+
+
+def test_unknown_preset_and_bad_files(tmp_path):
+    with pytest.raises(ValueError, match=r"^base:"):
+        get_variant("moscow")
+    path = tmp_path / "v.toml"
+    path.write_text('hold = "none"\n')
+    with pytest.raises(ValueError, match=r"^base: missing"):
+        load_variant(path)
+    path.write_text('base = "sochi"\nstalingrad = "yes"\n')
+    with pytest.raises(ValueError, match=r"^stalingrad:"):
+        load_variant(path)
+    path.write_text("base = \n")
+    with pytest.raises(ValueError, match="TOML"):
+        load_variant(path)
+
+
+def test_rates():
+    assert Rate.parse("c", "k").at(4) == 4
+    assert Rate.parse("2c", "k").at(4) == 8
+    assert Rate.parse("c/2", "k").at(6) == 3
+    assert Rate.parse("3c/2", "k").halves(2) == 6
+    assert Rate.parse(10, "k").at(8) == 10
+    for text in ("c", "2c", "c/2", "3c/2"):
+        assert str(Rate.parse(text, "k")) == text
