@@ -1,0 +1,593 @@
+"""Double-dummy solver: tricks the declarer takes when all cards are known.
+
+Exact minimax for three hands of equal size (1-10 cards): the declarer maximises his
+tricks against two cooperating defenders, or, on misère (no trumps), minimises them.
+Seats 0, 1, 2 play clockwise in that order; ``trump`` is a suit index or ``None``.
+
+The search is a numba-compiled alpha-beta reduced to boolean questions ("does the
+declarer take at least t tricks?", zero-window searches) asked around a guess, MTD(f)
+style. It uses an explicit stack (recursive numba functions loaded from numba's
+on-disk cache can crash, numba issue #6061) and, as the bridge and Skat solvers do:
+
+- a transposition table at trick boundaries storing bounds on the declarer's remaining
+  tricks, keyed on ranks relative to the cards still in play, so positions that differ
+  only in which small cards are gone share an entry; entries hold the whole position,
+  so they stay valid across deals and the table never needs clearing;
+- one card searched per run of rank-adjacent cards in a hand (no other card in play
+  between them);
+- quick-trick cut-offs (top cards the leader can cash) and a direct last trick;
+- move ordering by simple card-play heuristics.
+
+Memory: one table of ``TT_SIZE`` entries (18 bytes each) per solver thread.
+
+>>> from prefstats.cards import parse_cards as p
+>>> solve([p("♠AK"), p("♠QJ"), p("♠87")], trump=None, leader=0, declarer=0)
+2
+>>> solve([p("♠A7"), p("♠KQ"), p("♥87")], trump=3, leader=1, declarer=0)
+0
+>>> solve([p("♠A7"), p("♠KQ"), p("♥87")], trump=None, leader=0, declarer=0, misere=True)
+1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from prefstats.cards import N_CARDS, format_cards
+from prefstats.tricks import beats, legal_cards, trick_winner
+
+#: log2 of the number of transposition-table entries per solver thread.
+TT_BITS = 18
+TT_SIZE = 1 << TT_BITS
+#: Bytes per table entry: two uint64 key words and two int8 bounds.
+TT_ENTRY_BYTES = 18
+_EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)  # no real key has its top bits set
+_MAX_PLIES = 31  # 30 cards plus the final node
+
+
+def _bit_tables() -> tuple[np.ndarray, np.ndarray]:
+    """``PEXT[m, x]`` packs the bits of ``x`` selected by ``m`` down; ``PDEP`` is its inverse."""
+    m = np.arange(256)[:, None]
+    x = np.arange(256)[None, :]
+    pext = np.zeros((256, 256), dtype=np.int64)
+    pdep = np.zeros((256, 256), dtype=np.int64)
+    k = np.zeros((256, 1), dtype=np.int64)
+    for b in range(8):
+        mb = (m >> b) & 1
+        pext |= ((x >> b) & 1) * mb << k
+        pdep |= ((x >> k) & 1) * mb << b
+        k = k + mb
+    return pext.astype(np.uint8), pdep.astype(np.uint8)
+
+
+PEXT, PDEP = _bit_tables()
+#: Highest set bit of an 8-bit holding (-1 for none).
+HIGH8 = np.array([-1] + [h.bit_length() - 1 for h in range(1, 256)], dtype=np.int64)
+
+
+# ---- bit helpers ----------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _popcount(x: int) -> int:
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return (x * 0x01010101 & 0xFFFFFFFF) >> 24
+
+
+@njit(cache=True, inline="always")
+def _lowest(x: int) -> int:
+    """Index of the lowest set bit of a non-zero 32-bit mask."""
+    return _popcount((x & -x) - 1)
+
+
+# ---- transposition table --------------------------------------------------------------
+
+
+def new_table(threads: int = 1, bits: int = TT_BITS) -> tuple[np.ndarray, ...]:
+    """Empty transposition tables for ``threads`` solver threads: keys and bounds."""
+    size = 1 << bits
+    return (
+        np.full((threads, size), _EMPTY, dtype=np.uint64),
+        np.full((threads, size), _EMPTY, dtype=np.uint64),
+        np.zeros((threads, size), dtype=np.int8),
+        np.zeros((threads, size), dtype=np.int8),
+    )
+
+
+@njit(cache=True, inline="always")
+def _position_key(hands, leader, declarer, trump, misere):
+    """Key of a trick-boundary position, on ranks relative to the cards in play."""
+    all_cards = hands[0] | hands[1] | hands[2]
+    packed0 = 0
+    packed1 = 0
+    packed2 = 0
+    for s in range(4):
+        sh = 8 * s
+        m = (all_cards >> sh) & 0xFF
+        packed0 |= np.int64(PEXT[m, (hands[0] >> sh) & 0xFF]) << sh
+        packed1 |= np.int64(PEXT[m, (hands[1] >> sh) & 0xFF]) << sh
+        packed2 |= np.int64(PEXT[m, (hands[2] >> sh) & 0xFF]) << sh
+    meta = leader | (trump + 1) << 2 | declarer << 5 | misere << 7
+    return np.uint64(packed0 | packed1 << 32), np.uint64(packed2 | meta << 32)
+
+
+@njit(cache=True, inline="always")
+def _slot(k1, k2, mask):
+    h = (k1 * np.uint64(0x9E3779B97F4A7C15)) ^ (k2 * np.uint64(0xC2B2AE3D27D4EB4F))
+    return np.int64((h >> np.uint64(29)) & np.uint64(mask))
+
+
+# ---- bounds and move ordering ---------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _suit_len(hand, s):
+    return _popcount((hand >> (8 * s)) & 0xFF)
+
+
+@njit(cache=True)
+def _quick_tricks(hands, leader, trump):
+    """Tricks the leader can cash at once with top cards, whatever the others do."""
+    h = hands[leader]
+    a = hands[(leader + 1) % 3]
+    b = hands[(leader + 2) % 3]
+    total = 0
+    if trump >= 0:
+        sh = 8 * trump
+        others = ((a | b) >> sh) & 0xFF
+        mine = (h >> sh) & 0xFF
+        top = _popcount(mine >> (HIGH8[others] + 1))
+        if max(_suit_len(a, trump), _suit_len(b, trump)) > top:
+            return top  # only the top trumps are safe while others can still ruff
+    for s in range(4):
+        sh = 8 * s
+        others = ((a | b) >> sh) & 0xFF
+        mine = (h >> sh) & 0xFF
+        top = _popcount(mine >> (HIGH8[others] + 1))
+        if top >= max(_suit_len(a, s), _suit_len(b, s)):
+            total += _popcount(mine)  # the others run out: every card of the suit wins
+        else:
+            total += top
+    return total
+
+
+@njit(cache=True)
+def _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, out, scores):
+    """Write one card per run of equivalent legal cards into ``out``, best first.
+
+    ``trick`` holds the ``tlen`` cards already played to this trick; ``scores`` is
+    scratch space. Returns the number of cards written.
+    """
+    led = -1 if tlen == 0 else trick[0] >> 3
+    legal = legal_cards(hands[player], led, trump)
+    in_play = hands[0] | hands[1] | hands[2]
+    for i in range(tlen):
+        in_play |= 1 << trick[i]
+    # Top card of each run of legal cards with no other in-play card between them.
+    reps = 0
+    for s in range(4):
+        sh = 8 * s
+        mine = (legal >> sh) & 0xFF
+        if mine:
+            m = (in_play >> sh) & 0xFF
+            x = np.int64(PEXT[m, mine])
+            reps |= np.int64(PDEP[m, x & ~(x >> 1)]) << sh
+    wants_declarer = (player == declarer) != misere  # does he want the declarer to win?
+    best = -1
+    win_seat = -1
+    for i in range(tlen):
+        if best < 0 or beats(trick[i], best, trump):
+            best = trick[i]
+            win_seat = (leader + i) % 3
+    nxt = (player + 1) % 3
+    n = 0
+    while reps:
+        c = _lowest(reps)
+        reps &= reps - 1
+        s = c >> 3
+        r = c & 7
+        if tlen == 0:
+            score = _lead_score(hands, c, player, declarer, trump, misere)
+        else:
+            wins = beats(c, best, trump)
+            winner = player if wins else win_seat
+            if tlen == 1:
+                # The third hand may still overtake: only a card it cannot beat is sure.
+                third = legal_cards(hands[nxt], led, trump)
+                top = c if wins else best
+                while third:
+                    t = _lowest(third)
+                    third &= third - 1
+                    if beats(t, top, trump):
+                        winner = -1
+                        break
+            # An uncertain trick ranks between tricks going the player's way and not.
+            score = 50 if winner < 0 else 100 if (winner == declarer) == wants_declarer else 0
+            # Cheapest card first, except that a misère declarer sheds his highest safe card.
+            score += r if (misere and player == declarer) else -r
+            if s != led and s != trump:
+                score -= 8  # a discard: keep it behind cards of the led suit of equal merit
+        k = n
+        while k > 0 and scores[k - 1] < score:
+            scores[k] = scores[k - 1]
+            out[k] = out[k - 1]
+            k -= 1
+        scores[k] = score
+        out[k] = c
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _lead_score(hands, c, player, declarer, trump, misere):
+    """Heuristic value of leading card ``c``: higher is tried first."""
+    s = c >> 3
+    r = c & 7
+    sh = 8 * s
+    a = (player + 1) % 3
+    b = (player + 2) % 3
+    sa = (hands[a] >> sh) & 0xFF
+    sb = (hands[b] >> sh) & 0xFF
+    if misere:
+        if player == declarer:
+            # Safe if a defender must follow with a higher card: all his cards are above it.
+            if (sa and (sa & ((1 << (r + 1)) - 1)) == 0) or (
+                sb and (sb & ((1 << (r + 1)) - 1)) == 0
+            ):
+                return 100 + r
+            return -r
+        partner = a if b == declarer else b
+        sp = (hands[partner] >> sh) & 0xFF
+        sd = (hands[declarer] >> sh) & 0xFF
+        if sd == 0:
+            return -10 - r
+        low = r
+        if sp:
+            low = max(low, _lowest(sp))
+        if _lowest(sd) > low:
+            return 100 - r  # the declarer has only higher cards: he must win it
+        return 50 - r
+    others = sa | sb
+    if others == 0 or r > HIGH8[others]:
+        ruff_threat = (
+            trump >= 0
+            and s != trump
+            and ((sa == 0 and _suit_len(hands[a], trump) > 0) or (
+                sb == 0 and _suit_len(hands[b], trump) > 0))
+        )
+        if not ruff_threat:
+            return 100 + r
+    if player != declarer:
+        partner = a if b == declarer else b
+        sp = (hands[partner] >> sh) & 0xFF
+        sd = (hands[declarer] >> sh) & 0xFF
+        if sp and HIGH8[sp] > HIGH8[sd]:
+            return 60 - r  # lead low to the partner's top card
+    return -r
+
+
+# ---- the search -----------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, tables, stats):
+    """Whether the declarer ends with at least ``target`` tricks from the root position.
+
+    ``hands`` (mutated, restored on return) are the three hands; ``seq[:root_len]`` the
+    cards already played to the current trick, led by ``root_leader``. The search is an
+    AND/OR tree walked with an explicit stack.
+    """
+    k1t, k2t, lot, hit = tables
+    mask = k1t.shape[0] - 1
+    moves = np.empty((_MAX_PLIES, 10), np.int64)
+    scores = np.empty(10, np.int64)
+    n_moves = np.empty(_MAX_PLIES, np.int64)
+    idx = np.empty(_MAX_PLIES, np.int64)
+    is_or = np.empty(_MAX_PLIES, np.bool_)
+    st_player = np.empty(_MAX_PLIES, np.int64)
+    st_leader = np.empty(_MAX_PLIES, np.int64)
+    st_tlen = np.empty(_MAX_PLIES, np.int64)
+    st_taken = np.empty(_MAX_PLIES, np.int64)
+    st_slot = np.full(_MAX_PLIES, -1, np.int64)
+    st_k1 = np.empty(_MAX_PLIES, np.uint64)
+    st_k2 = np.empty(_MAX_PLIES, np.uint64)
+    st_need = np.empty(_MAX_PLIES, np.int64)
+
+    d = 0
+    leader = root_leader
+    tlen = root_len
+    taken = 0
+    res = False
+    while True:
+        # ---- enter node d: settle it at once if bounds allow, else expand it ----
+        stats[0] += 1
+        settled = False
+        st_slot[d] = -1
+        if tlen == 0:
+            n = _popcount(hands[leader])
+            need = target - taken
+            if need <= 0:
+                res = True
+                settled = True
+            elif need > n:
+                res = False
+                settled = True
+            elif n == 1:
+                w = trick_winner(
+                    _lowest(hands[leader]),
+                    _lowest(hands[(leader + 1) % 3]),
+                    _lowest(hands[(leader + 2) % 3]),
+                    trump,
+                )
+                res = (leader + w) % 3 == declarer
+                settled = True
+            else:
+                k1, k2 = _position_key(hands, leader, declarer, trump, misere)
+                slot = _slot(k1, k2, mask)
+                if k1t[slot] == k1 and k2t[slot] == k2:
+                    if lot[slot] >= need:
+                        res = True
+                        settled = True
+                    elif hit[slot] < need:
+                        res = False
+                        settled = True
+                if not settled and not misere:
+                    q = _quick_tricks(hands, leader, trump)
+                    if leader == declarer and q >= need:
+                        res = True
+                        settled = True
+                    elif leader != declarer and n - q < need:
+                        res = False
+                        settled = True
+                if not settled:
+                    st_slot[d] = slot
+                    st_k1[d] = k1
+                    st_k2[d] = k2
+                    st_need[d] = need
+        if not settled:
+            player = (leader + tlen) % 3
+            trick = seq[root_len + d - tlen : root_len + d]
+            n_moves[d] = _order_moves(
+                hands, trick, tlen, leader, player, declarer, trump, misere, moves[d], scores
+            )
+            idx[d] = 0
+            is_or[d] = (player == declarer) != misere
+            st_player[d] = player
+            st_leader[d] = leader
+            st_tlen[d] = tlen
+            st_taken[d] = taken
+        else:
+            # ---- back up settled values until a node has another move to try ----
+            while True:
+                if d == 0:
+                    return res
+                d -= 1
+                hands[st_player[d]] |= 1 << seq[root_len + d]
+                if res != is_or[d]:
+                    idx[d] += 1
+                    if idx[d] < n_moves[d]:
+                        break
+                    res = not is_or[d]  # no move reached the cut-off
+                slot = st_slot[d]
+                if slot >= 0:
+                    if k1t[slot] != st_k1[d] or k2t[slot] != st_k2[d]:
+                        k1t[slot] = st_k1[d]
+                        k2t[slot] = st_k2[d]
+                        lot[slot] = 0
+                        hit[slot] = _popcount(hands[st_leader[d]])
+                    if res:
+                        lot[slot] = max(lot[slot], st_need[d])
+                    else:
+                        hit[slot] = min(hit[slot], st_need[d] - 1)
+        # ---- play move idx[d] of node d ----
+        player = st_player[d]
+        c = moves[d, idx[d]]
+        hands[player] &= ~(1 << c)
+        seq[root_len + d] = c
+        leader = st_leader[d]
+        taken = st_taken[d]
+        tlen = st_tlen[d] + 1
+        if tlen == 3:
+            base = root_len + d - 2
+            leader = (leader + trick_winner(seq[base], seq[base + 1], c, trump)) % 3
+            if leader == declarer:
+                taken += 1
+            tlen = 0
+        d += 1
+
+
+@njit(cache=True)
+def _solve_position(hands, seq, root_len, leader, declarer, trump, misere, tables, stats):
+    """Declarer's tricks from a position, by zero-window searches around a guess."""
+    n_tricks = (_popcount(hands[0] | hands[1] | hands[2]) + root_len) // 3
+    lo = 0
+    hi = n_tricks
+    # Misère results are mostly 0 or 1; for trick contracts guess from the top cards.
+    guess = 1
+    if not misere:
+        guess = min(max(_quick_tricks(hands, declarer, trump), 1), n_tricks)
+    while lo < hi:
+        t = min(max(guess, lo + 1), hi)
+        if _search(hands, seq, root_len, leader, declarer, trump, misere, target=t,
+                   tables=tables, stats=stats):
+            lo = t
+            guess = t + 1
+        else:
+            hi = t - 1
+            guess = t - 1
+    return lo
+
+
+@njit(cache=True)
+def _solve_one(h0, h1, h2, leader, declarer, trump, misere, tables, stats):
+    hands = np.array([h0, h1, h2], dtype=np.int64)
+    seq = np.zeros(_MAX_PLIES + 3, np.int64)
+    return _solve_position(hands, seq, 0, leader, declarer, trump, misere, tables, stats)
+
+
+@njit(cache=True)
+def _leads_one(h0, h1, h2, leader, declarer, trump, misere, tables, stats, out):
+    """Fill ``out[c]`` with the declarer's tricks after ``leader`` leads card ``c``."""
+    hands = np.array([h0, h1, h2], dtype=np.int64)
+    seq = np.zeros(_MAX_PLIES + 3, np.int64)
+    out[:] = -1
+    legal = hands[leader]
+    while legal:
+        c = _lowest(legal)
+        legal &= legal - 1
+        hands[leader] &= ~(1 << c)
+        seq[0] = c
+        out[c] = _solve_position(hands, seq, 1, leader, declarer, trump, misere, tables, stats)
+        hands[leader] |= 1 << c
+
+
+@njit(cache=True, parallel=True)
+def _batch_kernel(hands, leader, declarer, trump, misere, leads, tables, stats, out):
+    """Solve rows of ``hands``; thread ``k`` takes rows k, k + T, ... with table ``k``."""
+    k1t, k2t, lot, hit = tables
+    n_threads = k1t.shape[0]
+    n = hands.shape[0]
+    for k in prange(n_threads):
+        table = (k1t[k], k2t[k], lot[k], hit[k])
+        for i in range(k, n, n_threads):
+            h0 = np.int64(hands[i, 0])
+            h1 = np.int64(hands[i, 1])
+            h2 = np.int64(hands[i, 2])
+            if leads:
+                _leads_one(h0, h1, h2, leader[i], declarer[i], trump[i], misere[i],
+                           table, stats[k], out[i])
+            else:
+                out[i, 0] = _solve_one(h0, h1, h2, leader[i], declarer[i], trump[i],
+                                       misere[i], table, stats[k])
+
+
+# ---- Python API -----------------------------------------------------------------------
+
+_tables: tuple[np.ndarray, ...] | None = None
+
+
+def _single_table() -> tuple[np.ndarray, ...]:
+    """The table of single-position calls, made once and kept (entries stay valid)."""
+    global _tables
+    if _tables is None:
+        _tables = tuple(t[0] for t in new_table(1))
+    return _tables
+
+
+def _check_hands(hands: np.ndarray) -> None:
+    """Raise ``ValueError`` unless every row is three disjoint equal-size masks of 1-10 cards."""
+    sizes = np.bitwise_count(hands)
+    bad = np.flatnonzero((sizes != sizes[:, :1]).any(axis=1))
+    if bad.size:
+        i = bad[0]
+        raise ValueError(f"hands of row {i} have unequal sizes {sizes[i].tolist()}")
+    bad = np.flatnonzero((sizes[:, 0] < 1) | (sizes[:, 0] > 10))
+    if bad.size:
+        raise ValueError(f"hands of row {bad[0]} hold {sizes[bad[0], 0]} cards, not 1 to 10")
+    h0, h1, h2 = hands.T
+    overlap = (h0 & h1) | (h0 & h2) | (h1 & h2)
+    bad = np.flatnonzero(overlap)
+    if bad.size:
+        i = bad[0]
+        raise ValueError(f"hands of row {i} overlap in {format_cards(int(overlap[i]))}")
+
+
+def _column(value, n: int, name: str, low: int, high: int) -> np.ndarray:
+    """A scalar or length-n argument as an int64 column checked to lie in low..high."""
+    if value is None and name == "trump":
+        value = -1
+    col = np.asarray(value)
+    if col.dtype == object:
+        col = np.where(col == None, -1, col)  # noqa: E711 - elementwise test for None
+    col = np.broadcast_to(col.astype(np.int64), (n,))
+    if col.size and (col.min() < low or col.max() > high):
+        bad = col[(col < low) | (col > high)][0]
+        raise ValueError(f"{name} must lie in {low}..{high}, got {bad}")
+    return np.ascontiguousarray(col)
+
+
+def _prepare(hands, trump, leader, declarer, misere):
+    arr = np.asarray(hands)
+    if arr.ndim != 2 or arr.shape[1] != 3:
+        raise ValueError(f"hands must have shape (n, 3), got {arr.shape}")
+    if arr.size and (arr.min() < 0 or arr.max() > 0xFFFFFFFF):
+        raise ValueError("hands must be 32-bit card masks")
+    arr = np.ascontiguousarray(arr, dtype=np.uint32)
+    n = len(arr)
+    if n:
+        _check_hands(arr)
+    mis = np.ascontiguousarray(np.broadcast_to(np.asarray(misere, dtype=np.bool_), (n,)))
+    tr = _column(trump, n, "trump", -1, 3)
+    tr = np.where(mis, -1, tr)  # misère is played without trumps
+    return (arr, _column(leader, n, "leader", 0, 2), _column(declarer, n, "declarer", 0, 2),
+            tr, mis)
+
+
+def _run_batch(hands, trump, leader, declarer, misere, *, leads: bool, threads: int | None):
+    arr, lead, decl, tr, mis = _prepare(hands, trump, leader, declarer, misere)
+    n_threads = max(1, min(threads or numba.get_num_threads(), len(arr) or 1))
+    out = np.full((len(arr), N_CARDS if leads else 1), -1, dtype=np.int8)
+    if len(arr):
+        stats = np.zeros((n_threads, 1), dtype=np.int64)
+        _batch_kernel(arr, lead, decl, tr, mis, leads, new_table(n_threads), stats, out)
+    return out
+
+
+def solve_batch(hands, trump, leader, declarer, misere=False, *, threads: int | None = None
+                ) -> np.ndarray:
+    """Declarer's tricks for each row of ``hands`` (shape (n, 3)), as an int8 array.
+
+    ``trump`` (-1 or ``None`` for no trumps), ``leader``, ``declarer`` and ``misere`` are
+    scalars or length-n arrays. Rows are spread over ``threads`` cores (default: all),
+    each thread with its own transposition table.
+
+    >>> from prefstats.cards import parse_cards as p
+    >>> solve_batch([[p("♠A"), p("♠K"), p("♥7")]] * 2, [3, None], 1, 0).tolist()
+    [0, 1]
+    """
+    return _run_batch(hands, trump, leader, declarer, misere, leads=False, threads=threads)[:, 0]
+
+
+def solve_leads_batch(hands, trump, leader, declarer, misere=False, *,
+                      threads: int | None = None) -> np.ndarray:
+    """Declarer's tricks after each first card of the leader: (n, 32) int8, -1 if not held."""
+    return _run_batch(hands, trump, leader, declarer, misere, leads=True, threads=threads)
+
+
+def _one_row(hands: Sequence[int]) -> np.ndarray:
+    if len(hands) != 3:
+        raise ValueError(f"expected three hands, got {len(hands)}")
+    return np.array([[int(h) for h in hands]], dtype=np.int64)
+
+
+def solve(hands: Sequence[int], *, trump: int | None, leader: int, declarer: int,
+          misere: bool = False) -> int:
+    """Tricks the declarer takes under perfect play by all (see the module docstring)."""
+    arr, lead, decl, tr, mis = _prepare(_one_row(hands), trump, leader, declarer, misere)
+    h = arr[0].astype(np.int64)
+    stats = np.zeros(1, dtype=np.int64)
+    return int(_solve_one(h[0], h[1], h[2], lead[0], decl[0], tr[0], mis[0],
+                          _single_table(), stats))
+
+
+def solve_leads(hands: Sequence[int], *, trump: int | None, leader: int, declarer: int,
+                misere: bool = False) -> dict[int, int]:
+    """Declarer's tricks after each card the leader may lead: ``{card index: tricks}``.
+
+    >>> from prefstats.cards import card_name, parse_cards as p
+    >>> leads = solve_leads([p("♠AK"), p("♠Q ♥A"), p("♠8 ♥7")], trump=None, leader=0, declarer=0)
+    >>> {card_name(c): t for c, t in leads.items()}
+    {'K♠': 2, 'A♠': 2}
+    """
+    arr, lead, decl, tr, mis = _prepare(_one_row(hands), trump, leader, declarer, misere)
+    h = arr[0].astype(np.int64)
+    out = np.empty(N_CARDS, dtype=np.int8)
+    stats = np.zeros(1, dtype=np.int64)
+    _leads_one(h[0], h[1], h[2], lead[0], decl[0], tr[0], mis[0], _single_table(), stats, out)
+    return {c: int(out[c]) for c in range(N_CARDS) if out[c] >= 0}

@@ -1,0 +1,223 @@
+"""Tests of the double-dummy solver against published positions and a plain minimax."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numba import njit
+
+from prefstats.cards import SUIT_LETTERS, parse_cards
+from prefstats.solver import solve, solve_batch, solve_leads, solve_leads_batch
+from prefstats.tricks import legal_cards, trick_winner
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+POSITIONS = SHARED / "testdata" / "dd_positions.txt"
+
+
+def _read_positions() -> list:
+    if not POSITIONS.exists():
+        return [pytest.param(None, marks=pytest.mark.skip(reason=f"{POSITIONS} not found"))]
+    params = []
+    for line in POSITIONS.read_text(encoding="utf-8").splitlines():
+        body, _, comment = line.partition("#")
+        if not body.strip():
+            continue
+        cards, declarer, leader, contract, tricks = body.rsplit(maxsplit=4)
+        hands = [parse_cards(h) for h in cards.split("|")]
+        misere = contract == "misere"
+        trump = None if misere or contract[-1] == "n" else SUIT_LETTERS.index(contract[-1].upper())
+        case = (hands, int(declarer), int(leader), trump, misere, int(tricks))
+        params.append(pytest.param(case, id=comment.strip() or f"{cards[:20]} {contract}"))
+    return params
+
+
+@pytest.mark.parametrize("case", _read_positions())
+def test_published_positions(case):
+    hands, declarer, leader, trump, misere, tricks = case
+    assert solve(hands, trump=trump, leader=leader, declarer=declarer, misere=misere) == tricks
+
+
+# ---- agreement with a plain exhaustive minimax ------------------------------------------
+
+
+@njit
+def _minimax(hands, trick, tlen, leader, declarer, trump, misere):
+    """Declarer's remaining tricks by trying every legal card; no pruning, no tables."""
+    if hands[0] == 0 and tlen == 0:
+        return 0
+    player = (leader + tlen) % 3
+    led = trick[0] >> 3 if tlen else -1
+    legal = legal_cards(hands[player], led, trump)
+    maximise = (player == declarer) != misere
+    best = -1 if maximise else 99
+    for c in range(32):
+        if not legal >> c & 1:
+            continue
+        hands[player] ^= 1 << c
+        trick[tlen] = c
+        if tlen == 2:
+            winner = (leader + trick_winner(trick[0], trick[1], c, trump)) % 3
+            saved = trick.copy()
+            v = _minimax(hands, trick, 0, winner, declarer, trump, misere)
+            trick[:] = saved
+            v += winner == declarer
+        else:
+            v = _minimax(hands, trick, tlen + 1, leader, declarer, trump, misere)
+        hands[player] ^= 1 << c
+        best = max(best, v) if maximise else min(best, v)
+    return best
+
+
+def _random_positions(n: int, seed: int):
+    """Random positions of 1-5 cards a hand, often from few suits so suits are contested."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for _ in range(n):
+        size = int(rng.integers(1, 6))
+        suits = rng.permutation(4)[: int(rng.integers(2, 5))]
+        deck = np.concatenate([8 * s + np.arange(8) for s in suits])
+        if len(deck) < 3 * size:
+            deck = np.arange(32)
+        cards = rng.permutation(deck)[: 3 * size]
+        hands = [int(np.sum(1 << cards[i * size : (i + 1) * size].astype(np.int64)))
+                 for i in range(3)]
+        misere = bool(rng.random() < 0.3)
+        trump = -1 if misere else int(rng.integers(-1, 4))
+        rows.append((hands, trump, int(rng.integers(3)), int(rng.integers(3)), misere))
+    return rows
+
+
+def test_agrees_with_plain_minimax():
+    rows = _random_positions(2400, seed=4)
+    hands = np.array([r[0] for r in rows], dtype=np.uint32)
+    trump, leader, declarer, misere = (np.array([r[k] for r in rows]) for k in range(1, 5))
+    got = solve_batch(hands, trump, leader, declarer, misere)
+    leads = solve_leads_batch(hands, trump, leader, declarer, misere)
+    trick = np.zeros(3, dtype=np.int64)
+    for i, (h, t, lead, decl, mis) in enumerate(rows):
+        expected = _minimax(np.array(h, dtype=np.int64), trick, 0, lead, decl, t, mis)
+        assert got[i] == expected, rows[i]
+        held = leads[i] >= 0
+        assert held.tolist() == [bool(h[lead] >> c & 1) for c in range(32)]
+        maximise = (lead == decl) != mis
+        best = leads[i][held].max() if maximise else leads[i][held].min()
+        assert best == expected, rows[i]
+    for h, t, lead, decl, mis in rows[:300]:
+        by_card = solve_leads(h, trump=None if t < 0 else t, leader=lead, declarer=decl, misere=mis)
+        for c, tricks in by_card.items():
+            trick[0] = c
+            rest = np.array(h, dtype=np.int64)
+            rest[lead] ^= 1 << c
+            assert tricks == _minimax(rest, trick, 1, lead, decl, t, mis)
+        assert sorted(by_card) == [c for c in range(32) if h[lead] >> c & 1]
+
+
+# ---- invariances on full deals ----------------------------------------------------------
+
+
+def _deal(seed: int) -> tuple[list[int], int]:
+    """Three 10-card hands and the talon from a seeded shuffle."""
+    cards = np.random.default_rng(seed).permutation(32).astype(np.int64)
+    hands = [int(np.sum(1 << cards[10 * i : 10 * i + 10])) for i in range(3)]
+    return hands, int(np.sum(1 << cards[30:]))
+
+
+def _permute_suits(mask: int, perm) -> int:
+    return sum(((mask >> (8 * s)) & 0xFF) << (8 * perm[s]) for s in range(4))
+
+
+deals = st.integers(0, 2**32 - 1)
+contracts = st.sampled_from([None, 0, 1, 2, 3, "misere"])
+seats = st.integers(0, 2)
+SETTINGS = settings(max_examples=25, derandomize=True, deadline=None)
+
+
+def _solve(hands, contract, leader, declarer):
+    if contract == "misere":
+        return solve(hands, trump=None, leader=leader, declarer=declarer, misere=True)
+    return solve(hands, trump=contract, leader=leader, declarer=declarer)
+
+
+@SETTINGS
+@given(deals, contracts, seats, seats, st.permutations(range(4)))
+def test_suit_permutation_invariance(seed, contract, leader, declarer, perm):
+    hands, _ = _deal(seed)
+    moved = [_permute_suits(h, perm) for h in hands]
+    new_contract = perm[contract] if isinstance(contract, int) else contract
+    assert _solve(hands, contract, leader, declarer) == _solve(
+        moved, new_contract, leader, declarer)
+
+
+@SETTINGS
+@given(deals, contracts, seats, seats, st.integers(1, 2))
+def test_seat_rotation_invariance(seed, contract, leader, declarer, shift):
+    hands, _ = _deal(seed)
+    rotated = [hands[(i - shift) % 3] for i in range(3)]
+    assert _solve(hands, contract, leader, declarer) == _solve(
+        rotated, contract, (leader + shift) % 3, (declarer + shift) % 3)
+
+
+@SETTINGS
+@given(deals, contracts, seats, seats)
+def test_unseparated_card_swap_invariance(seed, contract, leader, declarer):
+    hands, talon = _deal(seed)
+    # Swap a talon card with a card of the same suit in a hand when no hand holds a card
+    # between them: the hands differ only in an equivalent card.
+    for t in (c for c in range(32) if talon >> c & 1):
+        suit_cards = range(8 * (t >> 3), 8 * (t >> 3) + 8)
+        for seat, hand in enumerate(hands):
+            for c in (c for c in suit_cards if hand >> c & 1):
+                between = sum(1 << x for x in range(min(c, t) + 1, max(c, t)))
+                if not any(h & between for h in hands):
+                    swapped = list(hands)
+                    swapped[seat] = hand ^ (1 << c) ^ (1 << t)
+                    assert _solve(hands, contract, leader, declarer) == _solve(
+                        swapped, contract, leader, declarer)
+                    return
+
+
+# ---- API ----------------------------------------------------------------------------------
+
+
+def test_batch_matches_single_and_accepts_scalars_or_columns():
+    hands = np.array([_deal(s)[0] for s in range(12)], dtype=np.uint32)
+    trump = [None, 0, 1, 2, 3, -1] * 2
+    leader = np.arange(12) % 3
+    got = solve_batch(hands, trump, leader, 1, misere=False, threads=2)
+    assert got.dtype == np.int8
+    for i in range(12):
+        assert got[i] == solve(list(hands[i]), trump=trump[i] if trump[i] != -1 else None,
+                               leader=int(leader[i]), declarer=1)
+    mis = solve_batch(hands, None, 0, 2, misere=True)
+    assert list(mis) == [solve(list(h), trump=None, leader=0, declarer=2, misere=True)
+                         for h in hands]
+
+
+def test_leads_batch_marks_cards_not_held():
+    hands, _ = _deal(7)
+    leads = solve_leads_batch(np.array([hands]), 0, 1, 1)[0]
+    assert leads.shape == (32,)
+    assert [c for c in range(32) if leads[c] >= 0] == [c for c in range(32) if hands[1] >> c & 1]
+    assert leads.max() == solve(hands, trump=0, leader=1, declarer=1)
+
+
+@pytest.mark.parametrize(
+    ("hands", "kwargs", "message"),
+    [
+        ([parse_cards("♠A"), parse_cards("♠A"), parse_cards("♠7")], {}, "overlap"),
+        ([parse_cards("♠AK"), parse_cards("♠Q"), parse_cards("♠7")], {}, "unequal"),
+        ([0, 0, 0], {}, "not 1 to 10"),
+        ([parse_cards("♠A"), parse_cards("♠K")], {}, "three hands"),
+        ([parse_cards("♠A"), parse_cards("♠K"), parse_cards("♠7")], {"leader": 3}, "leader"),
+        ([parse_cards("♠A"), parse_cards("♠K"), parse_cards("♠7")], {"declarer": -1}, "declarer"),
+        ([parse_cards("♠A"), parse_cards("♠K"), parse_cards("♠7")], {"trump": 4}, "trump"),
+    ],
+)
+def test_bad_input_raises(hands, kwargs, message):
+    args = {"trump": None, "leader": 0, "declarer": 0} | kwargs
+    with pytest.raises(ValueError, match=message):
+        solve(hands, **args)
