@@ -126,7 +126,17 @@ def test_minimum_bid_after_raspasy():
 def test_legal_contracts():
     assert legal_contracts(MISERE) == [MISERE]
     assert [call_name(c) for c in legal_contracts(parse_call("8NT"))] == [
-        "8NT", "9♠", "9♣", "9♦", "9♥", "9NT", "10♠", "10♣", "10♦", "10♥", "10NT"
+        "8NT",
+        "9♠",
+        "9♣",
+        "9♦",
+        "9♥",
+        "9NT",
+        "10♠",
+        "10♣",
+        "10♦",
+        "10♥",
+        "10NT",
     ]
 
 

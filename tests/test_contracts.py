@@ -34,10 +34,26 @@ def test_ladder_order_and_names():
 @pytest.mark.parametrize(
     ("text", "code"),
     [
-        ("6♠", 0), ("6S", 0), ("6s", 0), ("7NT", 9), ("7БК", 9), ("7бк", 9), ("8 h", 13),
-        ("misere", MISERE), ("Misère", MISERE), ("мизер", MISERE), ("9C", 17), ("10NT", 25),
-        ("10♥", 24), ("10T", None), ("5♠", None), ("11NT", None), ("6", None), ("", None),
-        ("mis", None), ("6♠♠", None),
+        ("6♠", 0),
+        ("6S", 0),
+        ("6s", 0),
+        ("7NT", 9),
+        ("7БК", 9),
+        ("7бк", 9),
+        ("8 h", 13),
+        ("misere", MISERE),
+        ("Misère", MISERE),
+        ("мизер", MISERE),
+        ("9C", 17),
+        ("10NT", 25),
+        ("10♥", 24),
+        ("10T", None),
+        ("5♠", None),
+        ("11NT", None),
+        ("6", None),
+        ("", None),
+        ("mis", None),
+        ("6♠♠", None),
     ],
 )
 def test_parse_contract(text, code):
@@ -51,7 +67,12 @@ def test_parse_contract(text, code):
 def test_contract_facts():
     six = parse_contract("6♦")
     assert (six.level, six.trump, six.strain, six.price, six.obligation, six.quota) == (
-        6, 2, 2, 2, 4, 2
+        6,
+        2,
+        2,
+        2,
+        4,
+        2,
     )
     nt = parse_contract("9NT")
     assert (nt.level, nt.trump, nt.price, nt.obligation, nt.quota) == (9, None, 8, 1, 1)

@@ -22,9 +22,7 @@ def test_example_1_sochi_two_whisters_remise():
     assert s.pool.sum() == 0 and s.whists.sum() == 20
 
 
-@pytest.mark.parametrize(
-    ("split", "whister", "passer"), [("greedy", 16, 4), ("gentleman", 10, 10)]
-)
+@pytest.mark.parametrize(("split", "whister", "passer"), [("greedy", 16, 4), ("gentleman", 10, 10)])
 def test_example_2_one_whister_greedy_and_gentleman(split, whister, passer):
     s = sheet("sochi", whist_split=split)
     s.record_game(0, "6♦", [4, 4, 2], {1: "whist", 2: "pass"})
