@@ -25,6 +25,7 @@ import dataclasses
 import re
 import textwrap
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from importlib import resources
@@ -300,6 +301,16 @@ def load_variant_text(text: str) -> Variant:
         values = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"not valid TOML: {exc}") from None
+    return variant_from_mapping(values)
+
+
+def variant_from_mapping(values: Mapping[str, Any]) -> Variant:
+    """A variant from ``{"base": "sochi", "players": 4, **options}`` (as read from TOML).
+
+    >>> variant_from_mapping({"base": "rostov", "players": 4}).raspasy_talon
+    'none'
+    """
+    values = dict(values)
     if "base" not in values:
         raise ValueError('base: missing; name a preset, e.g. base = "sochi"')
     base = values.pop("base")

@@ -15,9 +15,11 @@ from prefstats.scoring import (
     deal_value,
     entry_totals,
     game_entries,
+    load_pulka,
     misere_entries,
     raspasy_entries,
     settle,
+    sheet_from_records,
 )
 from prefstats.variants import PRESETS, get_variant
 
@@ -588,3 +590,70 @@ def test_contract_forms_are_interchangeable():
     b = game_entries(v, 0, parse_contract("7NT"), [6, 3, 1], whist)
     c = game_entries(v, 0, np.uint8(9), [6, 3, 1], whist)
     assert a.tolist() == b.tolist() == c.tolist()
+
+
+# ---- pulka files and the `prefstats score` command -------------------------------------------
+
+PULKA = {
+    "variant": {"base": "sochi", "whist_split": "gentleman"},
+    "pool_target": 10,
+    "deals": [
+        {"type": "game", "declarer": 0, "contract": "6♦", "tricks": [4, 4, 2],
+         "whist": {"1": "whist", "2": "pass"}},
+        {"type": "raspasy", "tricks": [0, 4, 6]},
+        {"type": "misere", "declarer": 2, "tricks": 1},
+    ],
+}  # fmt: skip
+
+
+def test_pulka_file_json_and_toml(tmp_path):
+    import json
+
+    path = tmp_path / "pulka.json"
+    path.write_text(json.dumps(PULKA), encoding="utf-8")
+    sheet = load_pulka(path)
+    assert sheet.variant.whist_split == "gentleman"
+    assert sheet.whists[:, 0].tolist() == [0, 10, 10]
+    assert sheet.pool.tolist() == [1, 0, 0] and sheet.mountain.tolist() == [4, 4, 16]
+    toml = tmp_path / "pulka.toml"
+    toml.write_text(
+        'variant = "rostov"\nplayers = 4\n[[deals]]\ntype = "raspasy"\n'
+        "tricks = [0, 3, 0, 7]\ndealer = 2\n",
+        encoding="utf-8",
+    )
+    assert load_pulka(toml).pool.tolist() == [1, 0, 1, 0]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"colour": 1}, "colour: unknown key"),
+        ({"deals": [{"type": "bomb"}]}, "deal 1: type"),
+        ({"deals": [{"type": "raspasy"}]}, "deal 1: tricks: missing"),
+        ({"deals": [{"type": "raspasy", "tricks": [0, 4, 6], "x": 1}]}, "deal 1: x: unknown"),
+        ({"deals": [{"type": "misere", "declarer": 7, "tricks": 0}]}, "deal 1: declarer"),
+        ({"variant": "moscow"}, "base: unknown variant"),
+    ],
+)
+def test_pulka_errors_name_the_deal_and_key(change, message):
+    with pytest.raises(ValueError, match=message):
+        sheet_from_records({**PULKA, **change})
+
+
+def test_score_command(tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from prefstats.cli import app
+
+    path = tmp_path / "pulka.json"
+    path.write_text(json.dumps(PULKA), encoding="utf-8")
+    result = CliRunner().invoke(app, ["score", str(path), "--log"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "whists on 0" in result.output and "entries" in result.output
+    assert f"{load_pulka(path).value()[0]:+.2f}" in result.output
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"deals": [{"type": "raspasy", "tricks": [1, 1, 1]}]}', encoding="utf-8")
+    result = CliRunner().invoke(app, ["score", str(bad)], env={"COLUMNS": "200"})
+    assert result.exit_code != 0 and "sum to 3" in result.output

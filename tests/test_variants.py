@@ -112,3 +112,20 @@ def test_rates():
     assert Rate.parse(10, "k").at(8) == 10
     for text in ("c", "2c", "c/2", "3c/2"):
         assert str(Rate.parse(text, "k")) == text
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_variants_show_prints_loadable_toml(tmp_path, players):
+    from typer.testing import CliRunner
+
+    from prefstats.cli import app
+
+    result = CliRunner().invoke(app, ["variants", "show", "leningrad", "--players", str(players)])
+    assert result.exit_code == 0, result.output
+    path = tmp_path / "leningrad.toml"
+    path.write_text(result.output, encoding="utf-8")
+    assert load_variant(path) == get_variant("leningrad", players=players)
+    shown = CliRunner().invoke(app, ["variants", "show", str(path)])
+    assert shown.output == result.output
+    result = CliRunner().invoke(app, ["variants", "show", "moscow"])
+    assert result.exit_code != 0 and "unknown variant" in result.output
