@@ -1,14 +1,12 @@
 """Dealing: partitions, reproducibility, chunking, constraints and exact statistics."""
 
-from itertools import product
-from math import comb
-
 import numpy as np
 import pytest
 from scipy.stats import chisquare
 
 from prefstats.cards import SPADES, card_counts, count_rank, parse_cards, suit_lengths
 from prefstats.deal import deal
+from prefstats.exact import suit_split_probabilities
 
 
 def _assert_valid(d):
@@ -28,8 +26,8 @@ def test_same_seed_same_deals_and_stream_is_pinned():
     assert (a.hands == b.hands).all() and (a.talon == b.talon).all()
     assert not (deal(100, seed=43).hands == a.hands).all()
     # The stream is part of the data contract: a change here changes every dataset.
-    assert a.hands[0].tolist() == [954499332, 50419875, 3290048008]
-    assert int(a.talon[0]) == 80
+    assert a.hands[0].tolist() == [440666127, 555832528, 3290071840]
+    assert int(a.talon[0]) == 8396800
 
 
 def test_chunks_equal_one_run():
@@ -46,18 +44,6 @@ def test_seedless_deal_records_its_entropy():
     assert (again.hands == d.hands).all()
 
 
-def _suit_split_probabilities():
-    """Exact P(seat 0, 1, 2, talon hold a, b, c, t cards of one suit)."""
-    probs = {}
-    for a, b, t in product(range(9), range(9), range(3)):
-        c = 8 - a - b - t
-        if 0 <= c <= 8:
-            probs[a, b, c, t] = (
-                comb(10, a) * comb(10, b) * comb(10, c) * comb(2, t) / comb(32, 8)
-            )
-    return probs
-
-
 def test_suit_distribution_matches_hypergeometric():
     n = 1_000_000
     d = deal(n, seed=2024)
@@ -66,7 +52,7 @@ def test_suit_distribution_matches_hypergeometric():
         + [suit_lengths(d.talon)[:, SPADES]],
         axis=1,
     ).astype(np.int64)
-    probs = _suit_split_probabilities()
+    probs = suit_split_probabilities()
     assert abs(sum(probs.values()) - 1) < 1e-12
     code = ((lengths[:, 0] * 9 + lengths[:, 1]) * 9 + lengths[:, 2]) * 3 + lengths[:, 3]
     counts = np.bincount(code, minlength=9 * 9 * 9 * 3)
@@ -153,3 +139,24 @@ def test_impossible_predicate_raises():
 def test_bad_predicate_shape_raises():
     with pytest.raises(ValueError, match="one bool per deal"):
         deal(1, seed=1, where=lambda d: np.array([True]))
+
+
+def test_block_kernel_equals_reference_shuffle():
+    """The vectorised kernel deals exactly what the one-deal reference defines,
+    including the deals whose draws needed a redraw."""
+    from prefstats.deal import _shuffle_one, _slots, _store, seed_keys
+
+    n = 20_000
+    _, key0, key1 = seed_keys(77)
+    free, sizes, fixed = _slots(("♠A", None, None), None)
+    d = deal(n, seed=77, fixed_hands=("♠A", None, None))
+    draws = len(free) - sizes[3]
+    thresholds = np.array([(65536 - (len(free) - j)) % (len(free) - j) for j in range(draws)],
+                          dtype=np.uint64)
+    perm = np.empty(len(free), dtype=np.uint8)
+    hands = np.empty((n, 3), dtype=np.uint32)
+    talon = np.empty(n, dtype=np.uint32)
+    for i in range(n):
+        _shuffle_one(key0, key1, i, free, draws, thresholds, perm)
+        _store(perm, sizes, fixed, hands, talon, i)
+    assert (hands == d.hands).all() and (talon == d.talon).all()

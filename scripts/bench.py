@@ -1,0 +1,103 @@
+"""Benchmarks of the hot paths, each against a simple baseline measured in the same run.
+
+    python scripts/bench.py            # every section
+    python scripts/bench.py deal       # one section; others: scripts/bench_<name>.py
+
+A section is this file's ``deal`` or a module ``scripts/bench_<name>.py`` with a
+``main(argv)``; arguments after the section name go to it. Figures are printed, never
+asserted: speed is measured, not promised in tests.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+
+
+def _best_rate(fn, n: int, repeat: int = 3) -> float:
+    """Items per second of ``fn(n)``, best of ``repeat`` runs."""
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.perf_counter()
+        fn(n)
+        best = min(best, time.perf_counter() - started)
+    return n / best
+
+
+def _naive_deal(n: int, seed: int = 0):
+    """Baseline: one ``rng.permutation`` per deal in a Python loop."""
+    rng = np.random.default_rng(seed)
+    hands = np.empty((n, 3), dtype=np.uint32)
+    talon = np.empty(n, dtype=np.uint32)
+    weights = np.uint32(1) << np.arange(32, dtype=np.uint32)
+    for i in range(n):
+        bits = weights[rng.permutation(32)]
+        hands[i] = bits[:30].reshape(3, 10).sum(axis=1)
+        talon[i] = bits[30:].sum()
+    return hands, talon
+
+
+_PEAK = """
+import json, resource, sys
+from prefstats.deal import deal
+d = deal(int(sys.argv[1]), seed=1)
+print(json.dumps({"peak_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+"""
+
+
+def bench_deal(argv: list[str]) -> None:
+    """deal(): deals/second in calls of one million (best of five) against the naive
+    baseline, and the peak memory of one call dealing ``argv[0]`` (10 million) deals."""
+    from prefstats.deal import deal
+
+    n = int(argv[0]) if argv else 10_000_000
+    chunk = 1_000_000
+    deal(10, seed=1)  # compile or load the cached kernel
+    fast = _best_rate(lambda k: deal(k, seed=1), chunk, repeat=5)
+    naive = _best_rate(_naive_deal, 20_000, repeat=2)
+    peak = json.loads(
+        subprocess.run(
+            [sys.executable, "-c", _PEAK, str(n)], capture_output=True, text=True, check=True
+        ).stdout
+    )
+    print("deal: one core")
+    print(f"  deal()          {fast / 1e6:8.2f} M deals/s ({chunk:,} deals a call, best of 5)")
+    print(f"  naive baseline  {naive / 1e6:8.4f} M deals/s (rng.permutation per deal)")
+    print(f"  ratio           {fast / naive:8.0f}x")
+    print(
+        f"  peak memory     {peak['peak_kib'] / 2**20:8.3f} GiB (whole process) "
+        f"dealing {n:,} deals in one call"
+    )
+
+
+def _sections() -> dict[str, object]:
+    sections = {"deal": bench_deal}
+    for path in sorted(HERE.glob("bench_*.py")):
+        name = path.stem.removeprefix("bench_")
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sections[name] = module.main
+    return sections
+
+
+def main(argv: list[str]) -> None:
+    sections = _sections()
+    if argv and argv[0] not in sections:
+        sys.exit(f"unknown section {argv[0]!r}; sections: {', '.join(sections)}")
+    chosen = [argv[0]] if argv else list(sections)
+    for name in chosen:
+        sections[name](argv[1:] if argv else [])
+        print()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,32 @@
+"""The command line: dealing and the main job."""
+
+from typer.testing import CliRunner
+
+from prefstats.cli import app
+
+runner = CliRunner()
+
+
+def test_deal_prints_hands_and_talon():
+    result = runner.invoke(app, ["deal", "-n", "2", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    assert "first hand" in result.output and "talon" in result.output
+    assert "seed 1" in result.output
+
+
+def test_deal_is_reproducible_from_printed_seed():
+    first = runner.invoke(app, ["deal", "-n", "1", "--seed", "5"])
+    second = runner.invoke(app, ["deal", "-n", "1", "--seed", "5"])
+    assert first.output == second.output
+
+
+def test_deal_rejects_bad_count():
+    result = runner.invoke(app, ["deal", "-n", "0"])
+    assert result.exit_code != 0
+
+
+def test_demo_prints_table_against_exact():
+    result = runner.invoke(app, ["demo", "--deals", "20000", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    assert "exact" in result.output
+    assert "aces in hand" in result.output
