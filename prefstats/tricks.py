@@ -57,3 +57,67 @@ def trick_winner(first: int, second: int, third: int, trump: int) -> int:
     if beats(third, best, trump):
         win = 2
     return win
+
+
+# ---- raspasy: the talon's part in the first two tricks (RULES.md §6) ----------------------
+
+#: ``raspasy_talon`` option values; a numba caller passes the index.
+RASPASY_TALON_MODES = ("suit_lead", "dealer", "none")
+SUIT_LEAD, DEALER_TALON, NO_TALON = range(3)
+#: The "seat" of a talon card led for the 4-player dealer.
+TALON = -1
+
+
+@njit(cache=True)
+def raspasy_lead_cards(hand: int, talon_card: int) -> int:
+    """Cards the first hand may lead to trick 1 or 2 under ``suit_lead``.
+
+    He must lead the suit of the turned talon card if he holds it, any card otherwise:
+    the same set as following that suit without trumps.
+
+    >>> from prefstats.cards import parse_cards
+    >>> raspasy_lead_cards(parse_cards("♠A7 ♥K"), 2) == parse_cards("♠A7")  # 9♠ turned
+    True
+    """
+    return legal_cards(hand, talon_card >> 3, NO_TRUMP)
+
+
+@njit(cache=True)
+def talon_trick_winner(talon_card: int, first: int, second: int, third: int) -> int:
+    """Winner of a raspasy trick led by a talon card for the dealer (``dealer`` mode).
+
+    The players follow the talon card's suit (:func:`legal_cards` with no trumps);
+    returns ``TALON`` (-1) if the talon card stays highest (the dealer takes the trick),
+    else the winner's seat 0..2 from the dealer's left.
+
+    >>> talon_trick_winner(5, 4, 30, 3)  # Q♠ led for the dealer; J♠, K♥, 10♠: Q♠ holds
+    -1
+    """
+    win = TALON
+    best = talon_card
+    if beats(first, best, NO_TRUMP):
+        win = 0
+        best = first
+    if beats(second, best, NO_TRUMP):
+        win = 1
+        best = second
+    if beats(third, best, NO_TRUMP):
+        win = 2
+    return win
+
+
+@njit(cache=True)
+def raspasy_leader(trick: int, last_winner: int, talon_mode: int) -> int:
+    """Who leads trick ``trick`` (0-based) of a raspasy: a seat 0..2 or ``TALON``.
+
+    ``last_winner`` is the winner of the previous trick (``TALON`` for the dealer).
+    ``suit_lead``: the first hand leads tricks 1 and 2, then the winner of the last trick.
+    ``dealer``: the talon cards lead tricks 1 and 2; trick 3 is led by the first hand
+    unless a player won trick 2. ``none``: the first hand, then the winner.
+
+    >>> raspasy_leader(1, 2, SUIT_LEAD), raspasy_leader(2, TALON, DEALER_TALON)
+    (0, 0)
+    """
+    if trick == 0 or (trick == 1 and talon_mode != NO_TALON):
+        return TALON if talon_mode == DEALER_TALON else 0
+    return last_winner if last_winner >= 0 else 0
