@@ -25,6 +25,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+from numba import njit
+
 from prefstats.contracts import LEVEL, MISERE, N_CONTRACTS, Contract, parse_contract
 from prefstats.variants import Variant
 
@@ -42,80 +45,107 @@ def parse_call(text: str) -> int:
     return PASS if text.strip().lower() in ("pass", "пас") else parse_contract(text).code
 
 
-def _next_trick_bid(high: int) -> int | None:
-    """The lowest trick contract above ``high`` (skipping misère), ``None`` above 10NT."""
-    nxt = high + 1 if high + 1 != MISERE else high + 2
-    return nxt if nxt < N_CONTRACTS else None
+HOLD_MODES = ("senior", "first_hand", "none")
+HOLD_SENIOR, HOLD_FIRST_HAND, HOLD_NONE = range(3)
+_LEVEL = np.asarray(LEVEL, dtype=np.int64)
 
 
-class _Auction:
-    """State of an auction after some calls; every call is checked as it is replayed."""
+@njit(cache=True)
+def _legal_mask(speaker, high, high_bidder, spoken, misere_bidder, hold, jump_bids, min_level):
+    """Bit ``c`` set for each call ``c`` open to ``speaker`` (see :func:`legal_calls`)."""
+    mask = 1 << PASS
+    if speaker == misere_bidder:
+        return mask  # the misère bidder may not bid again
+    senior = speaker < high_bidder if hold == HOLD_SENIOR else speaker == 0
+    if high >= 0 and high != MISERE and hold != HOLD_NONE and senior:
+        mask |= 1 << high  # "here": a senior player takes the current bid
+    first_call = not (spoken >> speaker) & 1
+    if first_call and high < MISERE:
+        mask |= 1 << MISERE
+    low = high + 1
+    top = N_CONTRACTS
+    if not (jump_bids or first_call or high < 0):
+        low = high + 2 if high + 1 == MISERE else high + 1  # next trick step only
+        top = min(low + 1, N_CONTRACTS)
+    for bid in range(low, top):
+        if bid != MISERE and _LEVEL[bid] >= min_level:
+            mask |= 1 << bid
+    return mask
 
-    def __init__(self, variant: Variant, min_level: int) -> None:
-        self.variant = variant
-        self.min_level = min_level
-        self.passed = [False] * N_BIDDERS
-        self.spoken = [False] * N_BIDDERS
-        self.misere_bidder: int | None = None
-        self.high: int | None = None
-        self.high_bidder: int | None = None
-        self.speaker: int | None = 0
 
-    def legal(self) -> list[int]:
-        """Legal calls of the player to speak: ``PASS`` first, then bids ascending."""
-        i = self.speaker
-        if i is None:
-            return []
-        calls = [PASS]
-        if self.misere_bidder == i:
-            return calls  # the misère bidder may not bid again
-        v = self.variant
-        high = -1 if self.high is None else self.high
-        if high >= 0 and high != MISERE:
-            may_hold = {"senior": i < self.high_bidder, "first_hand": i == 0, "none": False}
-            if may_hold[v.hold]:
-                calls.append(high)
-        if not self.spoken[i] and high < MISERE:
-            calls.append(MISERE)
-        first_bid = not self.spoken[i]
-        if v.jump_bids or first_bid or high < 0:
-            above = range(high + 1, N_CONTRACTS)
-        else:
-            nxt = _next_trick_bid(high)
-            above = [] if nxt is None else [nxt]
-        calls += [b for b in above if b != MISERE and LEVEL[b] >= self.min_level]
-        return sorted(calls, key=lambda c: -1 if c == PASS else c)
+@njit(cache=True)
+def _popcount(bits):
+    n = 0
+    while bits:
+        n += bits & 1
+        bits >>= 1
+    return n
 
-    def play(self, call: int) -> None:
-        if call not in self.legal():
-            name = call_name(call) if 0 <= call <= PASS else repr(call)
-            over = ": the auction is over" if self.speaker is None else ""
-            raise ValueError(f"illegal call {name} by seat {self.speaker}{over}")
-        i = self.speaker
-        self.spoken[i] = True
+
+@njit(cache=True)
+def _next_speaker(speaker, passed, high_bidder):
+    """The next seat clockwise still in, -1 when the auction is over."""
+    left = N_BIDDERS - _popcount(passed)
+    if left == 0 or (left == 1 and high_bidder >= 0 and not (passed >> high_bidder) & 1):
+        return -1
+    for step in range(1, N_BIDDERS + 1):
+        seat = (speaker + step) % N_BIDDERS
+        if not (passed >> seat) & 1:
+            return seat
+    return -1
+
+
+@njit(cache=True)
+def auction_state(history, hold, jump_bids, min_level):
+    """Replay ``history`` (int64 array of calls) and return the auction's state.
+
+    Returns ``(speaker, high, high_bidder, passed, legal, bad)``: the seat to speak (-1
+    when over), the high bid and its bidder (-1 if none), a bit mask of seats that
+    passed, the bit mask of legal next calls (0 when over) and the index of the first
+    illegal call in ``history`` (-1 if none; the state is then the one before it).
+    ``hold`` indexes ``HOLD_MODES``. Compiled: the simulator calls it directly.
+    """
+    speaker, high, high_bidder, passed, spoken, misere_bidder = 0, -1, -1, 0, 0, -1
+    for i in range(len(history)):
+        call = history[i]
+        legal = 0
+        if speaker >= 0:
+            legal = _legal_mask(
+                speaker, high, high_bidder, spoken, misere_bidder, hold, jump_bids, min_level
+            )
+        if call < 0 or call > PASS or not (legal >> call) & 1:
+            return speaker, high, high_bidder, passed, legal, i
+        spoken |= 1 << speaker
         if call == PASS:
-            self.passed[i] = True
+            passed |= 1 << speaker
         else:
-            self.high, self.high_bidder = call, i
+            high, high_bidder = call, speaker
             if call == MISERE:
-                self.misere_bidder = i
-        self.speaker = self._next_speaker(i)
-
-    def _next_speaker(self, i: int) -> int | None:
-        left = [s for s in range(N_BIDDERS) if not self.passed[s]]
-        if not left or left == [self.high_bidder]:
-            return None
-        for step in range(1, N_BIDDERS + 1):
-            s = (i + step) % N_BIDDERS
-            if not self.passed[s]:
-                return s
-        raise AssertionError("unreachable: someone has not passed")
+                misere_bidder = speaker
+        speaker = _next_speaker(speaker, passed, high_bidder)
+    legal = 0
+    if speaker >= 0:
+        legal = _legal_mask(
+            speaker, high, high_bidder, spoken, misere_bidder, hold, jump_bids, min_level
+        )
+    return speaker, high, high_bidder, passed, legal, -1
 
 
-def _replay(history: Sequence[int], variant: Variant, after_raspasy: bool) -> _Auction:
-    state = _Auction(variant, variant.raspasy_exit if after_raspasy else 6)
-    for call in history:
-        state.play(int(call))
+def auction_options(variant: Variant, after_raspasy: bool = False) -> tuple[int, bool, int]:
+    """``(hold, jump_bids, min_level)`` of ``variant`` as :func:`auction_state` takes them."""
+    min_level = variant.raspasy_exit if after_raspasy else 6
+    return HOLD_MODES.index(variant.hold), variant.jump_bids, min_level
+
+
+def _replay(history: Sequence[int], variant: Variant, after_raspasy: bool) -> tuple:
+    calls = np.asarray(history, dtype=np.int64).reshape(-1)
+    state = auction_state(calls, *auction_options(variant, after_raspasy))
+    bad = state[-1]
+    if bad >= 0:
+        call = int(calls[bad])
+        name = call_name(call) if 0 <= call <= PASS else repr(call)
+        over = ": the auction is over" if state[0] < 0 else ""
+        raise ValueError(f"illegal call {name} by seat {state[0]}{over}")
     return state
 
 
@@ -135,14 +165,16 @@ def legal_calls(
     >>> call_name(legal_calls([], v, after_raspasy=True)[1])
     '7♠'
     """
-    return _replay(history, variant, after_raspasy).legal()
+    legal = _replay(history, variant, after_raspasy)[4]
+    return [c for c in (PASS, *range(N_CONTRACTS)) if legal >> c & 1]
 
 
 def next_speaker(
     history: Sequence[int], variant: Variant, *, after_raspasy: bool = False
 ) -> int | None:
     """Seat (0..2 from the dealer's left) to call next, ``None`` when the auction is over."""
-    return _replay(history, variant, after_raspasy).speaker
+    speaker = _replay(history, variant, after_raspasy)[0]
+    return None if speaker < 0 else speaker
 
 
 def auction_result(
@@ -152,10 +184,10 @@ def auction_result(
 
     An illegal or unfinished history raises ``ValueError``.
     """
-    state = _replay(history, variant, after_raspasy)
-    if state.speaker is not None:
+    speaker, high, high_bidder, passed = _replay(history, variant, after_raspasy)[:4]
+    if speaker >= 0:
         raise ValueError("the auction is not over")
-    return None if all(state.passed) else (state.high_bidder, state.high)
+    return None if passed == 0b111 else (high_bidder, high)
 
 
 def legal_contracts(bid: int) -> list[int]:

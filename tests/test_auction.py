@@ -1,6 +1,8 @@
 """Auction legality (RULES.md §2) and whist calls (§4)."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from prefstats.auction import (
     PASS,
@@ -178,3 +180,50 @@ def test_whist_outcome():
         whist_outcome(EIGHT, [W_PASS, W_HALF], SOCHI)
     with pytest.raises(ValueError, match="not over"):
         whist_outcome(SIX, [W_PASS], SOCHI)
+
+
+# ---- compiled core and random auctions -------------------------------------------------
+
+
+def test_compiled_state_for_the_simulator():
+    import numpy as np
+
+    from prefstats.auction import auction_options, auction_state
+
+    history = np.array(calls("6♠", "7♠", "pass"), dtype=np.int64)
+    speaker, high, bidder, passed, legal, bad = auction_state(history, *auction_options(SOCHI))
+    assert (speaker, high, bidder, passed, bad) == (0, 5, 1, 0b100, -1)
+    assert legal == sum(1 << c for c in legal_calls(history, SOCHI))
+    bad_history = np.array(calls("7♠", "6♠"), dtype=np.int64)
+    assert auction_state(bad_history, *auction_options(SOCHI))[-1] == 1
+
+
+@settings(derandomize=True, max_examples=300, deadline=None)
+@given(
+    st.sampled_from(["senior", "first_hand", "none"]),
+    st.booleans(),
+    st.booleans(),
+    st.data(),
+)
+def test_random_auctions_are_well_formed(hold, jump_bids, after_raspasy, data):
+    v = get_variant("leningrad", hold=hold, jump_bids=jump_bids)
+    history = []
+    while legal := legal_calls(history, v, after_raspasy=after_raspasy):
+        call = data.draw(st.sampled_from(legal))
+        speaker = next_speaker(history, v, after_raspasy=after_raspasy)
+        illegal = [c for c in range(N_CONTRACTS + 1) if c not in legal]
+        if illegal:
+            with pytest.raises(ValueError, match=f"by seat {speaker}"):
+                legal_calls([*history, data.draw(st.sampled_from(illegal))], v,
+                            after_raspasy=after_raspasy)  # fmt: skip
+        history.append(call)
+        assert len(history) < 80
+    result = auction_result(history, v, after_raspasy=after_raspasy)
+    bids = [c for c in history if c != PASS]
+    if result is None:
+        assert not bids
+    else:
+        declarer, bid = result
+        assert bid == max(bids) and declarer in (0, 1, 2)
+        assert bid == MISERE or after_raspasy is False or bid >= parse_call("7♠")
+        assert bids.count(MISERE) <= 1
