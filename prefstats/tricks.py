@@ -93,17 +93,10 @@ def talon_trick_winner(talon_card: int, first: int, second: int, third: int) -> 
     >>> talon_trick_winner(5, 4, 30, 3)  # Q♠ led for the dealer; J♠, K♥, 10♠: Q♠ holds
     -1
     """
-    win = TALON
-    best = talon_card
-    if beats(first, best, NO_TRUMP):
-        win = 0
-        best = first
-    if beats(second, best, NO_TRUMP):
-        win = 1
-        best = second
-    if beats(third, best, NO_TRUMP):
-        win = 2
-    return win
+    # The talon card leads a three-card trick with the first two players, then the third.
+    win = trick_winner(talon_card, first, second, NO_TRUMP)
+    best = talon_card if win == 0 else (first if win == 1 else second)
+    return 2 if beats(third, best, NO_TRUMP) else win - 1
 
 
 @njit(cache=True)
