@@ -19,6 +19,9 @@ of calls alone tells who made each call.
 Whist calls are ``W_PASS``, ``W_WHIST`` and ``W_HALF`` in speaking order (the declarer's
 left-hand defender first; a third call is the first defender's return of whist after a
 half-whist).
+
+The rules live once, in the compiled :func:`auction_state`, which the simulator calls
+on int64 call arrays; the functions here wrap it and raise ``ValueError`` on bad input.
 """
 
 from __future__ import annotations

@@ -32,12 +32,12 @@ from typing import NamedTuple
 
 import numpy as np
 
+from prefstats.auction import WHIST_CALL_NAMES
 from prefstats.contracts import Contract, parse_contract
 from prefstats.variants import Variant, get_variant, variant_from_mapping
 
 POOL, MOUNTAIN, WHIST = 0, 1, 2
 COLUMNS = ("pool", "mountain", "whist")
-WHIST_CALLS = ("whist", "pass", "half")
 
 
 class Entry(NamedTuple):
@@ -120,7 +120,7 @@ def _whist_map(whist: object, declarer: int, n: int) -> tuple[list[int], list[st
         raise ValueError(f"whist: the map names the declarer (seat {declarer})")
     calls = list(whist.values())
     for call in calls:
-        if call not in WHIST_CALLS:
+        if call not in WHIST_CALL_NAMES:
             raise ValueError(f"whist: {call!r} is not one of 'whist', 'pass', 'half'")
     return seats, calls
 
