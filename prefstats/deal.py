@@ -63,7 +63,8 @@ def _shuffle_one(key0, key1, index, free_cards, draws, thresholds, perm):
     ``free_cards`` whose draw ``j`` takes the next 16-bit piece of the deal's SplitMix64
     stream (four pieces a word) and maps it to ``[0, span)`` by Lemire's multiply;
     a piece whose low product part is below ``thresholds[j]`` would be biased and is
-    replaced by the next piece. Exactly uniform."""
+    replaced by the next piece. Exactly uniform. Returns the next piece's top bit: a
+    fair coin for the order in which the talon cards are turned."""
     k = free_cards.shape[0]
     for j in range(k):
         perm[j] = free_cards[j]
@@ -86,6 +87,24 @@ def _shuffle_one(key0, key1, index, free_cards, draws, thresholds, perm):
         tmp = perm[j]
         perm[j] = perm[r]
         perm[r] = tmp
+    if have == 0:
+        state += _GOLDEN
+        word = _mix64(state)
+    return np.int64((word >> np.uint64(15)) & np.uint64(1))
+
+
+@njit(cache=True, inline="always")
+def _turned_first(talon_mask, coin):
+    """The talon card turned first: the lower card on heads (0), the higher on tails."""
+    low = 0
+    while not (talon_mask >> low) & 1:
+        low += 1
+    if coin == 0:
+        return low
+    high = 31
+    while not (talon_mask >> high) & 1:
+        high -= 1
+    return high
 
 
 _BLOCK = 128  # deals whose draws are made together (vectorised across deals)
@@ -93,7 +112,7 @@ _LANES = 4  # deals shuffled side by side: independent chains overlap in the CPU
 
 
 @njit(cache=True)
-def _deal_kernel(key0, key1, start, n, free_cards, sizes, fixed, hands, talon):
+def _deal_kernel(key0, key1, start, n, free_cards, sizes, fixed, hands, talon, first_turned):
     """Deal ``free_cards`` into the slots seat 0, 1, 2, talon (``sizes`` free places
     each, on top of the ``fixed`` masks) for deals ``start .. start + n - 1``.
 
@@ -102,7 +121,7 @@ def _deal_kernel(key0, key1, start, n, free_cards, sizes, fixed, hands, talon):
     whose draws need a redraw is dealt again by ``_shuffle_one``."""
     k = free_cards.shape[0]
     draws = k - sizes[3]  # the talon takes what is left: no draws for it
-    n_words = (draws + 3) // 4
+    n_words = (draws + 4) // 4  # the draws and the talon-order coin
     thresholds = np.empty(max(draws, 1), dtype=np.uint64)
     for j in range(draws):
         span = np.uint64(k - j)
@@ -148,23 +167,30 @@ def _deal_kernel(key0, key1, start, n, free_cards, sizes, fixed, hands, talon):
                 for j in range(draws, k):
                     mask |= np.uint32(1) << np.uint32(perms[lane, j])
                 talon[first + lane0 + lane] = mask
+        coin_shift = np.uint64(16 * (draws & 3) + 15)
         for b in range(m):
+            i = first + b
             if biased[b]:
-                _shuffle_one(key0, key1, start + first + b, free_cards, draws, thresholds,
-                             perms[0])
-                _store(perms[0], sizes, fixed, hands, talon, first + b)
+                coin = _shuffle_one(key0, key1, start + i, free_cards, draws, thresholds,
+                                    perms[0])
+                _store(perms[0], sizes, fixed, hands, talon, i)
+            else:
+                coin = np.int64((words[draws >> 2, b] >> coin_shift) & np.uint64(1))
+            first_turned[i] = _turned_first(talon[i], coin)
 
 
 @dataclass(frozen=True)
 class Deals:
     """A batch of deals: ``hands`` (n, 3) uint32 in seat order from the dealer's left,
-    ``talon`` (n,) uint32, and where they come from: the ``seed`` entropy and each
-    deal's number ``index`` in that seed's stream."""
+    ``talon`` (n,) uint32, where they come from -- the ``seed`` entropy and each deal's
+    number ``index`` in that seed's stream -- and ``talon_first`` (n,) int8, the talon
+    card turned first on a raspasy (either card with probability ½)."""
 
     hands: np.ndarray
     talon: np.ndarray
     seed: int
     index: np.ndarray
+    talon_first: np.ndarray
 
     def __len__(self) -> int:
         return self.talon.shape[0]
@@ -172,7 +198,8 @@ class Deals:
     def __getitem__(self, key) -> Deals:
         if isinstance(key, int | np.integer):
             key = slice(key, key + 1 if key != -1 else None)
-        return Deals(self.hands[key], self.talon[key], self.seed, self.index[key])
+        return Deals(self.hands[key], self.talon[key], self.seed, self.index[key],
+                     self.talon_first[key])
 
     def format(self, i: int) -> str:
         """Deal ``i`` as readable text, one seat a line."""
@@ -255,8 +282,10 @@ def deal(
     def run(first: int, count: int) -> Deals:
         hands = np.empty((count, 3), dtype=np.uint32)
         talon = np.empty(count, dtype=np.uint32)
-        _deal_kernel(key0, key1, first, count, free, sizes, fixed, hands, talon)
-        return Deals(hands, talon, entropy, np.arange(first, first + count, dtype=np.int64))
+        turned = np.empty(count, dtype=np.int8)
+        _deal_kernel(key0, key1, first, count, free, sizes, fixed, hands, talon, turned)
+        index = np.arange(first, first + count, dtype=np.int64)
+        return Deals(hands, talon, entropy, index, turned)
 
     if where is None:
         return run(start, n)
@@ -285,4 +314,5 @@ def deal(
         np.concatenate([k.talon for k in kept]),
         entropy,
         np.concatenate([k.index for k in kept]),
+        np.concatenate([k.talon_first for k in kept]),
     )

@@ -156,7 +156,21 @@ def test_block_kernel_equals_reference_shuffle():
     perm = np.empty(len(free), dtype=np.uint8)
     hands = np.empty((n, 3), dtype=np.uint32)
     talon = np.empty(n, dtype=np.uint32)
+    coins = np.empty(n, dtype=np.int64)
     for i in range(n):
-        _shuffle_one(key0, key1, i, free, draws, thresholds, perm)
+        coins[i] = _shuffle_one(key0, key1, i, free, draws, thresholds, perm)
         _store(perm, sizes, fixed, hands, talon, i)
     assert (hands == d.hands).all() and (talon == d.talon).all()
+    low = np.array([(int(t) & -int(t)).bit_length() - 1 for t in talon])
+    high = np.array([int(t).bit_length() - 1 for t in talon])
+    assert (d.talon_first == np.where(coins == 0, low, high)).all()
+
+
+def test_talon_order_is_a_fair_coin():
+    d = deal(100_000, seed=21)
+    assert ((d.talon >> d.talon_first.astype(np.uint32)) & 1).all()
+    lower = d.talon_first == np.array([(int(t) & -int(t)).bit_length() - 1 for t in d.talon])
+    # Binomial(100000, 1/2): 4.5 standard deviations is 711.
+    assert abs(int(lower.sum()) - 50_000) < 711
+    # Chunks agree on the order too.
+    assert (deal(10, seed=21, start=5).talon_first == d.talon_first[5:15]).all()
