@@ -210,6 +210,67 @@ W_PASS, W_WHIST, W_HALF = 0, 1, 2
 WHIST_CALL_NAMES = ("pass", "whist", "half")
 
 
+@njit(cache=True)
+def whist_state(contract, calls, half_whist, ten_checked, stalingrad):
+    """Replay the defenders' whist ``calls`` (int64 array) on ``contract``.
+
+    Returns ``(legal, speaker, first, second, bad)``: the bit mask of the ``W_*`` calls
+    open to the next caller (0 when whisting is over), who calls next (0 the first
+    defender, 1 the second, -1 when over), the final roles of the first and second
+    defender as ``W_*`` codes once over (-1 before, and for misère), and the index of the
+    first illegal call (-1 if none; the state is then the one before it). A returned
+    half-whist gives roles ``(W_WHIST, W_HALF)``; a ``ten_checked`` 10 and Stalingrad's
+    6♠ give ``(W_WHIST, W_WHIST)``. Compiled: the simulator calls it directly.
+    """
+    level = _LEVEL[contract]
+    both = 1 << W_PASS | 1 << W_WHIST
+    if contract == MISERE:
+        legal, speaker, first, second = 0, -1, -1, -1
+    elif ten_checked and level == 10:  # always played by both, no calls
+        legal, speaker, first, second = 0, -1, W_WHIST, W_WHIST
+    else:
+        legal, speaker, first, second = both, 0, -1, -1
+        if stalingrad and contract == 0:
+            legal = 1 << W_WHIST  # 6♠ must be whisted by both
+    for i in range(len(calls)):
+        call = calls[i]
+        if call < 0 or call > W_HALF or not (legal >> call) & 1:
+            return legal, speaker, first, second, i
+        if i == 0:
+            legal, speaker = both, 1
+            if stalingrad and contract == 0:
+                legal = 1 << W_WHIST
+            elif call == W_PASS and level <= 7 and half_whist:
+                legal |= 1 << W_HALF
+        elif i == 1 and call == W_HALF:
+            legal, speaker = both, 0  # the first defender may return the whist
+        else:
+            first = calls[2] if i == 2 else calls[0]
+            legal, speaker, second = 0, -1, calls[1]
+    return legal, speaker, first, second, -1
+
+
+def whist_options(variant: Variant) -> tuple[bool, bool, bool]:
+    """``(half_whist, ten_checked, stalingrad)`` of ``variant`` as :func:`whist_state`
+    takes them."""
+    return variant.half_whist, variant.ten_checked, variant.stalingrad
+
+
+def _replay_whist(contract: int, calls: Sequence[int], variant: Variant) -> tuple:
+    """:func:`whist_state` of ``calls``; an illegal call raises ``ValueError``."""
+    code = Contract(contract).code
+    # anything but a whist call becomes -1, which the kernel reports as illegal
+    array = np.array(
+        [int(c) if isinstance(c, int | np.integer) and 0 <= c <= W_HALF else -1 for c in calls],
+        dtype=np.int64,
+    )
+    state = whist_state(code, array, *whist_options(variant))
+    bad = state[-1]
+    if bad >= 0:
+        raise ValueError(f"illegal whist call {calls[bad]!r} at position {bad}")
+    return state
+
+
 def legal_whist_calls(contract: int, calls: Sequence[int], variant: Variant) -> list[int]:
     """Whist calls open to the next defender, ``[]`` when whisting is over.
 
@@ -217,25 +278,14 @@ def legal_whist_calls(contract: int, calls: Sequence[int], variant: Variant) -> 
     with ``ten_checked`` a 10-level game is always played by both (no calls); with
     ``stalingrad`` 6♠ must be whisted by both. ``half`` is open to the second defender
     after the first passed, on a 6 or 7, when ``half_whist`` is on; the first may then
-    return the whist.
+    return the whist. An illegal sequence raises ``ValueError``.
 
     >>> from prefstats.variants import get_variant
     >>> legal_whist_calls(parse_call("7♦"), [W_PASS], get_variant("sochi"))
     [0, 1, 2]
     """
-    level = int(LEVEL[contract])
-    if contract == MISERE or (variant.ten_checked and level == 10):
-        return []
-    if variant.stalingrad and contract == 0:
-        return [W_WHIST] if len(calls) < 2 else []
-    if len(calls) == 0:
-        return [W_PASS, W_WHIST]
-    if len(calls) == 1:
-        half = calls[0] == W_PASS and level <= 7 and variant.half_whist
-        return [W_PASS, W_WHIST, W_HALF] if half else [W_PASS, W_WHIST]
-    if len(calls) == 2 and calls[1] == W_HALF:
-        return [W_PASS, W_WHIST]
-    return []
+    legal = _replay_whist(contract, calls, variant)[0]
+    return [c for c in (W_PASS, W_WHIST, W_HALF) if legal >> c & 1]
 
 
 def whist_outcome(contract: int, calls: Sequence[int], variant: Variant) -> tuple[str, str]:
@@ -250,16 +300,9 @@ def whist_outcome(contract: int, calls: Sequence[int], variant: Variant) -> tupl
     >>> whist_outcome(parse_call("6♥"), [W_PASS, W_HALF, W_PASS], get_variant("sochi"))
     ('pass', 'half')
     """
-    for i, call in enumerate(calls):
-        if call not in legal_whist_calls(contract, calls[:i], variant):
-            raise ValueError(f"illegal whist call {call!r} at position {i}")
-    if legal_whist_calls(contract, calls, variant):
+    legal, _, first, second, _ = _replay_whist(contract, calls, variant)
+    if legal:
         raise ValueError("whisting is not over")
-    if contract == MISERE:
+    if first < 0:
         raise ValueError("misère has no whist")
-    if not calls:
-        return ("whist", "whist")
-    first, second = (WHIST_CALL_NAMES[c] for c in calls[:2])
-    if second == "half":
-        first = WHIST_CALL_NAMES[calls[2]]
-    return first, second
+    return WHIST_CALL_NAMES[first], WHIST_CALL_NAMES[second]

@@ -227,3 +227,68 @@ def test_random_auctions_are_well_formed(hold, jump_bids, after_raspasy, data):
         assert bid == max(bids) and declarer in (0, 1, 2)
         assert bid == MISERE or after_raspasy is False or bid >= parse_call("7♠")
         assert bids.count(MISERE) <= 1
+
+
+# ---- compiled whist calls ----------------------------------------------------------------
+
+
+def finished_whist_sequences(contract, variant):
+    """Every finished call sequence reachable through the legal masks, with its roles."""
+    import numpy as np
+
+    from prefstats.auction import whist_options, whist_state
+
+    done, todo = {}, [()]
+    while todo:
+        seq = todo.pop()
+        legal, speaker, first, second, bad = whist_state(
+            contract, np.array(seq, dtype=np.int64), *whist_options(variant)
+        )
+        assert bad == -1 and (speaker == -1) == (legal == 0)
+        if legal:
+            assert speaker == (1 if len(seq) == 1 else 0) and first == second == -1
+            todo += [(*seq, c) for c in range(3) if legal >> c & 1]
+        else:
+            done[seq] = (first, second)
+    return done
+
+
+P, W, H = W_PASS, W_WHIST, W_HALF
+
+
+@pytest.mark.parametrize(
+    ("contract", "options", "expected"),
+    [
+        (SIX, {}, {(P, P): (P, P), (P, W): (P, W), (W, P): (W, P), (W, W): (W, W),
+                   (P, H, P): (P, H), (P, H, W): (W, H)}),
+        (SEVEN, {"half_whist": False}, {(P, P): (P, P), (P, W): (P, W), (W, P): (W, P),
+                                        (W, W): (W, W)}),
+        (EIGHT, {}, {(P, P): (P, P), (P, W): (P, W), (W, P): (W, P), (W, W): (W, W)}),
+        (TEN, {"ten_checked": True}, {(): (W, W)}),
+        (0, {"stalingrad": True}, {(W, W): (W, W)}),
+        (MISERE, {}, {(): (-1, -1)}),
+    ],
+)  # fmt: skip
+def test_whist_state_sequences_and_roles(contract, options, expected):
+    variant = get_variant("sochi", **options)
+    assert finished_whist_sequences(contract, variant) == expected
+    for seq, roles in expected.items():
+        if roles[0] >= 0:
+            names = tuple(("pass", "whist", "half")[r] for r in roles)
+            assert whist_outcome(contract, list(seq), variant) == names
+
+
+def test_whist_state_reports_the_first_illegal_call():
+    import numpy as np
+
+    from prefstats.auction import whist_options, whist_state
+
+    opts = whist_options(SOCHI)
+    state = whist_state(EIGHT, np.array([W_PASS, W_HALF, W_PASS], dtype=np.int64), *opts)
+    assert state == (0b011, 1, -1, -1, 1)  # as after [W_PASS]
+    assert whist_state(SIX, np.array([W_WHIST, W_PASS, 7], dtype=np.int64), *opts)[-1] == 2
+    assert whist_state(SIX, np.array([-1], dtype=np.int64), *opts)[-1] == 0
+    with pytest.raises(ValueError, match="illegal whist call 'whist' at position 1"):
+        legal_whist_calls(SIX, [W_PASS, "whist"], SOCHI)
+    with pytest.raises(ValueError, match="misère has no whist"):
+        whist_outcome(MISERE, [], SOCHI)
