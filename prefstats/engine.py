@@ -1,0 +1,493 @@
+"""The hand engine: one deal from the auction to the last trick, as a state machine.
+
+A deal's whole state is one record of dtype :data:`STATE` (a numpy structured scalar,
+so numba code reads and writes its fields directly). :func:`apply` advances it by one
+decision -- a call, the discard, the contract, a whist call, a card -- using the shared
+rules of :mod:`prefstats.auction` and :mod:`prefstats.tricks`; :func:`observe` fills an
+:data:`OBSERVATION` record with what one seat may know at that moment. Two drivers use
+them: a Python loop that asks :class:`~prefstats.players.Player` objects (any strategy),
+and the compiled batch loop of the built-in players. The rules live here once.
+
+Seats 0, 1, 2 are the active players from the dealer's left (first, second, third
+hand); with 4 players the dealer sits out as seat 3. Phases run
+``AUCTION → DISCARD → CONTRACT → WHIST → PLAY → DONE``; a raspasy (all pass) goes from
+the auction straight to play, a game that nobody whists (or a standing half-whist)
+straight to ``DONE``. Forced decisions (one legal choice) are made by the engine.
+
+Decisions are ints: a call (contract code 0..25 or ``PASS``), a discard (mask of the two
+cards), a contract code, a whist call (``W_PASS``, ``W_WHIST``, ``W_HALF``), a card index.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from prefstats.auction import HOLD_MODES, W_HALF, W_PASS, W_WHIST, auction_state, whist_state
+from prefstats.contracts import MISERE, N_CONTRACTS, TRUMP
+from prefstats.tricks import (
+    RASPASY_TALON_MODES,
+    SUIT_LEAD,
+    TALON,
+    legal_cards,
+    raspasy_lead_cards,
+    raspasy_leader,
+    talon_trick_winner,
+    trick_winner,
+)
+
+AUCTION, DISCARD, CONTRACT, WHIST, PLAY, DONE = range(6)
+PHASES = ("auction", "discard", "contract", "whist", "play", "done")
+#: What the deal turned out to be.
+UNDECIDED, GAME, MISERE_GAME, RASPASY = range(4)
+KINDS = ("undecided", "game", "misere", "raspasy")
+#: Longest auction: every bid is above the last, a hold repeats one; three passes end it.
+MAX_CALLS = 2 * N_CONTRACTS + 4
+#: Index of the talon's trick count in ``tricks`` (the 4-player dealer on raspasy).
+TALON_SLOT = 3
+
+STATE = np.dtype(
+    [
+        ("phase", np.int8),
+        ("to_act", np.int8),  # the seat whose call or card it is
+        ("controller", np.int8),  # who decides it: the whister for an open passer's cards
+        ("min_level", np.int8),  # lowest bid level (raised after a raspasy)
+        ("raspasy_step", np.int8),  # consecutive raspasy before this deal
+        ("dealt", np.uint32, (3,)),
+        ("talon", np.uint32),
+        ("talon_first", np.int8),  # the talon card turned (or led) first on a raspasy
+        ("hands", np.uint32, (3,)),  # what each seat holds now
+        ("n_calls", np.int8),
+        ("calls", np.uint8, (MAX_CALLS,)),
+        ("declarer", np.int8),
+        ("bid", np.int8),
+        ("contract", np.int8),
+        ("discard", np.uint32),
+        ("n_whist", np.int8),
+        ("whist_calls", np.int8, (3,)),
+        ("first", np.int8),  # final role of the first defender (W_*), -1 if none
+        ("second", np.int8),
+        ("kind", np.int8),
+        ("played", np.bool_),  # cards were played (not a both-pass or standing half)
+        ("open", np.bool_),  # the defence (lone whister) or the misère catchers lie open
+        ("double_dummy", np.bool_),  # the play was decided by one solver call
+        ("trick", np.int8),  # tricks completed
+        ("leader", np.int8),  # who leads the current trick (TALON for a talon card)
+        ("n_in_trick", np.int8),
+        ("trick_cards", np.int8, (4,)),  # in playing order; a led talon card first
+        ("gone", np.uint32),  # every card played so far
+        ("played_by", np.uint32, (4,)),  # cards played by each seat (index 3: the talon)
+        ("tricks", np.uint8, (4,)),  # per seat; index 3: tricks the talon took
+    ],
+    align=True,
+)
+
+OBSERVATION = np.dtype(
+    [
+        ("phase", np.int8),
+        ("seat", np.int8),  # the deciding seat
+        ("playing_for", np.int8),  # whose card it is (differs for an open passer)
+        ("hand", np.uint32),  # the deciding seat's own cards now
+        ("visible", np.uint32, (3,)),  # current cards of each seat this seat can see
+        ("talon", np.uint32),  # talon cards shown so far
+        ("discard", np.uint32),  # own discard (declarer only)
+        ("min_level", np.int8),
+        ("raspasy_step", np.int8),
+        ("n_calls", np.int8),
+        ("calls", np.uint8, (MAX_CALLS,)),
+        ("declarer", np.int8),
+        ("bid", np.int8),
+        ("contract", np.int8),
+        ("kind", np.int8),
+        ("n_whist", np.int8),
+        ("whist_calls", np.int8, (3,)),
+        ("first", np.int8),
+        ("second", np.int8),
+        ("open", np.bool_),
+        ("trick", np.int8),
+        ("leader", np.int8),
+        ("n_in_trick", np.int8),
+        ("trick_cards", np.int8, (4,)),
+        ("gone", np.uint32),
+        ("played_by", np.uint32, (4,)),
+        ("tricks", np.uint8, (4,)),
+        ("legal", np.int64),  # bit mask of the legal decisions (a discard: the hand)
+    ],
+    align=True,
+)
+
+# Rule options as the compiled engine reads them: ``rules_array(variant)``.
+R_PLAYERS, R_HOLD, R_JUMP, R_HALF_WHIST, R_TEN_CHECKED, R_STALINGRAD, R_TALON = range(7)
+N_RULES = 7
+
+
+def rules_array(variant) -> np.ndarray:
+    """The options of ``variant`` that the engine needs, as an int64 array."""
+    rules = np.zeros(N_RULES, dtype=np.int64)
+    rules[R_PLAYERS] = variant.players
+    rules[R_HOLD] = HOLD_MODES.index(variant.hold)
+    rules[R_JUMP] = variant.jump_bids
+    rules[R_HALF_WHIST] = variant.half_whist
+    rules[R_TEN_CHECKED] = variant.ten_checked
+    rules[R_STALINGRAD] = variant.stalingrad
+    rules[R_TALON] = RASPASY_TALON_MODES.index(variant.raspasy_talon)
+    return rules
+
+
+# ---- the state machine ----------------------------------------------------------------
+
+
+@njit(cache=True)
+def reset(st, hands, talon, talon_first, min_level, raspasy_step):
+    """Start deal ``hands`` (3 masks) / ``talon`` in ``st``; ``talon_first`` is the talon
+    card turned first on a raspasy, ``min_level`` the lowest bid level (7 after a
+    raspasy in Leningrad), ``raspasy_step`` the raspasy progression step."""
+    st.phase = AUCTION
+    st.to_act = 0
+    st.controller = 0
+    st.min_level = min_level
+    st.raspasy_step = raspasy_step
+    for s in range(3):
+        st.dealt[s] = hands[s]
+        st.hands[s] = hands[s]
+    st.talon = talon
+    st.talon_first = talon_first
+    st.n_calls = 0
+    st.declarer = -1
+    st.bid = -1
+    st.contract = -1
+    st.discard = 0
+    st.n_whist = 0
+    st.whist_calls[:] = -1
+    st.first = -1
+    st.second = -1
+    st.kind = UNDECIDED
+    st.played = False
+    st.open = False
+    st.double_dummy = False
+    st.trick = 0
+    st.leader = 0
+    st.n_in_trick = 0
+    st.trick_cards[:] = -1
+    st.gone = 0
+    st.played_by[:] = 0
+    st.tricks[:] = 0
+
+
+@njit(cache=True)
+def _calls(st):
+    out = np.empty(st.n_calls, dtype=np.int64)
+    for i in range(st.n_calls):
+        out[i] = st.calls[i]
+    return out
+
+
+@njit(cache=True)
+def _whist_calls(st):
+    out = np.empty(st.n_whist, dtype=np.int64)
+    for i in range(st.n_whist):
+        out[i] = st.whist_calls[i]
+    return out
+
+
+@njit(cache=True)
+def _auction(st, rules):
+    return auction_state(_calls(st), rules[R_HOLD], rules[R_JUMP] != 0, st.min_level)
+
+
+@njit(cache=True)
+def _whist(st, rules):
+    return whist_state(st.contract, _whist_calls(st), rules[R_HALF_WHIST] != 0,
+                       rules[R_TEN_CHECKED] != 0, rules[R_STALINGRAD] != 0)
+
+
+@njit(cache=True)
+def _talon_card(st, trick):
+    """The talon card turned (or led) for raspasy trick 0 or 1."""
+    other = int(st.talon) & ~(1 << st.talon_first)
+    return st.talon_first if trick == 0 else _lowest(other)
+
+
+@njit(cache=True, inline="always")
+def _lowest(mask):
+    c = 0
+    while not (mask >> c) & 1:
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def _trump(st):
+    return TRUMP[st.contract] if st.kind == GAME else -1
+
+
+@njit(cache=True)
+def legal_mask(st, rules):
+    """Bit mask of the legal decisions now (a discard: the cards that may go)."""
+    phase = st.phase
+    if phase == AUCTION:
+        return _auction(st, rules)[4]
+    if phase == DISCARD:
+        return int(st.hands[st.declarer])
+    if phase == CONTRACT:
+        mask = 0
+        for c in range(st.bid, N_CONTRACTS):
+            if c != MISERE:
+                mask |= 1 << c
+        return mask
+    if phase == WHIST:
+        return _whist(st, rules)[0]
+    if phase == PLAY:
+        seat = st.to_act
+        if st.n_in_trick == 0:
+            if st.kind == RASPASY and st.trick < 2 and rules[R_TALON] == SUIT_LEAD:
+                return raspasy_lead_cards(int(st.hands[seat]), _talon_card(st, st.trick))
+            return int(st.hands[seat])
+        return legal_cards(int(st.hands[seat]), st.trick_cards[0] >> 3, _trump(st))
+    return 0
+
+
+@njit(cache=True)
+def _controller(st, seat):
+    """Who decides for ``seat``: a lone whister also plays the open passer's cards."""
+    if st.kind == GAME and st.open and seat != st.declarer:
+        return (st.declarer + 1) % 3 if st.first == W_WHIST else (st.declarer + 2) % 3
+    return seat
+
+
+@njit(cache=True)
+def _set_turn(st, seat):
+    st.to_act = seat
+    st.controller = _controller(st, seat)
+
+
+@njit(cache=True)
+def _start_trick(st, rules, leader):
+    st.n_in_trick = 0
+    st.trick_cards[:] = -1
+    st.leader = leader
+    if leader == TALON:  # a talon card is led for the 4-player dealer; seat 0 follows
+        card = _talon_card(st, st.trick)
+        st.trick_cards[0] = card
+        st.n_in_trick = 1
+        st.gone |= np.uint32(1 << card)
+        st.played_by[TALON_SLOT] |= np.uint32(1 << card)
+        _set_turn(st, 0)
+    else:
+        _set_turn(st, leader)
+
+
+@njit(cache=True)
+def _start_play(st, rules):
+    st.phase = PLAY
+    st.played = True
+    st.trick = 0
+    first = 0
+    if st.kind == RASPASY:
+        first = raspasy_leader(0, 0, rules[R_TALON])
+    _start_trick(st, rules, first)
+
+
+@njit(cache=True)
+def _end_trick(st, rules):
+    size = st.n_in_trick
+    c = st.trick_cards
+    if size == 4:  # talon card and three players
+        winner = talon_trick_winner(c[0], c[1], c[2], c[3])
+    else:
+        winner = (st.leader + trick_winner(c[0], c[1], c[2], _trump(st))) % 3
+    st.tricks[TALON_SLOT if winner == TALON else winner] += 1
+    st.trick += 1
+    if st.trick == 10:
+        st.phase = DONE
+        st.to_act = -1
+        st.controller = -1
+        return
+    leader = winner
+    if st.kind == RASPASY:
+        leader = raspasy_leader(st.trick, winner, rules[R_TALON])
+    _start_trick(st, rules, leader)
+
+
+@njit(cache=True)
+def _finish_auction(st, rules, high, high_bidder, passed):
+    if passed == 0b111:
+        st.kind = RASPASY
+        _start_play(st, rules)
+        return
+    st.declarer = high_bidder
+    st.bid = high
+    st.hands[high_bidder] |= st.talon
+    st.phase = DISCARD
+    _set_turn(st, high_bidder)
+
+
+@njit(cache=True)
+def _start_whist(st, rules):
+    st.kind = GAME
+    speaker, first, second = _whist(st, rules)[1:4]
+    if speaker < 0:  # no whist calls (ten checked): both defend, closed
+        st.first = first
+        st.second = second
+        _start_play(st, rules)
+        return
+    st.phase = WHIST
+    _set_turn(st, (st.declarer + 1 + speaker) % 3)
+
+
+@njit(cache=True)
+def _finish_whist(st, rules, first, second):
+    st.first = first
+    st.second = second
+    if first == W_PASS and second in (W_PASS, W_HALF):
+        st.phase = DONE  # not played: the declarer is credited with his contract
+        st.to_act = -1
+        st.controller = -1
+        return
+    st.open = (first == W_WHIST) != (second == W_WHIST)  # a lone whister plays open
+    _start_play(st, rules)
+
+
+@njit(cache=True)
+def apply(st, rules, action):
+    """Make decision ``action`` for the seat to act. Returns 0, or -1 when it is not legal
+    (the state is then unchanged)."""
+    phase = st.phase
+    legal = legal_mask(st, rules)
+    if phase == DISCARD:
+        if action < 0 or action & ~legal or _popcount(action) != 2:
+            return -1
+    elif action < 0 or action > 62 or not (legal >> action) & 1:
+        return -1
+    if phase == AUCTION:
+        st.calls[st.n_calls] = action
+        st.n_calls += 1
+        speaker, high, high_bidder, passed, _, _ = _auction(st, rules)
+        if speaker < 0:
+            _finish_auction(st, rules, high, high_bidder, passed)
+        else:
+            _set_turn(st, speaker)
+    elif phase == DISCARD:
+        st.hands[st.declarer] &= np.uint32(~action & 0xFFFFFFFF)
+        st.discard = action
+        if st.bid == MISERE:
+            st.contract = MISERE
+            st.kind = MISERE_GAME
+            st.open = True  # the catchers lay their hands down
+            _start_play(st, rules)
+        else:
+            st.phase = CONTRACT
+    elif phase == CONTRACT:
+        st.contract = action
+        _start_whist(st, rules)
+    elif phase == WHIST:
+        st.whist_calls[st.n_whist] = action
+        st.n_whist += 1
+        speaker, first, second = _whist(st, rules)[1:4]
+        if speaker < 0:
+            _finish_whist(st, rules, first, second)
+        else:
+            _set_turn(st, (st.declarer + 1 + speaker) % 3)
+    else:
+        seat = st.to_act
+        bit = np.uint32(1 << action)
+        st.hands[seat] &= ~bit
+        st.gone |= bit
+        st.played_by[seat] |= bit
+        st.trick_cards[st.n_in_trick] = action
+        st.n_in_trick += 1
+        if st.n_in_trick == (4 if st.leader == TALON else 3):
+            _end_trick(st, rules)
+        else:
+            _set_turn(st, (seat + 1) % 3)
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _popcount(x):
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def forced(st, rules):
+    """The only legal decision when there is exactly one (whist calls and cards), else -1."""
+    if st.phase != PLAY and st.phase != WHIST:
+        return -1
+    legal = legal_mask(st, rules)
+    if legal & (legal - 1):
+        return -1
+    return _lowest(legal)
+
+
+@njit(cache=True)
+def advance_forced(st, rules):
+    """Make every forced decision until a real choice (or the end) comes."""
+    while st.phase != DONE:
+        action = forced(st, rules)
+        if action < 0:
+            return
+        apply(st, rules, action)
+
+
+# ---- what a seat may know -------------------------------------------------------------
+
+
+@njit(cache=True)
+def _visible(st, seat, other):
+    """Whether ``seat`` sees the current cards of seat ``other``."""
+    if other == seat or st.phase == DONE:
+        return True
+    if not st.open or st.phase != PLAY:
+        return False
+    if st.kind == MISERE_GAME:
+        # Catchers lie open once the first card is led (before it if a catcher leads).
+        return other != st.declarer and (st.declarer != 0 or st.gone != 0)
+    return other != st.declarer  # lone whister: both defence hands lie open
+
+
+@njit(cache=True)
+def observe(st, rules, obs):
+    """Fill ``obs`` with what the deciding seat (``st.controller``) may know now."""
+    seat = st.controller
+    obs.phase = st.phase
+    obs.seat = seat
+    obs.playing_for = st.to_act
+    obs.hand = st.hands[seat]
+    for s in range(3):
+        obs.visible[s] = st.hands[s] if _visible(st, seat, s) else 0
+    if st.kind == RASPASY:
+        shown = 0
+        if rules[R_TALON] == SUIT_LEAD:
+            for t in range(min(st.trick + 1, 2)):
+                shown |= 1 << _talon_card(st, t)
+        else:
+            shown = int(st.played_by[TALON_SLOT])
+        obs.talon = shown
+    else:
+        obs.talon = st.talon if st.declarer >= 0 else 0
+    obs.discard = st.discard if seat == st.declarer else 0
+    obs.min_level = st.min_level
+    obs.raspasy_step = st.raspasy_step
+    obs.n_calls = st.n_calls
+    obs.calls[:] = st.calls
+    obs.declarer = st.declarer
+    obs.bid = st.bid
+    obs.contract = st.contract
+    obs.kind = st.kind
+    obs.n_whist = st.n_whist
+    obs.whist_calls[:] = st.whist_calls
+    obs.first = st.first
+    obs.second = st.second
+    obs.open = st.open
+    obs.trick = st.trick
+    obs.leader = st.leader
+    obs.n_in_trick = st.n_in_trick
+    obs.trick_cards[:] = st.trick_cards
+    obs.gone = st.gone
+    obs.played_by[:] = st.played_by
+    obs.tricks[:] = st.tricks
+    obs.legal = legal_mask(st, rules)

@@ -1,0 +1,220 @@
+"""Playing deals: the Python driver for any :class:`~prefstats.players.base.Player`,
+and the compiled batch driver of the built-in players.
+
+Both run the same state machine (:mod:`prefstats.engine`); a finished deal is its final
+:data:`~prefstats.engine.STATE` record, which holds every decision the reports need.
+
+>>> from prefstats.deal import deal
+>>> from prefstats.players.base import RandomLegalPlayer
+>>> from prefstats.variants import get_variant
+>>> d = deal(1, seed=3)
+>>> players = [RandomLegalPlayer(seed=s) for s in range(3)]
+>>> st = play_hand(d.hands[0], d.talon[0], players, get_variant("sochi"))
+>>> int(st["phase"]) == engine.DONE
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numba import njit
+
+from prefstats import engine
+from prefstats.cards import card_counts, format_cards
+from prefstats.contracts import TRUMP
+from prefstats.players.base import Observation, Player
+from prefstats.players.builtin import DOUBLE_DUMMY_OPEN, POLICIES, decide, decision_key, seat_key
+from prefstats.solver import _solve_one as solve_kernel
+from prefstats.solver import new_table
+
+
+def default_talon_first(talon: int) -> int:
+    """The talon card turned first on a raspasy when the deal does not say: the lower."""
+    talon = int(talon)
+    return (talon & -talon).bit_length() - 1
+
+
+def new_state(
+    hands: Sequence[int],
+    talon: int,
+    *,
+    talon_first: int | None = None,
+    min_level: int = 6,
+    raspasy_step: int = 0,
+) -> np.ndarray:
+    """A fresh deal as a one-element :data:`engine.STATE` array (checked)."""
+    masks = np.asarray([int(h) for h in hands], dtype=np.uint32)
+    talon = int(talon)
+    if masks.shape != (3,):
+        raise ValueError(f"expected three hands, got {len(masks)}")
+    if (card_counts(masks) != 10).any() or int(card_counts(talon)) != 2:
+        raise ValueError("impossible deal: each hand needs 10 cards and the talon 2")
+    if (int(masks[0]) | int(masks[1]) | int(masks[2]) | talon) != 0xFFFFFFFF:
+        raise ValueError("impossible deal: the hands and talon must hold all 32 cards once")
+    first = default_talon_first(talon) if talon_first is None else int(talon_first)
+    if not (talon >> first) & 1:
+        raise ValueError(f"talon_first {first} is not a talon card ({format_cards(talon)})")
+    if not 6 <= min_level <= 10 or raspasy_step < 0:
+        raise ValueError(f"min_level must be 6..10 and raspasy_step ≥ 0, got "
+                         f"{min_level}, {raspasy_step}")
+    st = np.zeros(1, dtype=engine.STATE)
+    engine.reset(st[0], masks, np.uint32(talon), first, min_level, raspasy_step)
+    return st
+
+
+@njit(cache=True)
+def _open_play_by_solver(st, table, stats):
+    """Settle an open deal (lone whister, misère) at its start by one solver call; the
+    defence's tricks are credited to the whister (he plays both hands) or, on misère,
+    to the first catcher."""
+    declarer = st.declarer
+    misere = st.kind == engine.MISERE_GAME
+    trump = -1 if misere else TRUMP[st.contract]
+    h0 = np.int64(st.hands[0])
+    h1 = np.int64(st.hands[1])
+    h2 = np.int64(st.hands[2])
+    taken = solve_kernel(h0, h1, h2, 0, declarer, trump, misere, table, stats)
+    st.tricks[declarer] = taken
+    left = misere or st.first == engine.W_WHIST
+    defender = (declarer + 1) % 3 if left else (declarer + 2) % 3
+    st.tricks[defender] = 10 - taken
+    st.trick = 10
+    st.double_dummy = True
+    st.phase = engine.DONE
+    st.to_act = -1
+    st.controller = -1
+
+
+_solver_table = None
+
+
+def _table():
+    global _solver_table
+    if _solver_table is None:
+        _solver_table = tuple(t[0] for t in new_table(1))
+    return _solver_table
+
+
+def play_hand(
+    hands: Sequence[int],
+    talon: int,
+    players: Sequence[Player],
+    variant,
+    *,
+    talon_first: int | None = None,
+    min_level: int = 6,
+    raspasy_step: int = 0,
+    sheet=None,
+) -> np.void:
+    """Play one deal with ``players`` (one per active seat, from the dealer's left) and
+    return its final :data:`engine.STATE` record.
+
+    Each decision goes to the seat that makes it, as an :class:`Observation`; forced
+    decisions are made by the engine. An illegal decision raises ``ValueError``.
+    """
+    if len(players) != 3:
+        raise ValueError(f"expected three players, one per active seat, got {len(players)}")
+    rules = engine.rules_array(variant)
+    st = new_state(hands, talon, talon_first=talon_first, min_level=min_level,
+                   raspasy_step=raspasy_step)[0]
+    obs = np.zeros(1, dtype=engine.OBSERVATION)[0]
+    stats = np.zeros(1, dtype=np.int64)
+    engine.advance_forced(st, rules)
+    while st["phase"] != engine.DONE:
+        if _at_open_start(st) and all(players[s].double_dummy_open for s in range(3)):
+            _open_play_by_solver(st, _table(), stats)
+            break
+        engine.observe(st, rules, obs)
+        seat = int(st["controller"])
+        action = int(players[seat].act(Observation(obs.copy(), variant, sheet)))
+        if engine.apply(st, rules, action) != 0:
+            raise ValueError(
+                f"seat {seat}: illegal {engine.PHASES[int(st['phase'])]} decision {action}"
+            )
+        engine.advance_forced(st, rules)
+    return st
+
+
+def _at_open_start(st) -> bool:
+    return bool(
+        st["phase"] == engine.PLAY and st["open"] and st["trick"] == 0 and st["n_in_trick"] == 0
+    )
+
+
+@njit(cache=True)
+def _at_open_start_nb(st):
+    return st.phase == engine.PLAY and st.open and st.trick == 0 and st.n_in_trick == 0
+
+
+@njit(cache=True)
+def _batch_kernel(hands, talon, talon_first, min_level, raspasy_step, rules, policy, params,
+                  base_key, index, states, obs_buf, table, stats):
+    """Play deals ``i`` with the built-in ``policy`` at every seat; returns the number of
+    the first deal where a decision was illegal, or -1."""
+    obs = obs_buf[0]
+    double_dummy = DOUBLE_DUMMY_OPEN[policy]
+    counters = np.zeros(3, dtype=np.int64)
+    keys = np.zeros(3, dtype=np.uint64)
+    for i in range(hands.shape[0]):
+        st = states[i]
+        engine.reset(st, hands[i], talon[i], talon_first[i], min_level[i], raspasy_step[i])
+        for s in range(3):
+            counters[s] = 0
+            keys[s] = seat_key(base_key, index[i], s)
+        engine.advance_forced(st, rules)
+        while st.phase != engine.DONE:
+            if double_dummy and _at_open_start_nb(st):
+                _open_play_by_solver(st, table, stats)
+                break
+            engine.observe(st, rules, obs)
+            seat = st.controller
+            action = decide(policy, obs, rules, params, decision_key(keys[seat], counters[seat]))
+            counters[seat] += 1
+            if engine.apply(st, rules, action) != 0:
+                return i
+            engine.advance_forced(st, rules)
+    return -1
+
+
+def play_batch(
+    deals,
+    variant,
+    *,
+    policy: str = "random",
+    params: np.ndarray | None = None,
+    key: int = 0,
+    min_level: int | np.ndarray = 6,
+    raspasy_step: int | np.ndarray = 0,
+) -> np.ndarray:
+    """Play ``deals`` (a :class:`~prefstats.deal.Deals`) with the compiled built-in
+    ``policy`` at every seat; returns the final :data:`engine.STATE` records.
+
+    Open deals (a lone whister, misère) are settled by one solver call. ``key`` seeds
+    the players' random choices; deal ``i`` uses ``deals.index[i]``, so a chunk of a
+    run plays exactly as in the whole run.
+    """
+    if policy not in POLICIES:
+        raise ValueError(f"unknown built-in policy {policy!r}; choose from {POLICIES}")
+    n = len(deals)
+    hands = np.ascontiguousarray(deals.hands, dtype=np.uint32)
+    talon = np.ascontiguousarray(deals.talon, dtype=np.uint32)
+    first = getattr(deals, "talon_first", None)
+    if first is None:
+        first = np.array([default_talon_first(t) for t in talon], dtype=np.int64)
+    states = np.zeros(n, dtype=engine.STATE)
+    obs = np.zeros(1, dtype=engine.OBSERVATION)
+    stats = np.zeros(1, dtype=np.int64)
+    prm = np.zeros(0) if params is None else np.asarray(params, dtype=np.float64)
+    index = np.asarray(deals.index, dtype=np.int64)
+    bad = _batch_kernel(
+        hands, talon, np.asarray(first, dtype=np.int64),
+        np.broadcast_to(np.asarray(min_level, dtype=np.int64), (n,)),
+        np.broadcast_to(np.asarray(raspasy_step, dtype=np.int64), (n,)),
+        engine.rules_array(variant), POLICIES.index(policy), prm, np.uint64(key),
+        index, states, obs, _table(), stats,
+    )
+    if bad >= 0:
+        raise RuntimeError(f"built-in policy {policy!r} made an illegal decision in deal {bad}")
+    return states

@@ -1,0 +1,6 @@
+"""Players: the protocol custom strategies implement, and the built-in players."""
+
+from prefstats.players.base import BasePlayer, Observation, Player, RandomLegalPlayer
+from prefstats.players.builtin import BuiltinPlayer
+
+__all__ = ["BasePlayer", "BuiltinPlayer", "Observation", "Player", "RandomLegalPlayer"]

@@ -1,0 +1,130 @@
+"""The player protocol: what a strategy sees and what it must decide.
+
+A player gets an :class:`Observation` -- a copy of what its seat may know at that
+moment, never the engine's state -- and returns one decision as an int (see
+:mod:`prefstats.engine`). Custom strategies implement :class:`Player`; subclassing
+:class:`BasePlayer` gives one method per kind of decision.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from prefstats import engine
+from prefstats.cards import cards_of
+
+PHASE_METHODS = {
+    engine.AUCTION: "bid",
+    engine.DISCARD: "discard",
+    engine.CONTRACT: "contract",
+    engine.WHIST: "whist",
+    engine.PLAY: "play",
+}
+
+
+@dataclass(frozen=True, eq=False)
+class Observation:
+    """What the deciding seat knows. ``record`` is an :data:`engine.OBSERVATION` copy;
+    the properties read it in the game's terms. ``sheet`` is the score sheet of the
+    pulka when the deal is part of one (else ``None``); ``variant`` the rules."""
+
+    record: np.void
+    variant: Any
+    sheet: Any = None
+
+    def __getattr__(self, name: str):
+        # Every field of the record reads as an attribute: obs.hand, obs.contract, ...
+        record = object.__getattribute__(self, "record")
+        if name in record.dtype.names:
+            value = record[name]
+            return value.copy() if isinstance(value, np.ndarray) else value.item()
+        raise AttributeError(name)
+
+    @property
+    def phase_name(self) -> str:
+        return engine.PHASES[self.record["phase"]]
+
+    @property
+    def calls(self) -> list[int]:
+        return self.record["calls"][: self.record["n_calls"]].tolist()
+
+    @property
+    def whist_calls(self) -> list[int]:
+        return self.record["whist_calls"][: self.record["n_whist"]].tolist()
+
+    @property
+    def legal(self) -> list[int]:
+        """Legal decisions: calls, contracts, whist calls or cards (for a discard, the
+        cards that may go; choose two)."""
+        mask = int(self.record["legal"])
+        return [a for a in range(63) if mask >> a & 1]
+
+    @property
+    def trick_cards(self) -> list[int]:
+        return [int(c) for c in self.record["trick_cards"] if c >= 0]
+
+    def __repr__(self) -> str:
+        return f"Observation(seat={self.seat}, phase={self.phase_name!r}, legal={self.legal})"
+
+
+@runtime_checkable
+class Player(Protocol):
+    """A strategy: ``act`` returns the decision for the observed moment.
+
+    ``double_dummy_open`` declares that in open play (a lone whister's defence, misère)
+    the player plays double dummy; when every player of an open deal does, the engine
+    settles it with one solver call instead of asking card by card.
+    """
+
+    double_dummy_open: bool
+
+    def act(self, obs: Observation) -> int: ...
+
+
+class BasePlayer:
+    """A :class:`Player` with one method per decision: ``bid``, ``discard`` (a mask of
+    two cards), ``contract``, ``whist`` and ``play`` (a card index)."""
+
+    double_dummy_open = False
+
+    def act(self, obs: Observation) -> int:
+        return getattr(self, PHASE_METHODS[int(obs.record["phase"])])(obs)
+
+    def bid(self, obs: Observation) -> int:
+        raise NotImplementedError
+
+    def discard(self, obs: Observation) -> int:
+        raise NotImplementedError
+
+    def contract(self, obs: Observation) -> int:
+        raise NotImplementedError
+
+    def whist(self, obs: Observation) -> int:
+        raise NotImplementedError
+
+    def play(self, obs: Observation) -> int:
+        raise NotImplementedError
+
+
+class RandomLegalPlayer(BasePlayer):
+    """Chooses uniformly among the legal decisions (for tests and baselines).
+
+    >>> p = RandomLegalPlayer(seed=1)
+    >>> isinstance(p, Player)
+    True
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def _pick(self, obs: Observation) -> int:
+        return int(self.rng.choice(obs.legal))
+
+    bid = contract = whist = play = _pick
+
+    def discard(self, obs: Observation) -> int:
+        a, b = self.rng.choice(cards_of(int(obs.record["legal"])), size=2, replace=False)
+        return (1 << int(a)) | (1 << int(b))

@@ -1,0 +1,108 @@
+"""Built-in players, compiled: one decision function that the batch driver calls inside
+numba and the Python wrappers call through the player protocol, so both paths decide
+alike on the same observation.
+
+A built-in player is a ``policy`` code plus a float64 parameter array. Its decisions
+may depend only on the observation, the rules, the parameters and a per-decision
+``key`` (a reproducible random number fixed by the deal and the decision's number).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from prefstats import engine
+from prefstats.players.base import BasePlayer, Observation
+
+RANDOM = 0
+POLICIES = ("random",)
+#: Whether each policy plays open deals double dummy (then one solver call settles them).
+DOUBLE_DUMMY_OPEN = np.array([False])
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True, inline="always")
+def decision_key(deal_key, number):
+    """A 64-bit random number for decision ``number`` of a deal (SplitMix64 finaliser)."""
+    z = deal_key + np.uint64(number + 1) * _GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def seat_key(base_key, deal_index, seat):
+    """The key of one seat's decisions in one deal: decision ``k`` of that seat uses
+    ``decision_key(seat_key(...), k)``."""
+    return decision_key(base_key ^ np.uint64(seat), deal_index)
+
+
+@njit(cache=True)
+def _nth_bit(mask, n):
+    """Index of the ``n``-th set bit of ``mask`` (0-based)."""
+    c = 0
+    while True:
+        if (mask >> c) & 1:
+            if n == 0:
+                return c
+            n -= 1
+        c += 1
+
+
+@njit(cache=True)
+def _popcount(x):
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def random_decision(obs, key):
+    """Uniform among the legal decisions (a discard: two distinct cards)."""
+    legal = obs.legal
+    count = _popcount(legal)
+    first = _nth_bit(legal, np.int64(key % np.uint64(count)))
+    if obs.phase != engine.DISCARD:
+        return first
+    rest = legal & ~(1 << first)
+    second = _nth_bit(rest, np.int64((key >> np.uint64(32)) % np.uint64(count - 1)))
+    return (1 << first) | (1 << second)
+
+
+@njit(cache=True)
+def decide(policy, obs, rules, params, key):
+    """The decision of built-in ``policy`` for observation ``obs``."""
+    return random_decision(obs, key)
+
+
+class BuiltinPlayer(BasePlayer):
+    """A compiled built-in player used through the Python protocol (for mixing with
+    custom players, and to prove both paths decide alike).
+
+    Call :meth:`start_deal` with the deal's key before each deal (the batch driver
+    uses ``seat_key(base_key, deal_index, seat)``); decisions are numbered in the order
+    the seat makes them.
+    """
+
+    def __init__(self, policy: str = "random", params: np.ndarray | None = None) -> None:
+        if policy not in POLICIES:
+            raise ValueError(f"unknown built-in policy {policy!r}; choose from {POLICIES}")
+        self.policy = POLICIES.index(policy)
+        self.double_dummy_open = bool(DOUBLE_DUMMY_OPEN[self.policy])
+        self.params = np.zeros(0) if params is None else np.asarray(params, dtype=np.float64)
+        self.deal_key = np.uint64(0)
+        self.number = 0
+
+    def start_deal(self, deal_key: int) -> None:
+        self.deal_key = np.uint64(deal_key)
+        self.number = 0
+
+    def act(self, obs: Observation) -> int:
+        key = np.uint64(decision_key(self.deal_key, self.number))
+        self.number += 1
+        return int(decide(self.policy, obs.record, engine.rules_array(obs.variant),
+                          self.params, key))
