@@ -25,7 +25,15 @@ from prefstats import engine
 from prefstats.cards import card_counts, format_cards
 from prefstats.contracts import TRUMP
 from prefstats.players.base import Observation, Player
-from prefstats.players.builtin import DOUBLE_DUMMY_OPEN, POLICIES, decide, decision_key, seat_key
+from prefstats.players.builtin import (
+    DOUBLE_DUMMY_OPEN,
+    POLICIES,
+    decide,
+    decision_key,
+    default_params,
+    default_tables,
+    seat_key,
+)
 from prefstats.solver import _solve_one as solve_kernel
 from prefstats.solver import new_table
 
@@ -150,7 +158,7 @@ def _at_open_start_nb(st):
 
 @njit(cache=True)
 def _batch_kernel(hands, talon, talon_first, min_level, raspasy_step, rules, policy, params,
-                  base_key, index, states, obs_buf, table, stats):
+                  tables, base_key, index, states, obs_buf, table, stats):
     """Play deals ``i`` with the built-in ``policy`` at every seat; returns the number of
     the first deal where a decision was illegal, or -1."""
     obs = obs_buf[0]
@@ -170,7 +178,8 @@ def _batch_kernel(hands, talon, talon_first, min_level, raspasy_step, rules, pol
                 break
             engine.observe(st, rules, obs)
             seat = st.controller
-            action = decide(policy, obs, rules, params, decision_key(keys[seat], counters[seat]))
+            key = decision_key(keys[seat], counters[seat])
+            action = decide(policy, obs, rules, params, tables, key)
             counters[seat] += 1
             if engine.apply(st, rules, action) != 0:
                 return i
@@ -182,7 +191,7 @@ def play_batch(
     deals,
     variant,
     *,
-    policy: str = "random",
+    policy: str = "heuristic",
     params: np.ndarray | None = None,
     key: int = 0,
     min_level: int | np.ndarray = 6,
@@ -206,13 +215,14 @@ def play_batch(
     states = np.zeros(n, dtype=engine.STATE)
     obs = np.zeros(1, dtype=engine.OBSERVATION)
     stats = np.zeros(1, dtype=np.int64)
-    prm = np.zeros(0) if params is None else np.asarray(params, dtype=np.float64)
+    prm = default_params(policy) if params is None else np.asarray(params, dtype=np.float64)
     index = np.asarray(deals.index, dtype=np.int64)
     bad = _batch_kernel(
         hands, talon, np.asarray(first, dtype=np.int64),
         np.broadcast_to(np.asarray(min_level, dtype=np.int64), (n,)),
         np.broadcast_to(np.asarray(raspasy_step, dtype=np.int64), (n,)),
-        engine.rules_array(variant), POLICIES.index(policy), prm, np.uint64(key),
+        engine.rules_array(variant), POLICIES.index(policy), prm, default_tables(policy),
+        np.uint64(key),
         index, states, obs, _table(), stats,
     )
     if bad >= 0:

@@ -70,9 +70,9 @@ def test_batch_driver_equals_python_driver(name):
     """The same built-in player decides alike through both drivers (1,000 deals)."""
     variant = get_variant(name)
     d = deal(1000, seed=5)
-    states = play_batch(d, variant, key=9)
+    states = play_batch(d, variant, policy="random", key=9)
     for i in range(len(d)):
-        players = [BuiltinPlayer() for _ in range(3)]
+        players = [BuiltinPlayer("random") for _ in range(3)]
         for s, p in enumerate(players):
             p.start_deal(seat_key(np.uint64(9), d.index[i], s))
         st = play_hand(d.hands[i], d.talon[i], players, variant, talon_first=d.talon_first[i])

@@ -14,11 +14,19 @@ from numba import njit
 
 from prefstats import engine
 from prefstats.players.base import BasePlayer, Observation
+from prefstats.players.bidding import (
+    bid_decision,
+    contract_decision,
+    discard_decision,
+    whist_decision,
+)
+from prefstats.players.cardplay import play_decision
+from prefstats.players.params import heuristic_params
 
-RANDOM = 0
-POLICIES = ("random",)
+RANDOM, HEURISTIC = 0, 1
+POLICIES = ("random", "heuristic")
 #: Whether each policy plays open deals double dummy (then one solver call settles them).
-DOUBLE_DUMMY_OPEN = np.array([False])
+DOUBLE_DUMMY_OPEN = np.array([False, True])
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
@@ -74,9 +82,30 @@ def random_decision(obs, key):
 
 
 @njit(cache=True)
-def decide(policy, obs, rules, params, key):
+def decide(policy, obs, rules, params, tables, key):
     """The decision of built-in ``policy`` for observation ``obs``."""
-    return random_decision(obs, key)
+    if policy == RANDOM:
+        return random_decision(obs, key)
+    phase = obs.phase
+    if phase == engine.AUCTION:
+        return bid_decision(obs, rules, params, tables)
+    if phase == engine.DISCARD:
+        return discard_decision(obs, rules, params, tables)
+    if phase == engine.CONTRACT:
+        return contract_decision(obs, rules, params, tables)
+    if phase == engine.WHIST:
+        return whist_decision(obs, rules, params, tables)
+    return play_decision(obs, rules, params, tables)
+
+
+def default_params(policy: str) -> np.ndarray:
+    """The parameter array a policy runs with when none is given."""
+    return heuristic_params() if policy == "heuristic" else np.zeros(0)
+
+
+def default_tables(policy: str) -> np.ndarray:
+    """The evaluation tables a policy reads (an empty array when it reads none)."""
+    return np.zeros((0, 0))
 
 
 class BuiltinPlayer(BasePlayer):
@@ -88,12 +117,14 @@ class BuiltinPlayer(BasePlayer):
     the seat makes them.
     """
 
-    def __init__(self, policy: str = "random", params: np.ndarray | None = None) -> None:
+    def __init__(self, policy: str = "heuristic", params: np.ndarray | None = None) -> None:
         if policy not in POLICIES:
             raise ValueError(f"unknown built-in policy {policy!r}; choose from {POLICIES}")
         self.policy = POLICIES.index(policy)
         self.double_dummy_open = bool(DOUBLE_DUMMY_OPEN[self.policy])
-        self.params = np.zeros(0) if params is None else np.asarray(params, dtype=np.float64)
+        self.params = default_params(policy) if params is None else np.asarray(
+            params, dtype=np.float64)
+        self.tables = default_tables(policy)
         self.deal_key = np.uint64(0)
         self.number = 0
 
@@ -105,4 +136,4 @@ class BuiltinPlayer(BasePlayer):
         key = np.uint64(decision_key(self.deal_key, self.number))
         self.number += 1
         return int(decide(self.policy, obs.record, engine.rules_array(obs.variant),
-                          self.params, key))
+                          self.params, self.tables, key))
