@@ -158,11 +158,10 @@ def _at_open_start_nb(st):
 
 @njit(cache=True)
 def _batch_kernel(hands, talon, talon_first, min_level, raspasy_step, rules, policy, params,
-                  tables, base_key, index, states, obs_buf, table, stats):
+                  tables, double_dummy, base_key, index, states, obs_buf, table, stats):
     """Play deals ``i`` with the built-in ``policy`` at every seat; returns the number of
     the first deal where a decision was illegal, or -1."""
     obs = obs_buf[0]
-    double_dummy = DOUBLE_DUMMY_OPEN[policy]
     counters = np.zeros(3, dtype=np.int64)
     keys = np.zeros(3, dtype=np.uint64)
     for i in range(hands.shape[0]):
@@ -196,13 +195,15 @@ def play_batch(
     key: int = 0,
     min_level: int | np.ndarray = 6,
     raspasy_step: int | np.ndarray = 0,
+    double_dummy: bool | None = None,
 ) -> np.ndarray:
     """Play ``deals`` (a :class:`~prefstats.deal.Deals`) with the compiled built-in
     ``policy`` at every seat; returns the final :data:`engine.STATE` records.
 
-    Open deals (a lone whister, misère) are settled by one solver call. ``key`` seeds
-    the players' random choices; deal ``i`` uses ``deals.index[i]``, so a chunk of a
-    run plays exactly as in the whole run.
+    Open deals (a lone whister, misère) are settled by one solver call when the policy
+    plays them double dummy; ``double_dummy=False`` has them played card by card by the
+    policy instead (no solver). ``key`` seeds the players' random choices; deal ``i``
+    uses ``deals.index[i]``, so a chunk of a run plays exactly as in the whole run.
     """
     if policy not in POLICIES:
         raise ValueError(f"unknown built-in policy {policy!r}; choose from {POLICIES}")
@@ -222,6 +223,7 @@ def play_batch(
         np.broadcast_to(np.asarray(min_level, dtype=np.int64), (n,)),
         np.broadcast_to(np.asarray(raspasy_step, dtype=np.int64), (n,)),
         engine.rules_array(variant), POLICIES.index(policy), prm, default_tables(policy),
+        bool(DOUBLE_DUMMY_OPEN[POLICIES.index(policy)] if double_dummy is None else double_dummy),
         np.uint64(key),
         index, states, obs, _table(), stats,
     )
