@@ -250,6 +250,13 @@ def whist_state(contract, calls, half_whist, ten_checked, stalingrad):
     return legal, speaker, first, second, -1
 
 
+@njit(cache=True)
+def game_played(first, second):
+    """Whether a trick game whose defenders' roles are ``first``, ``second`` (``W_*``) is
+    played: not when both pass or a half-whist stands (the declarer is credited)."""
+    return not (first == W_PASS and second in (W_PASS, W_HALF))
+
+
 def whist_options(variant: Variant) -> tuple[bool, bool, bool]:
     """``(half_whist, ten_checked, stalingrad)`` of ``variant`` as :func:`whist_state`
     takes them."""

@@ -1,11 +1,13 @@
 """Scoring of RULES.md §7–§8: one deal's entries, the score sheet and the settlement.
 
-Every rate comes from the :class:`~prefstats.variants.Variant`. A deal's scoring is
-computed once, by :func:`game_entries`, :func:`misere_entries` and
-:func:`raspasy_entries`, as a small integer array of entries; :class:`ScoreSheet` only
-adds them up (applying help when a closed pool overflows) and the simulator may call the
-entry functions directly. Amounts are kept in **half points** (``int64``), so they are
-exact: every rate is an integer (prices are even) and only the gentleman split halves.
+Every rate comes from the :class:`~prefstats.variants.Variant`, through its
+:meth:`~prefstats.variants.Variant.scoring_table`. A deal's scoring is computed once, by
+the compiled :func:`deal_totals`; the simulator calls it (or :func:`score_batch` over
+arrays of deals), and :func:`game_entries`, :func:`misere_entries` and
+:func:`raspasy_entries` validate one deal, call it and return its entry rows, which
+:class:`ScoreSheet` adds up (applying help when a closed pool overflows). Amounts are kept
+in **half points** (``int64``), so they are exact: every rate is an integer (prices are
+even) and only the gentleman split halves.
 
 >>> from prefstats.variants import get_variant
 >>> sheet = ScoreSheet(get_variant("sochi"))
@@ -31,10 +33,46 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
+from numba import njit
 
-from prefstats.auction import WHIST_CALL_NAMES
-from prefstats.contracts import Contract, parse_contract
-from prefstats.variants import Variant, get_variant, variant_from_mapping
+from prefstats.auction import (
+    W_HALF,
+    W_PASS,
+    W_WHIST,
+    WHIST_CALL_NAMES,
+    game_played,
+    legal_whist_calls,
+    whist_options,
+    whist_state,
+)
+from prefstats.contracts import MISERE, N_CONTRACTS, Contract, parse_contract
+from prefstats.tricks import DEALER_TALON, NO_TALON
+from prefstats.variants import (
+    C_CONSOLATION,
+    C_LEVEL,
+    C_MADE,
+    C_OBLIGATION,
+    C_QUOTA,
+    C_REMISE,
+    C_SHORTFALL,
+    C_WHIST,
+    CONTRACT_FIELDS,
+    SPLIT_GENTLEMAN,
+    T_HALF_WHIST,
+    T_MISERE_FAILED,
+    T_MISERE_MADE,
+    T_PLAYERS,
+    T_RASPASY,
+    T_RASPASY_STEPS,
+    T_RASPASY_TALON,
+    T_RASPASY_WHISTS,
+    T_STALINGRAD,
+    T_TEN_CHECKED,
+    T_WHIST_SPLIT,
+    Variant,
+    get_variant,
+    variant_from_mapping,
+)
 
 POOL, MOUNTAIN, WHIST = 0, 1, 2
 COLUMNS = ("pool", "mountain", "whist")
@@ -125,6 +163,154 @@ def _whist_map(whist: object, declarer: int, n: int) -> tuple[list[int], list[st
     return seats, calls
 
 
+# ---- one deal's totals, compiled -----------------------------------------------------------
+
+#: Kinds of deal for :func:`deal_totals` (the codes the hand engine uses too).
+GAME, MISERE_GAME, RASPASY = 1, 2, 3
+
+
+@njit(cache=True)
+def _game_totals(t, n, declarer, defender, contract, tricks, first, second, dealer, out):
+    """A trick game (RULES.md §4, §7) into ``out``; see :func:`deal_totals`."""
+    row = contract * CONTRACT_FIELDS
+    made = t[row + C_MADE]
+    whist_rate = t[row + C_WHIST]
+    d = declarer
+    w = 2 * n  # whists[i, j] is out[w + i * n + j]
+    s0 = defender
+    if s0 < 0:  # the declarer's left-hand defender
+        s0 = (d + 1) % n
+        if s0 == dealer:
+            s0 = (s0 + 1) % n
+    s1 = 0  # the other defender
+    while s1 in (d, s0, dealer):
+        s1 += 1
+    if not game_played(first, second):
+        out[d] += made
+        if second == W_HALF:  # the half-whister writes half the obligation
+            out[w + s1 * n + d] += whist_rate * t[row + C_OBLIGATION] // 2
+        return
+    under = max(0, t[row + C_LEVEL] - tricks[d])
+    consolation = t[row + C_CONSOLATION] * under
+    if under:
+        out[n + d] += t[row + C_REMISE] * under
+    else:
+        out[d] += made
+    if dealer >= 0:
+        out[w + dealer * n + d] += consolation
+    if t[T_TEN_CHECKED] and t[row + C_LEVEL] == 10:  # no trick whists, no obligation
+        out[w + s0 * n + d] += consolation
+        out[w + s1 * n + d] += consolation
+        return
+    own0 = tricks[s0]
+    own1 = tricks[s1]
+    k = own0 + own1
+    gentleman = t[T_WHIST_SPLIT] == SPLIT_GENTLEMAN
+    two = first == W_WHIST and second == W_WHIST
+    if two:
+        out[w + s0 * n + d] += whist_rate * own0 + consolation
+        out[w + s1 * n + d] += whist_rate * own1 + consolation
+    elif under and gentleman:
+        share = (whist_rate * k + 2 * consolation) // 2  # even: every rate is whole
+        out[w + s0 * n + d] += share
+        out[w + s1 * n + d] += share
+    else:
+        whister, passer = (s0, s1) if first == W_WHIST else (s1, s0)
+        out[w + whister * n + d] += whist_rate * k + consolation
+        out[w + passer * n + d] += consolation
+
+    shortfall = max(0, t[row + C_OBLIGATION] - k)
+    if two:
+        owed0 = max(0, t[row + C_QUOTA] - own0)
+        owed1 = max(0, t[row + C_QUOTA] - own1)
+        if gentleman:  # together no more than the team's shortfall, first one's cut first
+            excess = max(0, owed0 + owed1 - shortfall)
+            cut = min(excess, owed0)
+            owed0 -= cut
+            owed1 -= excess - cut
+    elif first == W_WHIST:
+        owed0, owed1 = shortfall, 0
+    else:
+        owed0, owed1 = 0, shortfall
+    out[n + s0] += t[row + C_SHORTFALL] * owed0
+    out[n + s1] += t[row + C_SHORTFALL] * owed1
+
+
+@njit(cache=True)
+def _raspasy_totals(t, n, tricks, dealer, step, out):
+    """A raspasy (RULES.md §6, §7) into ``out``; see :func:`deal_totals`."""
+    at = T_RASPASY + 2 * min(step, t[T_RASPASY_STEPS] - 1)  # the last step repeats
+    rate = t[at]
+    zero = t[at + 1]
+    fewest = 10
+    for p in range(n):
+        out[n + p] += rate * tricks[p]  # the dealer's talon tricks too
+        if p != dealer:
+            fewest = min(fewest, tricks[p])
+            if tricks[p] == 0:
+                out[p] += zero
+    if dealer >= 0 and t[T_RASPASY_TALON] == NO_TALON:
+        out[dealer] += zero
+    per_trick = t[T_RASPASY_WHISTS]
+    for p in range(n):
+        if p != dealer and tricks[p] == fewest:
+            for q in range(n):
+                out[2 * n + p * n + q] += per_trick * max(0, tricks[q] - fewest)
+
+
+@njit(cache=True)
+def deal_totals(
+    table, kind, declarer, defender, contract, tricks, first, second, dealer, step, out
+):
+    """One deal's pool, mountain and whists in half points, written over ``out``.
+
+    ``table`` is :meth:`Variant.scoring_table`; ``kind`` is ``GAME``, ``MISERE_GAME`` or
+    ``RASPASY``; ``tricks`` (int64, length N) the tricks per player (a misère's declarer:
+    his tricks; ignored for a game that is not played). For a game, ``first`` and
+    ``second`` are the defenders' roles as :func:`~prefstats.auction.whist_state` returns
+    them and ``defender`` the first defender's seat (-1: the declarer's left-hand one).
+    ``dealer`` is the 4-player dealer's seat (-1, and ignored with 3 players); ``step``
+    the raspasy progression step (0 = first). ``out`` (int64, length 2N + N²) receives
+    ``pool[N], mountain[N], whists[N*N]`` with ``whists[i*N + j]`` written by i on j.
+    Inputs are trusted: the entry functions validate them. Compiled; no allocation.
+    """
+    n = table[T_PLAYERS]
+    out[:] = 0
+    if n == 3:
+        dealer = -1
+    if kind == RASPASY:
+        _raspasy_totals(table, n, tricks, dealer, step, out)
+    elif kind == MISERE_GAME:
+        taken = tricks[declarer]
+        if taken:
+            out[n + declarer] = table[T_MISERE_FAILED] * taken
+        else:
+            out[declarer] = table[T_MISERE_MADE]
+    else:
+        _game_totals(table, n, declarer, defender, contract, tricks, first, second, dealer, out)
+
+
+def _entries(variant: Variant, *deal: int | Sequence[int]) -> np.ndarray:
+    """Entry rows of one validated deal, given as :func:`deal_totals` takes it between
+    ``table`` and ``out``: mountain, then pool, then whist rows, zero amounts skipped."""
+    n = variant.players
+    out = np.empty(2 * n + n * n, dtype=np.int64)
+    kind, declarer, defender, contract, tricks, first, second, dealer, step = deal
+    tricks = np.asarray(tricks, dtype=np.int64)
+    dealer = -1 if dealer is None else dealer
+    table = variant.scoring_table()
+    deal_totals(table, kind, declarer, defender, contract, tricks, first, second, dealer, step, out)
+    rows = _Rows()
+    for p in range(n):
+        rows.mountain(p, int(out[n + p]))
+    for p in range(n):
+        rows.pool(p, int(out[p]))
+    for i in range(n):
+        for j in range(n):
+            rows.whist(i, j, int(out[2 * n + i * n + j]))
+    return rows.array()
+
+
 # ---- one deal's entries ---------------------------------------------------------------------
 
 
@@ -147,7 +333,7 @@ def game_entries(
 
     Shortfall with two whisters under ``gentleman``: each owes ``max(0, q - own)``, and
     when that exceeds the team shortfall the first whister's part is cut first; so on
-    8, 9, 10 only the second whister pays.
+    8, 9, 10 only the second whister pays. The rules are in :func:`deal_totals`.
 
     >>> from prefstats.variants import get_variant
     >>> game_entries(get_variant("sochi"), 0, "6♠", None, {1: "pass", 2: "pass"}).tolist()
@@ -158,79 +344,40 @@ def game_entries(
     c = Contract(contract) if isinstance(contract, int | np.integer) else parse_contract(contract)
     if c.is_misere:
         raise ValueError("contract: misère is scored by misere_entries / record_misere")
-    checked = variant.ten_checked and c.level == 10
+    checked = not legal_whist_calls(c.code, [], variant)  # a ten_checked 10: no calls
     if whist is None and checked:
         dealer = _dealer(variant, dealer, [declarer])
         seats = [s for s in range(n) if s not in (declarer, dealer)]
-        calls = ["whist", "whist"]
     else:
         seats, calls = _whist_map(whist, declarer, n)
         dealer = _dealer(variant, dealer, [declarer, *seats])
-    if checked:
-        calls = ["whist", "whist"]  # always played, both defend closed
-    elif "half" in calls and (calls[0] == "half" or not variant.half_whist or c.level > 7):
+    roles = _whist_roles(variant, c.code, [] if checked else calls)  # checked: no calls
+
+    counts = [0] * n
+    if game_played(*roles):
+        counts = _trick_counts(tricks, n)
+        if dealer is not None and counts[dealer]:
+            raise ValueError(f"tricks: the dealer (seat {dealer}) sits out and takes no tricks")
+        if sum(counts) != 10:
+            raise ValueError(f"tricks: a played deal has 10 tricks, these sum to {sum(counts)}")
+    return _entries(variant, GAME, declarer, seats[0], c.code, counts, *roles, dealer, 0)
+
+
+def _whist_roles(variant: Variant, contract: int, calls: Sequence[str]) -> tuple[int, int]:
+    """The defenders' roles (``W_*``) of the outcome ``calls`` (first, second), checked
+    by replaying the whist calls that lead to it."""
+    codes = [WHIST_CALL_NAMES.index(call) for call in calls]
+    if len(codes) == 2 and codes[1] == W_HALF:  # the first defender passed, then answered
+        codes = [W_PASS, W_HALF, codes[0]]
+    sequence = np.array(codes, dtype=np.int64)
+    _, _, first, second, bad = whist_state(contract, sequence, *whist_options(variant))
+    if bad >= 0 and codes[bad] == W_HALF:
         raise ValueError(
             "whist: 'half' is open only to the second defender, on a 6 or 7, with half_whist"
         )
-    if variant.stalingrad and c.code == 0 and not checked and calls != ["whist", "whist"]:
+    if bad >= 0:
         raise ValueError("whist: with stalingrad 6♠ must be whisted by both defenders")
-
-    price = c.price
-    out = _Rows()
-    made = variant.made_rate.halves(price)
-    whist_rate = variant.whist_rate.halves(price)
-    if calls[0] == "pass" and calls[1] in ("pass", "half"):  # not played
-        out.pool(declarer, made)
-        if calls[1] == "half":
-            out.whist(seats[1], declarer, whist_rate * c.obligation // 2)
-        return out.array()
-
-    counts = _trick_counts(tricks, n)
-    if dealer is not None and counts[dealer]:
-        raise ValueError(f"tricks: the dealer (seat {dealer}) sits out and takes no tricks")
-    if sum(counts) != 10:
-        raise ValueError(f"tricks: a played deal has 10 tricks, these sum to {sum(counts)}")
-    own = [counts[s] for s in seats]
-    k = sum(own)
-    under = max(0, c.level - counts[declarer])
-    consolation = variant.consolation_rate.halves(price) * under
-    if under:
-        out.mountain(declarer, variant.remise_rate.halves(price) * under)
-    else:
-        out.pool(declarer, made)
-    if dealer is not None:
-        out.whist(dealer, declarer, consolation)
-    if checked:  # no trick whists, no obligation
-        for s in seats:
-            out.whist(s, declarer, consolation)
-        return out.array()
-
-    whisters = [i for i in (0, 1) if calls[i] == "whist"]
-    if len(whisters) == 2:
-        for i in (0, 1):
-            out.whist(seats[i], declarer, whist_rate * own[i] + consolation)
-    elif under and variant.whist_split == "gentleman":
-        share = (whist_rate * k + 2 * consolation) // 2  # even: every rate is whole
-        for s in seats:
-            out.whist(s, declarer, share)
-    else:
-        w = whisters[0]
-        out.whist(seats[w], declarer, whist_rate * k + consolation)
-        out.whist(seats[1 - w], declarer, consolation)
-
-    shortfall = max(0, c.obligation - k)
-    if len(whisters) == 1:
-        owed = [shortfall if i == whisters[0] else 0 for i in (0, 1)]
-    else:
-        owed = [max(0, c.quota - t) for t in own]
-        if variant.whist_split == "gentleman":
-            excess = max(0, sum(owed) - shortfall)
-            cut = min(excess, owed[0])
-            owed = [owed[0] - cut, owed[1] - (excess - cut)]
-    rate = variant.shortfall_rate.halves(price)
-    for i in (0, 1):
-        out.mountain(seats[i], rate * owed[i])
-    return out.array()
+    return first, second
 
 
 def misere_entries(
@@ -247,18 +394,9 @@ def misere_entries(
     taken = _trick_counts([tricks_taken], 1)[0]
     if dealer is not None and _seat(dealer, n, "dealer") == declarer:
         raise ValueError(f"dealer: seat {dealer} is the declarer")
-    out = _Rows()
-    if taken:
-        out.mountain(declarer, 2 * variant.misere_failed * taken)
-    else:
-        out.pool(declarer, 2 * variant.misere_made)
-    return out.array()
-
-
-def raspasy_step_rate(variant: Variant, step: int) -> int:
-    """Mountain rate per trick at progression ``step`` (0 = first); the last step repeats."""
-    rates = variant.raspasy_rates
-    return rates[min(step, len(rates) - 1)] if rates else 0
+    counts = [0] * n
+    counts[declarer] = taken
+    return _entries(variant, MISERE_GAME, declarer, -1, 0, counts, -1, -1, dealer, 0)
 
 
 def raspasy_entries(
@@ -282,12 +420,10 @@ def raspasy_entries(
     counts = _trick_counts(tricks, n)
     if isinstance(step, bool) or not isinstance(step, int) or step < 0:
         raise ValueError(f"step: expected a non-negative integer, got {step!r}")
-    players = list(range(n))
     if n == 4:
         if dealer is None:
             raise ValueError("dealer: with 4 players name the seat that sits out")
         dealer = _seat(dealer, n, "dealer")
-        players.remove(dealer)
         if variant.raspasy_talon != "dealer" and counts[dealer]:
             raise ValueError(f"tricks: the dealer (seat {dealer}) takes no tricks here")
     elif dealer is not None:
@@ -295,23 +431,205 @@ def raspasy_entries(
         dealer = None  # with 3 players the dealer is an ordinary player
     if sum(counts) != 10:
         raise ValueError(f"tricks: a raspasy has 10 tricks, these sum to {sum(counts)}")
+    return _entries(variant, RASPASY, 0, -1, 0, counts, -1, -1, dealer, step)
 
-    rate = raspasy_step_rate(variant, step)
-    zero = variant.raspasy_zero_pool.halves(rate)
-    out = _Rows()
-    for p in range(n):
-        out.mountain(p, 2 * rate * counts[p])
-    for p in players:
-        if counts[p] == 0:
-            out.pool(p, zero)
-    if dealer is not None and variant.raspasy_talon == "none":
-        out.pool(dealer, zero)
-    fewest = min(counts[p] for p in players)
-    for p in players:
-        if counts[p] == fewest:
-            for q in range(n):
-                out.whist(p, q, 2 * variant.raspasy_whists * max(0, counts[q] - fewest))
-    return out.array()
+
+# ---- batches ---------------------------------------------------------------------------------
+
+#: The arguments of :func:`deal_totals` that describe a deal, in its order.
+OUTCOME_FIELDS = ("kind", "declarer", "defender", "contract", "tricks", "first", "second",
+                  "dealer", "step")  # fmt: skip
+
+
+@njit(cache=True)
+def _score_loop(table, kind, declarer, defender, contract, tricks, first, second, dealer, step,
+                out):  # fmt: skip
+    for i in range(len(kind)):
+        deal_totals(
+            table, kind[i], declarer[i], defender[i], contract[i], tricks[i], first[i],
+            second[i], dealer[i], step[i], out[i],
+        )  # fmt: skip
+
+
+def score_batch(
+    variant: Variant,
+    kind,
+    declarer,
+    contract,
+    tricks,
+    first,
+    second,
+    dealer=-1,
+    step=0,
+    *,
+    defender=-1,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Pool ``(n, N)``, mountain ``(n, N)`` and whists ``(n, N, N)`` in half points of
+    ``n`` deals, each scored by :func:`deal_totals` (see it for the arguments).
+
+    ``tricks`` is ``(n, N)``; every other argument is a length-``n`` array or one value
+    for all deals. Only the ranges of seats, codes and counts are checked (out-of-range
+    values would write outside the arrays); the rules are trusted, as the engine
+    produces them. The three results are views of one array.
+
+    >>> from prefstats.variants import get_variant
+    >>> pool, mountain, whists = score_batch(get_variant("sochi"), [GAME, RASPASY], 0, 3,
+    ...     [[4, 4, 2], [0, 4, 6]], W_WHIST, W_WHIST, step=[0, 1])
+    >>> (pool // 2).tolist(), (mountain // 2).tolist(), (whists[0, :, 0] // 2).tolist()
+    ([[0, 0, 0], [2, 0, 0]], [[4, 0, 0], [0, 8, 12]], [0, 12, 8])
+    """
+    n_players = variant.players
+    tricks = np.asarray(tricks, dtype=np.int64)
+    if tricks.ndim != 2 or tricks.shape[1] != n_players:
+        raise ValueError(f"tricks: expected shape (n, {n_players}), got {tricks.shape}")
+    n = len(tricks)
+    columns = {  # in the order of OUTCOME_FIELDS: values, lowest, highest
+        "kind": (kind, GAME, RASPASY),
+        "declarer": (declarer, 0, n_players - 1),
+        "defender": (defender, -1, n_players - 1),
+        "contract": (contract, 0, N_CONTRACTS - 1),
+        "tricks": (tricks, 0, 10),
+        "first": (first, -1, W_HALF),
+        "second": (second, -1, W_HALF),
+        "dealer": (dealer, -1, n_players - 1),
+        "step": (step, 0, np.iinfo(np.int64).max),
+    }
+    arrays = []
+    for name, (values, low, high) in columns.items():
+        a = np.asarray(values, dtype=np.int64)
+        if a.size and (a.min() < low or a.max() > high):
+            raise ValueError(f"{name}: values outside {low}..{high}")
+        if name != "tricks":
+            try:
+                a = np.broadcast_to(a, (n,))
+            except ValueError:
+                raise ValueError(f"{name}: expected {n} values or one, got {a.shape}") from None
+        arrays.append(a)
+    out = np.empty((n, 2 * n_players + n_players**2), dtype=np.int64)
+    _score_loop(variant.scoring_table(), *arrays, out)
+    pool = out[:, :n_players]
+    mountain = out[:, n_players : 2 * n_players]
+    return pool, mountain, out[:, 2 * n_players :].reshape(n, n_players, n_players)
+
+
+def deal_values(variant: Variant, pool, mountain, whists) -> np.ndarray:
+    """Value of each deal ``(n, N)`` (float) from its totals in half points, as
+    :func:`score_batch` returns them: the settlement (RULES.md §8) of each deal alone.
+
+    >>> from prefstats.variants import get_variant
+    >>> v = get_variant("leningrad")
+    >>> deal_values(v, *score_batch(v, GAME, 0, 0, [[0, 0, 0]], W_PASS, W_PASS)).round(2)
+    array([[ 26.67, -13.33, -13.33]])
+    """
+    scaled = _scaled_scores(pool, mountain, whists, variant.pool_value, variant.mountain_value)
+    return scaled / (2 * variant.players)
+
+
+def outcome_entries(variant: Variant, kind, declarer, defender, contract, tricks, first,
+                    second, dealer, step) -> np.ndarray:  # fmt: skip
+    """Entry rows of one deal given in the form of :func:`score_batch` (``defender`` a
+    seat), through the validating :func:`game_entries`, :func:`misere_entries` or
+    :func:`raspasy_entries`.
+
+    >>> from prefstats.variants import get_variant
+    >>> outcome_entries(get_variant("sochi"), GAME, 0, 1, 3, [4, 4, 2], 1, 1, -1, 0).tolist()
+    [[1, 0, -1, 8], [2, 1, 0, 24], [2, 2, 0, 16]]
+    """
+    dealer = None if dealer < 0 else int(dealer)
+    tricks = [int(t) for t in tricks]
+    if kind == RASPASY:
+        return raspasy_entries(variant, tricks, int(step), dealer)
+    if kind == MISERE_GAME:
+        return misere_entries(variant, declarer, tricks[declarer], dealer)
+    (other,) = (s for s in range(variant.players) if s not in (declarer, defender, dealer))
+    whist = {defender: WHIST_CALL_NAMES[first], other: WHIST_CALL_NAMES[second]}
+    return game_entries(variant, declarer, contract, tricks, whist, dealer)
+
+
+def random_outcomes(variant: Variant, n: int, seed: int = 0) -> dict[str, np.ndarray]:
+    """``n`` random valid deal outcomes for ``variant``, as :func:`score_batch` takes them
+    (keys ``OUTCOME_FIELDS``): for tests and benchmarks, not a model of real play.
+
+    Kinds, seats, contracts and the raspasy step are uniform; whist calls are a random
+    walk over :func:`~prefstats.auction.whist_state`'s legal calls; tricks split 10
+    uniformly over the compositions among the players who can take them.
+
+    >>> from prefstats.variants import get_variant
+    >>> o = random_outcomes(get_variant("rostov", players=4), 1000, seed=1)
+    >>> bool((o["tricks"].sum(axis=1) <= 10).all()), sorted(set(o["kind"].tolist()))
+    (True, [1, 2, 3])
+    """
+    table = variant.scoring_table()
+    unused = {"declarer": 0, "contract": 0, "tricks": 0, "step": 0}  # else -1
+    out = {}
+    for name in OUTCOME_FIELDS:
+        shape = (n, variant.players) if name == "tricks" else n
+        out[name] = np.full(shape, unused.get(name, -1), dtype=np.int64)
+    _random_loop(table, seed, *(out[name] for name in OUTCOME_FIELDS))
+    return out
+
+
+@njit(cache=True)
+def _split_ten(seats, m, tricks):
+    """Ten tricks over ``seats[:m]``: cut points drawn uniformly, then sorted."""
+    cuts = np.sort(np.random.randint(0, 11, m - 1))
+    low = 0
+    for j in range(m - 1):
+        tricks[seats[j]] = cuts[j] - low
+        low = cuts[j]
+    tricks[seats[m - 1]] = 10 - low
+
+
+@njit(cache=True)
+def _random_loop(t, seed, kind, declarer, defender, contract, tricks, first, second, dealer,
+                 step):  # fmt: skip
+    np.random.seed(seed)
+    n = t[T_PLAYERS]
+    calls = np.empty(3, dtype=np.int64)
+    seats = np.empty(4, dtype=np.int64)
+    for i in range(len(kind)):
+        k = np.random.randint(GAME, RASPASY + 1)
+        kind[i] = k
+        dealer[i] = np.random.randint(0, n) if n == 4 else -1
+        m = 0
+        for s in range(n):
+            if s != dealer[i]:
+                seats[m] = s
+                m += 1
+        if k == RASPASY:
+            if dealer[i] >= 0 and t[T_RASPASY_TALON] == DEALER_TALON:
+                seats[m] = dealer[i]  # the talon's tricks are the dealer's
+                m += 1
+            _split_ten(seats, m, tricks[i])
+            step[i] = np.random.randint(0, 5)
+            continue
+        d = seats[np.random.randint(0, 3)]
+        declarer[i] = d
+        if k == MISERE_GAME:
+            tricks[i, d] = np.random.randint(0, 11)
+            continue
+        code = np.random.randint(0, N_CONTRACTS - 1)
+        code += code >= MISERE
+        contract[i] = code
+        others = seats[:3][seats[:3] != d]
+        defender[i] = others[np.random.randint(0, 2)]
+        ncalls = 0
+        while True:
+            legal, _, r0, r1, _ = whist_state(
+                code, calls[:ncalls], t[T_HALF_WHIST] != 0, t[T_TEN_CHECKED] != 0,
+                t[T_STALINGRAD] != 0,
+            )  # fmt: skip
+            if legal == 0:
+                break
+            call = np.random.randint(0, 3)
+            while not (legal >> call) & 1:
+                call = np.random.randint(0, 3)
+            calls[ncalls] = call
+            ncalls += 1
+        first[i] = r0
+        second[i] = r1
+        if game_played(r0, r1):
+            _split_ten(seats, 3, tricks[i])
 
 
 # ---- totals and settlement --------------------------------------------------------------------

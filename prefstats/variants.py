@@ -22,6 +22,7 @@ Rates that depend on the contract price ``c`` are data too (:class:`Rate`): ``"c
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 import textwrap
 import tomllib
@@ -31,6 +32,11 @@ from fractions import Fraction
 from importlib import resources
 from pathlib import Path
 from typing import Any
+
+import numpy as np
+
+from prefstats.contracts import LEVEL, N_CONTRACTS, OBLIGATION, PRICE, QUOTA
+from prefstats.tricks import RASPASY_TALON_MODES
 
 PRESETS = ("sochi", "leningrad", "rostov")
 
@@ -171,7 +177,7 @@ class Variant:
         metadata=_doc(
             "raspasy talon: its cards set the first hand's lead on tricks 1-2 (suit_lead), "
             "are led for the 4-player dealer (dealer), or are not used (none)",
-            ("suit_lead", "dealer", "none"),
+            RASPASY_TALON_MODES,
         )
     )
     pool_value: int = field(metadata=_doc("settlement: whists per pool point"))
@@ -211,6 +217,18 @@ class Variant:
         """
         return _FIELDS[name].metadata["doc"]
 
+    def scoring_table(self) -> np.ndarray:
+        """Every number the compiled scoring reads, as a read-only ``int64`` array.
+
+        Amounts are in half points; the layout is given by this module's ``T_*``,
+        ``C_*`` and ``CONTRACT_FIELDS`` constants. Cached: equal variants share it.
+
+        >>> t = get_variant("leningrad").scoring_table()
+        >>> int(t[9 * CONTRACT_FIELDS + C_WHIST]), int(t[T_PLAYERS])  # 7NT: 2c = 8 points
+        (16, 3)
+        """
+        return _scoring_table(self)
+
     def to_toml(self) -> str:
         """The variant as a commented TOML file that :func:`load_variant` reads back.
 
@@ -230,6 +248,74 @@ class Variant:
 
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Variant)}
+
+# ---- the scoring table: a variant as the compiled scoring reads it ----------------------
+
+#: Fields of contract ``c``'s row, at ``c * CONTRACT_FIELDS``: the rates of RULES.md §7
+#: in half points (made → pool, whist per defender trick, remise mountain, consolation
+#: and shortfall per trick), then the level, ob(L) and q(L). Misère's row is unused.
+C_MADE, C_WHIST, C_REMISE, C_CONSOLATION, C_SHORTFALL, C_LEVEL, C_OBLIGATION, C_QUOTA = range(8)
+CONTRACT_FIELDS = 8
+#: Scalars after the contract rows: misère pool and mountain per trick (halves), raspasy
+#: whists per trick (halves), ``whist_split`` (``SPLIT_*``), the flags ``half_whist``,
+#: ``ten_checked``, ``stalingrad``, ``raspasy_talon`` (index of ``RASPASY_TALON_MODES``),
+#: players, ``pool_value``, ``mountain_value``, and the count of raspasy steps. The table
+#: ends with one pair per raspasy step from ``T_RASPASY`` on: mountain per trick and the
+#: zero-trick pool, both in halves; the last step repeats.
+(
+    T_MISERE_MADE,
+    T_MISERE_FAILED,
+    T_RASPASY_WHISTS,
+    T_WHIST_SPLIT,
+    T_HALF_WHIST,
+    T_TEN_CHECKED,
+    T_STALINGRAD,
+    T_RASPASY_TALON,
+    T_PLAYERS,
+    T_POOL_VALUE,
+    T_MOUNTAIN_VALUE,
+    T_RASPASY_STEPS,
+    T_RASPASY,
+) = range(N_CONTRACTS * CONTRACT_FIELDS, N_CONTRACTS * CONTRACT_FIELDS + 13)
+WHIST_SPLITS = _FIELDS["whist_split"].metadata["choices"]
+SPLIT_GREEDY, SPLIT_GENTLEMAN = range(len(WHIST_SPLITS))
+
+
+@functools.cache
+def _scoring_table(variant: Variant) -> np.ndarray:
+    """The table of :meth:`Variant.scoring_table`.
+
+    >>> t = _scoring_table(get_variant("sochi"))
+    >>> int(t[T_RASPASY_STEPS]), t[T_RASPASY:].tolist()  # steps 1, 2, 3 points a trick
+    (3, [2, 2, 4, 4, 6, 6])
+    """
+    v = variant
+    rows = []
+    for code in range(N_CONTRACTS):
+        price = int(PRICE[code])
+        rates = (v.made_rate, v.whist_rate, v.remise_rate, v.consolation_rate, v.shortfall_rate)
+        rows += [r.halves(price) for r in rates]
+        rows += [int(LEVEL[code]), int(OBLIGATION[code]), int(QUOTA[code])]
+    steps = v.raspasy_rates or (0,)  # no raspasy mountain: one step of rate 0
+    scalars = [
+        2 * v.misere_made,
+        2 * v.misere_failed,
+        2 * v.raspasy_whists,
+        WHIST_SPLITS.index(v.whist_split),
+        v.half_whist,
+        v.ten_checked,
+        v.stalingrad,
+        RASPASY_TALON_MODES.index(v.raspasy_talon),
+        v.players,
+        v.pool_value,
+        v.mountain_value,
+        len(steps),
+    ]
+    for rate in steps:
+        scalars += [2 * rate, v.raspasy_zero_pool.halves(rate)]
+    table = np.array(rows + scalars, dtype=np.int64)
+    table.flags.writeable = False
+    return table
 
 
 def _check_field(key: str, kind: str, value: Any) -> Any:

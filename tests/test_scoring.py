@@ -657,3 +657,78 @@ def test_score_command(tmp_path):
     bad.write_text('{"deals": [{"type": "raspasy", "tricks": [1, 1, 1]}]}', encoding="utf-8")
     result = CliRunner().invoke(app, ["score", str(bad)], env={"COLUMNS": "200"})
     assert result.exit_code != 0 and "sum to 3" in result.output
+
+
+# ---- the compiled kernel and batches ---------------------------------------------------------
+
+BATCH_VARIANTS = [
+    *((name, players, {}) for name in PRESETS for players in (3, 4)),
+    ("sochi", 3, {"ten_checked": True, "stalingrad": True, "whist_split": "gentleman"}),
+    ("leningrad", 4, {"half_whist": False, "whist_split": "greedy", "raspasy_talon": "none"}),
+    ("rostov", 4, {"ten_checked": True, "raspasy_rates": [1, 3], "raspasy_zero_pool": "2c"}),
+]
+
+
+@pytest.mark.parametrize(("name", "players", "options"), BATCH_VARIANTS)
+def test_score_batch_equals_the_entry_functions(name, players, options):
+    from prefstats.scoring import OUTCOME_FIELDS, outcome_entries, random_outcomes, score_batch
+    from prefstats.scoring import deal_values as batch_values
+
+    variant = get_variant(name, players=players, **options)
+    outcomes = random_outcomes(variant, 3000, seed=players)
+    pool, mountain, whists = score_batch(variant, **outcomes)
+    values = batch_values(variant, pool, mountain, whists)
+    for i in range(len(pool)):
+        deal = [outcomes[f][i] for f in OUTCOME_FIELDS]
+        entries = outcome_entries(variant, *deal)
+        totals = entry_totals(entries, players)
+        assert [t.tolist() for t in totals] == [pool[i].tolist(), mountain[i].tolist(),
+                                               whists[i].tolist()], deal  # fmt: skip
+        assert values[i].tolist() == pytest.approx(deal_value(variant, entries).tolist())
+
+
+def test_score_batch_defaults_to_the_left_hand_defender():
+    from prefstats.auction import W_HALF, W_PASS
+    from prefstats.scoring import GAME, score_batch
+
+    for players, declarer, dealer, left, other in [(3, 2, -1, 0, 1), (4, 2, 3, 0, 1),
+                                                   (4, 0, 1, 2, 3)]:  # fmt: skip
+        v = get_variant("sochi", players=players)
+        tricks = np.zeros((1, players), dtype=np.int64)
+        explicit = score_batch(v, GAME, declarer, 0, tricks, W_PASS, W_HALF, dealer,
+                               defender=left)  # fmt: skip
+        default = score_batch(v, GAME, declarer, 0, tricks, W_PASS, W_HALF, dealer)
+        assert all(np.array_equal(a, b) for a, b in zip(explicit, default, strict=True))
+        assert explicit[2][0].sum(axis=1).nonzero()[0].tolist() == [other]  # the half-whister
+
+
+def test_score_batch_checks_ranges_and_shapes():
+    from prefstats.scoring import GAME, score_batch
+
+    v = get_variant("sochi")
+    ok = {"kind": GAME, "declarer": 0, "contract": 3, "tricks": [[6, 2, 2]], "first": 1,
+          "second": 1}  # fmt: skip
+    score_batch(v, **ok)
+    for change, message in [
+        ({"declarer": 3}, "declarer: values outside 0..2"),
+        ({"contract": 26}, "contract"),
+        ({"tricks": [[6, 2, 2, 0]]}, "tricks: expected shape"),
+        ({"tricks": [[11, 0, 0]]}, "tricks: values outside"),
+        ({"first": [1, 1]}, "first: expected 1 values"),
+        ({"kind": 0}, "kind"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            score_batch(v, **{**ok, **change})
+
+
+def test_deal_totals_layout():
+    from prefstats.auction import W_PASS, W_WHIST
+    from prefstats.scoring import GAME, deal_totals
+
+    v = get_variant("sochi")
+    out = np.full(3 + 3 + 9, 99, dtype=np.int64)  # overwritten
+    tricks = np.array([4, 4, 2], dtype=np.int64)
+    deal_totals(v.scoring_table(), GAME, 0, -1, 2, tricks, W_WHIST, W_PASS, -1, 0, out)
+    pool, mountain, whists = out[:3], out[3:6], out[6:].reshape(3, 3)  # RULES.md §9.2
+    assert pool.tolist() == [0, 0, 0] and mountain.tolist() == [8, 0, 0]
+    assert whists[:, 0].tolist() == [0, 32, 8] and whists[:, 1:].sum() == 0

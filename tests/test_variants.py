@@ -129,3 +129,28 @@ def test_variants_show_prints_loadable_toml(tmp_path, players):
     assert shown.output == result.output
     result = CliRunner().invoke(app, ["variants", "show", "moscow"])
     assert result.exit_code != 0 and "unknown variant" in result.output
+
+
+@pytest.mark.parametrize("name", PRESETS)
+@pytest.mark.parametrize("players", [3, 4])
+def test_scoring_table(name, players):
+    import numpy as np
+
+    from prefstats import variants as V
+    from prefstats.contracts import parse_contract
+
+    v = get_variant(name, players=players)
+    t = v.scoring_table()
+    assert t is v.scoring_table() and t.dtype == np.int64 and not t.flags.writeable
+    row = parse_contract("8♥").code * V.CONTRACT_FIELDS
+    rates = [v.made_rate, v.whist_rate, v.remise_rate, v.consolation_rate, v.shortfall_rate]
+    assert t[row : row + 5].tolist() == [r.halves(6) for r in rates]  # c(8) = 6
+    assert t[row + V.C_LEVEL : row + V.C_QUOTA + 1].tolist() == [8, 1, 1]
+    assert t[V.T_MISERE_MADE] == 2 * v.misere_made and t[V.T_PLAYERS] == players
+    assert V.WHIST_SPLITS[t[V.T_WHIST_SPLIT]] == v.whist_split
+    steps = t[V.T_RASPASY :].reshape(-1, 2)
+    assert len(steps) == t[V.T_RASPASY_STEPS] == max(1, len(v.raspasy_rates))
+    if v.raspasy_rates:  # the zero-trick pool is the step rate
+        assert steps.tolist() == [[2 * r, 2 * r] for r in v.raspasy_rates]
+    else:  # Rostov: no mountain, 1 into the pool
+        assert steps.tolist() == [[0, 2]]
