@@ -140,5 +140,52 @@ def score_command(
         console.print(entries)
 
 
+@app.command("simulate")
+def simulate_command(
+    variant: str = typer.Option("sochi", help="Preset: sochi, leningrad or rostov."),
+    config: str | None = typer.Option(None, help="A variant TOML file (overrides --variant)."),
+    players: int = typer.Option(3, help="Players at the table (3 or 4)."),
+    hands: int = typer.Option(100_000, help="Deals to simulate."),
+    seed: int = typer.Option(42, help="Seed: the same seed deals the same hands."),
+    out: str = typer.Option(..., help="Dataset folder (created; a rerun resumes)."),
+    chunk_size: int = typer.Option(100_000, help="Deals per chunk file."),
+    workers: int | None = typer.Option(None, help="Local processes (default: all cores)."),
+    backend: str = typer.Option("local", help="local (joblib processes) or dask."),
+    scheduler: str | None = typer.Option(None, help="Dask scheduler address, e.g. "
+                                         "tcp://host:8786 (default: a local cluster)."),
+    policy: str = typer.Option("heuristic", help="Built-in players: heuristic or random."),
+    param: list[str] | None = typer.Option(None, help="Player parameter NAME=VALUE (repeatable)."),
+    force: bool = typer.Option(False, help="Start over, replacing an existing dataset."),
+    quiet: bool = typer.Option(False, help="No progress bar."),
+) -> None:
+    """Simulate deals of a variant into a Parquet dataset (one row per deal)."""
+    from prefstats.players.params import heuristic_params
+    from prefstats.simulate import simulate
+    from prefstats.storage import DatasetError
+    from prefstats.variants import get_variant, load_variant
+
+    try:
+        rules = load_variant(config) if config else get_variant(variant, players=players)
+        overrides = {}
+        for item in param or []:
+            name, sep, value = item.partition("=")
+            if not sep:
+                raise ValueError(f"--param expects NAME=VALUE, got {item!r}")
+            overrides[name.strip()] = float(value)
+        params = heuristic_params(**overrides) if policy == "heuristic" else None
+        manifest = simulate(rules, hands=hands, seed=seed, out=out, chunk_size=chunk_size,
+                            policy=policy, params=params, workers=workers, backend=backend,
+                            scheduler=scheduler, force=force, progress=None if not quiet else False)
+    except (ValueError, DatasetError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
+    rows = sum(c["rows"] for c in manifest["chunks"])
+    size = sum(c["bytes"] for c in manifest["chunks"])
+    typer.echo(f"{out}: {rows:,} deals in {len(manifest['chunks'])} chunk(s), "
+               f"{size / max(rows, 1):.1f} bytes a deal on disk")
+
+
 def main() -> None:
     app()

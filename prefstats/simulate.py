@@ -1,0 +1,368 @@
+"""Simulation at scale: deal, play and score millions of deals into a Parquet dataset.
+
+A run is cut into chunks of ``chunk_size`` deals; chunk ``k`` holds deals
+``k·chunk_size …`` of the seed's stream, played by the built-in players whose random
+choices are keyed by the seed and the deal number. So a chunk's rows depend only on
+the run's arguments and ``k``: any worker, any backend, any order gives the same
+dataset, and a rerun skips the chunks already finished (see :mod:`prefstats.storage`).
+
+>>> import tempfile
+>>> from prefstats.variants import get_variant
+>>> out = tempfile.mkdtemp()
+>>> m = simulate(get_variant("sochi"), hands=2000, seed=1, out=out, chunk_size=1000,
+...              workers=1, progress=False)
+>>> len(m["chunks"]), load(out).collect().height
+(2, 2000)
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import sys
+import tomllib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from prefstats import __version__, engine
+from prefstats.deal import deal
+from prefstats.play import play_batch
+from prefstats.players.builtin import POLICIES, default_params
+from prefstats.players.params import PARAMETERS
+from prefstats.scoring import deal_values, score_batch
+from prefstats.storage import (
+    FORMAT,
+    MANIFEST,
+    SCHEMA_VERSION,
+    DatasetError,
+    atomic_write,
+    check_chunk,
+    chunk_name,
+    load,
+    read_manifest,
+    sha256,
+    signature,
+    table_bytes,
+    write_manifest,
+)
+from prefstats.variants import Variant
+
+__all__ = ["RunSpec", "deals_table", "load", "simulate"]
+
+BACKENDS = ("local", "dask")
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """Everything that defines a dataset's rows."""
+
+    variant: Variant
+    hands: int
+    seed: int
+    chunk_size: int = 100_000
+    policy: str = "heuristic"
+    params: tuple[float, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if self.hands < 1 or self.chunk_size < 1:
+            raise ValueError(f"hands and chunk_size must be positive, got {self.hands}, "
+                             f"{self.chunk_size}")
+        if self.seed < 0:
+            raise ValueError(f"seed must be non-negative, got {self.seed}")
+        if self.policy not in POLICIES:
+            raise ValueError(f"unknown policy {self.policy!r}; choose from {POLICIES}")
+        if not self.params:
+            object.__setattr__(self, "params", tuple(default_params(self.policy).tolist()))
+
+    @property
+    def n_chunks(self) -> int:
+        return -(-self.hands // self.chunk_size)
+
+    def describe(self) -> dict[str, Any]:
+        """The content-defining arguments, as the manifest records them."""
+        names = list(PARAMETERS) if self.policy == "heuristic" else []
+        return {
+            "kind": "deals",
+            "schema_version": SCHEMA_VERSION,
+            "package_version": __version__,
+            "variant": tomllib.loads(self.variant.to_toml()),
+            "players": {"policy": self.policy, "params": dict(zip(names, self.params,
+                                                                  strict=True))},
+            "seed": self.seed,
+            "hands": self.hands,
+            "chunk_size": self.chunk_size,
+        }
+
+
+def player_key(seed: int) -> np.uint64:
+    """The key of the players' random choices in a run with ``seed``."""
+    return np.random.SeedSequence([seed, 1]).generate_state(1, dtype=np.uint64)[0]
+
+
+def _binary(values: np.ndarray, lengths: np.ndarray) -> pa.Array:
+    """Rows of ``values`` (uint8, 2-D) cut to ``lengths`` as a binary column."""
+    lengths = lengths.astype(np.int32)
+    offsets = np.zeros(len(lengths) + 1, dtype=np.int32)
+    np.cumsum(lengths, out=offsets[1:])
+    keep = np.arange(values.shape[1]) < lengths[:, None]
+    data = np.ascontiguousarray(values[keep], dtype=np.uint8)
+    return pa.Array.from_buffers(pa.binary(), len(lengths),
+                                 [None, pa.py_buffer(offsets), pa.py_buffer(data)])
+
+
+def deals_table(states: np.ndarray, deal_ids: np.ndarray, variant: Variant) -> pa.Table:
+    """One row per finished deal: the deal, every decision, tricks and score entries.
+
+    Seats 0, 1, 2 are the first, second and third hand; with 4 players seat 3 is the
+    dealer (his tricks are those the talon took on a raspasy). Pool, mountain and whist
+    columns are the deal's entries in points; ``value_i`` its settlement in whists.
+    """
+    n_players = variant.players
+    kind = states["kind"].astype(np.int64)
+    declarer = states["declarer"].astype(np.int64)
+    is_raspasy = kind == engine.RASPASY
+    tricks = states["tricks"][:, :n_players].astype(np.int64)
+    four = n_players == 4
+    pool, mountain, whists = score_batch(
+        variant, kind, np.where(is_raspasy, 0, declarer),
+        np.maximum(states["contract"], 0), tricks, states["first"], states["second"],
+        3 if four else -1, states["raspasy_step"],
+        defender=np.where(is_raspasy | (declarer < 0), -1, (declarer + 1) % 3) if four else -1,
+    )
+    values = deal_values(variant, pool, mountain, whists)
+    solved = states["double_dummy"]
+    columns: dict[str, Any] = {
+        "deal_id": deal_ids.astype(np.uint32),
+        "dealer": (deal_ids % n_players).astype(np.uint8),
+        "hand_0": states["dealt"][:, 0],
+        "hand_1": states["dealt"][:, 1],
+        "hand_2": states["dealt"][:, 2],
+        "talon": states["talon"],
+        "talon_first": states["talon_first"].astype(np.uint8),
+        "calls": _binary(states["calls"], states["n_calls"]),
+        "kind": states["kind"].astype(np.uint8),
+        "declarer": states["declarer"],
+        "bid": states["bid"],
+        "contract": states["contract"],
+        "discard": states["discard"],
+        "whist_calls": _binary(states["whist_calls"].view(np.uint8), states["n_whist"]),
+        "first": states["first"],
+        "second": states["second"],
+        "played": states["played"],
+        "open": states["open"],
+        "double_dummy": solved,
+        "solver_tricks": np.where(solved, states["tricks"][np.arange(len(states)),
+                                                           np.maximum(declarer, 0)], -1
+                                  ).astype(np.int8),
+        "raspasy_step": states["raspasy_step"].astype(np.uint8),
+    }
+    for s in range(n_players):
+        columns[f"tricks_{s}"] = states["tricks"][:, s]
+    for s in range(n_players):
+        columns[f"pool_{s}"] = (pool[:, s] / 2).astype(np.float32)
+        columns[f"mountain_{s}"] = (mountain[:, s] / 2).astype(np.float32)
+    for i in range(n_players):
+        for j in range(n_players):
+            if i != j:
+                columns[f"whist_{i}_{j}"] = (whists[:, i, j] / 2).astype(np.float32)
+    for s in range(n_players):
+        columns[f"value_{s}"] = values[:, s].astype(np.float32)
+    return pa.table(columns)
+
+
+def run_chunk(spec: RunSpec, index: int, run: str) -> tuple[int, bytes, int]:
+    """Deal, play and score chunk ``index``; returns ``(index, parquet bytes, rows)``.
+
+    Runs anywhere (a worker process, a Dask worker): it reads and writes no file.
+    """
+    start = index * spec.chunk_size
+    count = min(spec.chunk_size, spec.hands - start)
+    deals = deal(count, seed=spec.seed, start=start)
+    states = play_batch(deals, spec.variant, policy=spec.policy,
+                        params=np.array(spec.params), key=player_key(spec.seed))
+    table = deals_table(states, deals.index, spec.variant)
+    meta = {"signature": run, "chunk": index, "first_deal": start, "rows": count,
+            "schema_version": SCHEMA_VERSION}
+    return index, table_bytes(table, meta), count
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def _prepare(folder: Path, spec: RunSpec, run: str, force: bool) -> dict[str, Any]:
+    """The manifest to continue: finished, valid chunks kept; anything else cleared."""
+    folder.mkdir(parents=True, exist_ok=True)
+    ours = [p for p in folder.iterdir()
+            if p.name == MANIFEST or p.name.startswith((".tmp-", "chunk-"))]
+    others = [p.name for p in folder.iterdir() if p not in ours]
+    if force:
+        for p in ours:
+            p.unlink()
+    manifest = read_manifest(folder)
+    if manifest is None and any(p.name.startswith("chunk-") for p in ours if p.exists()):
+        raise DatasetError(f"{folder}: chunk files without a manifest; use --force to start over")
+    if manifest is None and others:
+        raise DatasetError(f"{folder}: not empty and not a prefstats dataset "
+                           f"({', '.join(sorted(others)[:3])}); choose another folder")
+    if manifest is not None and manifest["signature"] != run:
+        old = manifest.get("spec", {})
+        new = spec.describe()
+        differ = sorted(k for k in new if old.get(k) != new[k])
+        raise DatasetError(
+            f"{folder}: holds a dataset made with other arguments (differing: "
+            f"{', '.join(differ) or 'signature'}); use --force to replace it or another --out"
+        )
+    for p in folder.glob(".tmp-*"):  # pieces of an interrupted write
+        p.unlink()
+    if manifest is None:
+        manifest = {"format": FORMAT, "schema_version": SCHEMA_VERSION, "signature": run,
+                    "spec": spec.describe(), "variant_toml": spec.variant.to_toml(),
+                    "started": _now(), "finished": None, "chunks": []}
+    kept = [e for e in manifest["chunks"] if not check_chunk(folder, e, run, checksum=True)]
+    listed = {e["file"] for e in kept}
+    for p in folder.glob("chunk-*.parquet"):  # written but never listed, or invalid
+        if p.name not in listed:
+            p.unlink()
+    manifest["chunks"] = kept
+    manifest["finished"] = None
+    write_manifest(folder, manifest)
+    return manifest
+
+
+def _local(spec: RunSpec, todo: list[int], run: str, workers: int) -> Iterator[tuple]:
+    if workers == 1:
+        for index in todo:
+            yield run_chunk(spec, index, run)
+        return
+    from joblib import Parallel, delayed
+
+    parallel = Parallel(n_jobs=workers, return_as="generator_unordered")
+    yield from parallel(delayed(run_chunk)(spec, i, run) for i in todo)
+
+
+def _dask(spec: RunSpec, todo: list[int], run: str, scheduler: str | None,
+          workers: int) -> Iterator[tuple]:
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise RuntimeError("the dask backend needs dask.distributed: "
+                           "pip install 'prefstats[cluster]'") from None
+    cluster = None
+    if scheduler is None:
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True)
+    client = Client(scheduler or cluster)
+    try:
+        futures = [client.submit(run_chunk, spec, i, run, pure=False) for i in todo]
+        for future in as_completed(futures):
+            yield future.result()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def simulate(
+    variant: Variant,
+    *,
+    hands: int,
+    seed: int,
+    out: str | Path,
+    chunk_size: int = 100_000,
+    policy: str = "heuristic",
+    params: np.ndarray | None = None,
+    workers: int | None = None,
+    backend: str = "local",
+    scheduler: str | None = None,
+    force: bool = False,
+    progress: bool | None = None,
+) -> dict[str, Any]:
+    """Simulate ``hands`` deals of ``variant`` into the dataset folder ``out``.
+
+    Chunks run in parallel over ``workers`` local processes (default: all cores) or,
+    with ``backend="dask"``, on the Dask cluster at ``scheduler`` (a local cluster when
+    none is given). A rerun with the same arguments resumes; a dataset made with other
+    arguments is refused unless ``force``. Ctrl-C keeps the finished chunks. Returns the
+    manifest.
+    """
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
+    spec = RunSpec(variant, hands, seed, chunk_size, policy,
+                   () if params is None else tuple(float(p) for p in params))
+    run = signature(spec.describe())
+    folder = Path(out)
+    manifest = _prepare(folder, spec, run, force)
+    done = {e["index"] for e in manifest["chunks"]}
+    todo = [i for i in range(spec.n_chunks) if i not in done]
+    workers = workers or _cores()
+    results = (_dask(spec, todo, run, scheduler, workers) if backend == "dask"
+               else _local(spec, todo, run, min(workers, max(1, len(todo)))))
+    show = sys.stderr.isatty() if progress is None else progress
+    finished_rows = sum(e["rows"] for e in manifest["chunks"])
+    with _Progress(show, spec.hands, finished_rows) as bar:
+        try:
+            for index, data, rows in results:
+                name = chunk_name(index)
+                atomic_write(folder / name, data)
+                manifest["chunks"].append({"index": index, "file": name, "rows": rows,
+                                           "bytes": len(data), "sha256": sha256(data)})
+                write_manifest(folder, manifest)
+                bar.advance(rows)
+        except KeyboardInterrupt:
+            kept = len(manifest["chunks"])
+            print(f"interrupted: {kept} finished chunk(s) kept in {folder}; rerun the same "
+                  "command to resume", file=sys.stderr)
+            raise
+    manifest["chunks"].sort(key=lambda e: e["index"])
+    manifest["finished"] = _now()
+    write_manifest(folder, manifest)
+    return manifest
+
+
+def _cores() -> int:
+    import os
+
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+
+
+class _Progress:
+    """A rich progress bar with deals/second and ETA; silent when ``show`` is false."""
+
+    def __init__(self, show: bool, total: int, done: int) -> None:
+        self.show, self.total, self.done = show, total, done
+        self.bar = None
+
+    def __enter__(self) -> _Progress:
+        if self.show:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TaskProgressColumn,
+                TextColumn,
+                TimeRemainingColumn,
+            )
+
+            self.bar = Progress(
+                TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
+                TaskProgressColumn(), TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
+            )
+            self.bar.start()
+            self.task = self.bar.add_task("deals", total=self.total, completed=self.done,
+                                          rate="")
+        return self
+
+    def advance(self, rows: int) -> None:
+        if self.bar is not None:
+            self.bar.advance(self.task, rows)
+            speed = self.bar.tasks[0].speed
+            if speed:
+                self.bar.update(self.task, rate=f"{speed:,.0f} deals/s")
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.stop()

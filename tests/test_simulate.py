@@ -1,0 +1,188 @@
+"""Simulation datasets: determinism, resume, refusal of bad data, backends."""
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from prefstats.simulate import RunSpec, simulate
+from prefstats.storage import DatasetError, load, manifest_of
+from prefstats.variants import get_variant
+
+SOCHI = get_variant("sochi")
+
+
+def _rows(folder) -> pl.DataFrame:
+    return load(folder).collect().sort("deal_id")
+
+
+def _run(folder, variant=SOCHI, **kw):
+    args = {"hands": 3000, "seed": 7, "chunk_size": 1000, "workers": 1, "progress": False}
+    return simulate(variant, out=folder, **{**args, **kw})
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("ref")
+    _run(folder)
+    return folder
+
+
+def test_dataset_rows_and_manifest(reference):
+    rows = _rows(reference)
+    assert rows["deal_id"].to_list() == list(range(3000))
+    m = manifest_of(reference)
+    assert m["spec"]["seed"] == 7 and m["spec"]["variant"]["base"] == "sochi"
+    assert m["finished"] and [c["rows"] for c in m["chunks"]] == [1000] * 3
+    assert m["variant_toml"].startswith("# Preferans variant 'sochi'")
+    # Every deal's entries settle to zero.
+    values = rows.select(pl.sum_horizontal("value_0", "value_1", "value_2")).to_series()
+    assert values.abs().max() < 1e-3
+    # Compact dtypes.
+    schema = load(reference).collect_schema()
+    assert schema["hand_0"] == pl.UInt32 and schema["tricks_0"] == pl.UInt8
+
+
+@pytest.mark.parametrize(("workers", "chunk_size"), [(2, 1000), (4, 700), (1, 3000)])
+def test_same_rows_whatever_workers_and_chunks(reference, tmp_path, workers, chunk_size):
+    _run(tmp_path, workers=workers, chunk_size=chunk_size)
+    assert _rows(tmp_path).equals(_rows(reference))
+
+
+def test_deals_depend_only_on_the_seed(reference, tmp_path):
+    _run(tmp_path, variant=get_variant("rostov"))
+    a, b = _rows(reference), _rows(tmp_path)
+    assert a.select("hand_0", "hand_1", "hand_2", "talon").equals(
+        b.select("hand_0", "hand_1", "hand_2", "talon"))
+
+
+def test_rerun_resumes_and_redoes_damaged_chunks(reference, tmp_path):
+    _run(tmp_path)
+    chunk = tmp_path / "chunk-000001.parquet"
+    chunk.write_bytes(chunk.read_bytes()[:-100])  # truncated
+    with pytest.raises(DatasetError, match=r"chunk-000001.parquet"):
+        load(tmp_path)
+    (tmp_path / ".tmp-stale.parquet").write_bytes(b"partial")
+    before = {c["index"]: c["sha256"] for c in manifest_of(tmp_path)["chunks"]}
+    _run(tmp_path)
+    after = {c["index"]: c["sha256"] for c in manifest_of(tmp_path)["chunks"]}
+    assert after == before
+    assert not list(tmp_path.glob(".tmp-*"))
+    assert _rows(tmp_path).equals(_rows(reference))
+
+
+def test_other_arguments_are_refused_and_force_replaces(tmp_path):
+    _run(tmp_path, hands=1000)
+    with pytest.raises(DatasetError, match=r"differing: .*seed"):
+        _run(tmp_path, hands=1000, seed=8)
+    _run(tmp_path, hands=1000, seed=8, force=True)
+    assert manifest_of(tmp_path)["spec"]["seed"] == 8
+
+
+def test_foreign_and_corrupt_files_get_clear_errors(reference, tmp_path):
+    with pytest.raises(DatasetError, match=r"no manifest.json"):
+        load(tmp_path)
+    pq.write_table(pa.table({"x": [1, 2]}), tmp_path / "chunk-000000.parquet")
+    with pytest.raises(DatasetError, match=r"no manifest.json"):
+        load(tmp_path)
+    with pytest.raises(DatasetError, match="chunk files without a manifest"):
+        _run(tmp_path, hands=1000)
+    # A foreign Parquet file in place of a listed chunk.
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for p in reference.iterdir():
+        (copy / p.name).write_bytes(p.read_bytes())
+    pq.write_table(pa.table({"x": [1, 2]}), copy / "chunk-000002.parquet")
+    with pytest.raises(DatasetError, match=r"did not write|wrong size"):
+        load(copy)
+    (copy / "manifest.json").write_text("{not json")
+    with pytest.raises(DatasetError, match="not a readable manifest"):
+        load(copy)
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    with pytest.raises(DatasetError, match="not empty and not a prefstats dataset"):
+        _run(other, hands=1000)
+
+
+def test_bad_arguments_raise():
+    with pytest.raises(ValueError, match="positive"):
+        RunSpec(SOCHI, hands=0, seed=1)
+    with pytest.raises(ValueError, match="unknown policy"):
+        RunSpec(SOCHI, hands=10, seed=1, policy="oracle")
+
+
+def test_killed_run_resumes_to_the_same_dataset(tmp_path):
+    """A run killed mid-way (SIGKILL) and rerun equals an uninterrupted run."""
+    size = {"hands": 20_000, "chunk_size": 500}
+    code = (
+        "import sys\n"
+        "from prefstats.simulate import simulate\n"
+        "from prefstats.variants import get_variant\n"
+        "simulate(get_variant('sochi'), hands=20000, seed=7, chunk_size=500, workers=1,\n"
+        "         out=sys.argv[1], progress=False)\n"
+    )
+    killed = tmp_path / "killed"
+    proc = subprocess.Popen([sys.executable, "-c", code, str(killed)])
+    manifest = killed / "manifest.json"
+    deadline = time.time() + 120
+    while time.time() < deadline and proc.poll() is None:
+        try:
+            if json.loads(manifest.read_text())["chunks"]:
+                break
+        except (FileNotFoundError, json.JSONDecodeError):
+            pass
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    done = len(json.loads(manifest.read_text())["chunks"])
+    assert 1 <= done < 40, "the run should have been killed mid-way"
+    _run(killed, **size)
+    whole = tmp_path / "whole"
+    _run(whole, **size)
+    assert _rows(killed).equals(_rows(whole))
+
+
+def test_dask_local_cluster_equals_local_run(reference, tmp_path):
+    pytest.importorskip("dask.distributed")
+    _run(tmp_path, backend="dask", workers=2)
+    assert _rows(tmp_path).equals(_rows(reference))
+
+
+def test_columns_are_consistent(reference):
+    rows = _rows(reference)
+    played = rows.filter(pl.col("played"))
+    tricks = played.select(pl.sum_horizontal("tricks_0", "tricks_1", "tricks_2")).to_series()
+    assert (tricks == 10).all()
+    solved = rows.filter(pl.col("double_dummy"))
+    assert (solved["solver_tricks"] >= 0).all()
+    assert (rows.filter(~pl.col("double_dummy"))["solver_tricks"] == -1).all()
+    calls = rows["calls"].to_list()
+    assert all(isinstance(c, bytes) and len(c) >= 3 for c in calls)
+    assert np.isin(rows["kind"].unique().to_numpy(), [1, 2, 3]).all()
+
+
+def test_cli_simulate_and_package_load(tmp_path):
+    from typer.testing import CliRunner
+
+    import prefstats
+    from prefstats.cli import app
+
+    out = str(tmp_path / "d")
+    args = ["simulate", "--hands", "1500", "--chunk-size", "500", "--workers", "1",
+            "--seed", "3", "--out", out, "--quiet"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "1,500 deals in 3 chunk(s)" in result.output
+    assert prefstats.load(out).collect().height == 1500
+    again = CliRunner().invoke(app, [*args[:-3], "--seed", "4", "--out", out, "--quiet"])
+    assert again.exit_code == 2 and "other arguments" in again.output
+    bad = CliRunner().invoke(app, [*args, "--param", "nonsense=1"])
+    assert bad.exit_code == 2 and "unknown player parameter" in bad.output
