@@ -182,8 +182,8 @@ def _game_totals(t, n, declarer, defender, contract, tricks, first, second, deal
         s0 = (d + 1) % n
         if s0 == dealer:
             s0 = (s0 + 1) % n
-    s1 = 0  # the other defender
-    while s1 in (d, s0, dealer):
+    s1 = 0  # the other defender; no `in` on a tuple: the engine passes mixed int types
+    while s1 == d or s1 == s0 or s1 == dealer:  # noqa: SIM109
         s1 += 1
     if not game_played(first, second):
         out[d] += made
@@ -468,9 +468,10 @@ def score_batch(
     ``n`` deals, each scored by :func:`deal_totals` (see it for the arguments).
 
     ``tricks`` is ``(n, N)``; every other argument is a length-``n`` array or one value
-    for all deals. Only the ranges of seats, codes and counts are checked (out-of-range
-    values would write outside the arrays); the rules are trusted, as the engine
-    produces them. The three results are views of one array.
+    for all deals; with 4 players every deal names its ``dealer``. Only the ranges of
+    seats, codes and counts are checked (out-of-range values would write outside the
+    arrays); the rules are trusted, as the engine produces them. The three results are
+    views of one array.
 
     >>> from prefstats.variants import get_variant
     >>> pool, mountain, whists = score_batch(get_variant("sochi"), [GAME, RASPASY], 0, 3,
@@ -491,7 +492,7 @@ def score_batch(
         "tricks": (tricks, 0, 10),
         "first": (first, -1, W_HALF),
         "second": (second, -1, W_HALF),
-        "dealer": (dealer, -1, n_players - 1),
+        "dealer": (dealer, 0 if n_players == 4 else -1, n_players - 1),
         "step": (step, 0, np.iinfo(np.int64).max),
     }
     arrays = []

@@ -719,6 +719,8 @@ def test_score_batch_checks_ranges_and_shapes():
     ]:
         with pytest.raises(ValueError, match=message):
             score_batch(v, **{**ok, **change})
+    with pytest.raises(ValueError, match=r"dealer: values outside 0\.\.3"):  # 4 players: required
+        score_batch(get_variant("sochi", players=4), **{**ok, "tricks": [[6, 2, 2, 0]]})
 
 
 def test_deal_totals_layout():
@@ -732,3 +734,21 @@ def test_deal_totals_layout():
     pool, mountain, whists = out[:3], out[3:6], out[6:].reshape(3, 3)  # RULES.md §9.2
     assert pool.tolist() == [0, 0, 0] and mountain.tolist() == [8, 0, 0]
     assert whists[:, 0].tolist() == [0, 32, 8] and whists[:, 1:].sum() == 0
+
+
+def test_deal_totals_takes_the_engine_small_int_fields():
+    from numba import njit
+
+    from prefstats.auction import W_PASS, W_WHIST
+    from prefstats.scoring import GAME, deal_totals
+
+    @njit
+    def score(table, tricks, out):  # int8 fields and a uint8 (4,) tricks row, as in a state
+        deal_totals(table, np.int8(GAME), np.int8(0), np.int8(-1), np.int8(2), tricks,
+                    np.int8(W_WHIST), np.int8(W_PASS), np.int8(-1), np.uint8(0), out)  # fmt: skip
+
+    v = get_variant("rostov")
+    out = np.zeros(15, dtype=np.int64)
+    score(v.scoring_table(), np.array([5, 3, 2, 0], dtype=np.uint8), out)
+    expected = entry_totals(game_entries(v, 0, 2, [5, 3, 2], {1: "whist", 2: "pass"}), 3)
+    assert out.tolist() == np.concatenate([t.ravel() for t in expected]).tolist()
