@@ -157,32 +157,43 @@ def _at_open_start_nb(st):
 
 
 @njit(cache=True)
+def play_state(st, rules, policy, params, tables, double_dummy, base_key, deal_index, obs,
+               table, stats):
+    """Play the freshly reset deal ``st`` to the end with built-in ``policy`` at every
+    seat (compiled; shared by every batch loop). Returns false if a decision was
+    illegal (a bug in the policy)."""
+    counters = np.zeros(3, dtype=np.int64)
+    keys = np.empty(3, dtype=np.uint64)
+    for s in range(3):
+        keys[s] = seat_key(base_key, deal_index, s)
+    engine.advance_forced(st, rules)
+    while st.phase != engine.DONE:
+        if double_dummy and _at_open_start_nb(st):
+            _open_play_by_solver(st, table, stats)
+            break
+        engine.observe(st, rules, obs)
+        seat = st.controller
+        key = decision_key(keys[seat], counters[seat])
+        action = decide(policy, obs, rules, params, tables, key)
+        counters[seat] += 1
+        if engine.apply(st, rules, action) != 0:
+            return False
+        engine.advance_forced(st, rules)
+    return True
+
+
+@njit(cache=True)
 def _batch_kernel(hands, talon, talon_first, min_level, raspasy_step, rules, policy, params,
                   tables, double_dummy, base_key, index, states, obs_buf, table, stats):
     """Play deals ``i`` with the built-in ``policy`` at every seat; returns the number of
     the first deal where a decision was illegal, or -1."""
     obs = obs_buf[0]
-    counters = np.zeros(3, dtype=np.int64)
-    keys = np.zeros(3, dtype=np.uint64)
     for i in range(hands.shape[0]):
         st = states[i]
         engine.reset(st, hands[i], talon[i], talon_first[i], min_level[i], raspasy_step[i])
-        for s in range(3):
-            counters[s] = 0
-            keys[s] = seat_key(base_key, index[i], s)
-        engine.advance_forced(st, rules)
-        while st.phase != engine.DONE:
-            if double_dummy and _at_open_start_nb(st):
-                _open_play_by_solver(st, table, stats)
-                break
-            engine.observe(st, rules, obs)
-            seat = st.controller
-            key = decision_key(keys[seat], counters[seat])
-            action = decide(policy, obs, rules, params, tables, key)
-            counters[seat] += 1
-            if engine.apply(st, rules, action) != 0:
-                return i
-            engine.advance_forced(st, rules)
+        if not play_state(st, rules, policy, params, tables, double_dummy, base_key,
+                          index[i], obs, table, stats):
+            return i
     return -1
 
 
