@@ -18,7 +18,7 @@ on-disk cache can crash, numba issue #6061) and, as the bridge and Skat solvers 
 - quick-trick cut-offs (top cards the leader can cash) and a direct last trick;
 - move ordering by simple card-play heuristics.
 
-Memory: one table of ``TT_SIZE`` entries (18 bytes each) per solver thread.
+Memory: one table of ``TT_SIZE`` entries (19 bytes each) per solver thread.
 
 >>> from prefstats.cards import parse_cards as p
 >>> solve([p("♠AK"), p("♠QJ"), p("♠87")], trump=None, leader=0, declarer=0)
@@ -43,8 +43,8 @@ from prefstats.tricks import beats, legal_cards, trick_winner
 #: log2 of the number of transposition-table entries per solver thread.
 TT_BITS = 18
 TT_SIZE = 1 << TT_BITS
-#: Bytes per table entry: two uint64 key words and two int8 bounds.
-TT_ENTRY_BYTES = 18
+#: Bytes per table entry: two uint64 key words, two int8 bounds and an int8 best lead.
+TT_ENTRY_BYTES = 19
 _EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)  # no real key has its top bits set
 _MAX_PLIES = 31  # 30 cards plus the final node
 
@@ -90,13 +90,18 @@ def _lowest(x: int) -> int:
 
 
 def new_table(threads: int = 1, bits: int = TT_BITS) -> tuple[np.ndarray, ...]:
-    """Empty transposition tables for ``threads`` solver threads: keys and bounds."""
+    """Empty transposition tables for ``threads`` solver threads.
+
+    Per entry: two key words, bounds on the declarer's remaining tricks, and the lead
+    that last cut the search off there (on relative ranks), tried first next time.
+    """
     size = 1 << bits
     return (
         np.full((threads, size), _EMPTY, dtype=np.uint64),
         np.full((threads, size), _EMPTY, dtype=np.uint64),
         np.zeros((threads, size), dtype=np.int8),
         np.zeros((threads, size), dtype=np.int8),
+        np.full((threads, size), -1, dtype=np.int8),
     )
 
 
@@ -121,6 +126,24 @@ def _position_key(hands, leader, declarer, trump, misere):
 def _slot(k1, k2, mask):
     h = (k1 * np.uint64(0x9E3779B97F4A7C15)) ^ (k2 * np.uint64(0xC2B2AE3D27D4EB4F))
     return np.int64((h >> np.uint64(29)) & np.uint64(mask))
+
+
+@njit(cache=True, inline="always")
+def _pack_card(hands, c):
+    """Card ``c`` on ranks relative to the cards in ``hands`` (as in table keys)."""
+    sh = c & ~7
+    m = ((hands[0] | hands[1] | hands[2]) >> sh) & 0xFF
+    return sh + _lowest(np.int64(PEXT[m, 1 << (c & 7)]))
+
+
+@njit(cache=True, inline="always")
+def _unpack_card(hands, packed):
+    """Inverse of ``_pack_card``; -1 stays -1."""
+    if packed < 0:
+        return -1
+    sh = packed & ~7
+    m = ((hands[0] | hands[1] | hands[2]) >> sh) & 0xFF
+    return sh + _lowest(np.int64(PDEP[m, 1 << (packed & 7)]))
 
 
 # ---- bounds and move ordering ---------------------------------------------------------
@@ -158,11 +181,13 @@ def _quick_tricks(hands, leader, trump):
 
 
 @njit(cache=True)
-def _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, out, scores):
+def _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, hint, out,
+                 scores):
     """Write one card per run of equivalent legal cards into ``out``, best first.
 
-    ``trick`` holds the ``tlen`` cards already played to this trick; ``scores`` is
-    scratch space. Returns the number of cards written.
+    ``trick`` holds the ``tlen`` cards already played to this trick; ``hint`` is a card
+    to try first if it is among them (-1: none); ``scores`` is scratch space. Returns
+    the number of cards written.
     """
     led = -1 if tlen == 0 else trick[0] >> 3
     legal = legal_cards(hands[player], led, trump)
@@ -190,7 +215,6 @@ def _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, ou
     while reps:
         c = _lowest(reps)
         reps &= reps - 1
-        s = c >> 3
         r = c & 7
         if tlen == 0:
             score = _lead_score(hands, c, player, declarer, trump, misere)
@@ -209,10 +233,12 @@ def _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, ou
                         break
             # An uncertain trick ranks between tricks going the player's way and not.
             score = 50 if winner < 0 else 100 if (winner == declarer) == wants_declarer else 0
-            # Cheapest card first, except that a misère declarer sheds his highest safe card.
-            score += r if (misere and player == declarer) else -r
-            if s != led and s != trump:
-                score -= 8  # a discard: keep it behind cards of the led suit of equal merit
+            if misere and (player == declarer or (declarer - leader) % 3 < tlen):
+                score += r  # shed high cards once the declarer's fate in the trick is set
+            else:
+                score -= r  # cheapest card first
+        if c == hint:
+            score += 1000
         k = n
         while k > 0 and scores[k - 1] < score:
             scores[k] = scores[k - 1]
@@ -241,7 +267,7 @@ def _lead_score(hands, c, player, declarer, trump, misere):
                 sb and (sb & ((1 << (r + 1)) - 1)) == 0
             ):
                 return 100 + r
-            return -r
+            return r  # he takes this trick anyway: shed a high card
         partner = a if b == declarer else b
         sp = (hands[partner] >> sh) & 0xFF
         sd = (hands[declarer] >> sh) & 0xFF
@@ -250,9 +276,10 @@ def _lead_score(hands, c, player, declarer, trump, misere):
         low = r
         if sp:
             low = max(low, _lowest(sp))
-        if _lowest(sd) > low:
+        ducks = _popcount(sd & ((1 << low) - 1))
+        if ducks == 0:
             return 100 - r  # the declarer has only higher cards: he must win it
-        return 50 - r
+        return 50 - 4 * ducks - r
     others = sa | sb
     if others == 0 or r > HIGH8[others]:
         ruff_threat = (
@@ -283,7 +310,7 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
     cards already played to the current trick, led by ``root_leader``. The search is an
     AND/OR tree walked with an explicit stack.
     """
-    k1t, k2t, lot, hit = tables
+    k1t, k2t, lot, hit, mvt = tables
     mask = k1t.shape[0] - 1
     moves = np.empty((_MAX_PLIES, 10), np.int64)
     scores = np.empty(10, np.int64)
@@ -309,6 +336,7 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
         stats[0] += 1
         settled = False
         st_slot[d] = -1
+        hint = -1
         if tlen == 0:
             n = _popcount(hands[leader])
             need = target - taken
@@ -331,6 +359,7 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
                 k1, k2 = _position_key(hands, leader, declarer, trump, misere)
                 slot = _slot(k1, k2, mask)
                 if k1t[slot] == k1 and k2t[slot] == k2:
+                    hint = _unpack_card(hands, mvt[slot])
                     if lot[slot] >= need:
                         res = True
                         settled = True
@@ -354,7 +383,8 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
             player = (leader + tlen) % 3
             trick = seq[root_len + d - tlen : root_len + d]
             n_moves[d] = _order_moves(
-                hands, trick, tlen, leader, player, declarer, trump, misere, moves[d], scores
+                hands, trick, tlen, leader, player, declarer, trump, misere, hint, moves[d],
+                scores,
             )
             idx[d] = 0
             is_or[d] = (player == declarer) != misere
@@ -369,7 +399,8 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
                     return res
                 d -= 1
                 hands[st_player[d]] |= 1 << seq[root_len + d]
-                if res != is_or[d]:
+                cut = res == is_or[d]
+                if not cut:
                     idx[d] += 1
                     if idx[d] < n_moves[d]:
                         break
@@ -381,6 +412,9 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
                         k2t[slot] = st_k2[d]
                         lot[slot] = 0
                         hit[slot] = _popcount(hands[st_leader[d]])
+                        mvt[slot] = -1
+                    if cut:
+                        mvt[slot] = _pack_card(hands, seq[root_len + d])
                     if res:
                         lot[slot] = max(lot[slot], st_need[d])
                     else:
@@ -403,15 +437,39 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
 
 
 @njit(cache=True)
+def _playout(hands, seq, root_len, leader, declarer, trump, misere):
+    """Declarer's tricks when every player plays the first card of the move ordering."""
+    h = hands.copy()
+    trick = seq[:3].copy()
+    moves = np.empty(10, np.int64)
+    scores = np.empty(10, np.int64)
+    taken = 0
+    tlen = root_len
+    while h[leader] | h[(leader + 1) % 3] | h[(leader + 2) % 3]:
+        player = (leader + tlen) % 3
+        _order_moves(h, trick, tlen, leader, player, declarer, trump, misere, -1, moves,
+                     scores)
+        h[player] &= ~(1 << moves[0])
+        trick[tlen] = moves[0]
+        tlen += 1
+        if tlen == 3:
+            leader = (leader + trick_winner(trick[0], trick[1], trick[2], trump)) % 3
+            taken += leader == declarer
+            tlen = 0
+    return taken
+
+
+@njit(cache=True)
 def _solve_position(hands, seq, root_len, leader, declarer, trump, misere, tables, stats):
-    """Declarer's tricks from a position, by zero-window searches around a guess."""
+    """Declarer's tricks from a position, by zero-window searches around a guess.
+
+    The guess is the result of a playout along the move ordering: mostly within a trick
+    of the answer, so two or three searches settle it.
+    """
     n_tricks = (_popcount(hands[0] | hands[1] | hands[2]) + root_len) // 3
     lo = 0
     hi = n_tricks
-    # Misère results are mostly 0 or 1; for trick contracts guess from the top cards.
-    guess = 1
-    if not misere:
-        guess = min(max(_quick_tricks(hands, declarer, trump), 1), n_tricks)
+    guess = _playout(hands, seq, root_len, leader, declarer, trump, misere)
     while lo < hi:
         t = min(max(guess, lo + 1), hi)
         if _search(hands, seq, root_len, leader, declarer, trump, misere, target=t,
@@ -450,11 +508,11 @@ def _leads_one(h0, h1, h2, leader, declarer, trump, misere, tables, stats, out):
 @njit(cache=True, parallel=True)
 def _batch_kernel(hands, leader, declarer, trump, misere, leads, tables, stats, out):
     """Solve rows of ``hands``; thread ``k`` takes rows k, k + T, ... with table ``k``."""
-    k1t, k2t, lot, hit = tables
+    k1t, k2t, lot, hit, mvt = tables
     n_threads = k1t.shape[0]
     n = hands.shape[0]
     for k in prange(n_threads):
-        table = (k1t[k], k2t[k], lot[k], hit[k])
+        table = (k1t[k], k2t[k], lot[k], hit[k], mvt[k])
         for i in range(k, n, n_threads):
             h0 = np.int64(hands[i, 0])
             h1 = np.int64(hands[i, 1])
@@ -534,7 +592,7 @@ def _run_batch(hands, trump, leader, declarer, misere, *, leads: bool, threads: 
     n_threads = max(1, min(threads or numba.get_num_threads(), len(arr) or 1))
     out = np.full((len(arr), N_CARDS if leads else 1), -1, dtype=np.int8)
     if len(arr):
-        stats = np.zeros((n_threads, 1), dtype=np.int64)
+        stats = np.zeros((n_threads, 8), dtype=np.int64)  # a cache line a thread
         _batch_kernel(arr, lead, decl, tr, mis, leads, new_table(n_threads), stats, out)
     return out
 

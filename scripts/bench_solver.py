@@ -1,0 +1,164 @@
+"""Benchmark of the double-dummy solver (``scripts/bench.py solver`` runs this too).
+
+Random full deals from a seeded RNG (3 x 10 cards and a 2-card talon, declarer's hand
+standing for his hand after the discard), a random declarer, trump = the declarer's
+longest suit, seat 0 leading; and misère deals (no trumps). Reports per-solve times on
+one core, throughput on one core and on all cores, nodes, the table memory, and a
+plain alpha-beta baseline (no table, no equivalent cards, no cut-offs, no ordering)
+solved on a subset in the same run.
+
+    .venv/bin/python scripts/bench_solver.py --deals 10000 --misere-deals 2000
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numba
+import numpy as np
+from numba import njit
+
+from prefstats import solver
+from prefstats.tricks import legal_cards, trick_winner
+
+
+def random_deals(n: int, seed: int, *, misere: bool) -> tuple[np.ndarray, ...]:
+    """Hands (n, 3), trump, leader and declarer columns of ``n`` seeded random deals."""
+    rng = np.random.default_rng(seed)
+    cards = rng.permuted(np.tile(np.arange(32, dtype=np.int64), (n, 1)), axis=1)[:, :30]
+    hands = (1 << cards.reshape(n, 3, 10)).sum(axis=2).astype(np.uint32)
+    declarer = rng.integers(0, 3, n)
+    if misere:
+        trump = np.full(n, -1)
+    else:
+        holding = hands[np.arange(n), declarer]
+        lengths = np.stack([np.bitwise_count((holding >> (8 * s)) & 0xFF) for s in range(4)])
+        trump = lengths.argmax(axis=0)
+    return hands, trump.astype(np.int64), np.zeros(n, dtype=np.int64), declarer
+
+
+@njit(cache=True)
+def _plain_alpha_beta(hands, trick, tlen, leader, declarer, trump, misere, alpha, beta):
+    """Baseline: fail-hard alpha-beta over every legal card in index order, nothing else."""
+    if hands[0] | hands[1] | hands[2] == 0 and tlen == 0:
+        return 0
+    player = (leader + tlen) % 3
+    legal = legal_cards(hands[player], trick[0] >> 3 if tlen else -1, trump)
+    maximise = (player == declarer) != misere
+    for c in range(32):
+        if not legal >> c & 1:
+            continue
+        hands[player] ^= 1 << c
+        trick[tlen] = c
+        if tlen == 2:
+            winner = (leader + trick_winner(trick[0], trick[1], c, trump)) % 3
+            won = 1 if winner == declarer else 0
+            saved = trick.copy()
+            v = won + _plain_alpha_beta(hands, trick, 0, winner, declarer, trump, misere,
+                                        alpha - won, beta - won)
+            trick[:] = saved
+        else:
+            v = _plain_alpha_beta(hands, trick, tlen + 1, leader, declarer, trump, misere,
+                                  alpha, beta)
+        hands[player] ^= 1 << c
+        if maximise:
+            alpha = max(alpha, v)
+        else:
+            beta = min(beta, v)
+        if alpha >= beta:
+            break
+    return alpha if maximise else beta
+
+
+def _time_each(deals, misere: bool, solve_one) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Seconds, nodes and result of each deal solved one at a time on this core."""
+    hands, trump, leader, declarer = deals
+    n = len(hands)
+    seconds = np.empty(n)
+    nodes = np.zeros(n, dtype=np.int64)
+    result = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        h = hands[i].astype(np.int64)
+        t0 = time.perf_counter()
+        result[i], nodes[i] = solve_one(h, int(trump[i]), int(leader[i]), int(declarer[i]),
+                                        misere)
+        seconds[i] = time.perf_counter() - t0
+    return seconds, nodes, result
+
+
+def _solver_one(table):
+    stats = np.zeros(1, dtype=np.int64)
+
+    def run(h, trump, leader, declarer, misere):
+        stats[0] = 0
+        r = solver._solve_one(h[0], h[1], h[2], leader, declarer, trump, misere, table, stats)
+        return r, stats[0]
+
+    return run
+
+
+def _baseline_one(h, trump, leader, declarer, misere):
+    trick = np.zeros(3, dtype=np.int64)
+    return _plain_alpha_beta(h.copy(), trick, 0, leader, declarer, trump, misere, 0, 10), 0
+
+
+def _report(name: str, seconds: np.ndarray, nodes: np.ndarray | None = None) -> None:
+    ms = seconds * 1e3
+    line = (f"  {name:<22} n={len(ms):>6}  mean {ms.mean():7.3f} ms  median "
+            f"{np.median(ms):7.3f} ms  p99 {np.percentile(ms, 99):8.3f} ms  "
+            f"max {ms.max():8.2f} ms  {len(ms) / seconds.sum():9.0f} solves/s")
+    if nodes is not None:
+        line += f"  nodes mean {nodes.mean():.0f} median {np.median(nodes):.0f}"
+    print(line)
+
+
+def bench(label: str, deals, misere: bool, baseline_deals: int) -> None:
+    print(f"{label}:")
+    table = tuple(t[0] for t in solver.new_table(1))
+    warm = tuple(col[:5] for col in deals)
+    _time_each(warm, misere, _solver_one(table))  # compile / load the cache first
+    seconds, nodes, result = _time_each(deals, misere, _solver_one(table))
+    _report("one core", seconds, nodes)
+    threads = numba.get_num_threads()
+    solver.solve_batch(*warm, misere=misere)
+    t0 = time.perf_counter()
+    batch = solver.solve_batch(*deals, misere=misere)
+    wall = time.perf_counter() - t0
+    assert (batch == result).all(), "batch and single solves disagree"
+    print(f"  all cores ({threads} threads)  {len(result) / wall:9.0f} solves/s  "
+          f"(wall {wall:.2f} s)")
+    if baseline_deals:
+        sub = tuple(col[:baseline_deals] for col in deals)
+        _time_each(tuple(col[:2] for col in sub), misere, _baseline_one)
+        base, _, base_result = _time_each(sub, misere, _baseline_one)
+        assert (base_result == result[:baseline_deals]).all(), "baseline disagrees"
+        _report("plain alpha-beta", base)
+        print(f"  speed-up over plain alpha-beta on the same {baseline_deals} deals: median "
+              f"x{np.median(base) / np.median(seconds[:baseline_deals]):.1f}, total "
+              f"x{base.sum() / seconds[:baseline_deals].sum():.1f}")
+    print(f"  tricks: mean {result.mean():.2f}, distribution {np.bincount(result).tolist()}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=10_000, help="trick-contract deals")
+    parser.add_argument("--misere-deals", type=int, default=2_000, help="misère deals")
+    parser.add_argument("--baseline-deals", type=int, default=100,
+                        help="deals of each kind also solved by plain alpha-beta (0: skip)")
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args(argv)
+    mem = solver.TT_SIZE * solver.TT_ENTRY_BYTES
+    print(f"solver memory: transposition table {solver.TT_SIZE} entries x "
+          f"{solver.TT_ENTRY_BYTES} B = {mem / 2**20:.1f} MiB per thread")
+    if args.deals:
+        deals = random_deals(args.deals, args.seed, misere=False)
+        bench("trick contracts (trump = declarer's longest suit)", deals, False,
+              min(args.baseline_deals, args.deals))
+    if args.misere_deals:
+        deals = random_deals(args.misere_deals, args.seed + 1, misere=True)
+        bench("misère", deals, True, min(args.baseline_deals, args.misere_deals))
+
+
+if __name__ == "__main__":
+    main()
