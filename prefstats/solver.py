@@ -540,20 +540,23 @@ def _single_table() -> tuple[np.ndarray, ...]:
 
 def _check_hands(hands: np.ndarray) -> None:
     """Raise ``ValueError`` unless every row is three disjoint equal-size masks of 1-10 cards."""
+    def where(i: int) -> str:
+        return "hands" if len(hands) == 1 else f"hands of row {i}"
+
     sizes = np.bitwise_count(hands)
     bad = np.flatnonzero((sizes != sizes[:, :1]).any(axis=1))
     if bad.size:
         i = bad[0]
-        raise ValueError(f"hands of row {i} have unequal sizes {sizes[i].tolist()}")
+        raise ValueError(f"{where(i)} have unequal sizes {sizes[i].tolist()}")
     bad = np.flatnonzero((sizes[:, 0] < 1) | (sizes[:, 0] > 10))
     if bad.size:
-        raise ValueError(f"hands of row {bad[0]} hold {sizes[bad[0], 0]} cards, not 1 to 10")
+        raise ValueError(f"{where(bad[0])} hold {sizes[bad[0], 0]} cards each, not 1 to 10")
     h0, h1, h2 = hands.T
     overlap = (h0 & h1) | (h0 & h2) | (h1 & h2)
     bad = np.flatnonzero(overlap)
     if bad.size:
         i = bad[0]
-        raise ValueError(f"hands of row {i} overlap in {format_cards(int(overlap[i]))}")
+        raise ValueError(f"{where(i)} overlap in {format_cards(int(overlap[i]))}")
 
 
 def _column(value, n: int, name: str, low: int, high: int) -> np.ndarray:

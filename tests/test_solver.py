@@ -221,3 +221,18 @@ def test_bad_input_raises(hands, kwargs, message):
     args = {"trump": None, "leader": 0, "declarer": 0} | kwargs
     with pytest.raises(ValueError, match=message):
         solve(hands, **args)
+
+
+def test_cli_solve_prints_result_and_best_leads():
+    from typer.testing import CliRunner
+
+    from prefstats.cli import app
+
+    hands = ["♠AK", "♠Q ♥A", "♠8 ♥7"]
+    result = CliRunner().invoke(app, ["solve", *hands, "--trump", "NT", "--leader", "0"])
+    assert result.exit_code == 0, result.output
+    assert "takes 2 trick(s)" in result.output
+    assert "optimal first cards of seat 0: A♠ K♠" in result.output
+    bad = CliRunner().invoke(app, ["solve", "♠A", "♠K", "♠Q ♥7"])
+    assert bad.exit_code == 2
+    assert "unequal sizes" in bad.output
