@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from prefstats.auction import HOLD_MODES, W_HALF, W_PASS, W_WHIST, auction_state, whist_state
+from prefstats.auction import HOLD_MODES, W_WHIST, auction_state, game_played, whist_state
 from prefstats.contracts import MISERE, N_CONTRACTS, TRUMP
 from prefstats.tricks import (
     RASPASY_TALON_MODES,
@@ -339,7 +339,7 @@ def _start_whist(st, rules):
 def _finish_whist(st, rules, first, second):
     st.first = first
     st.second = second
-    if first == W_PASS and second in (W_PASS, W_HALF):
+    if not game_played(first, second):
         st.phase = DONE  # not played: the declarer is credited with his contract
         st.to_act = -1
         st.controller = -1

@@ -62,6 +62,7 @@ from prefstats.variants import (
     T_MISERE_FAILED,
     T_MISERE_MADE,
     T_PLAYERS,
+    T_POOL_VALUE,
     T_RASPASY,
     T_RASPASY_STEPS,
     T_RASPASY_TALON,
@@ -813,9 +814,17 @@ class ScoreSheet:
     def _commit(self, entries: np.ndarray, *, no_help: Sequence[int], raspasy: bool) -> None:
         if self.finished:
             raise ValueError("the pulka is over: every deal after its end is refused")
+        n = self.variant.players
+        pool, mountain, whists = entry_totals(entries, n)
         if self.pool_target is not None and self.variant.pulka_end == "help":
-            entries = self._with_help(entries, set(no_help))
-        pool, mountain, whists = entry_totals(entries, self.variant.players)
+            deal = np.concatenate([pool, mountain, whists.ravel()])
+            blocked = np.zeros(n, dtype=np.bool_)
+            blocked[list(no_help)] = True
+            helped = np.empty_like(deal)
+            apply_help(self.variant.scoring_table(), 2 * self.pool_target, self._pool,
+                       self._mountain, deal, blocked, helped)
+            pool, mountain, whists = helped[:n], helped[n : 2 * n], helped[2 * n :].reshape(n, n)
+            entries = _rows_of(pool, mountain, whists)
         self._pool += pool
         self._mountain += mountain
         self._whists += whists
@@ -825,38 +834,63 @@ class ScoreSheet:
             self.log.append(Entry(self.deals, COLUMNS[column], player, who, Fraction(halves, 2)))
         self.raspasy_step = self.raspasy_step + 1 if raspasy else 0
 
-    def _with_help(self, entries: np.ndarray, no_help: set[int]) -> np.ndarray:
-        """Entries with each pool write beyond the target sent on as help."""
-        n = self.variant.players
-        target = 2 * self.pool_target
-        pool = self._pool.copy()
-        mountain = self._mountain.copy()
-        out = _Rows()
-        for column, player, on, halves in entries.tolist():
-            if column == MOUNTAIN:
-                mountain[player] += halves
-            if column != POOL:
-                out.rows.append((column, player, on, halves))
-                continue
-            kept = min(halves, max(0, target - pool[player]))
-            out.pool(player, kept)
-            pool[player] += kept
-            rest = halves - kept
-            while rest:
-                open_seats = [
-                    j for j in range(n) if j != player and j not in no_help and pool[j] < target
-                ]
-                if not open_seats:
-                    out.mountain(player, -rest)
-                    mountain[player] -= rest
-                    break
-                j = min(open_seats, key=lambda s: (-pool[s], mountain[s], (s - player) % n))
-                given = min(rest, target - pool[j])
-                out.pool(j, given)
-                out.whist(player, j, self.variant.pool_value * given)
-                pool[j] += given
-                rest -= given
-        return out.array()
+
+def _rows_of(pool: np.ndarray, mountain: np.ndarray, whists: np.ndarray) -> np.ndarray:
+    """Entry rows of dense totals: mountain, pool, then whist rows; zeros skipped."""
+    out = _Rows()
+    for p in range(len(pool)):
+        out.mountain(p, int(mountain[p]))
+    for p in range(len(pool)):
+        out.pool(p, int(pool[p]))
+    for i, j in zip(*np.nonzero(whists), strict=True):
+        out.whist(int(i), int(j), int(whists[i, j]))
+    return out.array()
+
+
+@njit(cache=True)
+def apply_help(table, target, pool, mountain, deal, no_help, out):
+    """A deal's dense totals ``deal`` (as :func:`deal_totals` writes them) with help
+    applied, written over ``out``; ``pool`` and ``mountain`` are the sheet's before it
+    and ``target`` the pool target, all in half points.
+
+    Pool points beyond the target go to the unclosed player with the largest pool (ties:
+    the smaller mountain, then the first clockwise from the helper) who is not barred
+    by ``no_help`` (the deal's defenders, the 4-player dealer); the helper writes
+    ``pool_value`` whists per point on him. With nobody to help the points come off the
+    helper's own mountain. Mountain entries count before pool entries, and pool entries
+    are helped in seat order. Compiled: the pulka simulator calls it directly.
+    """
+    n = table[T_PLAYERS]
+    out[:] = deal
+    pool_now = pool.copy()
+    mountain_now = mountain + deal[n : 2 * n]
+    for player in range(n):
+        halves = deal[player]
+        if halves <= 0:
+            continue
+        kept = min(halves, max(0, target - pool_now[player]))
+        out[player] += kept - halves
+        pool_now[player] += kept
+        rest = halves - kept
+        while rest > 0:
+            best = -1
+            for step in range(1, n):
+                j = (player + step) % n
+                if no_help[j] or pool_now[j] >= target:
+                    continue
+                if best < 0 or pool_now[j] > pool_now[best] or (
+                    pool_now[j] == pool_now[best] and mountain_now[j] < mountain_now[best]
+                ):
+                    best = j
+            if best < 0:
+                out[n + player] -= rest
+                mountain_now[player] -= rest
+                break
+            given = min(rest, target - pool_now[best])
+            out[best] += given
+            out[2 * n + player * n + best] += table[T_POOL_VALUE] * given
+            pool_now[best] += given
+            rest -= given
 
 
 # ---- a pulka from a file ------------------------------------------------------------------
