@@ -155,6 +155,82 @@ def _suit_len(hand, s):
 
 
 @njit(cache=True)
+def _bounds(hands, n, leader, declarer, trump, misere):
+    """Bounds (low, high) on the declarer's remaining ``n`` tricks, ``leader`` to lead."""
+    lo = 0
+    hi = n
+    if misere:
+        a = (declarer + 1) % 3
+        b = (declarer + 2) % 3
+        if leader != declarer:
+            if _ducks_everything(hands[declarer], hands[a] | hands[b]):
+                hi = 0
+        else:
+            # Every lead wins when each defender can go under it or is void in its suit.
+            forced = True
+            stuck = True
+            mine = hands[declarer]
+            while mine and forced:
+                c = _lowest(mine)
+                mine &= mine - 1
+                sh = c & ~7
+                below = ((1 << c) - 1) >> sh & 0xFF
+                sa = (hands[a] >> sh) & 0xFF
+                sb = (hands[b] >> sh) & 0xFF
+                forced = (sa == 0 or (sa & below) != 0) and (sb == 0 or (sb & below) != 0)
+                stuck = stuck and ((sa | sb) & ~below) == 0
+            if stuck:
+                lo = n  # all his cards top the defenders': he wins every trick he leads
+            elif forced:
+                lo = 1
+        return lo, hi
+    q = _quick_tricks(hands, leader, trump)
+    if leader == declarer:
+        lo = q
+    else:
+        hi = n - q
+    if trump >= 0:
+        # The highest trump wins the trick it falls in: so do its holder's trumps that
+        # top everyone else's, as they fall in different tricks.
+        sh = 8 * trump
+        owner = -1
+        for p in range(3):
+            if (hands[p] >> sh) & 0xFF > (hands[(p + 1) % 3] | hands[(p + 2) % 3]) >> sh & 0xFF:
+                owner = p
+        if owner >= 0:
+            others = (hands[(owner + 1) % 3] | hands[(owner + 2) % 3]) >> sh & 0xFF
+            top = _popcount((hands[owner] >> sh & 0xFF) >> (HIGH8[others] + 1))
+            if owner == declarer:
+                lo = max(lo, top)
+            else:
+                hi = min(hi, n - top)
+    return lo, hi
+
+
+@njit(cache=True)
+def _ducks_everything(declarer, defenders):
+    """Whether a misère declarer who is not on lead can avoid every remaining trick.
+
+    Sufficient test: in each suit his i-th lowest card is below the defenders' i-th
+    lowest (while they have one), so playing his highest card under each card they lead
+    keeps the condition; and he never gets the lead.
+    """
+    for s in range(4):
+        sh = 8 * s
+        mine = (declarer >> sh) & 0xFF
+        theirs = (defenders >> sh) & 0xFF
+        m = _popcount(theirs)
+        i = 0
+        while mine and i < m:
+            d = _lowest(mine)
+            mine &= mine - 1
+            i += 1
+            if _popcount(theirs & ((1 << d) - 1)) >= i:
+                return False
+    return True
+
+
+@njit(cache=True)
 def _quick_tricks(hands, leader, trump):
     """Tricks the leader can cash at once with top cards, whatever the others do."""
     h = hands[leader]
@@ -366,12 +442,12 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
                     elif hit[slot] < need:
                         res = False
                         settled = True
-                if not settled and not misere:
-                    q = _quick_tricks(hands, leader, trump)
-                    if leader == declarer and q >= need:
+                if not settled:
+                    lo, hi = _bounds(hands, n, leader, declarer, trump, misere)
+                    if lo >= need:
                         res = True
                         settled = True
-                    elif leader != declarer and n - q < need:
+                    elif hi < need:
                         res = False
                         settled = True
                 if not settled:
