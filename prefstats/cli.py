@@ -225,5 +225,57 @@ def solve_command(
     typer.echo("tricks per first card: " + "  ".join(f"{card_name(c)} {leads[c]}" for c in cards))
 
 
+@app.command("report")
+def report_command(
+    dataset: str = typer.Argument(help="Dataset folder made by `prefstats simulate`."),
+    out: str = typer.Option(..., help="Report folder (index.html, report.md, charts, CSV)."),
+    pulkas: str | None = typer.Option(None, help="Pulka dataset folder for seat luck."),
+) -> None:
+    """Write the statistics report of a dataset: tables with 95% CIs and charts."""
+    from prefstats.reports import report
+    from prefstats.storage import DatasetError
+
+    try:
+        folder = report(dataset, out, pulkas=pulkas)
+    except DatasetError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"{folder}/index.html, {folder}/report.md")
+
+
+@app.command("compare")
+def compare_command(
+    datasets: list[str] = typer.Argument(help="Dataset folders (the first is the baseline)."),
+    out: str = typer.Option(..., help="Report folder."),
+) -> None:
+    """Compare variants side by side; same-seed datasets are compared deal by deal."""
+    from prefstats.reports import comparison
+    from prefstats.storage import DatasetError
+
+    try:
+        folder = comparison(datasets, out)
+    except DatasetError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"{folder}/index.html, {folder}/report.md")
+
+
+@app.command("guide")
+def guide_command(
+    dataset: str = typer.Argument(help="Dataset folder made by `prefstats simulate`."),
+    out: str = typer.Option(".", help="Folder for guide.md."),
+) -> None:
+    """Write guide.md: when to bid, misère, whist or pass, each rule with its figure."""
+    from prefstats.reports import guide
+    from prefstats.storage import DatasetError
+
+    try:
+        path = guide(dataset, out)
+    except DatasetError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(str(path))
+
+
 def main() -> None:
     app()

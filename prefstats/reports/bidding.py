@@ -1,0 +1,78 @@
+"""Section 1, bidding thresholds: by hand class, how often each contract level is made
+after the talon, what declaring it is worth in whists against passing, and from which
+class on it pays; the same for misère by the holes in the hand.
+
+"Passing" is every deal in which a seat of the same class did not declare (it
+defended, or the deal was a raspasy): the comparison is between the choices the
+simulated players made, not a counterfactual replay of each hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import polars as pl
+
+from prefstats.engine import GAME, MISERE_GAME
+from prefstats.reports.frames import seat_rows, with_classes
+from prefstats.reports.stats import (
+    MIN_SAMPLES,
+    difference,
+    finish_means,
+    mean_aggs,
+    with_proportion,
+)
+
+#: Class columns of the full bidding table.
+HAND_CLASS = ("trumps", "top", "side_aces")
+
+
+def _classed(lf: pl.LazyFrame, kind: str) -> pl.DataFrame:
+    rows = seat_rows(lf).select("kind", "level", "role", "hand", "value", "made").collect()
+    return with_classes(rows, (kind,)).drop("hand")
+
+
+def _declare_vs_pass(rows: pl.DataFrame, declared: pl.Expr, by: Sequence[str],
+                     outcome: str, outcome_name: str) -> pl.DataFrame:
+    """Per ``by`` (plus ``level`` for the declarers): declarers' ``n``, the rate of
+    ``outcome`` with a Wilson CI, their mean value (``ev_bid``) against the mean value
+    of the same class when not declaring (``ev_pass``), and ``gain = ev_bid − ev_pass``."""
+    bid = rows.filter(declared).group_by("level", *by).agg(
+        pl.col(outcome).sum().alias("hits"), *mean_aggs(pl.col("value"), "ev_bid"))
+    passed = rows.filter(pl.col("role") != "declarer").group_by(*by).agg(
+        mean_aggs(pl.col("value"), "ev_pass"))
+    table = bid.join(passed, on=list(by), how="left").sort("level", *by)
+    table = finish_means(table, ["ev_bid", "ev_pass"]).rename({"ev_bid_n": "n"})
+    table = with_proportion(table, "hits", "n", outcome_name).drop("hits")
+    return difference(table, "ev_bid", "ev_pass", "gain").with_columns(
+        enough=(pl.col("n") >= MIN_SAMPLES) & (pl.col("ev_pass_n") >= MIN_SAMPLES))
+
+
+def bidding_table(lf: pl.LazyFrame, by: Sequence[str] = ("points",)) -> pl.DataFrame:
+    """Trick contracts by level and hand class ``by`` (columns of
+    :func:`prefstats.reports.classes.bidding_class`): ``n`` declared, ``p_make`` with
+    its 95% CI, ``ev_bid`` and ``ev_pass`` in whists, ``gain`` between them."""
+    rows = _classed(lf, "bidding")
+    return _declare_vs_pass(rows, (pl.col("role") == "declarer") & (pl.col("kind") == GAME),
+                            by, "made", "p_make")
+
+
+def misere_table(lf: pl.LazyFrame) -> pl.DataFrame:
+    """Misères by the holes of the dealt hand (all holes, and how many are short):
+    ``n``, ``p_caught`` (the declarer took a trick) with its CI, ``ev_bid`` against
+    ``ev_pass`` in whists, ``gain``."""
+    rows = _classed(lf, "misere").with_columns(caught=~pl.col("made"))
+    declared = (pl.col("role") == "declarer") & (pl.col("kind") == MISERE_GAME)
+    return _declare_vs_pass(rows, declared, ("holes", "short_holes"), "caught",
+                            "p_caught").drop("level")
+
+
+def thresholds(table: pl.DataFrame, by: str = "points", group: str = "level") -> pl.DataFrame:
+    """Per ``group``, the lowest ``by`` from which bidding pays: every row at or above it
+    with enough samples has ``gain > 0``. The row at the threshold is returned (none
+    when no such class exists or no row has enough samples)."""
+    shown = table.filter("enough").sort(group, by)
+    bad = shown.filter(pl.col("gain") <= 0).group_by(group).agg(pl.col(by).max().alias("_bad"))
+    return (shown.join(bad, on=group, how="left")
+            .filter(pl.col("_bad").is_null() | (pl.col(by) > pl.col("_bad")))
+            .group_by(group, maintain_order=True).first().drop("_bad"))

@@ -1,0 +1,110 @@
+"""Publishable charts: two generic plots (lines with 95% bands, bars with 95% error
+bars) in one house style -- titled, axes labelled with units, a fixed colour per
+variant, seat and contract level, readable at article width (7.5 × 4.5 in, 150 dpi).
+Only rows with enough samples are drawn. Each chart is saved as PNG and SVG.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import polars as pl
+from matplotlib.ticker import PercentFormatter
+
+#: One colour per variant across every chart (others get the next free colour).
+VARIANT_COLOURS = {"sochi": "#1f77b4", "leningrad": "#d62728", "rostov": "#2ca02c"}
+SEAT_COLOURS = ("#4c72b0", "#dd8452", "#55a868", "#8172b3")
+LEVEL_COLOURS = {6: "#9ecae1", 7: "#6baed6", 8: "#3182bd", 9: "#08519c", 10: "#08306b"}
+_SPARE = ("#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
+STYLE = {"font.size": 11, "axes.titlesize": 13, "axes.labelsize": 11, "legend.fontsize": 10,
+         "axes.spines.top": False, "axes.spines.right": False, "axes.grid": True,
+         "grid.alpha": 0.3, "figure.dpi": 150, "savefig.dpi": 150}
+SIZE = (7.5, 4.5)
+
+
+def colours_for(names: Sequence, fixed: Mapping | Sequence) -> dict:
+    """A colour for each name: from ``fixed`` (a mapping, or a sequence by index),
+    then spare colours."""
+    spare = iter(_SPARE)
+    out = {}
+    for i, name in enumerate(names):
+        if isinstance(fixed, Mapping):
+            out[name] = fixed.get(name) or next(spare)
+        else:
+            out[name] = fixed[i % len(fixed)]
+    return out
+
+
+def _finish(fig, ax, title: str, xlabel: str, ylabel: str, path: Path, note: str | None,
+            percent: bool) -> list[Path]:
+    if percent:
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_title(title, loc="left")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if note:
+        fig.text(0.01, 0.01, note, fontsize=8, color="#555555", ha="left", va="bottom")
+    fig.tight_layout(rect=(0, 0.04 if note else 0, 1, 1))
+    paths = [path.with_suffix(".png"), path.with_suffix(".svg")]
+    for p in paths:
+        fig.savefig(p)
+    plt.close(fig)
+    return paths
+
+
+def line_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None = None,
+               title: str,
+               xlabel: str, ylabel: str, colours: Mapping | Sequence = SEAT_COLOURS,
+               group_label: str = "", zero_line: bool = False, note: str | None = None,
+               percent: bool = False) -> list[Path]:
+    """Lines of ``y`` against ``x``, one per ``group``, with shaded ``y_lo``–``y_hi``;
+    ``percent`` writes a share axis as percentages."""
+    df = df.filter("enough").sort(x)
+    groups = df[group].unique(maintain_order=True).sort().to_list() if group else [None]
+    palette = colours_for(groups, colours)
+    with plt.rc_context(STYLE):
+        fig, ax = plt.subplots(figsize=SIZE)
+        for g in groups:
+            part = df.filter(pl.col(group) == g) if group else df
+            c = palette[g]
+            label = f"{group_label}{g}" if group else None
+            ax.plot(part[x], part[y], marker="o", ms=4, color=c, label=label)
+            ax.fill_between(part[x], part[f"{y}_lo"], part[f"{y}_hi"], color=c, alpha=0.2,
+                            linewidth=0)
+        if zero_line:
+            ax.axhline(0, color="black", linewidth=0.8)
+        if group:
+            ax.legend(frameon=False, ncols=min(len(groups), 5))
+        return _finish(fig, ax, title, xlabel, ylabel, path, note, percent)
+
+
+def bar_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None = None,
+              title: str,
+              xlabel: str, ylabel: str, colours: Mapping | Sequence = SEAT_COLOURS,
+              group_label: str = "", zero_line: bool = True, note: str | None = None,
+              percent: bool = False) -> list[Path]:
+    """Grouped bars of ``y`` per ``x`` category and ``group``, 95% error bars."""
+    df = df.filter("enough")
+    cats = df[x].unique(maintain_order=True).to_list()
+    groups = df[group].unique(maintain_order=True).to_list() if group else [None]
+    palette = colours_for(groups, colours)
+    width = 0.8 / len(groups)
+    with plt.rc_context(STYLE):
+        fig, ax = plt.subplots(figsize=SIZE)
+        for k, g in enumerate(groups):
+            part = df.filter(pl.col(group) == g) if group else df
+            pos = [cats.index(v) + (k - (len(groups) - 1) / 2) * width for v in part[x]]
+            err = [(part[y] - part[f"{y}_lo"]).to_list(), (part[f"{y}_hi"] - part[y]).to_list()]
+            ax.bar(pos, part[y], width * 0.95, yerr=err, capsize=3, color=palette[g],
+                   label=f"{group_label}{g}" if group else None, error_kw={"elinewidth": 1})
+        ax.set_xticks(range(len(cats)), [str(c) for c in cats])
+        if zero_line:
+            ax.axhline(0, color="black", linewidth=0.8)
+        if group:
+            ax.legend(frameon=False, ncols=min(len(groups), 4))
+        return _finish(fig, ax, title, xlabel, ylabel, path, note, percent)

@@ -1,0 +1,68 @@
+"""Hand classes the report groups by, read from the ten dealt cards (what a player sees
+when he bids or whists), vectorised over uint32 hand masks.
+
+- bidding: the *best suit* (longest; ties: more of A K Q, then the higher suit), its
+  length ``trumps``, its top honours ``top`` (A K Q held), the ``side_aces`` outside
+  it, and ``points = trumps + top + side_aces``, a crude one-number strength;
+- whist: ``high_cards``, the defender's aces and kings;
+- misère: ``holes``, suits a catcher can force a trick in. A holding is safe when its
+  i-th lowest card (from 0) is at most 2·i ranks above the seven (7, 9, J, K …): the
+  declarer can always play under. ``short_holes`` are unsafe suits of one or two cards.
+
+>>> from prefstats.cards import parse_cards
+>>> h = np.array([parse_cards("♠AKQ98 ♣A ♦A7 ♥87")], dtype=np.uint32)
+>>> c = bidding_class(h)
+>>> [int(c[k][0]) for k in ("suit", "trumps", "top", "side_aces", "points")]
+[0, 5, 3, 2, 10]
+>>> m = misere_holes(np.array([parse_cards("♠79J ♣8 ♦7K ♥79JQ")], dtype=np.uint32))
+>>> int(m["holes"][0]), int(m["short_holes"][0])  # ♣8 alone, ♦7K (K is 2 ranks too high)
+(2, 2)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from prefstats.cards import ACE, count_rank, honours, suit_holdings
+
+_TOP = 0b1110_0000  # A K Q of an 8-bit suit holding
+
+
+def _safe_holdings() -> np.ndarray:
+    safe = np.ones(256, dtype=bool)
+    for h in range(256):
+        ranks = [r for r in range(8) if h >> r & 1]
+        safe[h] = all(r <= 2 * i for i, r in enumerate(ranks))
+    return safe
+
+
+#: SAFE[h]: a misère holding the declarer can always play under.
+SAFE = _safe_holdings()
+
+
+def bidding_class(hands: np.ndarray) -> dict[str, np.ndarray]:
+    """Best suit, its length and top honours, side aces and points of each hand."""
+    held = suit_holdings(hands).astype(np.int64)  # (n, 4)
+    length = np.bitwise_count(held)
+    top = np.bitwise_count(held & _TOP)
+    suit = np.argmax(length * 16 + top * 4 + np.arange(4), axis=1)
+    rows = np.arange(len(held))
+    trumps, top = length[rows, suit], top[rows, suit]
+    side_aces = count_rank(hands, ACE).astype(np.int64) - (held[rows, suit] >> ACE & 1)
+    return {"suit": suit.astype(np.int8), "trumps": trumps.astype(np.int8),
+            "top": top.astype(np.int8), "side_aces": side_aces.astype(np.int8),
+            "points": (trumps + top + side_aces).astype(np.int8)}
+
+
+def high_cards(hands: np.ndarray) -> np.ndarray:
+    """Aces and kings held."""
+    return honours(hands).astype(np.int8)
+
+
+def misere_holes(hands: np.ndarray) -> dict[str, np.ndarray]:
+    """Unsafe suits (``holes``) and those of them with one or two cards (``short_holes``)."""
+    held = suit_holdings(hands)
+    unsafe = ~SAFE[held]
+    short = unsafe & (np.bitwise_count(held) <= 2)
+    return {"holes": unsafe.sum(axis=1).astype(np.int8),
+            "short_holes": short.sum(axis=1).astype(np.int8)}

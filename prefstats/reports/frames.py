@@ -1,0 +1,85 @@
+"""Long frames the sections share: one row per (deal, active seat), lazily built from a
+dataset's columns, with the hand classes of :mod:`prefstats.reports.classes` added.
+
+Seats 0, 1, 2 are the active players (with 4 players seat 3, the dealer, takes no
+bid and no whist). A seat's ``role``: ``"declarer"`` (trick game or misère),
+``"defender"`` or ``"raspasy"``; a defender's ``call`` is his whist role
+(:data:`prefstats.auction.W_PASS`, ``W_WHIST``, ``W_HALF``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from prefstats.contracts import LEVEL, OBLIGATION
+from prefstats.engine import GAME, MISERE_GAME, RASPASY
+from prefstats.reports import classes
+
+ACTIVE = 3
+CALL_NAMES = {0: "pass", 1: "whist", 2: "half-whist"}
+KIND_NAMES = {GAME: "game", MISERE_GAME: "misère", RASPASY: "raspasy"}
+SEAT_NAMES = ("first hand", "second hand", "third hand", "dealer")
+
+
+def seat_name(seat: pl.Expr) -> pl.Expr:
+    """The name of a seat number (seat 3 is the 4-player dealer)."""
+    return seat.replace_strict(list(range(4)), list(SEAT_NAMES), return_dtype=pl.String)
+
+
+def n_players(lf: pl.LazyFrame) -> int:
+    """Players at the table of a dataset: its ``value_i`` columns."""
+    return sum(c.startswith("value_") for c in lf.collect_schema().names())
+
+
+def _pick(column: str, index: pl.Expr) -> pl.Expr:
+    """Per row, ``column_{index}`` of the three active seats."""
+    return pl.coalesce(pl.when(index == s).then(pl.col(f"{column}_{s}")) for s in range(ACTIVE))
+
+
+def seat_rows(lf: pl.LazyFrame) -> pl.LazyFrame:
+    """One row per deal and active seat: the seat's hand, role, call, tricks and value,
+    and the deal's kind, contract level (0 for misère), declarer tricks and whether the
+    contract was made (a game that is not played counts as made)."""
+    codes = list(range(len(LEVEL)))
+    declarer = pl.col("declarer")
+    code = pl.col("contract").clip(0).cast(pl.Int32)
+    deal = lf.select(
+        "deal_id", "kind", "declarer", "first", "second", "played", *(
+            pl.col(f"{c}_{s}") for c in ("hand", "tricks", "value") for s in range(ACTIVE)),
+        level=pl.when(pl.col("kind") == GAME).then(
+            code.replace_strict(codes, LEVEL.tolist(), return_dtype=pl.Int8)).otherwise(0),
+        obligation=code.replace_strict(codes, OBLIGATION.tolist(), return_dtype=pl.Int8),
+        declarer_tricks=_pick("tricks", declarer).cast(pl.Int8),
+    )
+    per_seat = []
+    for s in range(ACTIVE):
+        offset = (s - declarer) % ACTIVE
+        per_seat.append(deal.select(
+            "deal_id", "kind", "level", "obligation", "declarer_tricks", "played",
+            seat=pl.lit(s, pl.Int8), hand=pl.col(f"hand_{s}"),
+            tricks=pl.col(f"tricks_{s}").cast(pl.Int8), value=pl.col(f"value_{s}"),
+            role=pl.when(pl.col("kind") == RASPASY).then(pl.lit("raspasy"))
+            .when(offset == 0).then(pl.lit("declarer")).otherwise(pl.lit("defender")),
+            call=pl.when((pl.col("kind") != GAME) | (offset == 0)).then(None)
+            .when(offset == 1).then(pl.col("first")).otherwise(pl.col("second")),
+        ))
+    return pl.concat(per_seat).with_columns(
+        made=pl.when(pl.col("kind") == GAME).then(
+            ~pl.col("played") | (pl.col("declarer_tricks") >= pl.col("level")))
+        .when(pl.col("kind") == MISERE_GAME).then(pl.col("declarer_tricks") == 0))
+
+
+def with_classes(df: pl.DataFrame, kinds: tuple[str, ...]) -> pl.DataFrame:
+    """Add hand-class columns to a collected frame with a ``hand`` column: ``"bidding"``
+    (suit, trumps, top, side_aces, points), ``"whist"`` (high_cards), ``"misere"``
+    (holes, short_holes)."""
+    hands = df["hand"].to_numpy()
+    extra: dict[str, np.ndarray] = {}
+    if "bidding" in kinds:
+        extra |= classes.bidding_class(hands)
+    if "whist" in kinds:
+        extra["high_cards"] = classes.high_cards(hands)
+    if "misere" in kinds:
+        extra |= classes.misere_holes(hands)
+    return df.with_columns(pl.Series(k, v) for k, v in extra.items())

@@ -1,0 +1,84 @@
+"""``prefstats guide``: sections 1 and 2 distilled into a one-page bidding and whisting
+guide (``guide.md``) -- when to bid each level, when a misère pays, when to whist,
+half-whist or pass -- every rule with the figure (and its 95% CI and sample) behind it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from prefstats.reports.bidding import bidding_table, misere_table, thresholds
+from prefstats.reports.stats import MIN_SAMPLES
+from prefstats.reports.whist import whist_table
+from prefstats.storage import load, manifest_of
+
+
+def _ci(row: dict, col: str, digits: int = 1, scale: float = 1.0) -> str:
+    return (f"{row[col] * scale:+.{digits}f} [{row[f'{col}_lo'] * scale:+.{digits}f}, "
+            f"{row[f'{col}_hi'] * scale:+.{digits}f}]")
+
+
+def guide_lines(lf: pl.LazyFrame, variant: str) -> list[str]:
+    """The guide's markdown lines for the deals in ``lf``."""
+    bids, misere, whists = bidding_table(lf), misere_table(lf), whist_table(lf)
+    lines = [f"# {variant}: when to bid and when to whist", "",
+             "Hand points = best-suit length + its A K Q + aces outside it (dealt cards). "
+             "Gains are whists per deal against passing, with 95% CIs; n is the number of "
+             f"deals behind the figure (classes with fewer than {MIN_SAMPLES} are ignored). "
+             "They describe what the simulated players' choices earned.", "", "## Bidding", ""]
+    start = {r["level"]: r for r in thresholds(bids).iter_rows(named=True)}
+    for level in range(6, 11):
+        seen = bids.filter((pl.col("level") == level) & pl.col("enough"))
+        if level in start:
+            r = start[level]
+            lines.append(f"- **Bid {level}** with {r['points']}+ points: made "
+                         f"{100 * r['p_make']:.0f}% [{100 * r['p_make_lo']:.0f}, "
+                         f"{100 * r['p_make_hi']:.0f}], gain {_ci(r, 'gain')} (n = {r['n']:,}).")
+        elif len(seen):
+            best = seen.sort("gain", descending=True).row(0, named=True)
+            lines.append(f"- **Do not bid {level}**: no class gains; the best, "
+                         f"{best['points']} points, gives {_ci(best, 'gain')} (n = {best['n']:,}).")
+        else:
+            lines.append(f"- **{level}**: too few declared deals to say.")
+    lines += ["", "## Misère", ""]
+    shown = misere.filter("enough")
+    if not len(shown):
+        lines.append("- Too few misères to say.")
+    for r in shown.iter_rows(named=True):
+        verdict = "pays" if r["gain_lo"] > 0 else "does not pay" if r["gain_hi"] < 0 else "is even"
+        lines.append(f"- {r['holes']} hole(s), {r['short_holes']} short: caught "
+                     f"{100 * r['p_caught']:.0f}%, gain {_ci(r, 'gain')}: **{verdict}** "
+                     f"(n = {r['n']:,}).")
+    lines += ["", "## Whisting", ""]
+    start = {r["level"]: r for r in thresholds(whists, by="high_cards").iter_rows(named=True)}
+    for level in range(6, 11):
+        seen = whists.filter((pl.col("level") == level) & pl.col("enough"))
+        if level in start:
+            r = start[level]
+            lines.append(f"- **Whist {level}** with {r['high_cards']}+ aces and kings: gain "
+                         f"{_ci(r, 'gain')} (n = {r['ev_whist_n']:,} whists).")
+        elif len(seen):
+            lines.append(f"- **Pass on {level}**: whisting never beat passing in a class with "
+                         "enough deals.")
+        else:
+            lines.append(f"- **{level}**: too few defended deals to say.")
+        half = whists.filter((pl.col("level") == level) & (pl.col("ev_half_whist_n")
+                                                            >= MIN_SAMPLES)
+                             & (pl.col("ev_pass_n") >= MIN_SAMPLES))
+        for r in half.iter_rows(named=True):
+            lines.append(f"  - half-whist with {r['high_cards']} A+K: "
+                         f"{r['ev_half_whist']:+.1f} against passing {r['ev_pass']:+.1f} "
+                         f"(n = {r['ev_half_whist_n']:,}).")
+    return lines
+
+
+def guide(path: str | Path, out: str | Path) -> Path:
+    """Write ``guide.md`` for the dataset at ``path`` into the folder ``out``."""
+    variant = manifest_of(path)["spec"]["variant"]["base"].capitalize()
+    target = Path(out)
+    target.mkdir(parents=True, exist_ok=True)
+    target = target / "guide.md"
+    target.write_text("\n".join(guide_lines(load(path), variant)) + "\n")
+    return target

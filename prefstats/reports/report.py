@@ -1,0 +1,245 @@
+"""The full report of one dataset (``prefstats report``) and the comparison of several
+(``prefstats compare``): each section's tables from the section functions, with their
+charts and readings, handed to :func:`prefstats.reports.render.write_report`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from prefstats.reports import bidding, charts, compare, raspasy, seats, whist
+from prefstats.reports.frames import n_players
+from prefstats.reports.render import Block, Report, Section, write_report
+from prefstats.storage import load, manifest_of
+
+OBSERVATIONAL = ("Figures compare the choices the simulated players made; they are not a "
+                 "replay of each hand with the other choice.")
+NO_PULKAS = ("No pulka dataset was given (`--pulkas DIR`, made by `simulate-pulkas`), so "
+             "pulka results by seat are not shown.")
+
+
+def _meta(path: Path, manifest: Mapping[str, Any], rows: int) -> list[str]:
+    spec = manifest["spec"]
+    players = spec["players"]
+    params = ", ".join(f"{k}={v:g}" for k, v in players.get("params", {}).items())
+    return [f"dataset: {path} ({rows:,} deals, seed {spec['seed']})",
+            f"variant: {spec['variant']['base']}, {spec['variant']['players']} players",
+            f"players: built-in {players['policy']}" + (f" ({params})" if params else ""),
+            f"prefstats {spec['package_version']}; every number: estimate [95% CI], "
+            "groups with fewer than 30 samples not shown"]
+
+
+def bidding_section(lf: pl.LazyFrame, variant: str) -> Section:
+    table = bidding.bidding_table(lf)
+    classes = bidding.bidding_table(lf, bidding.HAND_CLASS)
+    misere = bidding.misere_table(lf)
+    chart = partial(charts.line_chart, x="points", group="level", colours=charts.LEVEL_COLOURS,
+                    group_label="level ", xlabel="hand points (best-suit length + its A K Q "
+                    "+ side aces)")
+    est = [("n declared", "n", "int"), ("P(make)", "p_make", "pct"),
+           ("bid, whists", "ev_bid", "est:1"), ("pass, whists", "ev_pass", "est:1"),
+           ("gain, whists", "gain", "est:1")]
+    return Section("1. Bidding thresholds", "A hand's class is read from its ten dealt cards: "
+                   "the best suit's length, its top honours (A K Q) and the aces outside it. "
+                   + OBSERVATIONAL, [
+        Block("bidding_make", "Probability of making the contract, by hand points",
+              "Share of declared trick contracts made after the talon (a contract nobody "
+              "whists counts as made), by level.", table,
+              [("level", "level", "int"), ("points", "points", "int"), *est],
+              partial(chart, y="p_make", title=f"{variant}: P(make) by hand points",
+                      ylabel="contracts made", percent=True)),
+        Block("bidding_gain", "Value of declaring against passing, by hand points",
+              "Mean deal value to the declarer minus the mean value to players of the same "
+              "points who did not declare; above zero, declaring that level pays.",
+              bidding.thresholds(table),
+              [("level", "level", "int"), ("bidding pays from points", "points", "int"), *est],
+              partial(chart, y="gain", zero_line=True, ylabel="declare − pass (whists per deal)",
+                      title=f"{variant}: what declaring is worth, by hand points"),
+              ["The table lists, per level, the lowest points from which every class shown "
+               "gains; the chart draws every class."], chart_table=table),
+        Block("bidding_classes", "By full hand class",
+              "The same figures by best-suit length, top honours and side aces.", classes,
+              [("level", "level", "int"), ("length", "trumps", "int"), ("A K Q", "top", "int"),
+               ("side aces", "side_aces", "int"), *est]),
+        Block("misere", "Misère: chance of being caught, by holes",
+              "A hole is a suit in which the declarer cannot always play under (its i-th "
+              "lowest card is more than 2·i ranks above the seven); short holes have one or "
+              "two cards. Read from the dealt hand.", misere,
+              [("holes", "holes", "int"), ("short", "short_holes", "int"),
+               ("n declared", "n", "int"), ("P(caught)", "p_caught", "pct"),
+               ("misère, whists", "ev_bid", "est:1"), ("pass, whists", "ev_pass", "est:1"),
+               ("gain, whists", "gain", "est:1")],
+              partial(charts.bar_chart, x="holes", y="p_caught", group="short_holes",
+                      group_label="short holes: ", zero_line=False,
+                      title=f"{variant}: misère caught, by holes in the hand",
+                      xlabel="holes (unsafe suits)", ylabel="misères caught",
+                      percent=True)),
+    ])
+
+
+def whist_section(lf: pl.LazyFrame, variant: str) -> Section:
+    table = whist.whist_table(lf)
+    return Section("2. Whist profitability", "Each defender of a trick contract, by contract "
+                   "level and his aces and kings. " + OBSERVATIONAL, [
+        Block("whist", "Whisting against passing, by high cards",
+              "Mean deal value to the defender by his call; gain = whist − pass.", table,
+              [("level", "level", "int"), ("A+K", "high_cards", "int"),
+               ("n whist", "ev_whist_n", "int"), ("whist", "ev_whist", "est:1"),
+               ("n pass", "ev_pass_n", "int"), ("pass", "ev_pass", "est:1"),
+               ("n half", "ev_half_whist_n", "int"), ("half-whist", "ev_half_whist", "est:1"),
+               ("gain", "gain", "est:1")],
+              partial(charts.line_chart, x="high_cards", y="gain", group="level",
+                      colours=charts.LEVEL_COLOURS, group_label="level ", zero_line=True,
+                      title=f"{variant}: what whisting is worth, by high cards",
+                      xlabel="defender's aces and kings (5 = five or more)",
+                      ylabel="whist − pass (whists per deal)")),
+        Block("whist_threshold", "Whisting pays from",
+              "Per level, the fewest aces and kings from which whisting beat passing in "
+              "every class shown.", bidding.thresholds(table, by="high_cards"),
+              [("level", "level", "int"), ("from A+K", "high_cards", "int"),
+               ("gain", "gain", "est:1")]),
+    ])
+
+
+def raspasy_section(lf: pl.LazyFrame, variant: str, rules: Mapping[str, Any]) -> Section:
+    unit = raspasy.cost_unit(rules)
+    return Section("3. Raspasy costs", "All-pass deals: every player tries to take as few "
+                   "tricks as possible. Seat 0 is the first hand. " + raspasy.__doc__.split(
+                       "\n\n")[1].replace("\n", " "), [
+        Block("raspasy_tricks", "Tricks taken per raspasy, by seat",
+              "Share of raspasy deals in which a seat took each number of tricks.",
+              raspasy.raspasy_tricks(lf),
+              [("seat", "name", "text"), ("tricks", "tricks", "int"), ("n", "n", "int"),
+               ("share", "share", "pct")],
+              partial(charts.bar_chart, x="tricks", y="share", group="name", zero_line=False,
+                      title=f"{variant}: tricks taken on a raspasy", percent=True,
+                      xlabel="tricks taken", ylabel="raspasy deals")),
+        Block("raspasy_costs", f"Cost per player per raspasy ({unit})",
+              "Mean cost by seat and step of the progression, and the chance of no trick.",
+              raspasy.raspasy_costs(lf, rules),
+              [("seat", "name", "text"), ("step", "step", "int"), ("n", "n", "int"),
+               (f"cost, {unit}", "cost", "est:2"), ("P(no trick)", "p_zero", "pct")],
+              partial(charts.bar_chart, x="step", y="cost", group="name",
+                      zero_line=False, title=f"{variant}: cost of a raspasy by step",
+                      xlabel="raspasy step (consecutive all-pass deals)",
+                      ylabel=f"cost per player ({unit})")),
+        Block("raspasy_chain", "Entering a raspasy chain",
+              "Chance that a deal is passed out, expected raspasy in a chain once entered, "
+              f"and its expected cost per player ({unit}).", raspasy.raspasy_chain(lf, rules),
+              [("rule", "rule", "text"), ("n", "n", "int"), ("P(raspasy)", "p_raspasy", "pct"),
+               ("raspasy per chain", "chain_deals", "est:2"),
+               (f"chain cost, {unit}", "chain_cost", "est:2")],
+              notes=["The bound row supposes every six of the dataset becomes a raspasy when "
+                     "the exit rule demands a seven: the true effect lies between the rows."]),
+    ])
+
+
+def seat_section(lf: pl.LazyFrame, variant: str, pulkas: pl.LazyFrame | None) -> Section:
+    table, test = seats.seat_luck(lf)
+    blocks = [Block("seat_deals", "Mean deal value by seat",
+                    "Whists per deal to each seat; values sum to zero over the table.", table,
+                    [("seat", "name", "text"), ("n", "n", "int"),
+                     ("mean value, whists", "mean", "est:2")],
+                    partial(charts.bar_chart, x="name", y="mean", group=None,
+                            title=f"{variant}: deal value by seat", xlabel="seat",
+                            ylabel="mean value (whists per deal)"),
+                    [_test_note(test)])]
+    if pulkas is None:
+        return Section("4. Seat luck", NO_PULKAS, blocks)
+    ptable, ptest = seats.pulka_seat_luck(pulkas)
+    blocks += [
+        Block("seat_pulkas", "Pulka results by seat",
+              f"Final result of a pulka (whists) by starting seat; {ptest['deals']:.1f} deals "
+              f"a pulka on average; SD of one result {ptest['sd']:.1f} whists.", ptable,
+              [("seat", "name", "text"), ("n", "n", "int"),
+               ("mean result, whists", "mean", "est:1")],
+              partial(charts.bar_chart, x="name", y="mean", group=None,
+                      title=f"{variant}: pulka result by seat", xlabel="starting seat",
+                      ylabel="mean result (whists per pulka)"), [_test_note(ptest)]),
+        Block("seat_skill", "Pulkas until skill shows through luck",
+              "Pulkas needed to tell an average edge from luck (5% two-sided test, 80% power).",
+              seats.pulkas_to_detect(ptest["sd"]).with_columns(n=pl.lit(ptest["n"]),
+                                                                enough=pl.lit(True)),
+              [("edge, whists per pulka", "edge", "num:0"), ("pulkas", "pulkas", "int")]),
+    ]
+    return Section("4. Seat luck", "Per deal and per pulka.", blocks)
+
+
+def _test_note(test: Mapping[str, float]) -> str:
+    return (f"Does seat matter? Wald test that all seat means are zero: χ² = "
+            f"{test['chi2']:.2f} on {test['df']} df, p = {test['p_value']:.3g} (n = "
+            f"{test['n']:,}).")
+
+
+def dataset_report(path: str | Path, *, pulkas: str | Path | None = None,
+                   lf: pl.LazyFrame | None = None) -> Report:
+    """The report of the dataset at ``path`` (``lf`` overrides its rows, e.g. a sample)."""
+    path = Path(path)
+    manifest = manifest_of(path)
+    lf = load(path) if lf is None else lf
+    rules = manifest["spec"]["variant"]
+    name = rules["base"].capitalize()
+    rows = lf.select(pl.len()).collect().item()
+    plf = pl.scan_parquet(str(Path(pulkas) / "*.parquet")) if pulkas else None
+    return Report(f"prefstats report: {name}, {n_players(lf)} players", _meta(path, manifest,
+                                                                                rows), [
+        bidding_section(lf, name), whist_section(lf, name), raspasy_section(lf, name, rules),
+        seat_section(lf, name, plf)])
+
+
+def comparison_report(paths: Sequence[str | Path]) -> Report:
+    """Variant comparison of the datasets at ``paths`` (named by their variant)."""
+    datasets: dict[str, pl.LazyFrame] = {}
+    meta = []
+    for p in paths:
+        spec = manifest_of(p)["spec"]
+        name = spec["variant"]["base"]
+        while name in datasets:
+            name += "'"
+        datasets[name] = load(p)
+        meta.append(f"{name}: {p} (seed {spec['seed']}, players {spec['players']['policy']})")
+    names = list(datasets)
+    colours = charts.colours_for(names, charts.VARIANT_COLOURS)
+    metrics = compare.variant_metrics(datasets)
+    paired = compare.paired_differences(datasets) if len(names) > 1 else None
+    blocks = [Block("compare_metrics", "Metrics side by side",
+                    "Each metric per dataset with its 95% CI.", metrics,
+                    [("variant", "variant", "text"), ("metric", "metric", "text"),
+                     ("unit", "unit", "text"), ("n", "n", "int"), ("value", "value", "est:3")],
+                    partial(_spread_chart, colours=colours))]
+    if paired is not None:
+        blocks.append(Block(
+            "compare_paired", f"Deal by deal against {names[0]}",
+            "Datasets made with the same seed hold the same deals, so each metric's "
+            "difference is taken deal by deal; ci_shrink is how much narrower the paired CI "
+            "is than an unpaired comparison of the same data.", paired,
+            [("variant", "variant", "text"), ("metric", "metric", "text"), ("n", "n", "int"),
+             ("paired", "paired", "text"), ("difference", "diff", "est:4"),
+             ("SE paired", "se_paired", "num:4"), ("SE unpaired", "se_unpaired", "num:4"),
+             ("CI shrink", "ci_shrink", "num:3")]))
+    return Report("prefstats variant comparison: " + ", ".join(names), meta,
+                  [Section("5. Variant comparison", OBSERVATIONAL, blocks)])
+
+
+def _spread_chart(table: pl.DataFrame, path: Path, colours: Mapping[str, str]) -> list[Path]:
+    spread = table.filter(pl.col("metric").str.starts_with("spread")).with_columns(
+        metric=pl.lit("all deals"), value_lo=pl.col("lo"), value_hi=pl.col("hi"))
+    return charts.bar_chart(spread, path, x="metric", y="value", group="variant",
+                            colours=colours, zero_line=False,
+                            title="How much a deal swings, by variant", xlabel="",
+                            ylabel="mean |deal value| per seat (whists)")
+
+
+def report(path: str | Path, out: str | Path, *, pulkas: str | Path | None = None) -> Path:
+    """Write the report of the dataset at ``path`` into ``out``."""
+    return write_report(dataset_report(path, pulkas=pulkas), out)
+
+
+def comparison(paths: Sequence[str | Path], out: str | Path) -> Path:
+    """Write the comparison of the datasets at ``paths`` into ``out``."""
+    return write_report(comparison_report(paths), out)

@@ -1,0 +1,76 @@
+"""Section 4, seat luck: the mean value of a deal to each seat (first, second, third
+hand; with 4 players the dealer) with a joint test that seat does not matter, and,
+from pulka datasets, the same for final pulka results plus how many pulkas it takes
+for a given skill edge to show through the luck.
+
+A pulka dataset (``simulate-pulkas``) has one row per pulka with columns
+``pulka_id``, ``result_0 … result_{N-1}`` (each seat's settlement in whists, summing
+to zero), ``deals`` and ``raspasy`` (deals played and how many were raspasy).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+from scipy import stats
+
+from prefstats.reports.frames import SEAT_NAMES, n_players
+from prefstats.reports.stats import MIN_SAMPLES, finish_means, mean_aggs, zero_means_test
+
+#: Skill edges (whists per pulka) for which :func:`pulkas_to_detect` is tabulated.
+EDGES = (10.0, 25.0, 50.0, 100.0)
+
+
+def _seat_means(lf: pl.LazyFrame, prefix: str, seats: int) -> pl.DataFrame:
+    df = lf.select(agg for s in range(seats)
+                   for agg in mean_aggs(pl.col(f"{prefix}{s}").cast(pl.Float64), f"s{s}")
+                   ).collect()
+    rows = [{"seat": s, "name": SEAT_NAMES[s], "n": df[f"s{s}_n"][0], "mean": df[f"s{s}"][0],
+             "mean_sd": df[f"s{s}_sd"][0]} for s in range(seats)]
+    table = finish_means(pl.DataFrame(rows).rename({"n": "mean_n"}), ["mean"])
+    return table.rename({"mean_n": "n"}).with_columns(enough=pl.col("n") >= MIN_SAMPLES)
+
+
+def _test(lf: pl.LazyFrame, prefix: str, seats: int) -> dict[str, float]:
+    values = lf.select(pl.col(f"{prefix}{s}").cast(pl.Float64)
+                       for s in range(seats - 1)).collect().to_numpy()
+    if len(values) < MIN_SAMPLES:
+        return {"chi2": float("nan"), "df": seats - 1, "p_value": float("nan"), "n": len(values)}
+    chi2, df, p = zero_means_test(values)
+    return {"chi2": chi2, "df": df, "p_value": p, "n": len(values)}
+
+
+def seat_luck(lf: pl.LazyFrame) -> tuple[pl.DataFrame, dict[str, float]]:
+    """Mean deal value in whists per seat (with CI) and the Wald test that all seat
+    means are zero (``chi2``, ``df``, ``p_value``, ``n``)."""
+    seats = n_players(lf)
+    return _seat_means(lf, "value_", seats), _test(lf, "value_", seats)
+
+
+def pulka_seats(lf: pl.LazyFrame) -> int:
+    return sum(c.startswith("result_") for c in lf.collect_schema().names())
+
+
+def pulka_seat_luck(lf: pl.LazyFrame) -> tuple[pl.DataFrame, dict[str, float]]:
+    """Mean final pulka result per seat (whists, with CI) and the test that seat does
+    not matter; the test dict also holds ``sd`` (SD of one seat's result) and
+    ``deals`` (mean deals per pulka)."""
+    seats = pulka_seats(lf)
+    table, test = _seat_means(lf, "result_", seats), _test(lf, "result_", seats)
+    spread = lf.select(pl.concat_list(f"result_{s}" for s in range(seats)).explode().std(),
+                       pl.col("deals").mean()).collect()
+    return table, test | {"sd": spread.item(0, 0), "deals": spread.item(0, 1)}
+
+
+def pulkas_to_detect(sd: float, edges: tuple[float, ...] = EDGES, power: float = 0.8
+                     ) -> pl.DataFrame:
+    """Pulkas a player must play before an average edge of ``edge`` whists per pulka is
+    told from luck (two-sided 5% test, ``power``), given the SD of one pulka result:
+    ``n = ((z₀.₉₇₅ + z_power) · sd / edge)²``.
+
+    >>> pulkas_to_detect(100.0, (28.0,))["pulkas"].to_list()
+    [101]
+    """
+    z = stats.norm.ppf(0.975) + stats.norm.ppf(power)
+    pulkas = np.ceil((z * sd / np.array(edges)) ** 2)
+    return pl.DataFrame({"edge": list(edges), "pulkas": pulkas.astype(np.int64)})
