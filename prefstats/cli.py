@@ -140,42 +140,30 @@ def score_command(
         console.print(entries)
 
 
-@app.command("simulate")
-def simulate_command(
-    variant: str = typer.Option("sochi", help="Preset: sochi, leningrad or rostov."),
-    config: str | None = typer.Option(None, help="A variant TOML file (overrides --variant)."),
-    players: int = typer.Option(3, help="Players at the table (3 or 4)."),
-    hands: int = typer.Option(100_000, help="Deals to simulate."),
-    seed: int = typer.Option(42, help="Seed: the same seed deals the same hands."),
-    out: str = typer.Option(..., help="Dataset folder (created; a rerun resumes)."),
-    chunk_size: int = typer.Option(100_000, help="Deals per chunk file."),
-    workers: int | None = typer.Option(None, help="Local processes (default: all cores)."),
-    backend: str = typer.Option("local", help="local (joblib processes) or dask."),
-    scheduler: str | None = typer.Option(None, help="Dask scheduler address, e.g. "
-                                         "tcp://host:8786 (default: a local cluster)."),
-    policy: str = typer.Option("heuristic", help="Built-in players: heuristic or random."),
-    param: list[str] | None = typer.Option(None, help="Player parameter NAME=VALUE (repeatable)."),
-    force: bool = typer.Option(False, help="Start over, replacing an existing dataset."),
-    quiet: bool = typer.Option(False, help="No progress bar."),
-) -> None:
-    """Simulate deals of a variant into a Parquet dataset (one row per deal)."""
+def _simulation_setup(variant: str, config: str | None, players: int, policy: str,
+                      param: list[str] | None):
+    """The variant and player parameters of a simulation command (raises ValueError)."""
     from prefstats.players.params import heuristic_params
-    from prefstats.simulate import simulate
-    from prefstats.storage import DatasetError
     from prefstats.variants import get_variant, load_variant
 
+    rules = load_variant(config) if config else get_variant(variant, players=players)
+    overrides = {}
+    for item in param or []:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise ValueError(f"--param expects NAME=VALUE, got {item!r}")
+        overrides[name.strip()] = float(value)
+    if overrides and policy != "heuristic":
+        raise ValueError(f"--param applies to the heuristic players, not {policy!r}")
+    return rules, heuristic_params(**overrides) if policy == "heuristic" else None
+
+
+def _run_simulation(make, unit: str, out: str) -> None:
+    """Run ``make()`` (a simulation) with clear errors, and summarise the dataset."""
+    from prefstats.storage import DatasetError
+
     try:
-        rules = load_variant(config) if config else get_variant(variant, players=players)
-        overrides = {}
-        for item in param or []:
-            name, sep, value = item.partition("=")
-            if not sep:
-                raise ValueError(f"--param expects NAME=VALUE, got {item!r}")
-            overrides[name.strip()] = float(value)
-        params = heuristic_params(**overrides) if policy == "heuristic" else None
-        manifest = simulate(rules, hands=hands, seed=seed, out=out, chunk_size=chunk_size,
-                            policy=policy, params=params, workers=workers, backend=backend,
-                            scheduler=scheduler, force=force, progress=None if not quiet else False)
+        manifest = make()
     except (ValueError, DatasetError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
@@ -183,98 +171,84 @@ def simulate_command(
         raise typer.Exit(130) from None
     rows = sum(c["rows"] for c in manifest["chunks"])
     size = sum(c["bytes"] for c in manifest["chunks"])
-    typer.echo(f"{out}: {rows:,} deals in {len(manifest['chunks'])} chunk(s), "
-               f"{size / max(rows, 1):.1f} bytes a deal on disk")
+    typer.echo(f"{out}: {rows:,} {unit} in {len(manifest['chunks'])} chunk(s), "
+               f"{size / max(rows, 1):.1f} bytes a row on disk")
 
 
-@app.command("solve")
-def solve_command(
-    hands: list[str] = typer.Argument(help='Three hands, seats 0 1 2, e.g. "♠AKQJ10 ♣AK ♦A ♥87".'),
-    trump: str = typer.Option("NT", help="Trump suit: S C D H (or ♠ ♣ ♦ ♥), or NT."),
-    leader: int = typer.Option(0, min=0, max=2, help="Seat that leads the first trick."),
-    declarer: int = typer.Option(0, min=0, max=2, help="Seat of the declarer."),
-    misere: bool = typer.Option(False, "--misere", help="Misère: no trumps, declarer ducks."),
+_VARIANT = typer.Option("sochi", help="Preset: sochi, leningrad or rostov.")
+_CONFIG = typer.Option(None, help="A variant TOML file (overrides --variant and --players).")
+_PLAYERS = typer.Option(3, help="Players at the table (3 or 4).")
+_SEED = typer.Option(42, help="Seed: the same seed deals the same hands.")
+_OUT = typer.Option(..., help="Dataset folder (created; a rerun resumes).")
+_WORKERS = typer.Option(None, help="Local processes (default: all cores).")
+_BACKEND = typer.Option("local", help="local (joblib processes) or dask.")
+_SCHEDULER = typer.Option(None, help="Dask scheduler address, e.g. tcp://host:8786 "
+                          "(default: a local cluster).")
+_POLICY = typer.Option("heuristic", help="Built-in players: heuristic or random.")
+_PARAM = typer.Option(None, help="Player parameter NAME=VALUE (repeatable).")
+_FORCE = typer.Option(False, help="Start over, replacing an existing dataset.")
+_QUIET = typer.Option(False, help="No progress bar.")
+
+
+@app.command("simulate")
+def simulate_command(
+    variant: str = _VARIANT,
+    config: str | None = _CONFIG,
+    players: int = _PLAYERS,
+    hands: int = typer.Option(100_000, help="Deals to simulate."),
+    seed: int = _SEED,
+    out: str = _OUT,
+    chunk_size: int = typer.Option(100_000, help="Deals per chunk file."),
+    workers: int | None = _WORKERS,
+    backend: str = _BACKEND,
+    scheduler: str | None = _SCHEDULER,
+    policy: str = _POLICY,
+    param: list[str] | None = _PARAM,
+    force: bool = _FORCE,
+    quiet: bool = _QUIET,
 ) -> None:
-    """Double-dummy result of one position and the declarer's tricks after each first card."""
-    from prefstats.cards import SUIT_LETTERS, SUITS, card_name, parse_cards
-    from prefstats.solver import solve_leads
+    """Simulate deals of a variant into a Parquet dataset (one row per deal)."""
+    from prefstats.simulate import simulate
 
-    try:
-        if len(hands) != 3:
-            raise ValueError(f"expected three hands, got {len(hands)}")
-        masks = [parse_cards(h) for h in hands]
-        t = trump.strip().upper()
-        if t in ("NT", "N", "-", "БК"):
-            suit = None
-        elif len(t) == 1 and t in SUIT_LETTERS + SUITS:
-            suit = (SUIT_LETTERS + SUITS).index(t) % 4
-        else:
-            raise ValueError(f"trump must be one of S C D H ♠ ♣ ♦ ♥ NT, got {trump!r}")
-        leads = solve_leads(masks, trump=suit, leader=leader, declarer=declarer, misere=misere)
-    except ValueError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
-    # The leader picks the best card for his side: the declarer's side wants tricks on a
-    # trick contract, the defenders want the misère declarer to take them.
-    wants_tricks = (leader == declarer) != misere
-    best = max(leads.values()) if wants_tricks else min(leads.values())
-    cards = sorted(leads, key=lambda c: (c >> 3, -c))  # ♠ ♣ ♦ ♥, high to low
-    optimal = [card_name(c) for c in cards if leads[c] == best]
-    typer.echo(f"declarer (seat {declarer}) takes {best} trick(s)")
-    typer.echo(f"optimal first cards of seat {leader}: {' '.join(optimal)}")
-    typer.echo("tricks per first card: " + "  ".join(f"{card_name(c)} {leads[c]}" for c in cards))
+    def make():
+        rules, params = _simulation_setup(variant, config, players, policy, param)
+        return simulate(rules, hands=hands, seed=seed, out=out, chunk_size=chunk_size,
+                        policy=policy, params=params, workers=workers, backend=backend,
+                        scheduler=scheduler, force=force, progress=False if quiet else None)
+
+    _run_simulation(make, "deals", out)
 
 
-@app.command("report")
-def report_command(
-    dataset: str = typer.Argument(help="Dataset folder made by `prefstats simulate`."),
-    out: str = typer.Option(..., help="Report folder (index.html, report.md, charts, CSV)."),
-    pulkas: str | None = typer.Option(None, help="Pulka dataset folder for seat luck."),
+@app.command("simulate-pulkas")
+def simulate_pulkas_command(
+    variant: str = _VARIANT,
+    config: str | None = _CONFIG,
+    players: int = _PLAYERS,
+    pulkas: int = typer.Option(10_000, help="Pulkas to play to the end."),
+    pool_target: int = typer.Option(20, help="Pool each player plays to (the pulka size)."),
+    seed: int = _SEED,
+    out: str = _OUT,
+    chunk_size: int = typer.Option(1000, help="Pulkas per chunk file."),
+    workers: int | None = _WORKERS,
+    backend: str = _BACKEND,
+    scheduler: str | None = _SCHEDULER,
+    policy: str = _POLICY,
+    param: list[str] | None = _PARAM,
+    force: bool = _FORCE,
+    quiet: bool = _QUIET,
 ) -> None:
-    """Write the statistics report of a dataset: tables with 95% CIs and charts."""
-    from prefstats.reports import report
-    from prefstats.storage import DatasetError
+    """Play whole pulkas (dealer rotation, raspasy progression, help, closing) into a
+    Parquet dataset, one row per pulka with each place's result in whists."""
+    from prefstats.simulate import simulate_pulkas
 
-    try:
-        folder = report(dataset, out, pulkas=pulkas)
-    except DatasetError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
-    typer.echo(f"{folder}/index.html, {folder}/report.md")
+    def make():
+        rules, params = _simulation_setup(variant, config, players, policy, param)
+        return simulate_pulkas(rules, pulkas=pulkas, pool_target=pool_target, seed=seed,
+                               out=out, chunk_size=chunk_size, policy=policy, params=params,
+                               workers=workers, backend=backend, scheduler=scheduler,
+                               force=force, progress=False if quiet else None)
 
-
-@app.command("compare")
-def compare_command(
-    datasets: list[str] = typer.Argument(help="Dataset folders (the first is the baseline)."),
-    out: str = typer.Option(..., help="Report folder."),
-) -> None:
-    """Compare variants side by side; same-seed datasets are compared deal by deal."""
-    from prefstats.reports import comparison
-    from prefstats.storage import DatasetError
-
-    try:
-        folder = comparison(datasets, out)
-    except DatasetError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
-    typer.echo(f"{folder}/index.html, {folder}/report.md")
-
-
-@app.command("guide")
-def guide_command(
-    dataset: str = typer.Argument(help="Dataset folder made by `prefstats simulate`."),
-    out: str = typer.Option(".", help="Folder for guide.md."),
-) -> None:
-    """Write guide.md: when to bid, misère, whist or pass, each rule with its figure."""
-    from prefstats.reports import guide
-    from prefstats.storage import DatasetError
-
-    try:
-        path = guide(dataset, out)
-    except DatasetError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
-    typer.echo(str(path))
+    _run_simulation(make, "pulkas", out)
 
 
 def main() -> None:

@@ -112,11 +112,13 @@ _LANES = 4  # deals shuffled side by side: independent chains overlap in the CPU
 
 
 @njit(cache=True)
-def _deal_kernel(key0, key1, start, n, free_cards, sizes, fixed, hands, talon, first_turned):
+def deal_kernel(key0, key1, start, n, free_cards, sizes, fixed, hands, talon, first_turned):
     """Deal ``free_cards`` into the slots seat 0, 1, 2, talon (``sizes`` free places
     each, on top of the ``fixed`` masks) for deals ``start .. start + n - 1``.
 
-    Same result as ``_shuffle_one`` per deal, computed a block at a time: the draws
+    Compiled code that deals on demand (the pulka simulator) calls it with the keys of
+    :func:`seed_keys` and the slots of :func:`free_slots`. Same result as
+    ``_shuffle_one`` per deal, computed a block at a time: the draws
     vectorise across deals and the shuffles run four deals abreast. The rare deal
     whose draws need a redraw is dealt again by ``_shuffle_one``."""
     k = free_cards.shape[0]
@@ -217,6 +219,11 @@ def seed_keys(seed: int | None) -> tuple[int, np.uint64, np.uint64]:
     return int(seq.entropy), k0, k1
 
 
+def free_slots() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The slots of an unconstrained deal, as :func:`deal_kernel` takes them."""
+    return _slots((None, None, None), None)
+
+
 def _as_mask(cards: int | str | None) -> int:
     if cards is None:
         return 0
@@ -283,7 +290,7 @@ def deal(
         hands = np.empty((count, 3), dtype=np.uint32)
         talon = np.empty(count, dtype=np.uint32)
         turned = np.empty(count, dtype=np.int8)
-        _deal_kernel(key0, key1, first, count, free, sizes, fixed, hands, talon, turned)
+        deal_kernel(key0, key1, first, count, free, sizes, fixed, hands, talon, turned)
         index = np.arange(first, first + count, dtype=np.int64)
         return Deals(hands, talon, entropy, index, turned)
 

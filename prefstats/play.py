@@ -98,7 +98,9 @@ def _open_play_by_solver(st, table, stats):
 _solver_table = None
 
 
-def _table():
+def solver_table():
+    """The solver's transposition table for this process's compiled drivers (kept:
+    its entries stay valid from deal to deal)."""
     global _solver_table
     if _solver_table is None:
         _solver_table = tuple(t[0] for t in new_table(1))
@@ -132,7 +134,7 @@ def play_hand(
     engine.advance_forced(st, rules)
     while st["phase"] != engine.DONE:
         if _at_open_start(st) and all(players[s].double_dummy_open for s in range(3)):
-            _open_play_by_solver(st, _table(), stats)
+            _open_play_by_solver(st, solver_table(), stats)
             break
         engine.observe(st, rules, obs)
         seat = int(st["controller"])
@@ -236,7 +238,7 @@ def play_batch(
         engine.rules_array(variant), POLICIES.index(policy), prm, default_tables(policy),
         bool(DOUBLE_DUMMY_OPEN[POLICIES.index(policy)] if double_dummy is None else double_dummy),
         np.uint64(key),
-        index, states, obs, _table(), stats,
+        index, states, obs, solver_table(), stats,
     )
     if bad >= 0:
         raise RuntimeError(f"built-in policy {policy!r} made an illegal decision in deal {bad}")

@@ -1,6 +1,7 @@
-"""Simulation at scale: deal, play and score millions of deals into a Parquet dataset.
+"""Simulation at scale: deal, play and score millions of deals -- or whole pulkas --
+into a Parquet dataset.
 
-A run is cut into chunks of ``chunk_size`` deals; chunk ``k`` holds deals
+A run is cut into chunks of ``chunk_size`` rows; chunk ``k`` holds deals (or pulkas)
 ``k·chunk_size …`` of the seed's stream, played by the built-in players whose random
 choices are keyed by the seed and the deal number. So a chunk's rows depend only on
 the run's arguments and ``k``: any worker, any backend, any order gives the same
@@ -33,6 +34,7 @@ from prefstats.deal import deal
 from prefstats.play import play_batch
 from prefstats.players.builtin import POLICIES, default_params
 from prefstats.players.params import PARAMETERS
+from prefstats.pulka import play_pulkas
 from prefstats.scoring import deal_values, score_batch
 from prefstats.storage import (
     FORMAT,
@@ -51,26 +53,38 @@ from prefstats.storage import (
 )
 from prefstats.variants import Variant
 
-__all__ = ["RunSpec", "deals_table", "load", "simulate"]
+__all__ = ["RunSpec", "deals_table", "load", "pulkas_table", "run", "simulate", "simulate_pulkas"]
 
 BACKENDS = ("local", "dask")
 
 
+KINDS = ("deals", "pulkas")
+
+
 @dataclass(frozen=True)
 class RunSpec:
-    """Everything that defines a dataset's rows."""
+    """Everything that defines a dataset's rows: ``size`` deals (``kind="deals"``) or
+    pulkas played to ``pool_target`` (``kind="pulkas"``)."""
 
     variant: Variant
-    hands: int
+    size: int
     seed: int
     chunk_size: int = 100_000
     policy: str = "heuristic"
     params: tuple[float, ...] = field(default=())
+    kind: str = "deals"
+    pool_target: int | None = None
 
     def __post_init__(self) -> None:
-        if self.hands < 1 or self.chunk_size < 1:
-            raise ValueError(f"hands and chunk_size must be positive, got {self.hands}, "
-                             f"{self.chunk_size}")
+        if self.size < 1 or self.chunk_size < 1:
+            raise ValueError(f"the number of {self.kind} and chunk_size must be positive, "
+                             f"got {self.size}, {self.chunk_size}")
+        if self.kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r}")
+        if (self.kind == "pulkas") != (self.pool_target is not None):
+            raise ValueError("pool_target is needed for pulkas, and only for them")
+        if self.pool_target is not None and self.pool_target < 1:
+            raise ValueError(f"pool_target must be positive, got {self.pool_target}")
         if self.seed < 0:
             raise ValueError(f"seed must be non-negative, got {self.seed}")
         if self.policy not in POLICIES:
@@ -80,22 +94,25 @@ class RunSpec:
 
     @property
     def n_chunks(self) -> int:
-        return -(-self.hands // self.chunk_size)
+        return -(-self.size // self.chunk_size)
 
     def describe(self) -> dict[str, Any]:
         """The content-defining arguments, as the manifest records them."""
         names = list(PARAMETERS) if self.policy == "heuristic" else []
-        return {
-            "kind": "deals",
+        spec = {
+            "kind": self.kind,
             "schema_version": SCHEMA_VERSION,
             "package_version": __version__,
             "variant": tomllib.loads(self.variant.to_toml()),
             "players": {"policy": self.policy, "params": dict(zip(names, self.params,
                                                                   strict=True))},
             "seed": self.seed,
-            "hands": self.hands,
+            "hands" if self.kind == "deals" else "pulkas": self.size,
             "chunk_size": self.chunk_size,
         }
+        if self.pool_target is not None:
+            spec["pool_target"] = self.pool_target
+        return spec
 
 
 def player_key(seed: int) -> np.uint64:
@@ -174,19 +191,44 @@ def deals_table(states: np.ndarray, deal_ids: np.ndarray, variant: Variant) -> p
     return pa.table(columns)
 
 
+def pulkas_table(result: dict[str, np.ndarray], pulka_ids: np.ndarray) -> pa.Table:
+    """One row per pulka: its length, what its deals were, and each place's sheet and
+    result in whists (places 0..N-1; the first dealer is place N-1)."""
+    columns: dict[str, Any] = {
+        "pulka_id": pulka_ids.astype(np.uint32),
+        "deals": result["deals"].astype(np.uint16),
+        "raspasy": result["raspasy"].astype(np.uint16),
+        "games": result["games"].astype(np.uint16),
+        "miseres": result["miseres"].astype(np.uint16),
+        "finished": result["finished"],
+    }
+    for i in range(result["pool"].shape[1]):
+        columns[f"result_{i}"] = result["result"][:, i].astype(np.float32)
+        columns[f"pool_{i}"] = result["pool"][:, i].astype(np.float32)
+        columns[f"mountain_{i}"] = result["mountain"][:, i].astype(np.float32)
+    return pa.table(columns)
+
+
 def run_chunk(spec: RunSpec, index: int, run: str) -> tuple[int, bytes, int]:
-    """Deal, play and score chunk ``index``; returns ``(index, parquet bytes, rows)``.
+    """Play and score chunk ``index``; returns ``(index, parquet bytes, rows)``.
 
     Runs anywhere (a worker process, a Dask worker): it reads and writes no file.
     """
     start = index * spec.chunk_size
-    count = min(spec.chunk_size, spec.hands - start)
-    deals = deal(count, seed=spec.seed, start=start)
-    states = play_batch(deals, spec.variant, policy=spec.policy,
-                        params=np.array(spec.params), key=player_key(spec.seed))
-    table = deals_table(states, deals.index, spec.variant)
-    meta = {"signature": run, "chunk": index, "first_deal": start, "rows": count,
-            "schema_version": SCHEMA_VERSION}
+    count = min(spec.chunk_size, spec.size - start)
+    params = np.array(spec.params)
+    if spec.kind == "pulkas":
+        ids = np.arange(start, start + count, dtype=np.int64)
+        result = play_pulkas(spec.variant, ids, seed=spec.seed, pool_target=spec.pool_target,
+                             policy=spec.policy, params=params, player_key=player_key(spec.seed))
+        table = pulkas_table(result, ids)
+    else:
+        deals = deal(count, seed=spec.seed, start=start)
+        states = play_batch(deals, spec.variant, policy=spec.policy, params=params,
+                            key=player_key(spec.seed))
+        table = deals_table(states, deals.index, spec.variant)
+    meta = {"signature": run, "chunk": index, "first_row": start, "rows": count,
+            "kind": spec.kind, "schema_version": SCHEMA_VERSION}
     return index, table_bytes(table, meta), count
 
 
@@ -289,21 +331,63 @@ def simulate(
     arguments is refused unless ``force``. Ctrl-C keeps the finished chunks. Returns the
     manifest.
     """
+    spec = RunSpec(variant, hands, seed, chunk_size, policy, _params(params))
+    return run(spec, out, workers=workers, backend=backend, scheduler=scheduler, force=force,
+               progress=progress)
+
+
+def simulate_pulkas(
+    variant: Variant,
+    *,
+    pulkas: int,
+    pool_target: int,
+    seed: int,
+    out: str | Path,
+    chunk_size: int = 1000,
+    policy: str = "heuristic",
+    params: np.ndarray | None = None,
+    workers: int | None = None,
+    backend: str = "local",
+    scheduler: str | None = None,
+    force: bool = False,
+    progress: bool | None = None,
+) -> dict[str, Any]:
+    """Play ``pulkas`` whole pulkas to ``pool_target`` into the dataset folder ``out``,
+    one row per pulka (see :mod:`prefstats.pulka`); otherwise as :func:`simulate`."""
+    spec = RunSpec(variant, pulkas, seed, chunk_size, policy, _params(params), "pulkas",
+                   pool_target)
+    return run(spec, out, workers=workers, backend=backend, scheduler=scheduler, force=force,
+               progress=progress)
+
+
+def _params(params: np.ndarray | None) -> tuple[float, ...]:
+    return () if params is None else tuple(float(p) for p in params)
+
+
+def run(
+    spec: RunSpec,
+    out: str | Path,
+    *,
+    workers: int | None = None,
+    backend: str = "local",
+    scheduler: str | None = None,
+    force: bool = False,
+    progress: bool | None = None,
+) -> dict[str, Any]:
+    """Make (or finish) the dataset of ``spec`` in ``out``; see :func:`simulate`."""
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
-    spec = RunSpec(variant, hands, seed, chunk_size, policy,
-                   () if params is None else tuple(float(p) for p in params))
-    run = signature(spec.describe())
+    signed = signature(spec.describe())
     folder = Path(out)
-    manifest = _prepare(folder, spec, run, force)
+    manifest = _prepare(folder, spec, signed, force)
     done = {e["index"] for e in manifest["chunks"]}
     todo = [i for i in range(spec.n_chunks) if i not in done]
     workers = workers or _cores()
-    results = (_dask(spec, todo, run, scheduler, workers) if backend == "dask"
-               else _local(spec, todo, run, min(workers, max(1, len(todo)))))
+    results = (_dask(spec, todo, signed, scheduler, workers) if backend == "dask"
+               else _local(spec, todo, signed, min(workers, max(1, len(todo)))))
     show = sys.stderr.isatty() if progress is None else progress
     finished_rows = sum(e["rows"] for e in manifest["chunks"])
-    with _Progress(show, spec.hands, finished_rows) as bar:
+    with _Progress(show, spec.size, finished_rows, spec.kind) as bar:
         try:
             for index, data, rows in results:
                 name = chunk_name(index)
@@ -330,10 +414,10 @@ def _cores() -> int:
 
 
 class _Progress:
-    """A rich progress bar with deals/second and ETA; silent when ``show`` is false."""
+    """A rich progress bar with rows/second and ETA; silent when ``show`` is false."""
 
-    def __init__(self, show: bool, total: int, done: int) -> None:
-        self.show, self.total, self.done = show, total, done
+    def __init__(self, show: bool, total: int, done: int, unit: str) -> None:
+        self.show, self.total, self.done, self.unit = show, total, done, unit
         self.bar = None
 
     def __enter__(self) -> _Progress:
@@ -352,7 +436,7 @@ class _Progress:
                 TaskProgressColumn(), TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
             )
             self.bar.start()
-            self.task = self.bar.add_task("deals", total=self.total, completed=self.done,
+            self.task = self.bar.add_task(self.unit, total=self.total, completed=self.done,
                                           rate="")
         return self
 
@@ -361,7 +445,7 @@ class _Progress:
             self.bar.advance(self.task, rows)
             speed = self.bar.tasks[0].speed
             if speed:
-                self.bar.update(self.task, rate=f"{speed:,.0f} deals/s")
+                self.bar.update(self.task, rate=f"{speed:,.0f} {self.unit}/s")
 
     def __exit__(self, *exc) -> None:
         if self.bar is not None:

@@ -12,7 +12,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from prefstats.simulate import RunSpec, simulate
+from prefstats.pulka import play_pulkas
+from prefstats.simulate import RunSpec, player_key, simulate, simulate_pulkas
 from prefstats.storage import DatasetError, load, manifest_of
 from prefstats.variants import get_variant
 
@@ -114,9 +115,11 @@ def test_foreign_and_corrupt_files_get_clear_errors(reference, tmp_path):
 
 def test_bad_arguments_raise():
     with pytest.raises(ValueError, match="positive"):
-        RunSpec(SOCHI, hands=0, seed=1)
+        RunSpec(SOCHI, size=0, seed=1)
     with pytest.raises(ValueError, match="unknown policy"):
-        RunSpec(SOCHI, hands=10, seed=1, policy="oracle")
+        RunSpec(SOCHI, size=10, seed=1, policy="oracle")
+    with pytest.raises(ValueError, match="pool_target"):
+        RunSpec(SOCHI, size=10, seed=1, kind="pulkas")
 
 
 def test_killed_run_resumes_to_the_same_dataset(tmp_path):
@@ -186,3 +189,27 @@ def test_cli_simulate_and_package_load(tmp_path):
     assert again.exit_code == 2 and "other arguments" in again.output
     bad = CliRunner().invoke(app, [*args, "--param", "nonsense=1"])
     assert bad.exit_code == 2 and "unknown player parameter" in bad.output
+
+
+def test_pulka_dataset(tmp_path):
+    m = simulate_pulkas(SOCHI, pulkas=30, pool_target=5, seed=2, out=tmp_path, chunk_size=10,
+                        workers=1, progress=False)
+    assert m["spec"]["kind"] == "pulkas" and m["spec"]["pool_target"] == 5
+    rows = load(tmp_path).collect().sort("pulka_id")
+    assert rows["pulka_id"].to_list() == list(range(30))
+    direct = play_pulkas(SOCHI, [7], seed=2, pool_target=5, player_key=player_key(2))
+    assert rows["result_0"][7] == pytest.approx(direct["result"][0, 0], abs=1e-3)
+    assert rows["finished"].all()
+
+
+def test_cli_simulate_pulkas(tmp_path):
+    from typer.testing import CliRunner
+
+    from prefstats.cli import app
+
+    out = str(tmp_path / "p")
+    result = CliRunner().invoke(app, ["simulate-pulkas", "--pulkas", "20", "--pool-target", "4",
+                                      "--chunk-size", "10", "--workers", "1", "--out", out,
+                                      "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert "20 pulkas in 2 chunk(s)" in result.output

@@ -1,0 +1,83 @@
+"""Whole pulkas: the compiled pulka loop against a replay on the Python score sheet."""
+
+import numpy as np
+import pytest
+
+from prefstats import engine
+from prefstats.auction import WHIST_CALL_NAMES
+from prefstats.deal import deal
+from prefstats.play import play_batch
+from prefstats.pulka import STRIDE, play_pulkas
+from prefstats.scoring import ScoreSheet
+from prefstats.variants import get_variant
+
+
+def _replay(variant, pulka_id, seed, target, policy, key):
+    """Pulka ``pulka_id`` played deal by deal and recorded on a :class:`ScoreSheet`."""
+    n = variant.players
+    sheet = ScoreSheet(variant, pool_target=target)
+    min_level = 6
+    k = 0
+    while not sheet.finished:
+        d = deal(1, seed=seed, start=pulka_id * STRIDE + k)
+        st = play_batch(d, variant, policy=policy, key=key, min_level=min_level,
+                        raspasy_step=sheet.raspasy_step)[0]
+        dealer = (n - 1 + k) % n
+        place = [(dealer + 1 + s) % n for s in range(3)]
+        tricks = [0] * n
+        for s in range(3):
+            tricks[place[s]] = int(st["tricks"][s])
+        four = dealer if n == 4 else None
+        if n == 4:
+            tricks[dealer] = int(st["tricks"][engine.TALON_SLOT])
+        kind = int(st["kind"])
+        if kind == engine.RASPASY:
+            sheet.record_raspasy(tricks, four)
+        else:
+            declarer = int(st["declarer"])
+            if kind == engine.MISERE_GAME:
+                sheet.record_misere(place[declarer], int(st["tricks"][declarer]), four)
+            else:
+                first, second = place[(declarer + 1) % 3], place[(declarer + 2) % 3]
+                roles = {first: WHIST_CALL_NAMES[st["first"]],
+                         second: WHIST_CALL_NAMES[st["second"]]}
+                sheet.record_game(place[declarer], int(st["contract"]), tricks, roles, four)
+        min_level = variant.raspasy_exit if kind == engine.RASPASY else 6
+        k += 1
+    return sheet, k
+
+
+@pytest.mark.parametrize(("name", "players", "policy"), [
+    ("sochi", 3, "heuristic"), ("leningrad", 3, "heuristic"), ("rostov", 3, "heuristic"),
+    ("sochi", 4, "heuristic"), ("rostov", 4, "random"), ("sochi", 3, "random"),
+])
+def test_pulka_loop_equals_sheet_replay(name, players, policy):
+    variant = get_variant(name, players=players)
+    ids = [0, 5, 9]
+    result = play_pulkas(variant, ids, seed=4, pool_target=6, policy=policy, player_key=3)
+    for row, pid in enumerate(ids):
+        sheet, deals = _replay(variant, pid, 4, 6, policy, 3)
+        assert result["deals"][row] == deals
+        assert result["finished"][row]
+        np.testing.assert_array_equal(result["pool"][row], sheet.pool)
+        np.testing.assert_array_equal(result["mountain"][row], sheet.mountain)
+        np.testing.assert_array_equal(result["whists"][row], sheet.whists)
+        np.testing.assert_allclose(result["result"][row], sheet.settle(), atol=1e-9)
+
+
+def test_pulkas_are_reproducible_by_number():
+    v = get_variant("sochi")
+    a = play_pulkas(v, [3, 4], seed=2, pool_target=5)
+    b = play_pulkas(v, [4], seed=2, pool_target=5)
+    np.testing.assert_array_equal(a["result"][1], b["result"][0])
+    assert abs(a["result"].sum(axis=1)).max() < 1e-9
+
+
+def test_unfinished_pulka_is_flagged_and_bad_arguments_raise():
+    v = get_variant("sochi")
+    r = play_pulkas(v, [0], seed=1, pool_target=50, max_deals=3)
+    assert r["deals"].tolist() == [3] and not r["finished"][0]
+    with pytest.raises(ValueError, match="pool_target"):
+        play_pulkas(v, [0], seed=1, pool_target=0)
+    with pytest.raises(ValueError, match="max_deals"):
+        play_pulkas(v, [0], seed=1, pool_target=5, max_deals=0)
