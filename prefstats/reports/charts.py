@@ -92,15 +92,18 @@ def bar_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None
     df = df.filter("enough")
     cats = df[x].unique(maintain_order=True).to_list()
     groups = df[group].unique(maintain_order=True).to_list() if group else [None]
-    palette = colours_for(groups, colours)
+    # without groups each category has its own colour (e.g. one per seat)
+    palette = colours_for(groups if group else cats, colours)
     width = 0.8 / len(groups)
     with plt.rc_context(STYLE):
         fig, ax = plt.subplots(figsize=SIZE)
+        ax.grid(axis="x", visible=False)
         for k, g in enumerate(groups):
             part = df.filter(pl.col(group) == g) if group else df
             pos = [cats.index(v) + (k - (len(groups) - 1) / 2) * width for v in part[x]]
             err = [(part[y] - part[f"{y}_lo"]).to_list(), (part[f"{y}_hi"] - part[y]).to_list()]
-            ax.bar(pos, part[y], width * 0.95, yerr=err, capsize=3, color=palette[g],
+            colour = palette[g] if group else [palette[v] for v in part[x]]
+            ax.bar(pos, part[y], width * 0.95, yerr=err, capsize=3, color=colour,
                    label=f"{group_label}{g}" if group else None, error_kw={"elinewidth": 1})
         ax.set_xticks(range(len(cats)), [str(c) for c in cats])
         if zero_line:
