@@ -251,5 +251,51 @@ def simulate_pulkas_command(
     _run_simulation(make, "pulkas", out)
 
 
+@app.command("report")
+def report_command(
+    dataset: str = typer.Argument(help="Dataset folder made by `prefstats simulate`."),
+    out: str = typer.Option(..., help="Report folder (index.html, report.md, charts, CSV)."),
+    pulkas: str | None = typer.Option(None, help="Pulka dataset (simulate-pulkas) for seat luck."),
+) -> None:
+    """Write the statistics report of a dataset: tables with 95% CIs and charts."""
+    from prefstats.reports import report
+
+    _report_output(lambda: report(dataset, out, pulkas=pulkas), "index.html", "report.md")
+
+
+@app.command("compare")
+def compare_command(
+    datasets: list[str] = typer.Argument(help="Dataset folders (the first is the baseline)."),
+    out: str = typer.Option(..., help="Report folder."),
+) -> None:
+    """Compare variants side by side; same-seed datasets are compared deal by deal."""
+    from prefstats.reports import comparison
+
+    _report_output(lambda: comparison(datasets, out), "index.html", "report.md")
+
+
+@app.command("guide")
+def guide_command(
+    dataset: str = typer.Argument(help="Dataset folder made by `prefstats simulate`."),
+    out: str = typer.Option(".", help="Folder for guide.md."),
+) -> None:
+    """Write guide.md: when to bid, misère, whist or pass, each rule with its figure."""
+    from prefstats.reports import guide
+
+    _report_output(lambda: guide(dataset, out).parent, "guide.md")
+
+
+def _report_output(write, *files: str) -> None:
+    """Run a report writer; print the files written, or the dataset error (exit 2)."""
+    from prefstats.storage import DatasetError
+
+    try:
+        folder = write()
+    except DatasetError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(", ".join(f"{folder}/{f}" for f in files))
+
+
 def main() -> None:
     app()
