@@ -31,6 +31,7 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
+from prefstats.cards import popcount
 from prefstats.contracts import LEVEL, MISERE, N_CONTRACTS, Contract, parse_contract
 from prefstats.variants import Variant
 
@@ -77,18 +78,9 @@ def _legal_mask(speaker, high, high_bidder, spoken, misere_bidder, hold, jump_bi
 
 
 @njit(cache=True)
-def _popcount(bits):
-    n = 0
-    while bits:
-        n += bits & 1
-        bits >>= 1
-    return n
-
-
-@njit(cache=True)
 def _next_speaker(speaker, passed, high_bidder):
     """The next seat clockwise still in, -1 when the auction is over."""
-    left = N_BIDDERS - _popcount(passed)
+    left = N_BIDDERS - popcount(passed)
     if left == 0 or (left == 1 and high_bidder >= 0 and not (passed >> high_bidder) & 1):
         return -1
     for step in range(1, N_BIDDERS + 1):

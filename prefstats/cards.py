@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 import numpy as np
+from numba import njit
 
 SUITS = "♠♣♦♥"
 SUIT_LETTERS = "SCDH"
@@ -132,6 +133,44 @@ def format_cards(mask: int, *, voids: bool = False) -> str:
             ranks = "".join(RANKS[r] for r in range(7, -1, -1) if holding >> r & 1)
             groups.append(SUITS[s] + (ranks or "-"))
     return " ".join(groups) if groups else "-"
+
+
+# ---- bit helpers for compiled code (one copy for the solver, engine and players) -------
+
+
+@njit(cache=True, inline="always")
+def popcount(mask: int) -> int:
+    """Number of cards in a 32-bit mask (SWAR bit count).
+
+    >>> popcount(0b1011)
+    3
+    """
+    x = mask - ((mask >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return (x * 0x01010101 & 0xFFFFFFFF) >> 24
+
+
+@njit(cache=True, inline="always")
+def lowest_card(mask: int) -> int:
+    """Index of the lowest card of a non-empty mask.
+
+    >>> lowest_card(0b1000)
+    3
+    """
+    return popcount((mask & -mask) - 1)
+
+
+@njit(cache=True)
+def nth_card(mask: int, n: int) -> int:
+    """Index of the ``n``-th lowest card of ``mask`` (0-based; ``n`` < its size).
+
+    >>> nth_card(0b10110, 1)
+    2
+    """
+    for _ in range(n):
+        mask &= mask - 1
+    return lowest_card(mask)
 
 
 # ---- vectorised helpers over uint32 arrays -------------------------------------------

@@ -24,6 +24,7 @@ import numpy as np
 from numba import njit
 
 from prefstats.auction import HOLD_MODES, W_WHIST, auction_state, game_played, whist_state
+from prefstats.cards import lowest_card, popcount
 from prefstats.contracts import MISERE, N_CONTRACTS, TRUMP
 from prefstats.tricks import (
     RASPASY_TALON_MODES,
@@ -205,15 +206,7 @@ def _whist(st, rules):
 def _talon_card(st, trick):
     """The talon card turned (or led) for raspasy trick 0 or 1."""
     other = int(st.talon) & ~(1 << st.talon_first)
-    return st.talon_first if trick == 0 else _lowest(other)
-
-
-@njit(cache=True, inline="always")
-def _lowest(mask):
-    c = 0
-    while not (mask >> c) & 1:
-        c += 1
-    return c
+    return st.talon_first if trick == 0 else lowest_card(other)
 
 
 @njit(cache=True)
@@ -355,7 +348,7 @@ def apply(st, rules, action):
     phase = st.phase
     legal = legal_mask(st, rules)
     if phase == DISCARD:
-        if action < 0 or action & ~legal or _popcount(action) != 2:
+        if action < 0 or action & ~legal or popcount(action) != 2:
             return -1
     elif action < 0 or action > 62 or not (legal >> action) & 1:
         return -1
@@ -403,15 +396,6 @@ def apply(st, rules, action):
     return 0
 
 
-@njit(cache=True, inline="always")
-def _popcount(x):
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
-
-
 @njit(cache=True)
 def forced(st, rules):
     """The only legal decision when there is exactly one (whist calls and cards), else -1."""
@@ -420,7 +404,7 @@ def forced(st, rules):
     legal = legal_mask(st, rules)
     if legal & (legal - 1):
         return -1
-    return _lowest(legal)
+    return lowest_card(legal)
 
 
 @njit(cache=True)
