@@ -153,13 +153,14 @@ def seat_section(lf: pl.LazyFrame, variant: str, pulkas: pl.LazyFrame | None) ->
         return Section("4. Seat luck", NO_PULKAS, blocks)
     ptable, ptest = seats.pulka_seat_luck(pulkas)
     blocks += [
-        Block("seat_pulkas", "Pulka results by seat",
-              f"Final result of a pulka (whists) by starting seat; {ptest['deals']:.1f} deals "
-              f"a pulka on average; SD of one result {ptest['sd']:.1f} whists.", ptable,
-              [("seat", "name", "text"), ("n", "n", "int"),
+        Block("seat_pulkas", "Pulka results by place",
+              f"Final result of a pulka (whists) by place at the table (the last place deals "
+              f"first); {ptest['deals']:.1f} deals a pulka on average, {ptest['raspasy']:.1f} "
+              f"of them raspasy; SD of one result {ptest['sd']:.1f} whists.", ptable,
+              [("place", "name", "text"), ("n", "n", "int"),
                ("mean result, whists", "mean", "est:1")],
               partial(charts.bar_chart, x="name", y="mean", group=None,
-                      title=f"{variant}: pulka result by seat", xlabel="starting seat",
+                      title=f"{variant}: pulka result by place", xlabel="place at the table",
                       ylabel="mean result (whists per pulka)"), [_test_note(ptest)]),
         Block("seat_skill", "Pulkas until skill shows through luck",
               "Pulkas needed to tell an average edge from luck (5% two-sided test, 80% power).",
@@ -178,14 +179,15 @@ def _test_note(test: Mapping[str, float]) -> str:
 
 def dataset_report(path: str | Path, *, pulkas: str | Path | None = None,
                    lf: pl.LazyFrame | None = None) -> Report:
-    """The report of the dataset at ``path`` (``lf`` overrides its rows, e.g. a sample)."""
+    """The report of the dataset at ``path`` (``lf`` overrides its rows, e.g. a sample);
+    ``pulkas``: a ``simulate-pulkas`` dataset for the pulka part of seat luck."""
     path = Path(path)
     manifest = manifest_of(path)
     lf = load(path) if lf is None else lf
     rules = manifest["spec"]["variant"]
     name = rules["base"].capitalize()
     rows = lf.select(pl.len()).collect().item()
-    plf = pl.scan_parquet(str(Path(pulkas) / "*.parquet")) if pulkas else None
+    plf = load(pulkas) if pulkas else None
     return Report(f"prefstats report: {name}, {n_players(lf)} players", _meta(path, manifest,
                                                                                 rows), [
         bidding_section(lf, name), whist_section(lf, name), raspasy_section(lf, name, rules),

@@ -3,9 +3,11 @@ hand; with 4 players the dealer) with a joint test that seat does not matter, an
 from pulka datasets, the same for final pulka results plus how many pulkas it takes
 for a given skill edge to show through the luck.
 
-A pulka dataset (``simulate-pulkas``) has one row per pulka with columns
-``pulka_id``, ``result_0 … result_{N-1}`` (each seat's settlement in whists, summing
-to zero), ``deals`` and ``raspasy`` (deals played and how many were raspasy).
+A pulka dataset (``prefstats simulate-pulkas``) has one row per pulka with columns
+``pulka_id``, ``result_0 … result_{N-1}`` (each place's settlement in whists, summing
+to zero; place N-1 deals first, so place 0 is the first hand of the first deal),
+``deals`` and ``raspasy`` (deals played, how many were raspasy) and, optionally,
+``finished`` (unfinished pulkas are left out).
 """
 
 from __future__ import annotations
@@ -21,11 +23,12 @@ from prefstats.reports.stats import MIN_SAMPLES, finish_means, mean_aggs, zero_m
 EDGES = (10.0, 25.0, 50.0, 100.0)
 
 
-def _seat_means(lf: pl.LazyFrame, prefix: str, seats: int) -> pl.DataFrame:
+def _seat_means(lf: pl.LazyFrame, prefix: str, seats: int, names: tuple[str, ...] = SEAT_NAMES
+                ) -> pl.DataFrame:
     df = lf.select(agg for s in range(seats)
                    for agg in mean_aggs(pl.col(f"{prefix}{s}").cast(pl.Float64), f"s{s}")
                    ).collect()
-    rows = [{"seat": s, "name": SEAT_NAMES[s], "n": df[f"s{s}_n"][0], "mean": df[f"s{s}"][0],
+    rows = [{"seat": s, "name": names[s], "n": df[f"s{s}_n"][0], "mean": df[f"s{s}"][0],
              "mean_sd": df[f"s{s}_sd"][0]} for s in range(seats)]
     table = finish_means(pl.DataFrame(rows).rename({"n": "mean_n"}), ["mean"])
     return table.rename({"mean_n": "n"}).with_columns(enough=pl.col("n") >= MIN_SAMPLES)
@@ -52,14 +55,18 @@ def pulka_seats(lf: pl.LazyFrame) -> int:
 
 
 def pulka_seat_luck(lf: pl.LazyFrame) -> tuple[pl.DataFrame, dict[str, float]]:
-    """Mean final pulka result per seat (whists, with CI) and the test that seat does
-    not matter; the test dict also holds ``sd`` (SD of one seat's result) and
-    ``deals`` (mean deals per pulka)."""
+    """Mean final pulka result per place (whists, with CI) and the test that the place
+    does not matter; the test dict also holds ``sd`` (SD of one place's result),
+    ``deals`` and ``raspasy`` (means per pulka)."""
+    if "finished" in lf.collect_schema().names():
+        lf = lf.filter("finished")
     seats = pulka_seats(lf)
-    table, test = _seat_means(lf, "result_", seats), _test(lf, "result_", seats)
+    names = tuple(f"place {s}" for s in range(seats))
+    table, test = _seat_means(lf, "result_", seats, names), _test(lf, "result_", seats)
     spread = lf.select(pl.concat_list(f"result_{s}" for s in range(seats)).explode().std(),
-                       pl.col("deals").mean()).collect()
-    return table, test | {"sd": spread.item(0, 0), "deals": spread.item(0, 1)}
+                       pl.col("deals").mean(), pl.col("raspasy").mean()).collect()
+    return table, test | {"sd": spread.item(0, 0), "deals": spread.item(0, 1),
+                          "raspasy": spread.item(0, 2)}
 
 
 def pulkas_to_detect(sd: float, edges: tuple[float, ...] = EDGES, power: float = 0.8
