@@ -69,10 +69,12 @@ def misere_table(lf: pl.LazyFrame) -> pl.DataFrame:
 
 def thresholds(table: pl.DataFrame, by: str = "points", group: str = "level") -> pl.DataFrame:
     """Per ``group``, the lowest ``by`` from which bidding pays: every row at or above it
-    with enough samples has ``gain > 0``. The row at the threshold is returned (none
-    when no such class exists or no row has enough samples)."""
+    with enough samples has ``gain > 0``, and the row itself gains with 95% confidence
+    (``gain_lo > 0``). The row at the threshold is returned (none when there is no such
+    class or no row has enough samples)."""
     shown = table.filter("enough").sort(group, by)
     bad = shown.filter(pl.col("gain") <= 0).group_by(group).agg(pl.col(by).max().alias("_bad"))
     return (shown.join(bad, on=group, how="left")
-            .filter(pl.col("_bad").is_null() | (pl.col(by) > pl.col("_bad")))
+            .filter((pl.col("_bad").is_null() | (pl.col(by) > pl.col("_bad")))
+                    & (pl.col("gain_lo") > 0))
             .group_by(group, maintain_order=True).first().drop("_bad"))

@@ -14,12 +14,12 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import polars as pl
-from matplotlib.ticker import PercentFormatter
+from matplotlib.ticker import MaxNLocator, PercentFormatter
 
 #: One colour per variant across every chart (others get the next free colour).
 VARIANT_COLOURS = {"sochi": "#1f77b4", "leningrad": "#d62728", "rostov": "#2ca02c"}
 SEAT_COLOURS = ("#4c72b0", "#dd8452", "#55a868", "#8172b3")
-LEVEL_COLOURS = {6: "#9ecae1", 7: "#6baed6", 8: "#3182bd", 9: "#08519c", 10: "#08306b"}
+LEVEL_COLOURS = {6: "#0072B2", 7: "#E69F00", 8: "#009E73", 9: "#CC79A7", 10: "#D55E00"}
 _SPARE = ("#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
 STYLE = {"font.size": 11, "axes.titlesize": 13, "axes.labelsize": 11, "legend.fontsize": 10,
          "axes.spines.top": False, "axes.spines.right": False, "axes.grid": True,
@@ -74,10 +74,12 @@ def line_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | Non
             c = palette[g]
             label = f"{group_label}{g}" if group else None
             ax.plot(part[x], part[y], marker="o", ms=4, color=c, label=label)
-            ax.fill_between(part[x], part[f"{y}_lo"], part[f"{y}_hi"], color=c, alpha=0.2,
+            ax.fill_between(part[x], part[f"{y}_lo"], part[f"{y}_hi"], color=c, alpha=0.15,
                             linewidth=0)
         if zero_line:
             ax.axhline(0, color="black", linewidth=0.8)
+        if df[x].dtype.is_integer():
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         if group:
             ax.legend(frameon=False, ncols=min(len(groups), 5))
         return _finish(fig, ax, title, xlabel, ylabel, path, note, percent)

@@ -61,7 +61,8 @@ def bidding_section(lf: pl.LazyFrame, variant: str) -> Section:
               partial(chart, y="gain", zero_line=True, ylabel="declare − pass (whists per deal)",
                       title=f"{variant}: what declaring is worth, by hand points"),
               ["The table lists, per level, the lowest points from which every class shown "
-               "gains; the chart draws every class."], chart_table=table),
+               "gains and that class gains with 95% confidence; the chart draws every class."],
+              chart_table=table),
         Block("bidding_classes", "By full hand class",
               "The same figures by best-suit length, top honours and side aces.", classes,
               [("level", "level", "int"), ("length", "trumps", "int"), ("A K Q", "top", "int"),
@@ -100,7 +101,8 @@ def whist_section(lf: pl.LazyFrame, variant: str) -> Section:
                       ylabel="whist − pass (whists per deal)")),
         Block("whist_threshold", "Whisting pays from",
               "Per level, the fewest aces and kings from which whisting beat passing in "
-              "every class shown.", bidding.thresholds(table, by="high_cards"),
+              "every class shown, with 95% confidence at that class.",
+              bidding.thresholds(table, by="high_cards"),
               [("level", "level", "int"), ("from A+K", "high_cards", "int"),
                ("gain", "gain", "est:1")]),
     ])
