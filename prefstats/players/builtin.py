@@ -18,6 +18,7 @@ from prefstats.players.bidding import (
     bid_decision,
     contract_decision,
     discard_decision,
+    heuristic_tables,
     whist_decision,
 )
 from prefstats.players.cardplay import play_decision
@@ -103,9 +104,10 @@ def default_params(policy: str) -> np.ndarray:
     return heuristic_params() if policy == "heuristic" else np.zeros(0)
 
 
-def default_tables(policy: str) -> np.ndarray:
-    """The evaluation tables a policy reads (an empty array when it reads none)."""
-    return np.zeros((0, 0))
+def default_tables(policy: str, variant=None) -> np.ndarray:
+    """The evaluation tables a policy reads (an empty array when it reads none); the
+    heuristic's hold the deal values of ``variant`` (default Sochi), cached."""
+    return heuristic_tables(variant) if policy == "heuristic" else np.zeros((0, 0))
 
 
 class BuiltinPlayer(BasePlayer):

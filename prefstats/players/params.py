@@ -16,9 +16,16 @@ import numpy as np
 PARAMETERS: dict[str, tuple[int, float, str]] = {
     "aggression": (0, 0.0, "tricks added to the declarer's estimate when bidding (+ bids more)"),
     "whist_appetite": (1, 0.0, "tricks added to a defender's estimate when whisting"),
-    "misere_risk": (2, 0.0, "added to the highest catch probability a misère is bid with"),
+    "misere_risk": (2, 0.25, "highest estimated catch probability a misère is bid with"),
+    "expect_whist": (3, 0.8, "chance a bidder assumes his contract is whisted (else credited)"),
+    "others_pass": (4, 0.6, "chance a bidder assumes each player yet to speak passes"),
+    "raspasy_fear": (5, 1.0, "weight of the raspasy a pass may cause in the bidding value"),
+    "partner_whist": (6, 0.5, "chance the first defender assumes the other one whists"),
 }
-AGGRESSION, WHIST_APPETITE, MISERE_RISK = (PARAMETERS[k][0] for k in PARAMETERS)
+AGGRESSION, WHIST_APPETITE, MISERE_RISK = (
+    PARAMETERS[k][0] for k in ("aggression", "whist_appetite", "misere_risk"))
+EXPECT_WHIST, OTHERS_PASS, RASPASY_FEAR, PARTNER_WHIST = (
+    PARAMETERS[k][0] for k in ("expect_whist", "others_pass", "raspasy_fear", "partner_whist"))
 N_PARAMS = len(PARAMETERS)
 
 

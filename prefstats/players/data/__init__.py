@@ -1,0 +1,1 @@
+"""Shipped data of the built-in players (evaluation tables)."""

@@ -1,0 +1,243 @@
+"""Hand evaluation of the heuristic player: expected tricks from suit holdings.
+
+Every estimate is a sum of table entries, one per suit, indexed by the suit's 8-bit
+holding (bit r = rank r, see :mod:`prefstats.cards`) and the suit's role, plus a few
+shape and lead corrections. The tables are fitted by least squares to double-dummy
+solver results on sampled deals (``scripts/fit_evaluator.py`` rebuilds them) and ship
+as ``prefstats/players/data/evaluator.npz``. The models:
+
+- ``POST``: declarer's tricks with a 10-card hand after the discard, per strain;
+- ``PRE``: the same before the talon -- expected final tricks of the 10 dealt cards
+  after taking the talon and discarding for that strain (fitted directly on that);
+- ``DEFENCE``: the two defenders' tricks together, from one defender's hand, the
+  strain and the contract's level;
+- ``MISERE_TRICKS`` and ``MISERE_CATCH``: a misère hand's expected tricks and the
+  log-odds of its taking at least one.
+
+"Leads" means the declarer is the first hand, who leads to the first trick.
+
+All estimates are compiled functions of one float64 array, ``tables`` (rows of 256
+columns, layout below), so the players can call them inside numba.
+
+>>> from prefstats.cards import parse_cards
+>>> hand = parse_cards("♠AKQJ10 ♣A ♦A ♥A 8 7")
+>>> 8.0 < estimate_tricks(hand, 0, leads=True) <= 10.5
+True
+>>> estimate_tricks(hand, 0, leads=True) > estimate_tricks(hand, 0, leads=False)
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from importlib import resources
+
+import numpy as np
+from numba import njit
+
+from prefstats.contracts import NO_TRUMP
+
+#: The models (see the module docstring).
+POST, PRE, DEFENCE, MISERE_TRICKS, MISERE_CATCH = range(5)
+MODEL_NAMES = ("post", "pre", "defence", "misere_tricks", "misere_catch")
+#: Roles of a suit in the trick models: their table row is the model's first row + role.
+SIDE, TRUMP, NT = range(3)
+#: First table row of each model (the misère models have one role).
+MODEL_ROW = (0, 3, 6, 9, 10)
+#: Row of the scalar coefficients; each model owns ``BLOCK`` columns from ``BLOCK * model``.
+COEF = 11
+#: Rows stored in the shipped file (the players may append rows of their own).
+N_EVAL_ROWS = 12
+BLOCK = 32
+# Coefficients of a block: lead corrections, ruffing shape (side voids and singletons
+# times trump length), contract level (defence), residual standard deviations.
+K_LEAD_TRUMP, K_LEAD_NT, K_VOIDS, K_SINGLES = 0, 1, 2, 3
+K_LEVEL_TRUMP = 4  # + level - 6
+K_LEVEL_NT = 9  # + level - 6
+K_SIGMA_TRUMP, K_SIGMA_NT = 14, 15
+K_MEAN_TRUMP, K_MEAN_NT = 16, 21  # + level - 6: the defence's mean tricks in the fit
+#: Strain code of misère in the discard search (after the five trick strains).
+MISERE_STRAIN = 5
+#: Most features one estimate reads.
+MAX_FEATURES = 8
+
+DATA_FILE = "evaluator.npz"
+
+
+@njit(cache=True, inline="always")
+def _popcount8(h):
+    h = h - ((h >> 1) & 0x55)
+    h = (h & 0x33) + ((h >> 2) & 0x33)
+    return (h + (h >> 4)) & 0x0F
+
+
+@njit(cache=True)
+def _term(tables, row, col, weight, rows, cols, vals, n):
+    """One feature: table entry (row, col) times ``weight``, recorded unless ``rows`` is
+    None (numba then compiles the recording away)."""
+    if rows is not None:
+        rows[n], cols[n], vals[n] = row, col, weight
+    return tables[row, col] * weight
+
+
+@njit(cache=True)
+def terms(tables, model, hand, strain, leads, level, rows, cols, vals):
+    """``(estimate, number of features)`` of ``model`` for ``hand``: a weighted sum of
+    entries of ``tables``, recorded into ``rows``, ``cols``, ``vals`` unless they are
+    None. ``strain`` is a suit or ``NO_TRUMP`` (ignored by the misère models), ``level``
+    the contract level (read by ``DEFENCE`` only). The fit builds its design matrix from
+    this function, so fitted tables and estimates cannot disagree."""
+    base = MODEL_ROW[model]
+    block = BLOCK * model
+    total = 0.0
+    n = 0
+    if model >= MISERE_TRICKS:
+        for s in range(4):
+            total += _term(tables, base, (hand >> (8 * s)) & 0xFF, 1.0, rows, cols, vals, n)
+            n += 1
+        total += _term(tables, COEF, block + K_LEAD_TRUMP, leads, rows, cols, vals, n)
+        return total, n + 1
+    if strain == NO_TRUMP:
+        for s in range(4):
+            total += _term(tables, base + NT, (hand >> (8 * s)) & 0xFF, 1.0, rows, cols, vals,
+                           n)
+            n += 1
+        total += _term(tables, COEF, block + K_LEAD_NT, leads, rows, cols, vals, n)
+        n += 1
+        if model == DEFENCE:
+            total += _term(tables, COEF, block + K_LEVEL_NT + level - 6, 1.0, rows, cols,
+                           vals, n)
+            n += 1
+        return total, n
+    trump_len = _popcount8((hand >> (8 * strain)) & 0xFF)
+    voids = 0
+    singles = 0
+    for s in range(4):
+        h = (hand >> (8 * s)) & 0xFF
+        total += _term(tables, base + (TRUMP if s == strain else SIDE), h, 1.0, rows, cols,
+                       vals, n)
+        n += 1
+        if s != strain:
+            length = _popcount8(h)
+            voids += length == 0
+            singles += length == 1
+    total += _term(tables, COEF, block + K_LEAD_TRUMP, leads, rows, cols, vals, n)
+    total += _term(tables, COEF, block + K_VOIDS, voids * trump_len, rows, cols, vals, n + 1)
+    total += _term(tables, COEF, block + K_SINGLES, singles * trump_len, rows, cols, vals,
+                   n + 2)
+    n += 3
+    if model == DEFENCE:
+        total += _term(tables, COEF, block + K_LEVEL_TRUMP + level - 6, 1.0, rows, cols, vals,
+                       n)
+        n += 1
+    return total, n
+
+
+@njit(cache=True)
+def estimate(tables, model, hand, strain, leads, level):
+    """The estimate of ``model`` for ``hand`` (see :func:`terms`)."""
+    return terms(tables, model, hand, strain, leads, level, None, None, None)[0]
+
+
+@njit(cache=True)
+def sigma(tables, model, strain):
+    """Residual standard deviation of ``model``'s estimates in the fit (a suit or NT)."""
+    k = K_SIGMA_NT if strain == NO_TRUMP else K_SIGMA_TRUMP
+    return tables[COEF, BLOCK * model + k]
+
+
+@njit(cache=True)
+def declarer_tricks(tables, hand, strain, leads, before_talon):
+    """Expected tricks of declarer ``hand`` (10 cards) in ``strain``: after the discard,
+    or, ``before_talon``, the expected final tricks of the dealt hand."""
+    return estimate(tables, PRE if before_talon else POST, hand, strain, leads, 6)
+
+
+@njit(cache=True)
+def defence_tricks(tables, hand, strain, level, declarer_leads):
+    """Expected tricks of both defenders together against a contract of ``level`` in
+    ``strain``, from one defender's ``hand``."""
+    return estimate(tables, DEFENCE, hand, strain, declarer_leads, level)
+
+
+@njit(cache=True)
+def misere_risk(tables, hand, leads):
+    """``(expected tricks, probability of taking one or more)`` of a misère ``hand``."""
+    tricks = max(0.0, estimate(tables, MISERE_TRICKS, hand, 0, leads, 6))
+    catch = 1.0 / (1.0 + math.exp(-estimate(tables, MISERE_CATCH, hand, 0, leads, 6)))
+    return tricks, catch
+
+
+@njit(cache=True)
+def discard_value(tables, hand, strain, leads):
+    """What the discard search maximises for a 10-card ``hand``: the expected tricks in
+    a trick strain, minus the catch probability and expected tricks on misère."""
+    if strain == MISERE_STRAIN:
+        tricks, catch = misere_risk(tables, hand, leads)
+        return -(catch + 0.1 * tricks)
+    return declarer_tricks(tables, hand, strain, leads, False)
+
+
+@njit(cache=True)
+def best_discard(tables, hand, strain, leads):
+    """``(discard mask, value)``: the two cards of the 12-card ``hand`` whose discard
+    leaves the best :func:`discard_value` for ``strain`` (0..4, or ``MISERE_STRAIN``)."""
+    cards = np.empty(12, dtype=np.int64)
+    n = 0
+    for c in range(32):
+        if (hand >> c) & 1:
+            cards[n] = c
+            n += 1
+    best = -1e9
+    best_mask = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            mask = (1 << cards[i]) | (1 << cards[j])
+            value = discard_value(tables, hand & ~mask, strain, leads)
+            if value > best:
+                best = value
+                best_mask = mask
+    return best_mask, best
+
+
+@functools.cache
+def _shipped() -> np.ndarray:
+    with resources.files("prefstats.players.data").joinpath(DATA_FILE).open("rb") as f:
+        tables = np.load(f)["tables"]
+    tables.flags.writeable = False
+    return tables
+
+
+def load_tables() -> np.ndarray:
+    """The shipped evaluation tables (read-only, loaded once)."""
+    return _shipped()
+
+
+def estimate_tricks(hand: int, strain: int, *, leads: bool, before_talon: bool = False,
+                    tables: np.ndarray | None = None) -> float:
+    """Expected declarer tricks of a 10-card ``hand`` in ``strain`` (suit 0..3 or
+    ``NO_TRUMP``); see :func:`declarer_tricks`."""
+    t = load_tables() if tables is None else tables
+    return float(declarer_tricks(t, np.int64(hand), strain, float(leads), before_talon))
+
+
+def estimate_misere(hand: int, *, leads: bool, tables: np.ndarray | None = None
+                    ) -> tuple[float, float]:
+    """``(expected tricks, catch probability)`` of misère ``hand``.
+
+    >>> from prefstats.cards import parse_cards
+    >>> tricks, catch = estimate_misere(parse_cards("♠7 9 J ♣7 9 J ♦7 9 ♥7 8"), leads=False)
+    >>> catch < 0.2
+    True
+    """
+    t = load_tables() if tables is None else tables
+    tricks, catch = misere_risk(t, np.int64(hand), float(leads))
+    return float(tricks), float(catch)
+
+
+def estimate_defence(hand: int, strain: int, level: int, *, declarer_leads: bool,
+                     tables: np.ndarray | None = None) -> float:
+    """Expected tricks of both defenders against ``level`` in ``strain``, from ``hand``."""
+    t = load_tables() if tables is None else tables
+    return float(defence_tricks(t, np.int64(hand), strain, level, float(declarer_leads)))
