@@ -297,5 +297,43 @@ def _report_output(write, *files: str) -> None:
     typer.echo(", ".join(f"{folder}/{f}" for f in files))
 
 
+@app.command("solve")
+def solve_command(
+    hands: list[str] = typer.Argument(help='Three hands, seats 0 1 2, e.g. "♠AKQJ10 ♣AK ♦A ♥87".'),
+    trump: str = typer.Option("NT", help="Trump suit: S C D H (or ♠ ♣ ♦ ♥), or NT."),
+    leader: int = typer.Option(0, min=0, max=2, help="Seat that leads the first trick."),
+    declarer: int = typer.Option(0, min=0, max=2, help="Seat of the declarer."),
+    misere: bool = typer.Option(False, "--misere", help="Misère: no trumps, declarer ducks."),
+) -> None:
+    """Double-dummy result of one position and the declarer's tricks after each first card."""
+    from prefstats.cards import SUIT_LETTERS, SUITS, card_name, parse_cards
+    from prefstats.solver import solve_leads
+
+    try:
+        if len(hands) != 3:
+            raise ValueError(f"expected three hands, got {len(hands)}")
+        masks = [parse_cards(h) for h in hands]
+        t = trump.strip().upper()
+        if t in ("NT", "N", "-", "БК"):
+            suit = None
+        elif len(t) == 1 and t in SUIT_LETTERS + SUITS:
+            suit = (SUIT_LETTERS + SUITS).index(t) % 4
+        else:
+            raise ValueError(f"trump must be one of S C D H ♠ ♣ ♦ ♥ NT, got {trump!r}")
+        leads = solve_leads(masks, trump=suit, leader=leader, declarer=declarer, misere=misere)
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    # The leader picks the best card for his side: the declarer's side wants tricks on a
+    # trick contract, the defenders want the misère declarer to take them.
+    wants_tricks = (leader == declarer) != misere
+    best = max(leads.values()) if wants_tricks else min(leads.values())
+    cards = sorted(leads, key=lambda c: (c >> 3, -c))  # ♠ ♣ ♦ ♥, high to low
+    optimal = [card_name(c) for c in cards if leads[c] == best]
+    typer.echo(f"declarer (seat {declarer}) takes {best} trick(s)")
+    typer.echo(f"optimal first cards of seat {leader}: {' '.join(optimal)}")
+    typer.echo("tricks per first card: " + "  ".join(f"{card_name(c)} {leads[c]}" for c in cards))
+
+
 def main() -> None:
     app()
