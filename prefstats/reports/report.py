@@ -15,6 +15,7 @@ import polars as pl
 from prefstats.reports import bidding, charts, compare, raspasy, seats, whist
 from prefstats.reports.frames import n_players
 from prefstats.reports.render import Block, Report, Section, write_report
+from prefstats.reports.stats import MIN_SAMPLES
 from prefstats.storage import load, manifest_of
 
 OBSERVATIONAL = ("Figures compare the choices the simulated players made; they are not a "
@@ -110,17 +111,19 @@ def whist_section(lf: pl.LazyFrame, variant: str) -> Section:
 
 def raspasy_section(lf: pl.LazyFrame, variant: str, rules: Mapping[str, Any]) -> Section:
     unit = raspasy.cost_unit(rules)
+    tricks = raspasy.raspasy_tricks(lf)
     return Section("3. Raspasy costs", "All-pass deals: every player tries to take as few "
-                   "tricks as possible. Seat 0 is the first hand. " + raspasy.__doc__.split(
-                       "\n\n")[1].replace("\n", " "), [
+                   f"tricks as possible. Costs are {unit} a player writes; the dataset plays "
+                   "each deal at one step, and other steps scale it by the ratio of the step "
+                   "rates (assuming play does not change with the step).", [
         Block("raspasy_tricks", "Tricks taken per raspasy, by seat",
               "Share of raspasy deals in which a seat took each number of tricks.",
-              raspasy.raspasy_tricks(lf),
-              [("seat", "name", "text"), ("tricks", "tricks", "int"), ("n", "n", "int"),
-               ("share", "share", "pct")],
+              _by_seat(tricks, "tricks", "share"),
+              [("tricks", "tricks", "int"), ("n", "n", "int"),
+               *((name, name, "pct") for name in tricks["name"].unique(maintain_order=True))],
               partial(charts.bar_chart, x="tricks", y="share", group="name", zero_line=False,
                       title=f"{variant}: tricks taken on a raspasy", percent=True,
-                      xlabel="tricks taken", ylabel="raspasy deals")),
+                      xlabel="tricks taken", ylabel="raspasy deals"), chart_table=tricks),
         Block("raspasy_costs", f"Cost per player per raspasy ({unit})",
               "Mean cost by seat and step of the progression, and the chance of no trick.",
               raspasy.raspasy_costs(lf, rules),
@@ -139,6 +142,15 @@ def raspasy_section(lf: pl.LazyFrame, variant: str, rules: Mapping[str, Any]) ->
               notes=["The bound row supposes every six of the dataset becomes a raspasy when "
                      "the exit rule demands a seven: the true effect lies between the rows."]),
     ])
+
+
+def _by_seat(table: pl.DataFrame, key: str, value: str) -> pl.DataFrame:
+    """``value`` (with its interval) in one column per seat name, one row per ``key``."""
+    wide = table.pivot("name", index=[key, "n"], values=[value, f"{value}_lo", f"{value}_hi"])
+    names = table["name"].unique(maintain_order=True)
+    return wide.rename({f"{part}_{name}": name + part.removeprefix(value)
+                        for name in names for part in (value, f"{value}_lo", f"{value}_hi")}
+                       ).with_columns(enough=pl.col("n") >= MIN_SAMPLES)
 
 
 def seat_section(lf: pl.LazyFrame, variant: str, pulkas: pl.LazyFrame | None) -> Section:
