@@ -36,14 +36,19 @@ def _declare_vs_pass(rows: pl.DataFrame, declared: pl.Expr, by: Sequence[str],
                      outcome: str, outcome_name: str) -> pl.DataFrame:
     """Per ``by`` (plus ``level`` for the declarers): declarers' ``n``, the rate of
     ``outcome`` with a Wilson CI, their mean value (``ev_bid``) against the mean value
-    of the same class when not declaring (``ev_pass``), and ``gain = ev_bid − ev_pass``."""
+    of the same class when not declaring (``ev_pass``), ``gain = ev_bid − ev_pass``, and
+    ``bid_share``, the share of all hands of the class that declared (with its CI): the
+    players' selection behind the figures."""
     bid = rows.filter(declared).group_by("level", *by).agg(
         pl.col(outcome).sum().alias("hits"), *mean_aggs(pl.col("value"), "ev_bid"))
     passed = rows.filter(pl.col("role") != "declarer").group_by(*by).agg(
         mean_aggs(pl.col("value"), "ev_pass"))
-    table = bid.join(passed, on=list(by), how="left").sort("level", *by)
+    hands = rows.group_by(*by).agg(pl.len().alias("class_n"))
+    table = (bid.join(passed, on=list(by), how="left").join(hands, on=list(by), how="left")
+             .sort("level", *by))
     table = finish_means(table, ["ev_bid", "ev_pass"]).rename({"ev_bid_n": "n"})
     table = with_proportion(table, "hits", "n", outcome_name).drop("hits")
+    table = with_proportion(table, "n", "class_n", "bid_share")
     return difference(table, "ev_bid", "ev_pass", "gain").with_columns(
         enough=(pl.col("n") >= MIN_SAMPLES) & (pl.col("ev_pass_n") >= MIN_SAMPLES))
 

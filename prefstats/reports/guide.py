@@ -27,7 +27,9 @@ def guide_lines(lf: pl.LazyFrame, variant: str) -> list[str]:
              "Hand points = best-suit length + its A K Q + aces outside it (dealt cards). "
              "Gains are whists per deal against passing, with 95% CIs; n is the number of "
              f"deals behind the figure (classes with fewer than {MIN_SAMPLES} are ignored). "
-             "They describe what the simulated players' choices earned.", "", "## Bidding", ""]
+             "They describe what the simulated players' choices earned: where the players bid a "
+             "level with few hands of a class, the figure holds for the hands they picked.", "",
+             "## Bidding", ""]
     start = {r["level"]: r for r in thresholds(bids).iter_rows(named=True)}
     for level in range(6, 11):
         seen = bids.filter((pl.col("level") == level) & pl.col("enough"))
@@ -35,7 +37,8 @@ def guide_lines(lf: pl.LazyFrame, variant: str) -> list[str]:
             r = start[level]
             lines.append(f"- **Bid {level}** with {r['points']}+ points: made "
                          f"{100 * r['p_make']:.0f}% [{100 * r['p_make_lo']:.0f}, "
-                         f"{100 * r['p_make_hi']:.0f}], gain {_ci(r, 'gain')} (n = {r['n']:,}).")
+                         f"{100 * r['p_make_hi']:.0f}], gain {_ci(r, 'gain')} (n = {r['n']:,}; "
+                         f"the players bid it with {100 * r['bid_share']:.2g}% of such hands).")
         elif len(seen):
             best = seen.sort("gain", descending=True).row(0, named=True)
             lines.append(f"- **Do not bid {level}**: no class gains; the best, "

@@ -42,12 +42,15 @@ def bidding_section(lf: pl.LazyFrame, variant: str) -> Section:
     chart = partial(charts.line_chart, x="points", group="level", colours=charts.LEVEL_COLOURS,
                     group_label="level ", xlabel="hand points (best-suit length + its A K Q "
                     "+ side aces)")
-    est = [("n declared", "n", "int"), ("P(make)", "p_make", "pct"),
+    est = [("n declared", "n", "int"), ("of the class", "bid_share", "pct"),
+           ("P(make)", "p_make", "pct"),
            ("bid, whists", "ev_bid", "est:1"), ("pass, whists", "ev_pass", "est:1"),
            ("gain, whists", "gain", "est:1")]
     return Section("1. Bidding thresholds", "A hand's class is read from its ten dealt cards: "
                    "the best suit's length, its top honours (A K Q) and the aces outside it. "
-                   + OBSERVATIONAL, [
+                   "'Of the class' is the share of all hands of that class that declared: "
+                   "the players choose which hands bid, so a small share means the figures "
+                   "describe the pick of that class. " + OBSERVATIONAL, [
         Block("bidding_make", "Probability of making the contract, by hand points",
               "Share of declared trick contracts made after the talon (a contract nobody "
               "whists counts as made), by level.", table,
@@ -73,7 +76,8 @@ def bidding_section(lf: pl.LazyFrame, variant: str) -> Section:
               "lowest card is more than 2·i ranks above the seven); short holes have one or "
               "two cards. Read from the dealt hand.", misere,
               [("holes", "holes", "int"), ("short", "short_holes", "int"),
-               ("n declared", "n", "int"), ("P(caught)", "p_caught", "pct"),
+               ("n declared", "n", "int"), ("of the class", "bid_share", "pct"),
+               ("P(caught)", "p_caught", "pct"),
                ("misère, whists", "ev_bid", "est:1"), ("pass, whists", "ev_pass", "est:1"),
                ("gain, whists", "gain", "est:1")],
               partial(charts.bar_chart, x="holes", y="p_caught", group="short_holes",
