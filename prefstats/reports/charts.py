@@ -86,11 +86,11 @@ def line_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | Non
 
 
 def bar_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None = None,
-              title: str,
-              xlabel: str, ylabel: str, colours: Mapping | Sequence = SEAT_COLOURS,
+              title: str, xlabel: str, ylabel: str, colours: Mapping | Sequence = SEAT_COLOURS,
               group_label: str = "", zero_line: bool = True, note: str | None = None,
-              percent: bool = False) -> list[Path]:
-    """Grouped bars of ``y`` per ``x`` category and ``group``, 95% error bars."""
+              percent: bool = False, errors: bool = True) -> list[Path]:
+    """Grouped bars of ``y`` per ``x`` category and ``group``, with 95% error bars from
+    ``y_lo``/``y_hi`` unless ``errors`` is false."""
     df = df.filter("enough")
     cats = df[x].unique(maintain_order=True).to_list()
     groups = df[group].unique(maintain_order=True).to_list() if group else [None]
@@ -103,7 +103,8 @@ def bar_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None
         for k, g in enumerate(groups):
             part = df.filter(pl.col(group) == g) if group else df
             pos = [cats.index(v) + (k - (len(groups) - 1) / 2) * width for v in part[x]]
-            err = [(part[y] - part[f"{y}_lo"]).to_list(), (part[f"{y}_hi"] - part[y]).to_list()]
+            err = ([(part[y] - part[f"{y}_lo"]).to_list(), (part[f"{y}_hi"] - part[y]).to_list()]
+                   if errors else None)
             colour = palette[g] if group else [palette[v] for v in part[x]]
             ax.bar(pos, part[y], width * 0.95, yerr=err, capsize=3, color=colour,
                    label=f"{group_label}{g}" if group else None, error_kw={"elinewidth": 1})

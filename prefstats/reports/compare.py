@@ -40,10 +40,11 @@ def deal_metrics(lf: pl.LazyFrame) -> dict[str, tuple[pl.Expr, str]]:
 
 
 def variant_metrics(datasets: Mapping[str, pl.LazyFrame]) -> pl.DataFrame:
-    """For each named dataset: ``metric``, ``unit``, ``n``, ``value`` with ``se`` and
-    95% ``lo``/``hi``. Besides :func:`deal_metrics`: the share of all value
-    (Σ|value|) decided on raspasy (delta-method SE), the declarer's value of a made six,
-    and a whister's value when the defence fell short of its obligation."""
+    """For each named dataset: ``metric``, ``unit``, ``n``, ``value`` with ``value_se``
+    and its 95% interval ``value_lo``/``value_hi``. Besides :func:`deal_metrics`: the
+    share of all value (Σ|value|) decided on raspasy (delta-method SE), the declarer's
+    value of a made six, and a whister's value when the defence fell short of its
+    obligation."""
     parts = []
     for name, lf in datasets.items():
         metrics = deal_metrics(lf)
@@ -80,7 +81,8 @@ def variant_metrics(datasets: Mapping[str, pl.LazyFrame]) -> pl.DataFrame:
                                                              hi=pl.col("w_hi"))],
                     how="diagonal_relaxed")
     order = {name: i for i, name in enumerate(datasets)}
-    return (out.select("variant", "metric", "unit", "n", "value", "se", "lo", "hi")
+    return (out.select("variant", "metric", "unit", "n", "value", value_se="se", value_lo="lo",
+                       value_hi="hi")
             .sort(pl.col("variant").replace_strict(order), "metric")
             .with_columns(enough=pl.col("n") >= MIN_SAMPLES))
 

@@ -17,8 +17,9 @@ import polars as pl
 
 from prefstats.reports.stats import MIN_SAMPLES
 
-#: How a shown column is written: "int", "text", "num:D" (D decimals), "est:D" (estimate
-#: with its 95% CI from ``col_lo``/``col_hi``), "pct" (estimate as a percentage with CI).
+#: How a shown column is written: "int", "text", "num:D" (D decimals; "num:g" four
+#: significant digits), "est:D" or "est:g" (estimate with its 95% CI from
+#: ``col_lo``/``col_hi``), "pct" (estimate as a percentage with CI).
 Column = tuple[str, str, str]
 
 
@@ -57,19 +58,24 @@ def _fmt(value, kind: str) -> str:
     if kind == "int":
         return f"{int(value):,}"
     if kind.startswith("num:"):
-        return f"{value:,.{int(kind[4:])}f}"
+        return _number(value, kind[4:])
     return str(value)
+
+
+def _number(value: float, digits: str) -> str:
+    """``digits`` decimals, or four significant digits for ``"g"``."""
+    return f"{value:,.4g}" if digits == "g" else f"{value:,.{int(digits)}f}"
 
 
 def _cell(row: dict, col: str, kind: str) -> str:
     if kind.startswith("est:") or kind == "pct":
-        scale, digits, unit = (100, 1, "%") if kind == "pct" else (1, int(kind[4:]), "")
+        scale, digits, unit = (100, "1", "%") if kind == "pct" else (1, kind[4:], "")
         v, lo, hi = row[col], row.get(f"{col}_lo"), row.get(f"{col}_hi")
         if v is None or (isinstance(v, float) and math.isnan(v)):
             return "—"
-        text = f"{v * scale:,.{digits}f}{unit}"
+        text = _number(v * scale, digits) + unit
         if lo is not None and hi is not None and not (math.isnan(lo) or math.isnan(hi)):
-            text += f" [{lo * scale:,.{digits}f}, {hi * scale:,.{digits}f}]"
+            text += f" [{_number(lo * scale, digits)}, {_number(hi * scale, digits)}]"
         return text
     return _fmt(row[col], kind)
 
@@ -128,7 +134,8 @@ def _markdown(report: Report, charts: dict[str, str | None]) -> str:
                 heads = [h for h, _, _ in b.columns]
                 lines += ["| " + " | ".join(heads) + " |",
                           "|" + "|".join("---" for _ in heads) + "|"]
-                lines += ["| " + " | ".join(r) + " |" for r in rows]
+                lines += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |"
+                          for r in rows]
                 lines.append("")
             for note in [_sample_note(b), *b.notes]:
                 if note:

@@ -230,7 +230,7 @@ def comparison_report(paths: Sequence[str | Path]) -> Report:
     blocks = [Block("compare_metrics", "Metrics side by side",
                     "Each metric per dataset with its 95% CI.", metrics,
                     [("variant", "variant", "text"), ("metric", "metric", "text"),
-                     ("unit", "unit", "text"), ("n", "n", "int"), ("value", "value", "est:3")],
+                     ("unit", "unit", "text"), ("n", "n", "int"), ("value", "value", "est:g")],
                     partial(_spread_chart, colours=colours))]
     if paired is not None:
         blocks.append(Block(
@@ -239,20 +239,32 @@ def comparison_report(paths: Sequence[str | Path]) -> Report:
             "difference is taken deal by deal; ci_shrink is how much narrower the paired CI "
             "is than an unpaired comparison of the same data.", paired,
             [("variant", "variant", "text"), ("metric", "metric", "text"), ("n", "n", "int"),
-             ("paired", "paired", "text"), ("difference", "diff", "est:4"),
-             ("SE paired", "se_paired", "num:4"), ("SE unpaired", "se_unpaired", "num:4"),
-             ("CI shrink", "ci_shrink", "num:3")]))
+             ("paired", "paired", "text"), ("difference", "diff", "est:g"),
+             ("SE paired", "se_paired", "num:g"), ("SE unpaired", "se_unpaired", "num:g"),
+             ("CI shrink", "ci_shrink", "num:3")],
+            partial(_paired_chart, baseline=names[0])))
     return Report("prefstats variant comparison: " + ", ".join(names), meta,
                   [Section("5. Variant comparison", OBSERVATIONAL, blocks)])
 
 
 def _spread_chart(table: pl.DataFrame, path: Path, colours: Mapping[str, str]) -> list[Path]:
-    spread = table.filter(pl.col("metric").str.starts_with("spread")).with_columns(
-        metric=pl.lit("all deals"), value_lo=pl.col("lo"), value_hi=pl.col("hi"))
-    return charts.bar_chart(spread, path, x="metric", y="value", group="variant",
-                            colours=colours, zero_line=False,
-                            title="How much a deal swings, by variant", xlabel="",
-                            ylabel="mean |deal value| per seat (whists)")
+    spread = table.filter(pl.col("metric").str.starts_with("spread"))
+    return charts.bar_chart(spread, path, x="variant", y="value", colours=colours,
+                            zero_line=False, title="How much a deal swings, by variant",
+                            xlabel="variant", ylabel="mean |deal value| per seat (whists)")
+
+
+def _paired_chart(table: pl.DataFrame, path: Path, baseline: str) -> list[Path]:
+    spread = table.filter(pl.col("metric").str.starts_with("spread") & pl.col("paired"))
+    widths = pl.concat([spread.select("variant", "enough", how=pl.lit(how),
+                                      width=pl.col(f"se_{how}") * 1.96)
+                        for how in ("unpaired", "paired")])
+    return charts.bar_chart(widths, path, x="variant", y="width", group="how",
+                            colours={"unpaired": "#bbbbbb", "paired": "#333333"},
+                            errors=False, zero_line=False,
+                            title=f"Same deals, narrower intervals: spread against {baseline}",
+                            xlabel=f"variant compared with {baseline}",
+                            ylabel="95% CI half-width (whists)")
 
 
 def report(path: str | Path, out: str | Path, *, pulkas: str | Path | None = None) -> Path:
