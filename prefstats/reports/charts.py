@@ -19,6 +19,8 @@ from matplotlib.ticker import MaxNLocator, PercentFormatter
 #: One colour per variant across every chart (others get the next free colour).
 VARIANT_COLOURS = {"sochi": "#1f77b4", "leningrad": "#d62728", "rostov": "#2ca02c"}
 SEAT_COLOURS = ("#4c72b0", "#dd8452", "#55a868", "#8172b3")
+#: Misère charts: bars by the number of short holes.
+HOLE_COLOURS = ("#54278f", "#9e9ac8", "#cbc9e2", "#f2f0f7")
 LEVEL_COLOURS = {6: "#0072B2", 7: "#E69F00", 8: "#009E73", 9: "#CC79A7", 10: "#D55E00"}
 _SPARE = ("#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
 STYLE = {"font.size": 11, "axes.titlesize": 13, "axes.labelsize": 11, "legend.fontsize": 10,
@@ -43,7 +45,7 @@ def colours_for(names: Sequence, fixed: Mapping | Sequence) -> dict:
 def _finish(fig, ax, title: str, xlabel: str, ylabel: str, path: Path, note: str | None,
             percent: bool) -> list[Path]:
     if percent:
-        ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     ax.set_title(title, loc="left")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)

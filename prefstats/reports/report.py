@@ -81,7 +81,7 @@ def bidding_section(lf: pl.LazyFrame, variant: str) -> Section:
                ("misère, whists", "ev_bid", "est:1"), ("pass, whists", "ev_pass", "est:1"),
                ("gain, whists", "gain", "est:1")],
               partial(charts.bar_chart, x="holes", y="p_caught", group="short_holes",
-                      group_label="short holes: ", zero_line=False,
+                      group_label="short holes: ", zero_line=False, colours=charts.HOLE_COLOURS,
                       title=f"{variant}: misère caught, by holes in the hand",
                       xlabel="holes (unsafe suits)", ylabel="misères caught",
                       percent=True)),
