@@ -18,7 +18,7 @@ on-disk cache can crash, numba issue #6061) and, as the bridge and Skat solvers 
 - quick-trick cut-offs (top cards the leader can cash) and a direct last trick;
 - move ordering by simple card-play heuristics.
 
-Memory: one table of ``TT_SIZE`` entries (19 bytes each) per solver thread.
+Memory: one table of ``TT_SIZE`` entries (16 bytes each) per solver thread.
 
 >>> from prefstats.cards import parse_cards as p
 >>> solve([p("♠AK"), p("♠QJ"), p("♠87")], trump=None, leader=0, declarer=0)
@@ -41,11 +41,10 @@ from prefstats.cards import N_CARDS, format_cards
 from prefstats.tricks import beats, legal_cards, trick_winner
 
 #: log2 of the number of transposition-table entries per solver thread.
-TT_BITS = 18
+TT_BITS = 16
 TT_SIZE = 1 << TT_BITS
-#: Bytes per table entry: two uint64 key words, two int8 bounds and an int8 best lead.
-TT_ENTRY_BYTES = 19
-_EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)  # no real key has its top bits set
+#: Bytes per table entry: two 64-bit words (see ``new_table``).
+TT_ENTRY_BYTES = 16
 _MAX_PLIES = 31  # 30 cards plus the final node
 
 
@@ -90,19 +89,28 @@ def _lowest(x: int) -> int:
 
 
 def new_table(threads: int = 1, bits: int = TT_BITS) -> tuple[np.ndarray, ...]:
-    """Empty transposition tables for ``threads`` solver threads.
+    """Empty transposition tables for ``threads`` solver threads, as a tuple of arrays
+    indexed by thread first: thread ``k`` uses ``tuple(t[k] for t in tables)``.
 
-    Per entry: two key words, bounds on the declarer's remaining tricks, and the lead
-    that last cut the search off there (on relative ranks), tried first next time.
+    It holds one array of shape (threads, 2**bits, 2). An entry is two words, so one
+    memory access reads it: the first key word, then the second key word (40 bits) with
+    the bounds on the declarer's remaining tricks (4 bits each) and, plus one, the lead
+    that last cut the search off there (on relative ranks, tried first next time).
+    Empty entries have all bits set, which no key has.
     """
-    size = 1 << bits
-    return (
-        np.full((threads, size), _EMPTY, dtype=np.uint64),
-        np.full((threads, size), _EMPTY, dtype=np.uint64),
-        np.zeros((threads, size), dtype=np.int8),
-        np.zeros((threads, size), dtype=np.int8),
-        np.full((threads, size), -1, dtype=np.int8),
-    )
+    return (np.full((threads, 1 << bits, 2), -1, dtype=np.int64),)
+
+
+_KEY2 = (1 << 40) - 1
+
+
+@njit(cache=True, inline="always")
+def _entry(words, slot, k1, k2, n):
+    """Bounds and best lead stored for a key, or (0, n, -1) when it is not stored."""
+    word = words[slot, 1]
+    if words[slot, 0] == k1 and word & _KEY2 == k2:
+        return (word >> 40) & 15, (word >> 44) & 15, ((word >> 48) & 63) - 1
+    return 0, n, -1
 
 
 @njit(cache=True, inline="always")
@@ -119,13 +127,13 @@ def _position_key(hands, leader, declarer, trump, misere):
         packed1 |= np.int64(PEXT[m, (hands[1] >> sh) & 0xFF]) << sh
         packed2 |= np.int64(PEXT[m, (hands[2] >> sh) & 0xFF]) << sh
     meta = leader | (trump + 1) << 2 | declarer << 5 | misere << 7
-    return np.uint64(packed0 | packed1 << 32), np.uint64(packed2 | meta << 32)
+    return packed0 | packed1 << 32, packed2 | meta << 32
 
 
 @njit(cache=True, inline="always")
 def _slot(k1, k2, mask):
-    h = (k1 * np.uint64(0x9E3779B97F4A7C15)) ^ (k2 * np.uint64(0xC2B2AE3D27D4EB4F))
-    return np.int64((h >> np.uint64(29)) & np.uint64(mask))
+    h = k1 * -7046029254386353131 ^ k2 * -4417276706812531889  # 64-bit wrap-around
+    return (h >> 29) & mask
 
 
 @njit(cache=True, inline="always")
@@ -165,6 +173,8 @@ def _bounds(hands, n, leader, declarer, trump, misere):
         if leader != declarer:
             if _ducks_everything(hands[declarer], hands[a] | hands[b]):
                 hi = 0
+            elif _defence_forces(hands, leader, declarer):
+                lo = 1
         else:
             # Every lead wins when each defender can go under it or is void in its suit.
             forced = True
@@ -205,6 +215,34 @@ def _bounds(hands, n, leader, declarer, trump, misere):
             else:
                 hi = min(hi, n - top)
     return lo, hi
+
+
+@njit(cache=True)
+def _defence_forces(hands, leader, declarer):
+    """Whether the defender on lead can make the misère declarer win the coming trick.
+
+    He leads his lowest card of a suit in which the declarer's lowest card is higher than
+    both it and the partner's lowest card, if the partner plays in between; when the
+    declarer plays second, the partner must also be able to stay under him (or be void).
+    """
+    partner = 3 - leader - declarer
+    for s in range(4):
+        sh = 8 * s
+        mine = (hands[leader] >> sh) & 0xFF
+        theirs = (hands[declarer] >> sh) & 0xFF
+        if mine == 0 or theirs == 0:
+            continue
+        low = _lowest(theirs)
+        other = (hands[partner] >> sh) & 0xFF
+        top = _lowest(mine)
+        if partner == (leader + 1) % 3:
+            if other:
+                top = max(top, _lowest(other))
+            if low > top:
+                return True
+        elif low > top and (other == 0 or _lowest(other) < low):
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -286,7 +324,8 @@ def _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, hi
         if best < 0 or beats(trick[i], best, trump):
             best = trick[i]
             win_seat = (leader + i) % 3
-    nxt = (player + 1) % 3
+    third = (player + 1) % 3
+    third_legal = legal_cards(hands[third], led, trump)
     n = 0
     while reps:
         c = _lowest(reps)
@@ -298,17 +337,12 @@ def _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, hi
             wins = beats(c, best, trump)
             winner = player if wins else win_seat
             if tlen == 1:
-                # The third hand may still overtake: only a card it cannot beat is sure.
-                third = legal_cards(hands[nxt], led, trump)
-                top = c if wins else best
-                while third:
-                    t = _lowest(third)
-                    third &= third - 1
-                    if beats(t, top, trump):
-                        winner = -1
-                        break
-            # An uncertain trick ranks between tricks going the player's way and not.
-            score = 50 if winner < 0 else 100 if (winner == declarer) == wants_declarer else 0
+                # The third hand overtakes when he can and likes to, or when he must.
+                over = _beating(third_legal, c if wins else best, trump)
+                third_likes = (winner == declarer) != ((third == declarer) != misere)
+                if over != 0 and (third_likes or over == third_legal):
+                    winner = third
+            score = 100 if (winner == declarer) == wants_declarer else 0
             if misere and (player == declarer or (declarer - leader) % 3 < tlen):
                 score += r  # shed high cards once the declarer's fate in the trick is set
             else:
@@ -324,6 +358,16 @@ def _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, hi
         out[k] = c
         n += 1
     return n
+
+
+@njit(cache=True, inline="always")
+def _beating(cards, best, trump):
+    """The cards of ``cards`` that would beat ``best`` (as ``beats`` does, all at once)."""
+    sh = best & ~7
+    higher = cards & (0xFF << sh) & ~((2 << best) - 1)
+    if trump >= 0 and sh != 8 * trump:
+        higher |= cards & (0xFF << (8 * trump))
+    return higher
 
 
 @njit(cache=True, inline="always")
@@ -375,19 +419,63 @@ def _lead_score(hands, c, player, declarer, trump, misere):
     return -r
 
 
+@njit(cache=True)
+def _last_trick(hands, leader, declarer, trump):
+    """1 if the declarer wins the last trick (one card a hand), else 0."""
+    w = trick_winner(_lowest(hands[leader]), _lowest(hands[(leader + 1) % 3]),
+                     _lowest(hands[(leader + 2) % 3]), trump)
+    return 1 if (leader + w) % 3 == declarer else 0
+
+
+@njit(cache=True)
+def _last_two(hands, leader, declarer, trump, misere):
+    """Declarer's tricks from the last two tricks (two cards a hand), by plain minimax."""
+    h = hands.copy()
+    p1 = (leader + 1) % 3
+    p2 = (leader + 2) % 3
+    # Each player's best: the most tricks for the declarer's side, the fewest otherwise.
+    sign0 = 1 if (leader == declarer) != misere else -1
+    sign1 = 1 if (p1 == declarer) != misere else -1
+    sign2 = 1 if (p2 == declarer) != misere else -1
+    best0 = -9
+    m0 = hands[leader]
+    while m0:
+        c0 = _lowest(m0)
+        m0 &= m0 - 1
+        h[leader] = hands[leader] ^ (1 << c0)
+        best1 = -9
+        m1 = legal_cards(hands[p1], c0 >> 3, trump)
+        while m1:
+            c1 = _lowest(m1)
+            m1 &= m1 - 1
+            h[p1] = hands[p1] ^ (1 << c1)
+            best2 = -9
+            m2 = legal_cards(hands[p2], c0 >> 3, trump)
+            while m2:
+                c2 = _lowest(m2)
+                m2 &= m2 - 1
+                h[p2] = hands[p2] ^ (1 << c2)
+                w = (leader + trick_winner(c0, c1, c2, trump)) % 3
+                v = (1 if w == declarer else 0) + _last_trick(h, w, declarer, trump)
+                best2 = max(best2, sign2 * v)
+            best1 = max(best1, sign2 * sign1 * best2)
+        best0 = max(best0, sign1 * sign0 * best1)
+    return sign0 * best0
+
+
 # ---- the search -----------------------------------------------------------------------
 
 
 @njit(cache=True)
-def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, tables, stats):
+def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, table, stats):
     """Whether the declarer ends with at least ``target`` tricks from the root position.
 
     ``hands`` (mutated, restored on return) are the three hands; ``seq[:root_len]`` the
     cards already played to the current trick, led by ``root_leader``. The search is an
     AND/OR tree walked with an explicit stack.
     """
-    k1t, k2t, lot, hit, mvt = tables
-    mask = k1t.shape[0] - 1
+    words = table[0]
+    mask = words.shape[0] - 1
     moves = np.empty((_MAX_PLIES, 10), np.int64)
     scores = np.empty(10, np.int64)
     n_moves = np.empty(_MAX_PLIES, np.int64)
@@ -398,8 +486,8 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
     st_tlen = np.empty(_MAX_PLIES, np.int64)
     st_taken = np.empty(_MAX_PLIES, np.int64)
     st_slot = np.full(_MAX_PLIES, -1, np.int64)
-    st_k1 = np.empty(_MAX_PLIES, np.uint64)
-    st_k2 = np.empty(_MAX_PLIES, np.uint64)
+    st_k1 = np.empty(_MAX_PLIES, np.int64)
+    st_k2 = np.empty(_MAX_PLIES, np.int64)
     st_need = np.empty(_MAX_PLIES, np.int64)
 
     d = 0
@@ -423,25 +511,22 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
                 res = False
                 settled = True
             elif n == 1:
-                w = trick_winner(
-                    _lowest(hands[leader]),
-                    _lowest(hands[(leader + 1) % 3]),
-                    _lowest(hands[(leader + 2) % 3]),
-                    trump,
-                )
-                res = (leader + w) % 3 == declarer
+                res = _last_trick(hands, leader, declarer, trump) >= need
+                settled = True
+            elif n == 2:
+                res = _last_two(hands, leader, declarer, trump, misere) >= need
                 settled = True
             else:
                 k1, k2 = _position_key(hands, leader, declarer, trump, misere)
                 slot = _slot(k1, k2, mask)
-                if k1t[slot] == k1 and k2t[slot] == k2:
-                    hint = _unpack_card(hands, mvt[slot])
-                    if lot[slot] >= need:
-                        res = True
-                        settled = True
-                    elif hit[slot] < need:
-                        res = False
-                        settled = True
+                lo, hi, packed = _entry(words, slot, k1, k2, n)
+                hint = _unpack_card(hands, packed)
+                if lo >= need:
+                    res = True
+                    settled = True
+                elif hi < need:
+                    res = False
+                    settled = True
                 if not settled:
                     lo, hi = _bounds(hands, n, leader, declarer, trump, misere)
                     if lo >= need:
@@ -483,18 +568,17 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
                     res = not is_or[d]  # no move reached the cut-off
                 slot = st_slot[d]
                 if slot >= 0:
-                    if k1t[slot] != st_k1[d] or k2t[slot] != st_k2[d]:
-                        k1t[slot] = st_k1[d]
-                        k2t[slot] = st_k2[d]
-                        lot[slot] = 0
-                        hit[slot] = _popcount(hands[st_leader[d]])
-                        mvt[slot] = -1
+                    k1 = st_k1[d]
+                    k2 = st_k2[d]
+                    lo, hi, packed = _entry(words, slot, k1, k2, _popcount(hands[st_leader[d]]))
                     if cut:
-                        mvt[slot] = _pack_card(hands, seq[root_len + d])
+                        packed = _pack_card(hands, seq[root_len + d])
                     if res:
-                        lot[slot] = max(lot[slot], st_need[d])
+                        lo = max(lo, st_need[d])
                     else:
-                        hit[slot] = min(hit[slot], st_need[d] - 1)
+                        hi = min(hi, st_need[d] - 1)
+                    words[slot, 0] = k1
+                    words[slot, 1] = k2 | lo << 40 | hi << 44 | (packed + 1) << 48
         # ---- play move idx[d] of node d ----
         player = st_player[d]
         c = moves[d, idx[d]]
@@ -536,7 +620,7 @@ def _playout(hands, seq, root_len, leader, declarer, trump, misere):
 
 
 @njit(cache=True)
-def _solve_position(hands, seq, root_len, leader, declarer, trump, misere, tables, stats):
+def _solve_position(hands, seq, root_len, leader, declarer, trump, misere, table, stats):
     """Declarer's tricks from a position, by zero-window searches around a guess.
 
     The guess is the result of a playout along the move ordering: mostly within a trick
@@ -549,7 +633,7 @@ def _solve_position(hands, seq, root_len, leader, declarer, trump, misere, table
     while lo < hi:
         t = min(max(guess, lo + 1), hi)
         if _search(hands, seq, root_len, leader, declarer, trump, misere, target=t,
-                   tables=tables, stats=stats):
+                   table=table, stats=stats):
             lo = t
             guess = t + 1
         else:
@@ -559,14 +643,14 @@ def _solve_position(hands, seq, root_len, leader, declarer, trump, misere, table
 
 
 @njit(cache=True)
-def _solve_one(h0, h1, h2, leader, declarer, trump, misere, tables, stats):
+def _solve_one(h0, h1, h2, leader, declarer, trump, misere, table, stats):
     hands = np.array([h0, h1, h2], dtype=np.int64)
     seq = np.zeros(_MAX_PLIES + 3, np.int64)
-    return _solve_position(hands, seq, 0, leader, declarer, trump, misere, tables, stats)
+    return _solve_position(hands, seq, 0, leader, declarer, trump, misere, table, stats)
 
 
 @njit(cache=True)
-def _leads_one(h0, h1, h2, leader, declarer, trump, misere, tables, stats, out):
+def _leads_one(h0, h1, h2, leader, declarer, trump, misere, table, stats, out):
     """Fill ``out[c]`` with the declarer's tricks after ``leader`` leads card ``c``."""
     hands = np.array([h0, h1, h2], dtype=np.int64)
     seq = np.zeros(_MAX_PLIES + 3, np.int64)
@@ -577,18 +661,17 @@ def _leads_one(h0, h1, h2, leader, declarer, trump, misere, tables, stats, out):
         legal &= legal - 1
         hands[leader] &= ~(1 << c)
         seq[0] = c
-        out[c] = _solve_position(hands, seq, 1, leader, declarer, trump, misere, tables, stats)
+        out[c] = _solve_position(hands, seq, 1, leader, declarer, trump, misere, table, stats)
         hands[leader] |= 1 << c
 
 
 @njit(cache=True, parallel=True)
 def _batch_kernel(hands, leader, declarer, trump, misere, leads, tables, stats, out):
     """Solve rows of ``hands``; thread ``k`` takes rows k, k + T, ... with table ``k``."""
-    k1t, k2t, lot, hit, mvt = tables
-    n_threads = k1t.shape[0]
+    n_threads = tables[0].shape[0]
     n = hands.shape[0]
     for k in prange(n_threads):
-        table = (k1t[k], k2t[k], lot[k], hit[k], mvt[k])
+        table = (tables[0][k],)
         for i in range(k, n, n_threads):
             h0 = np.int64(hands[i, 0])
             h1 = np.int64(hands[i, 1])
@@ -603,15 +686,15 @@ def _batch_kernel(hands, leader, declarer, trump, misere, leads, tables, stats, 
 
 # ---- Python API -----------------------------------------------------------------------
 
-_tables: tuple[np.ndarray, ...] | None = None
+_table: tuple[np.ndarray, ...] | None = None
 
 
 def _single_table() -> tuple[np.ndarray, ...]:
     """The table of single-position calls, made once and kept (entries stay valid)."""
-    global _tables
-    if _tables is None:
-        _tables = tuple(t[0] for t in new_table(1))
-    return _tables
+    global _table
+    if _table is None:
+        _table = tuple(t[0] for t in new_table(1))
+    return _table
 
 
 def _check_hands(hands: np.ndarray) -> None:
