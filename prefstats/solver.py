@@ -193,6 +193,8 @@ def _bounds(hands, n, leader, declarer, trump, misere):
                 lo = n  # all his cards top the defenders': he wins every trick he leads
             elif forced:
                 lo = 1
+            elif _safe_exit(hands, declarer):
+                hi = 0
         return lo, hi
     q = _quick_tricks(hands, leader, trump)
     if leader == declarer:
@@ -241,6 +243,26 @@ def _defence_forces(hands, leader, declarer):
             if low > top:
                 return True
         elif low > top and (other == 0 or _lowest(other) < low):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _safe_exit(hands, declarer):
+    """Whether a misère declarer on lead has a card a defender must overtake, after
+    which he can duck everything (see ``_ducks_everything``)."""
+    a = hands[(declarer + 1) % 3]
+    b = hands[(declarer + 2) % 3]
+    mine = hands[declarer]
+    while mine:
+        c = _lowest(mine)
+        mine &= mine - 1
+        sh = c & ~7
+        low = ((2 << c) - 1) >> sh & 0xFF  # ranks up to c's
+        sa = (a >> sh) & 0xFF
+        sb = (b >> sh) & 0xFF
+        if ((sa and sa & low == 0) or (sb and sb & low == 0)) and _ducks_everything(
+                hands[declarer] ^ (1 << c), a | b):
             return True
     return False
 
@@ -414,8 +436,17 @@ def _lead_score(hands, c, player, declarer, trump, misere):
         partner = a if b == declarer else b
         sp = (hands[partner] >> sh) & 0xFF
         sd = (hands[declarer] >> sh) & 0xFF
+        if trump >= 0 and s != trump:
+            if sd == 0 and _suit_len(hands[declarer], trump) > 0:
+                return -30 - r  # the declarer ruffs
+            if sp == 0 and _suit_len(hands[partner], trump) > 0:
+                return 70 - r  # the partner ruffs
         if sp and HIGH8[sp] > HIGH8[sd]:
             return 60 - r  # lead low to the partner's top card
+    elif trump >= 0 and s != trump and (
+            (sa == 0 and _suit_len(hands[a], trump) > 0)
+            or (sb == 0 and _suit_len(hands[b], trump) > 0)):
+        return -30 - r  # a defender ruffs
     return -r
 
 
