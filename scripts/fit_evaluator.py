@@ -9,13 +9,14 @@ every model of :mod:`prefstats.players.evaluate` by ridge-regularised least squa
    strain and plays; target: those tricks, features: the 10 dealt cards.
 3. ``misere_*``: the safest-looking hand of deals filtered for plausible misères;
    the catch probability is a logistic regression (a bare high card decides it alone).
+   Before the talon: the dealt hand takes the talon and discards by those tables.
 4. ``defence``: the heuristic player bids, discards and names contracts with the
    tables fitted so far (Sochi); each defender's hand and the contract's level against
    the defence's tricks (the first hand leading, as in play).
 
 Each table entry is shrunk (ridge, ``--ridge``) towards a per-role prior of suit length,
 honours and crude misère danger, so rare holdings get sensible values. Defaults (24,000
-post, 30,000 pre, 5,000 misère and 20,000 defence deals, seed 2026) take about five
+post, 30,000 pre, 2 x 5,000 misère and 20,000 defence deals, seed 2026) take about five
 minutes on two cores::
 
     .venv/bin/python scripts/fit_evaluator.py            # writes the shipped tables
@@ -252,23 +253,44 @@ def fit_defence(tables, n: int, seed: int, ridge: float) -> None:
 
 
 def fit_misere(tables, n: int, seed: int, ridge: float) -> None:
+    """After the discard, then before the talon (the dealt hand, its best discard)."""
     pool = deal(40 * n, seed=seed)
     danger = _UNSAFE[holdings(pool.hands)].sum(-1)  # (40n, 3)
     best = danger.min(1)
-    # One crudely unsafe suit is where misère decisions are made; a few hands without
-    # any anchor the safe holdings (they are always clean, and slow to prove so).
+    # One crudely unsafe suit is where misère decisions are made; hands without any
+    # anchor the safe holdings (they are always clean).
     n_safe = n // 10
     keep = np.concatenate([np.flatnonzero(best == 1)[: n - n_safe],
                            np.flatnonzero(best == 0)[:n_safe]])
-    hands = pool.hands[keep]
+    _fit_misere(tables, ev.MISERE_TRICKS, pool.hands[keep], danger[keep].argmin(1), y_of=None,
+                ridge=ridge)
+    # Before the talon: one or two unsafe suits, the talon may mend them; a few worse
+    # hands keep the estimate sane where misère is hopeless.
+    keep = np.concatenate([np.flatnonzero(best == 1)[n: 2 * n - n // 2],
+                           np.flatnonzero(best == 2)[: n // 2 - n_safe],
+                           np.flatnonzero(best == 3)[:n_safe]])
     seat = danger[keep].argmin(1)
-    y = _timed_solve("misère", hands, -1, 0, seat, misere=True)
-    own = hands[np.arange(len(keep)), seat]
+    hands = pool.hands[keep].astype(np.int64)
+    rows = np.arange(len(keep))
+    full = hands[rows, seat] | pool.talon[keep].astype(np.int64)
+    discard = np.zeros(len(keep), dtype=np.int64)
+    _discards(tables, full, np.full(len(keep), ev.MISERE_STRAIN), (seat == 0) * 1.0, discard)
+    played = hands.copy()
+    played[rows, seat] = full & ~discard
+    _fit_misere(tables, ev.MISERE_PRE_TRICKS, hands, seat, y_of=played, ridge=ridge)
+
+
+def _fit_misere(tables, model, hands, seat, y_of, ridge) -> None:
+    """Fit ``model`` and its catch model (the next) on ``hands``' declarer ``seat``; the
+    solver plays ``y_of`` (default: the hands themselves)."""
+    y = _timed_solve(ev.MODEL_NAMES[model], hands if y_of is None else y_of, -1, 0, seat,
+                     misere=True)
+    own = hands[np.arange(len(hands)), seat]
     leads = seat == 0
-    zeros = np.zeros(len(keep), dtype=np.int64)
-    fit(tables, ev.MISERE_TRICKS, own, zeros, leads, zeros + 6, y, ridge)
-    fit(tables, ev.MISERE_CATCH, own, zeros, leads, zeros + 6, (y > 0).astype(float),
-        ridge / 10, logistic=True)
+    zeros = np.zeros(len(hands), dtype=np.int64)
+    fit(tables, model, own, zeros, leads, zeros + 6, y, ridge)
+    fit(tables, model + 1, own, zeros, leads, zeros + 6, (y > 0).astype(float), ridge / 10,
+        logistic=True)
 
 
 def main() -> None:
@@ -282,7 +304,7 @@ def main() -> None:
     args = ap.parse_args()
     n_post, n_pre, n_mis, n_def = (int(k * args.scale)
                                    for k in (24_000, 30_000, 5_000, 20_000))
-    print(f"fitting on {n_post} post-talon, {n_pre} pre-talon, {n_mis} misère and {n_def} "
+    print(f"fitting on {n_post} post-talon, {n_pre} pre-talon, 2 x {n_mis} misère and {n_def} "
           f"defence deals, seed {args.seed}")
     t0 = time.perf_counter()
     full = set(args.parts) == set(PARTS)

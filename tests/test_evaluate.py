@@ -75,6 +75,10 @@ def test_misere_risk_separates_safe_from_bare_high_cards():
     tricks_bare, catch_bare = ev.estimate_misere(bare, leads=False)
     assert catch_safe < 0.2 < 0.5 < catch_bare
     assert tricks_safe < tricks_bare
+    # Before the talon one bare ace can still go in the discard.
+    ace = parse_cards("♠7A ♣79 ♦79J ♥79J")
+    before = ev.estimate_misere(ace, leads=False, before_talon=True)[1]
+    assert before < ev.estimate_misere(ace, leads=False)[1] - 0.2
 
 
 def test_defence_tricks_grow_with_the_defenders_high_cards():

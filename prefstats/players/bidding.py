@@ -280,7 +280,7 @@ def bid_decision(obs, rules, params, tables):
             if value > pass_value and code > top:
                 top = code
     if (legal >> MISERE) & 1:
-        tricks, catch = ev.misere_risk(tables, hand, leads)
+        tricks, catch = ev.misere_risk(tables, hand, leads, True)
         value = _misere_value(tables, tricks, catch)
         if catch <= params[MISERE_RISK] and value > max(best, pass_value):
             return MISERE

@@ -12,7 +12,8 @@ as ``prefstats/players/data/evaluator.npz``. The models:
 - ``DEFENCE``: the two defenders' tricks together, from one defender's hand, the
   strain and the contract's level;
 - ``MISERE_TRICKS`` and ``MISERE_CATCH``: a misère hand's expected tricks and the
-  log-odds of its taking at least one.
+  log-odds of its taking at least one, after the discard; ``MISERE_PRE_*`` the same
+  for the dealt hand before the talon (fitted on the outcome after the best discard).
 
 "Leads" means the declarer is the first hand, who leads to the first trick.
 
@@ -39,16 +40,17 @@ from numba import njit
 from prefstats.contracts import NO_TRUMP
 
 #: The models (see the module docstring).
-POST, PRE, DEFENCE, MISERE_TRICKS, MISERE_CATCH = range(5)
-MODEL_NAMES = ("post", "pre", "defence", "misere_tricks", "misere_catch")
+POST, PRE, DEFENCE, MISERE_TRICKS, MISERE_CATCH, MISERE_PRE_TRICKS, MISERE_PRE_CATCH = range(7)
+MODEL_NAMES = ("post", "pre", "defence", "misere_tricks", "misere_catch", "misere_pre_tricks",
+               "misere_pre_catch")
 #: Roles of a suit in the trick models: their table row is the model's first row + role.
 SIDE, TRUMP, NT = range(3)
 #: First table row of each model (the misère models have one role).
-MODEL_ROW = (0, 3, 6, 9, 10)
+MODEL_ROW = (0, 3, 6, 9, 10, 11, 12)
 #: Row of the scalar coefficients; each model owns ``BLOCK`` columns from ``BLOCK * model``.
-COEF = 11
+COEF = 13
 #: Rows stored in the shipped file (the players may append rows of their own).
-N_EVAL_ROWS = 12
+N_EVAL_ROWS = 14
 BLOCK = 32
 # Coefficients of a block: lead corrections, ruffing shape (side voids and singletons
 # times trump length), contract level (defence), residual standard deviations.
@@ -162,10 +164,13 @@ def defence_tricks(tables, hand, strain, level, declarer_leads):
 
 
 @njit(cache=True)
-def misere_risk(tables, hand, leads):
-    """``(expected tricks, probability of taking one or more)`` of a misère ``hand``."""
-    tricks = max(0.0, estimate(tables, MISERE_TRICKS, hand, 0, leads, 6))
-    catch = 1.0 / (1.0 + math.exp(-estimate(tables, MISERE_CATCH, hand, 0, leads, 6)))
+def misere_risk(tables, hand, leads, before_talon=False):
+    """``(expected tricks, probability of taking one or more)`` of a misère ``hand``
+    after the discard, or, ``before_talon``, of the dealt hand once the talon is taken
+    and the best two discarded."""
+    model = MISERE_PRE_TRICKS if before_talon else MISERE_TRICKS
+    tricks = max(0.0, estimate(tables, model, hand, 0, leads, 6))
+    catch = 1.0 / (1.0 + math.exp(-estimate(tables, model + 1, hand, 0, leads, 6)))
     return tricks, catch
 
 
@@ -179,21 +184,46 @@ def discard_value(tables, hand, strain, leads):
     return declarer_tricks(tables, hand, strain, leads, False)
 
 
+@njit(cache=True, inline="always")
+def _end_card(holding, suit, highest):
+    """Index of the lowest (or highest) card of ``suit`` in 8-bit ``holding``, -1 if void."""
+    if holding == 0:
+        return -1
+    r = 0
+    if highest:
+        while holding >> (r + 1):
+            r += 1
+    else:
+        while not (holding >> r) & 1:
+            r += 1
+    return 8 * suit + r
+
+
 @njit(cache=True)
 def best_discard(tables, hand, strain, leads):
     """``(discard mask, value)``: the two cards of the 12-card ``hand`` whose discard
-    leaves the best :func:`discard_value` for ``strain`` (0..4, or ``MISERE_STRAIN``)."""
-    cards = np.empty(12, dtype=np.int64)
-    n = 0
-    for c in range(32):
-        if (hand >> c) & 1:
-            cards[n] = c
-            n += 1
+    leaves the best :func:`discard_value` for ``strain`` (0..4, or ``MISERE_STRAIN``).
+
+    Only the lowest cards of their suits are tried (the highest on misère): a higher
+    card of a suit serves a declarer at least as well as a lower one, so this leaves
+    ten discards to try instead of 66."""
+    highest = strain == MISERE_STRAIN
+    first = np.full(4, -1, dtype=np.int64)  # per suit: the card to go first, then next
+    second = np.full(4, -1, dtype=np.int64)
+    for s in range(4):
+        h = (hand >> (8 * s)) & 0xFF
+        first[s] = _end_card(h, s, highest)
+        if first[s] >= 0:
+            second[s] = _end_card(h & ~(1 << (first[s] - 8 * s)), s, highest)
     best = -1e9
     best_mask = 0
-    for i in range(n):
-        for j in range(i + 1, n):
-            mask = (1 << cards[i]) | (1 << cards[j])
+    for s in range(4):
+        for t in range(s, 4):
+            a = first[s]
+            b = second[s] if t == s else first[t]
+            if a < 0 or b < 0:
+                continue
+            mask = (1 << a) | (1 << b)
             value = discard_value(tables, hand & ~mask, strain, leads)
             if value > best:
                 best = value
@@ -222,8 +252,8 @@ def estimate_tricks(hand: int, strain: int, *, leads: bool, before_talon: bool =
     return float(declarer_tricks(t, np.int64(hand), strain, float(leads), before_talon))
 
 
-def estimate_misere(hand: int, *, leads: bool, tables: np.ndarray | None = None
-                    ) -> tuple[float, float]:
+def estimate_misere(hand: int, *, leads: bool, before_talon: bool = False,
+                    tables: np.ndarray | None = None) -> tuple[float, float]:
     """``(expected tricks, catch probability)`` of misère ``hand``.
 
     >>> from prefstats.cards import parse_cards
@@ -232,7 +262,7 @@ def estimate_misere(hand: int, *, leads: bool, tables: np.ndarray | None = None
     True
     """
     t = load_tables() if tables is None else tables
-    tricks, catch = misere_risk(t, np.int64(hand), float(leads))
+    tricks, catch = misere_risk(t, np.int64(hand), float(leads), before_talon)
     return float(tricks), float(catch)
 
 
