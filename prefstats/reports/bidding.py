@@ -27,9 +27,12 @@ from prefstats.reports.stats import (
 HAND_CLASS = ("trumps", "top", "side_aces")
 
 
-def _classed(lf: pl.LazyFrame, kind: str) -> pl.DataFrame:
+def hand_rows(lf: pl.LazyFrame) -> pl.DataFrame:
+    """One row per deal and active seat with the seat's bidding and misère classes: what
+    :func:`bidding_table` and :func:`misere_table` group (pass it to them as ``rows``
+    to classify the hands once)."""
     rows = seat_rows(lf).select("kind", "level", "role", "hand", "value", "made").collect()
-    return with_classes(rows, (kind,)).drop("hand")
+    return with_classes(rows, ("bidding", "misere")).drop("hand")
 
 
 def _declare_vs_pass(rows: pl.DataFrame, declared: pl.Expr, by: Sequence[str],
@@ -53,20 +56,22 @@ def _declare_vs_pass(rows: pl.DataFrame, declared: pl.Expr, by: Sequence[str],
         enough=(pl.col("n") >= MIN_SAMPLES) & (pl.col("ev_pass_n") >= MIN_SAMPLES))
 
 
-def bidding_table(lf: pl.LazyFrame, by: Sequence[str] = ("points",)) -> pl.DataFrame:
+def bidding_table(lf: pl.LazyFrame, by: Sequence[str] = ("points",),
+                  rows: pl.DataFrame | None = None) -> pl.DataFrame:
     """Trick contracts by level and hand class ``by`` (columns of
     :func:`prefstats.reports.classes.bidding_class`): ``n`` declared, ``p_make`` with
-    its 95% CI, ``ev_bid`` and ``ev_pass`` in whists, ``gain`` between them."""
-    rows = _classed(lf, "bidding")
+    its 95% CI, ``ev_bid`` and ``ev_pass`` in whists, ``gain`` between them.
+    ``rows``: :func:`hand_rows` of ``lf`` when already computed."""
+    rows = hand_rows(lf) if rows is None else rows
     return _declare_vs_pass(rows, (pl.col("role") == "declarer") & (pl.col("kind") == GAME),
                             by, "made", "p_make")
 
 
-def misere_table(lf: pl.LazyFrame) -> pl.DataFrame:
+def misere_table(lf: pl.LazyFrame, rows: pl.DataFrame | None = None) -> pl.DataFrame:
     """Misères by the holes of the dealt hand (all holes, and how many are short):
     ``n``, ``p_caught`` (the declarer took a trick) with its CI, ``ev_bid`` against
-    ``ev_pass`` in whists, ``gain``."""
-    rows = _classed(lf, "misere").with_columns(caught=~pl.col("made"))
+    ``ev_pass`` in whists, ``gain``. ``rows`` as for :func:`bidding_table`."""
+    rows = (hand_rows(lf) if rows is None else rows).with_columns(caught=~pl.col("made"))
     declared = (pl.col("role") == "declarer") & (pl.col("kind") == MISERE_GAME)
     return _declare_vs_pass(rows, declared, ("holes", "short_holes"), "caught",
                             "p_caught").drop("level")

@@ -40,18 +40,22 @@ def _safe_holdings() -> np.ndarray:
 SAFE = _safe_holdings()
 
 
+_HOLDINGS = np.arange(256, dtype=np.uint8)
+#: Sort key of a suit holding for the best suit: length first, then top honours.
+_RANK_KEY = (np.bitwise_count(_HOLDINGS).astype(np.int16) << 4
+             | np.bitwise_count(_HOLDINGS & _TOP).astype(np.int16) << 2)
+
+
 def bidding_class(hands: np.ndarray) -> dict[str, np.ndarray]:
     """Best suit, its length and top honours, side aces and points of each hand."""
-    held = suit_holdings(hands).astype(np.int64)  # (n, 4)
-    length = np.bitwise_count(held)
-    top = np.bitwise_count(held & _TOP)
-    suit = np.argmax(length * 16 + top * 4 + np.arange(4), axis=1)
-    rows = np.arange(len(held))
-    trumps, top = length[rows, suit], top[rows, suit]
-    side_aces = count_rank(hands, ACE).astype(np.int64) - (held[rows, suit] >> ACE & 1)
-    return {"suit": suit.astype(np.int8), "trumps": trumps.astype(np.int8),
-            "top": top.astype(np.int8), "side_aces": side_aces.astype(np.int8),
-            "points": (trumps + top + side_aces).astype(np.int8)}
+    held = suit_holdings(hands)  # (n, 4) uint8
+    suit = np.argmax(_RANK_KEY[held] + np.arange(4, dtype=np.int16), axis=1)
+    best = np.take_along_axis(held, suit[:, None], axis=1)[:, 0]
+    trumps = np.bitwise_count(best).astype(np.int8)
+    top = np.bitwise_count(best & _TOP).astype(np.int8)
+    side_aces = (count_rank(hands, ACE) - (best >> ACE)).astype(np.int8)
+    return {"suit": suit.astype(np.int8), "trumps": trumps, "top": top,
+            "side_aces": side_aces, "points": trumps + top + side_aces}
 
 
 def high_cards(hands: np.ndarray) -> np.ndarray:

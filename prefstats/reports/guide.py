@@ -9,7 +9,7 @@ from pathlib import Path
 
 import polars as pl
 
-from prefstats.reports.bidding import bidding_table, misere_table, thresholds
+from prefstats.reports.bidding import bidding_table, hand_rows, misere_table, thresholds
 from prefstats.reports.stats import MIN_SAMPLES
 from prefstats.reports.whist import whist_table
 from prefstats.storage import load, manifest_of
@@ -22,7 +22,9 @@ def _ci(row: dict, col: str, digits: int = 1, scale: float = 1.0) -> str:
 
 def guide_lines(lf: pl.LazyFrame, variant: str) -> list[str]:
     """The guide's markdown lines for the deals in ``lf``."""
-    bids, misere, whists = bidding_table(lf), misere_table(lf), whist_table(lf)
+    rows = hand_rows(lf)
+    bids, misere = bidding_table(lf, rows=rows), misere_table(lf, rows=rows)
+    whists = whist_table(lf)
     lines = [f"# {variant}: when to bid and when to whist", "",
              "Hand points = best-suit length + its A K Q + aces outside it (dealt cards). "
              "Gains are whists per deal against passing, with 95% CIs; n is the number of "

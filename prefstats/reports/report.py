@@ -36,9 +36,10 @@ def _meta(path: Path, manifest: Mapping[str, Any], rows: int) -> list[str]:
 
 
 def bidding_section(lf: pl.LazyFrame, variant: str) -> Section:
-    table = bidding.bidding_table(lf)
-    classes = bidding.bidding_table(lf, bidding.HAND_CLASS)
-    misere = bidding.misere_table(lf)
+    rows = bidding.hand_rows(lf)
+    table = bidding.bidding_table(lf, rows=rows)
+    classes = bidding.bidding_table(lf, bidding.HAND_CLASS, rows=rows)
+    misere = bidding.misere_table(lf, rows=rows)
     chart = partial(charts.line_chart, x="points", group="level", colours=charts.LEVEL_COLOURS,
                     group_label="level ", xlabel="hand points (best-suit length + its A K Q "
                     "+ side aces)")
