@@ -24,15 +24,28 @@ NO_PULKAS = ("No pulka dataset was given (`--pulkas DIR`, made by `simulate-pulk
              "pulka results by seat are not shown.")
 
 
-def _meta(path: Path, manifest: Mapping[str, Any], rows: int) -> list[str]:
+def _command(spec: Mapping[str, Any]) -> str:
+    """The ``prefstats simulate`` (or ``simulate-pulkas``) command that remakes a dataset
+    of ``spec`` with the default player parameters."""
+    v = spec["variant"]
+    size = (f"simulate-pulkas --pulkas {spec['pulkas']} --pool-target {spec['pool_target']}"
+            if spec.get("kind") == "pulkas" else f"simulate --hands {spec['hands']}")
+    return (f"prefstats {size} --variant {v['base']} --players {v['players']} --seed "
+            f"{spec['seed']} --policy {spec['players']['policy']}")
+
+
+def _meta(path: Path, manifest: Mapping[str, Any], rows: int,
+          pulkas: Mapping[str, Any] | None) -> list[str]:
     spec = manifest["spec"]
     players = spec["players"]
     params = ", ".join(f"{k}={v:g}" for k, v in players.get("params", {}).items())
-    return [f"dataset: {path} ({rows:,} deals, seed {spec['seed']})",
-            f"variant: {spec['variant']['base']}, {spec['variant']['players']} players",
-            f"players: built-in {players['policy']}" + (f" ({params})" if params else ""),
-            f"prefstats {spec['package_version']}; every number: estimate [95% CI], "
-            "groups with fewer than 30 samples not shown"]
+    lines = [f"dataset: {path.name} ({rows:,} deals), made by `{_command(spec)}`",
+             f"variant: {spec['variant']['base']}, {spec['variant']['players']} players",
+             f"players: built-in {players['policy']}" + (f" ({params})" if params else "")]
+    if pulkas is not None:
+        lines.append(f"pulkas: made by `{_command(pulkas['spec'])}`")
+    return [*lines, f"prefstats {spec['package_version']}; every number: estimate [95% CI]; "
+            f"groups with fewer than {MIN_SAMPLES} samples are not shown"]
 
 
 def bidding_section(lf: pl.LazyFrame, variant: str) -> Section:
@@ -207,8 +220,8 @@ def dataset_report(path: str | Path, *, pulkas: str | Path | None = None,
     name = rules["base"].capitalize()
     rows = lf.select(pl.len()).collect().item()
     plf = load(pulkas) if pulkas else None
-    return Report(f"prefstats report: {name}, {n_players(lf)} players", _meta(path, manifest,
-                                                                                rows), [
+    meta = _meta(path, manifest, rows, manifest_of(pulkas) if pulkas else None)
+    return Report(f"prefstats report: {name}, {n_players(lf)} players", meta, [
         bidding_section(lf, name), whist_section(lf, name), raspasy_section(lf, name, rules),
         seat_section(lf, name, plf)])
 
