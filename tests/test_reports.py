@@ -168,3 +168,15 @@ def test_paired_comparison_shrinks_the_interval():
     assert not paired_differences({"a": a, "c": other})["paired"].any()
     m = variant_metrics({"a": a, "b": b})
     assert set(m["variant"]) == {"a", "b"}
+
+
+def test_estimated_tricks_is_the_evaluators_best_strain():
+    from prefstats.players.evaluate import estimate_tricks
+    from prefstats.reports.classes import estimated_tricks
+
+    leads = np.array([True, False, True])
+    got = estimated_tricks(np.array(HANDS, dtype=np.uint32), leads)
+    want = [max(estimate_tricks(h, s, leads=bool(lead), before_talon=True) for s in range(5))
+            for h, lead in zip(HANDS, leads, strict=True)]
+    assert got == pytest.approx(want)
+    assert got[0] > got[2]  # seven spades with A K Q against a hand of small cards

@@ -31,8 +31,9 @@ def hand_rows(lf: pl.LazyFrame) -> pl.DataFrame:
     """One row per deal and active seat with the seat's bidding and misère classes: what
     :func:`bidding_table` and :func:`misere_table` group (pass it to them as ``rows``
     to classify the hands once)."""
-    rows = seat_rows(lf).select("kind", "level", "role", "hand", "value", "made").collect()
-    return with_classes(rows, ("bidding", "misere")).drop("hand")
+    rows = seat_rows(lf).select("kind", "level", "role", "seat", "hand", "value", "made"
+                                ).collect()
+    return with_classes(rows, ("bidding", "evaluator", "misere")).drop("hand", "seat")
 
 
 def _declare_vs_pass(rows: pl.DataFrame, declared: pl.Expr, by: Sequence[str],

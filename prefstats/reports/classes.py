@@ -5,6 +5,9 @@ when he bids or whists), vectorised over uint32 hand masks.
   length ``trumps``, its top honours ``top`` (A K Q held), the ``side_aces`` outside
   it, and ``points = trumps + top + side_aces``, a crude one-number strength;
 - whist: ``high_cards``, the defender's aces and kings;
+- bidding, by the heuristic player's evaluator: ``est_tricks``, the expected final
+  tricks of the dealt hand in its best strain (``prefstats.players.evaluate``, fitted
+  to the solver), rounded to whole tricks;
 - misère: ``holes``, suits a catcher can force a trick in. A holding is safe when its
   i-th lowest card (from 0) is at most 2·i ranks above the seven (7, 9, J, K …): the
   declarer can always play under. ``short_holes`` are unsafe suits of one or two cards.
@@ -22,8 +25,10 @@ when he bids or whists), vectorised over uint32 hand masks.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from prefstats.cards import ACE, count_rank, honours, suit_holdings
+from prefstats.players.evaluate import declarer_tricks, load_tables
 
 _TOP = 0b1110_0000  # A K Q of an 8-bit suit holding
 
@@ -56,6 +61,24 @@ def bidding_class(hands: np.ndarray) -> dict[str, np.ndarray]:
     side_aces = (count_rank(hands, ACE) - (best >> ACE)).astype(np.int8)
     return {"suit": suit.astype(np.int8), "trumps": trumps, "top": top,
             "side_aces": side_aces, "points": trumps + top + side_aces}
+
+
+@njit(cache=True)
+def _best_strain_tricks(tables, hands, leads):
+    out = np.empty(len(hands), dtype=np.float64)
+    for i in range(len(hands)):
+        best = -1.0
+        for strain in range(5):
+            best = max(best, declarer_tricks(tables, np.int64(hands[i]), strain, leads[i], True))
+        out[i] = best
+    return out
+
+
+def estimated_tricks(hands: np.ndarray, leads: np.ndarray) -> np.ndarray:
+    """The evaluator's expected final tricks of each dealt hand in its best strain, as
+    the bidder sees it before the talon; ``leads``: the hand leads to the first trick."""
+    return _best_strain_tricks(load_tables(), np.asarray(hands, dtype=np.int64),
+                               np.asarray(leads, dtype=np.float64))
 
 
 def high_cards(hands: np.ndarray) -> np.ndarray:

@@ -72,12 +72,15 @@ def seat_rows(lf: pl.LazyFrame) -> pl.LazyFrame:
 
 def with_classes(df: pl.DataFrame, kinds: tuple[str, ...]) -> pl.DataFrame:
     """Add hand-class columns to a collected frame with a ``hand`` column: ``"bidding"``
-    (suit, trumps, top, side_aces, points), ``"whist"`` (high_cards), ``"misere"``
-    (holes, short_holes)."""
+    (suit, trumps, top, side_aces, points), ``"evaluator"`` (est_tricks; needs ``seat``),
+    ``"whist"`` (high_cards), ``"misere"`` (holes, short_holes)."""
     hands = df["hand"].to_numpy()
     extra: dict[str, np.ndarray] = {}
     if "bidding" in kinds:
         extra |= classes.bidding_class(hands)
+    if "evaluator" in kinds:
+        est = classes.estimated_tricks(hands, df["seat"].to_numpy() == 0)
+        extra["est_tricks"] = np.rint(est).astype(np.int8)
     if "whist" in kinds:
         extra["high_cards"] = classes.high_cards(hands)
     if "misere" in kinds:

@@ -20,34 +20,43 @@ def _ci(row: dict, col: str, digits: int = 1, scale: float = 1.0) -> str:
             f"{row[f'{col}_hi'] * scale:+.{digits}f}]")
 
 
-def guide_lines(lf: pl.LazyFrame, variant: str) -> list[str]:
-    """The guide's markdown lines for the deals in ``lf``."""
-    rows = hand_rows(lf)
-    bids, misere = bidding_table(lf, rows=rows), misere_table(lf, rows=rows)
-    whists = whist_table(lf)
-    lines = [f"# {variant}: when to bid and when to whist", "",
-             "Hand points = best-suit length + its A K Q + aces outside it (dealt cards). "
-             "Gains are whists per deal against passing, with 95% CIs; n is the number of "
-             f"deals behind the figure (classes with fewer than {MIN_SAMPLES} are ignored). "
-             "They describe what the simulated players' choices earned: where the players bid a "
-             "level with few hands of a class, the figure holds for the hands they picked.", "",
-             "## Bidding", ""]
-    start = {r["level"]: r for r in thresholds(bids).iter_rows(named=True)}
+def _bidding_rules(bids: pl.DataFrame, key: str, name: str) -> list[str]:
+    """One line per level: from which class ``key`` (called ``name``) declaring pays."""
+    lines = [f"By {name}:", ""]
+    start = {r["level"]: r for r in thresholds(bids, by=key).iter_rows(named=True)}
     for level in range(6, 11):
         seen = bids.filter((pl.col("level") == level) & pl.col("enough"))
         if level in start:
             r = start[level]
-            lines.append(f"- **Bid {level}** with {r['points']}+ points: made "
+            lines.append(f"- **Bid {level}** with {r[key]}+ {name}: made "
                          f"{100 * r['p_make']:.0f}% [{100 * r['p_make_lo']:.0f}, "
                          f"{100 * r['p_make_hi']:.0f}], gain {_ci(r, 'gain')} (n = {r['n']:,}; "
                          f"the players bid it with {100 * r['bid_share']:.2g}% of such hands).")
         elif len(seen):
             best = seen.sort("gain", descending=True).row(0, named=True)
-            lines.append(f"- **Do not bid {level}**: no class gains; the best, "
-                         f"{best['points']} points, gives {_ci(best, 'gain')} (n = {best['n']:,}).")
+            lines.append(f"- **Do not bid {level}**: no class gains; the best, {best[key]} "
+                         f"{name}, gives {_ci(best, 'gain')} (n = {best['n']:,}).")
         else:
             lines.append(f"- **{level}**: too few declared deals to say.")
-    lines += ["", "## Misère", ""]
+    return [*lines, ""]
+
+
+def guide_lines(lf: pl.LazyFrame, variant: str) -> list[str]:
+    """The guide's markdown lines for the deals in ``lf``."""
+    rows = hand_rows(lf)
+    misere, whists = misere_table(lf, rows=rows), whist_table(lf)
+    lines = [f"# {variant}: when to bid and when to whist", "",
+             "Hand points = best-suit length + its A K Q + aces outside it (dealt cards); "
+             "expected tricks = the built-in evaluator's estimate for the dealt hand in its "
+             "best strain. "
+             "Gains are whists per deal against passing, with 95% CIs; n is the number of "
+             f"deals behind the figure (classes with fewer than {MIN_SAMPLES} are ignored). "
+             "They describe what the simulated players' choices earned: where the players bid a "
+             "level with few hands of a class, the figure holds for the hands they picked.", "",
+             "## Bidding", ""]
+    for key, name in (("points", "points"), ("est_tricks", "expected tricks (evaluator)")):
+        lines += _bidding_rules(bidding_table(lf, (key,), rows=rows), key, name)
+    lines += ["## Misère", ""]
     shown = misere.filter("enough")
     if not len(shown):
         lines.append("- Too few misères to say.")

@@ -48,43 +48,60 @@ def _meta(path: Path, manifest: Mapping[str, Any], rows: int,
             f"groups with fewer than {MIN_SAMPLES} samples are not shown"]
 
 
-def bidding_section(lf: pl.LazyFrame, variant: str) -> Section:
-    rows = bidding.hand_rows(lf)
-    table = bidding.bidding_table(lf, rows=rows)
-    classes = bidding.bidding_table(lf, bidding.HAND_CLASS, rows=rows)
-    misere = bidding.misere_table(lf, rows=rows)
-    chart = partial(charts.line_chart, x="points", group="level", colours=charts.LEVEL_COLOURS,
-                    group_label="level ", xlabel="hand points (best-suit length + its A K Q "
-                    "+ side aces)")
-    est = [("n declared", "n", "int"), ("of the class", "bid_share", "pct"),
-           ("P(make)", "p_make", "pct"),
-           ("bid, whists", "ev_bid", "est:1"), ("pass, whists", "ev_pass", "est:1"),
-           ("gain, whists", "gain", "est:1")]
-    return Section("1. Bidding thresholds", "A hand's class is read from its ten dealt cards: "
-                   "the best suit's length, its top honours (A K Q) and the aces outside it. "
-                   "'Of the class' is the share of all hands of that class that declared: "
-                   "the players choose which hands bid, so a small share means the figures "
-                   "describe the pick of that class. " + OBSERVATIONAL, [
-        Block("bidding_make", "Probability of making the contract, by hand points",
+#: Columns shown for every bidding table.
+_BID_COLUMNS = [("n declared", "n", "int"), ("of the class", "bid_share", "pct"),
+                ("P(make)", "p_make", "pct"), ("bid, whists", "ev_bid", "est:1"),
+                ("pass, whists", "ev_pass", "est:1"), ("gain, whists", "gain", "est:1")]
+
+
+def _bidding_blocks(table: pl.DataFrame, variant: str, key: str, name: str, axis: str,
+                    stem: str) -> list[Block]:
+    """P(make) and the declare-vs-pass gain by ``key`` (a class called ``name``), each
+    with its chart; ``axis`` labels the class axis."""
+    chart = partial(charts.line_chart, x=key, group="level", colours=charts.LEVEL_COLOURS,
+                    group_label="level ", xlabel=axis)
+    return [
+        Block(f"{stem}_make", f"Probability of making the contract, by {name}",
               "Share of declared trick contracts made after the talon (a contract nobody "
               "whists counts as made), by level.", table,
-              [("level", "level", "int"), ("points", "points", "int"), *est],
-              partial(chart, y="p_make", title=f"{variant}: P(make) by hand points",
+              [("level", "level", "int"), (name, key, "int"), *_BID_COLUMNS],
+              partial(chart, y="p_make", title=f"{variant}: P(make) by {name}",
                       ylabel="contracts made", percent=True)),
-        Block("bidding_gain", "Value of declaring against passing, by hand points",
-              "Mean deal value to the declarer minus the mean value to players of the same "
-              "points who did not declare; above zero, declaring that level pays.",
-              bidding.thresholds(table),
-              [("level", "level", "int"), ("bidding pays from points", "points", "int"), *est],
+        Block(f"{stem}_gain", f"Value of declaring against passing, by {name}",
+              f"Mean deal value to the declarer minus the mean value to players of the same "
+              f"{name} who did not declare; above zero, declaring that level pays.",
+              bidding.thresholds(table, by=key),
+              [("level", "level", "int"), (f"pays from {name}", key, "int"), *_BID_COLUMNS],
               partial(chart, y="gain", zero_line=True, ylabel="declare − pass (whists per deal)",
-                      title=f"{variant}: what declaring is worth, by hand points"),
-              ["The table lists, per level, the lowest points from which every class shown "
+                      title=f"{variant}: what declaring is worth, by {name}"),
+              [f"The table lists, per level, the lowest {name} from which every class shown "
                "gains and that class gains with 95% confidence; the chart draws every class."],
               chart_table=table),
+    ]
+
+
+def bidding_section(lf: pl.LazyFrame, variant: str) -> Section:
+    rows = bidding.hand_rows(lf)
+    misere = bidding.misere_table(lf, rows=rows)
+    return Section("1. Bidding thresholds", "A hand's class is read from its ten dealt cards: "
+                   "either hand points (the best suit's length, its top honours A K Q and the "
+                   "aces outside it: a count a player can make at the table) or the expected "
+                   "tricks of the built-in player's evaluator (fitted to the double-dummy "
+                   "solver). 'Of the class' is the share of all hands of that class that "
+                   "declared: the players choose which hands bid, so a small share means the "
+                   "figures describe the pick of that class. " + OBSERVATIONAL, [
+        *_bidding_blocks(bidding.bidding_table(lf, rows=rows), variant, "points",
+                         "hand points", "hand points (best-suit length + its A K Q + side aces)",
+                         "bidding"),
+        *_bidding_blocks(bidding.bidding_table(lf, ("est_tricks",), rows=rows), variant,
+                         "est_tricks", "expected tricks",
+                         "expected tricks of the dealt hand, best strain (evaluator)",
+                         "bidding_tricks"),
         Block("bidding_classes", "By full hand class",
-              "The same figures by best-suit length, top honours and side aces.", classes,
+              "The same figures by best-suit length, top honours and side aces.",
+              bidding.bidding_table(lf, bidding.HAND_CLASS, rows=rows),
               [("level", "level", "int"), ("length", "trumps", "int"), ("A K Q", "top", "int"),
-               ("side aces", "side_aces", "int"), *est]),
+               ("side aces", "side_aces", "int"), *_BID_COLUMNS]),
         Block("misere", "Misère: chance of being caught, by holes",
               "A hole is a suit in which the declarer cannot always play under (its i-th "
               "lowest card is more than 2·i ranks above the seven); short holes have one or "
