@@ -42,6 +42,12 @@ def colours_for(names: Sequence, fixed: Mapping | Sequence) -> dict:
     return out
 
 
+def _legend(ax, entries: int) -> None:
+    """The legend in a row under the axes, where it never hides data."""
+    ax.legend(frameon=False, ncols=min(entries, 5), loc="upper center",
+              bbox_to_anchor=(0.5, -0.16))
+
+
 def _finish(fig, ax, title: str, xlabel: str, ylabel: str, path: Path, note: str | None,
             percent: bool) -> list[Path]:
     if percent:
@@ -83,7 +89,7 @@ def line_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | Non
         if df[x].dtype.is_integer():
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         if group:
-            ax.legend(frameon=False, ncols=min(len(groups), 5))
+            _legend(ax, len(groups))
         return _finish(fig, ax, title, xlabel, ylabel, path, note, percent)
 
 
@@ -114,5 +120,5 @@ def bar_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None
         if zero_line:
             ax.axhline(0, color="black", linewidth=0.8)
         if group:
-            ax.legend(frameon=False, ncols=min(len(groups), 4))
+            _legend(ax, len(groups))
         return _finish(fig, ax, title, xlabel, ylabel, path, note, percent)
