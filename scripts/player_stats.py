@@ -1,7 +1,8 @@
 """How the built-in heuristic player bids, whists and scores, per preset.
 
-Plays seeded deals with ``play_batch`` (policy "heuristic", the solver settling open
-deals) and prints, for each preset:
+Plays seeded deals with the heuristic policy at every seat (the solver settling open
+deals, as ``play_batch`` does) with the tables of each preset's own deal values
+(``default_tables("heuristic", variant)``), and prints, for each preset:
 
 - the evaluator's predicted declarer tricks against the double-dummy solver's on every
   bid game's final hands (after the discard; first hand leading): mean absolute error
@@ -26,11 +27,33 @@ from prefstats import engine
 from prefstats.auction import W_HALF, W_PASS, W_WHIST
 from prefstats.contracts import LEVEL, NO_TRUMP, TRUMP
 from prefstats.deal import deal
-from prefstats.play import play_batch
+from prefstats.play import play_state, solver_table
 from prefstats.players import evaluate as ev
-from prefstats.players.builtin import default_tables
+from prefstats.players.builtin import HEURISTIC, default_params, default_tables
 from prefstats.solver import solve_batch
 from prefstats.variants import PRESETS, get_variant
+
+
+@njit(cache=True)
+def _play(hands, talon, first, rules, params, tables, key, index, states, obs_buf, table,
+          stats):
+    """``play_batch``'s loop (one :func:`~prefstats.play.play_state` per deal), with the
+    tables given."""
+    for i in range(len(hands)):
+        st = states[i]
+        engine.reset(st, hands[i], talon[i], first[i], 6, 0)
+        play_state(st, rules, HEURISTIC, params, tables, True, key, index[i], obs_buf[0],
+                   table, stats)
+
+
+def play(d, variant, key: int) -> np.ndarray:
+    """Final states of deals ``d`` played by the heuristic with ``variant``'s tables."""
+    states = np.zeros(len(d), dtype=engine.STATE)
+    _play(d.hands, d.talon, d.talon_first.astype(np.int64), engine.rules_array(variant),
+          default_params("heuristic"), default_tables("heuristic", variant), np.uint64(key),
+          np.asarray(d.index, dtype=np.int64), states,
+          np.zeros(1, dtype=engine.OBSERVATION), solver_table(), np.zeros(1, dtype=np.int64))
+    return states
 
 
 @njit(cache=True)
@@ -118,7 +141,7 @@ def main() -> None:
     d = deal(args.deals, seed=args.seed)
     for name in args.presets:
         t0 = time.perf_counter()
-        states = play_batch(d, get_variant(name), key=args.seed)
+        states = play(d, get_variant(name), args.seed)
         print(f"{name}: {args.deals} deals, seed {args.seed} "
               f"(played in {time.perf_counter() - t0:.0f} s)")
         play_report(states)

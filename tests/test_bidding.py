@@ -51,6 +51,13 @@ def test_strong_spades_and_side_aces_bid():
     assert call != PASS
 
 
+def test_senior_player_holds_the_bid():
+    """First hand bid 6♠, second 6♣, third passed: the first says "here" (6♣ again)."""
+    calls = [parse_contract("6♠").code, parse_contract("6♣").code, PASS]
+    call, _ = _decision(*_deal("♠AKQJ10 ♣A ♦A ♥A 8 7", "", ""), actions=calls)
+    assert call == parse_contract("6♣").code
+
+
 def test_weak_hand_passes():
     call, _ = _decision(*_deal("♠J109 ♣Q10 ♦J10 ♥Q109", "", ""))
     assert call == PASS

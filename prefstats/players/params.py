@@ -14,9 +14,9 @@ import numpy as np
 
 #: name -> (index, default, meaning)
 PARAMETERS: dict[str, tuple[int, float, str]] = {
-    "aggression": (0, 0.0, "tricks added to the declarer's estimate when bidding (+ bids more)"),
+    "aggression": (0, 0.4, "tricks added to the declarer's estimate when bidding (+ bids more)"),
     "whist_appetite": (1, 0.0, "tricks added to a defender's estimate when whisting"),
-    "misere_risk": (2, 0.25, "highest estimated catch probability a misère is bid with"),
+    "misere_risk": (2, 0.4, "highest estimated catch probability a misère is bid with"),
     "expect_whist": (3, 0.8, "chance a bidder assumes his contract is whisted (else credited)"),
     "others_pass": (4, 0.6, "chance a bidder assumes each player yet to speak passes"),
     "raspasy_fear": (5, 1.0, "weight of the raspasy a pass may cause in the bidding value"),
