@@ -25,7 +25,8 @@ LEVEL_COLOURS = {6: "#0072B2", 7: "#E69F00", 8: "#009E73", 9: "#CC79A7", 10: "#D
 _SPARE = ("#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
 STYLE = {"font.size": 11, "axes.titlesize": 13, "axes.labelsize": 11, "legend.fontsize": 10,
          "axes.spines.top": False, "axes.spines.right": False, "axes.grid": True,
-         "grid.alpha": 0.3, "figure.dpi": 150, "savefig.dpi": 150}
+         "grid.alpha": 0.3, "figure.dpi": 150, "savefig.dpi": 150,
+         "svg.fonttype": "none"}  # SVG text stays text: small, and editable by a writer
 SIZE = (7.5, 4.5)
 
 
@@ -59,8 +60,8 @@ def _finish(fig, ax, title: str, xlabel: str, ylabel: str, path: Path, note: str
         fig.text(0.01, 0.01, note, fontsize=8, color="#555555", ha="left", va="bottom")
     fig.tight_layout(rect=(0, 0.04 if note else 0, 1, 1))
     paths = [path.with_suffix(".png"), path.with_suffix(".svg")]
-    for p in paths:
-        fig.savefig(p)
+    fig.savefig(paths[0], pil_kwargs={"optimize": True})
+    fig.savefig(paths[1])
     plt.close(fig)
     return paths
 
