@@ -7,7 +7,7 @@ when he bids or whists), vectorised over uint32 hand masks.
 - whist: ``high_cards``, the defender's aces and kings;
 - bidding, by the heuristic player's evaluator: ``est_tricks``, the expected final
   tricks of the dealt hand in its best strain (``prefstats.players.evaluate``, fitted
-  to the solver), rounded to whole tricks;
+  to the solver), rounded to half tricks;
 - misère: ``holes``, suits a catcher can force a trick in. A holding is safe when its
   i-th lowest card (from 0) is at most 2·i ranks above the seven (7, 9, J, K …): the
   declarer can always play under. ``short_holes`` are unsafe suits of one or two cards.

@@ -80,7 +80,7 @@ def with_classes(df: pl.DataFrame, kinds: tuple[str, ...]) -> pl.DataFrame:
         extra |= classes.bidding_class(hands)
     if "evaluator" in kinds:
         est = classes.estimated_tricks(hands, df["seat"].to_numpy() == 0)
-        extra["est_tricks"] = np.rint(est).astype(np.int8)
+        extra["est_tricks"] = (np.rint(2 * est) / 2).astype(np.float32)  # half tricks
     if "whist" in kinds:
         extra["high_cards"] = classes.high_cards(hands)
     if "misere" in kinds:

@@ -55,23 +55,23 @@ _BID_COLUMNS = [("n declared", "n", "int"), ("of the class", "bid_share", "pct")
 
 
 def _bidding_blocks(table: pl.DataFrame, variant: str, key: str, name: str, axis: str,
-                    stem: str) -> list[Block]:
-    """P(make) and the declare-vs-pass gain by ``key`` (a class called ``name``), each
-    with its chart; ``axis`` labels the class axis."""
+                    stem: str, fmt: str = "int") -> list[Block]:
+    """P(make) and the declare-vs-pass gain by ``key`` (a class called ``name``, shown
+    as ``fmt``), each with its chart; ``axis`` labels the class axis."""
     chart = partial(charts.line_chart, x=key, group="level", colours=charts.LEVEL_COLOURS,
                     group_label="level ", xlabel=axis)
     return [
         Block(f"{stem}_make", f"Probability of making the contract, by {name}",
               "Share of declared trick contracts made after the talon (a contract nobody "
               "whists counts as made), by level.", table,
-              [("level", "level", "int"), (name, key, "int"), *_BID_COLUMNS],
+              [("level", "level", "int"), (name, key, fmt), *_BID_COLUMNS],
               partial(chart, y="p_make", title=f"{variant}: P(make) by {name}",
                       ylabel="contracts made", percent=True)),
         Block(f"{stem}_gain", f"Value of declaring against passing, by {name}",
               f"Mean deal value to the declarer minus the mean value to players of the same "
               f"{name} who did not declare; above zero, declaring that level pays.",
               bidding.thresholds(table, by=key),
-              [("level", "level", "int"), (f"pays from {name}", key, "int"), *_BID_COLUMNS],
+              [("level", "level", "int"), (f"pays from {name}", key, fmt), *_BID_COLUMNS],
               partial(chart, y="gain", zero_line=True, ylabel="declare − pass (whists per deal)",
                       title=f"{variant}: what declaring is worth, by {name}"),
               [f"The table lists, per level, the lowest {name} from which every class shown "
@@ -96,7 +96,7 @@ def bidding_section(lf: pl.LazyFrame, variant: str) -> Section:
         *_bidding_blocks(bidding.bidding_table(lf, ("est_tricks",), rows=rows), variant,
                          "est_tricks", "expected tricks",
                          "expected tricks of the dealt hand, best strain (evaluator)",
-                         "bidding_tricks"),
+                         "bidding_tricks", "num:1"),
         Block("bidding_classes", "By full hand class",
               "The same figures by best-suit length, top honours and side aces.",
               bidding.bidding_table(lf, bidding.HAND_CLASS, rows=rows),
