@@ -6,7 +6,8 @@ every model of :mod:`prefstats.players.evaluate` by ridge-regularised least squa
 1. ``post``: a declarer's 10 cards (the talon stands for his discard), strain = his
    longest suit mostly, else a random suit or no-trumps; target: the solver's tricks.
 2. ``pre``: the declarer takes the talon, discards by the fitted ``post`` tables for the
-   strain and plays; target: those tricks, features: the 10 dealt cards.
+   strain and plays; target: those tricks, features: the 10 dealt cards. The same
+   solves measure how much ``post`` overestimates the hand its discard search chose.
 3. ``misere_*``: the safest-looking hand of deals filtered for plausible misères;
    the catch probability is a logistic regression (a bare high card decides it alone).
    Before the talon: the dealt hand takes the talon and discards by those tables.
@@ -207,6 +208,11 @@ def fit_pre(tables, n: int, seed: int, ridge: float) -> None:
     played[idx, declarer] = full & ~discard
     y = _timed_solve("pre", played, np.where(strain == NO_TRUMP, -1, strain), 0, declarer)
     fit(tables, ev.PRE, dealt, strain, leads, np.full(n, 6), y, ridge)
+    after = np.zeros((n, 5))
+    _post_estimates(tables, played[idx, declarer], leads, after)
+    bias = (after[idx, strain] - y).mean()
+    tables[ev.COEF, ev.BLOCK * ev.POST + ev.K_DISCARD_BIAS] = bias
+    print(f"  post after the chosen discard overestimates by {bias:.3f} tricks")
 
 
 @njit(cache=True)

@@ -301,10 +301,11 @@ def discard_decision(obs, rules, params, tables):
     probs = np.empty(N_TRICKS)
     best = -1e18
     best_mask = 0
+    bias = tables[ev.COEF, ev.BLOCK * ev.POST + ev.K_DISCARD_BIAS]
     for strain in range(5):
         mask, mean = ev.best_discard(tables, hand, strain, leads)
         sd = ev.sigma(tables, ev.POST, strain)
-        value = _best_in_strain(tables, params, obs.bid, strain, mean, sd, probs)[1]
+        value = _best_in_strain(tables, params, obs.bid, strain, mean - bias, sd, probs)[1]
         if value > best:
             best, best_mask = value, mask
     return best_mask
@@ -319,7 +320,7 @@ def contract_decision(obs, rules, params, tables):
     best = -1e18
     best_code = obs.bid
     for strain in range(5):
-        mean = ev.declarer_tricks(tables, hand, strain, leads, False)
+        mean = ev.discarded_tricks(tables, hand, strain, leads)
         sd = ev.sigma(tables, ev.POST, strain)
         code, value = _best_in_strain(tables, params, obs.bid, strain, mean, sd, probs)
         if code >= 0 and (obs.legal >> code) & 1 and value > best:

@@ -59,6 +59,9 @@ K_LEVEL_TRUMP = 4  # + level - 6
 K_LEVEL_NT = 9  # + level - 6
 K_SIGMA_TRUMP, K_SIGMA_NT = 14, 15
 K_MEAN_TRUMP, K_MEAN_NT = 16, 21  # + level - 6: the defence's mean tricks in the fit
+# How much ``POST`` overestimates a hand whose discard was chosen to maximise it (the
+# winner's curse of the search), measured in the fit.
+K_DISCARD_BIAS = 26
 #: Strain code of misère in the discard search (after the five trick strains).
 MISERE_STRAIN = 5
 #: Most features one estimate reads.
@@ -154,6 +157,14 @@ def declarer_tricks(tables, hand, strain, leads, before_talon):
     """Expected tricks of declarer ``hand`` (10 cards) in ``strain``: after the discard,
     or, ``before_talon``, the expected final tricks of the dealt hand."""
     return estimate(tables, PRE if before_talon else POST, hand, strain, leads, 6)
+
+
+@njit(cache=True)
+def discarded_tricks(tables, hand, strain, leads):
+    """:func:`declarer_tricks` after the discard, less the fit's measured overestimate
+    of hands whose discard the search chose (for decisions that follow that search)."""
+    return (declarer_tricks(tables, hand, strain, leads, False)
+            - tables[COEF, BLOCK * POST + K_DISCARD_BIAS])
 
 
 @njit(cache=True)
