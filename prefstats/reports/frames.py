@@ -18,7 +18,6 @@ from prefstats.reports import classes
 
 ACTIVE = 3
 CALL_NAMES = {0: "pass", 1: "whist", 2: "half-whist"}
-KIND_NAMES = {GAME: "game", MISERE_GAME: "misère", RASPASY: "raspasy"}
 SEAT_NAMES = ("first hand", "second hand", "third hand", "dealer")
 
 

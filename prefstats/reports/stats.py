@@ -6,10 +6,9 @@ Every estimate column ``x`` comes with ``x_lo`` and ``x_hi`` (95%) and, for mean
 are kept in tables (and CSV files) but flagged ``enough = false``: reports hide their
 numbers instead of showing noise.
 
->>> import polars as pl
 >>> df = pl.DataFrame({"g": [0, 0, 1, 1], "x": [1.0, 3.0, 2.0, 2.0]})
->>> t = mean_table(df.lazy(), "x", by=["g"]).sort("g")
->>> t["x"].to_list(), t["n"].to_list()
+>>> t = finish_means(df.group_by("g").agg(mean_aggs(pl.col("x"), "x")).sort("g"), ["x"])
+>>> t["x"].to_list(), t["x_n"].to_list()
 ([2.0, 2.0], [2, 2])
 >>> round(t["x_hi"][0], 3)  # 2 + t(0.975, 1) * sqrt(2) / sqrt(2)
 14.706
@@ -57,13 +56,6 @@ def finish_means(df: pl.DataFrame, names: Sequence[str]) -> pl.DataFrame:
             pl.Series(f"{name}_se", se), pl.Series(f"{name}_lo", mean - half),
             pl.Series(f"{name}_hi", mean + half))
     return df
-
-
-def mean_table(lf: pl.LazyFrame, column: str, by: Sequence[str]) -> pl.DataFrame:
-    """Mean of ``column`` by the ``by`` columns, with ``n``, SE, 95% CI and ``enough``."""
-    df = lf.group_by(by).agg(mean_aggs(pl.col(column), column)).collect()
-    df = finish_means(df, [column]).rename({f"{column}_n": "n"})
-    return df.with_columns(enough=pl.col("n") >= MIN_SAMPLES)
 
 
 def with_proportion(df: pl.DataFrame, hits: str, n: str, name: str) -> pl.DataFrame:
