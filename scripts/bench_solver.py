@@ -5,7 +5,7 @@ standing for his hand after the discard), a random declarer, trump = the declare
 longest suit, seat 0 leading; and misère deals (no trumps). Reports per-solve times on
 one core, throughput on one core and on all cores, nodes, the table memory, and a
 plain alpha-beta baseline (no table, no equivalent cards, no cut-offs, no ordering)
-solved on a subset in the same run.
+against the solver on smaller deals (7 cards a hand: on 10 it needs minutes a deal).
 
     .venv/bin/python scripts/bench_solver.py --deals 10000 --misere-deals 2000
 """
@@ -23,11 +23,11 @@ from prefstats import solver
 from prefstats.tricks import legal_cards, trick_winner
 
 
-def random_deals(n: int, seed: int, *, misere: bool) -> tuple[np.ndarray, ...]:
-    """Hands (n, 3), trump, leader and declarer columns of ``n`` seeded random deals."""
+def random_deals(n: int, seed: int, *, misere: bool, size: int = 10) -> tuple[np.ndarray, ...]:
+    """Hands (n, 3) of ``size`` cards, trump, leader and declarer columns of seeded deals."""
     rng = np.random.default_rng(seed)
-    cards = rng.permuted(np.tile(np.arange(32, dtype=np.int64), (n, 1)), axis=1)[:, :30]
-    hands = (1 << cards.reshape(n, 3, 10)).sum(axis=2).astype(np.uint32)
+    cards = rng.permuted(np.tile(np.arange(32, dtype=np.int64), (n, 1)), axis=1)[:, :3 * size]
+    hands = (1 << cards.reshape(n, 3, size)).sum(axis=2).astype(np.uint32)
     declarer = rng.integers(0, 3, n)
     if misere:
         trump = np.full(n, -1)
@@ -104,7 +104,8 @@ def _solver_one(table):
 
 def _baseline_one(h, trump, leader, declarer, misere):
     trick = np.zeros(3, dtype=np.int64)
-    return _plain_alpha_beta(h.copy(), trick, 0, leader, declarer, trump, misere, 0, 10), 0
+    size = int(np.bitwise_count(h[0]))
+    return _plain_alpha_beta(h.copy(), trick, 0, leader, declarer, trump, misere, 0, size), 0
 
 
 def _report(name: str, seconds: np.ndarray, nodes: np.ndarray | None = None) -> None:
@@ -117,13 +118,16 @@ def _report(name: str, seconds: np.ndarray, nodes: np.ndarray | None = None) -> 
     print(line)
 
 
-def bench(label: str, deals, misere: bool, baseline_deals: int) -> None:
+def bench(label: str, deals, misere: bool, baseline: tuple[int, int], seed: int) -> None:
     print(f"{label}:")
     table = tuple(t[0] for t in solver.new_table(1))
     warm = tuple(col[:5] for col in deals)
     _time_each(warm, misere, _solver_one(table))  # compile / load the cache first
+    t0 = time.perf_counter()
     seconds, nodes, result = _time_each(deals, misere, _solver_one(table))
+    wall = time.perf_counter() - t0
     _report("one core", seconds, nodes)
+    print(f"  one core, wall clock  {len(result) / wall:9.0f} solves/s  (wall {wall:.2f} s)")
     threads = numba.get_num_threads()
     solver.solve_batch(*warm, misere=misere)
     t0 = time.perf_counter()
@@ -132,15 +136,19 @@ def bench(label: str, deals, misere: bool, baseline_deals: int) -> None:
     assert (batch == result).all(), "batch and single solves disagree"
     print(f"  all cores ({threads} threads)  {len(result) / wall:9.0f} solves/s  "
           f"(wall {wall:.2f} s)")
-    if baseline_deals:
-        sub = tuple(col[:baseline_deals] for col in deals)
-        _time_each(tuple(col[:2] for col in sub), misere, _baseline_one)
-        base, _, base_result = _time_each(sub, misere, _baseline_one)
-        assert (base_result == result[:baseline_deals]).all(), "baseline disagrees"
-        _report("plain alpha-beta", base)
-        print(f"  speed-up over plain alpha-beta on the same {baseline_deals} deals: median "
-              f"x{np.median(base) / np.median(seconds[:baseline_deals]):.1f}, total "
-              f"x{base.sum() / seconds[:baseline_deals].sum():.1f}")
+    n_base, size = baseline
+    if n_base:
+        # Plain alpha-beta needs minutes a deal on 10 cards: compare on smaller hands.
+        small = random_deals(n_base, seed, misere=misere, size=size)
+        _time_each(tuple(col[:1] for col in small), misere, _baseline_one)
+        ours, _, ours_result = _time_each(small, misere, _solver_one(table))
+        base, _, base_result = _time_each(small, misere, _baseline_one)
+        assert (base_result == ours_result).all(), "baseline disagrees"
+        _report(f"solver, {size} cards", ours)
+        _report(f"plain a-b, {size} cards", base)
+        print(f"  speed-up over plain alpha-beta on these {n_base} deals of {size} cards: "
+              f"median x{np.median(base) / np.median(ours):.0f}, "
+              f"total x{base.sum() / ours.sum():.0f}")
     print(f"  tricks: mean {result.mean():.2f}, distribution {np.bincount(result).tolist()}")
 
 
@@ -148,8 +156,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=10_000, help="trick-contract deals")
     parser.add_argument("--misere-deals", type=int, default=2_000, help="misère deals")
-    parser.add_argument("--baseline-deals", type=int, default=100,
-                        help="deals of each kind also solved by plain alpha-beta (0: skip)")
+    parser.add_argument("--baseline-deals", type=int, default=50,
+                        help="smaller deals of each kind solved by both the solver and a plain "
+                        "alpha-beta (0: skip)")
+    parser.add_argument("--baseline-cards", type=int, default=7, help="cards a hand in those")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
     mem = solver.TT_SIZE * solver.TT_ENTRY_BYTES
@@ -158,10 +168,10 @@ def main(argv: list[str] | None = None) -> None:
     if args.deals:
         deals = random_deals(args.deals, args.seed, misere=False)
         bench("trick contracts (trump = declarer's longest suit)", deals, False,
-              min(args.baseline_deals, args.deals))
+              (args.baseline_deals, args.baseline_cards), args.seed + 2)
     if args.misere_deals:
         deals = random_deals(args.misere_deals, args.seed + 1, misere=True)
-        bench("misère", deals, True, min(args.baseline_deals, args.misere_deals))
+        bench("misère", deals, True, (args.baseline_deals, args.baseline_cards), args.seed + 3)
 
 
 if __name__ == "__main__":
