@@ -43,6 +43,9 @@ def test_report_writes_every_table_and_chart(data, tmp_path):
         assert png.with_suffix(".svg").exists() and png.name in md
     assert "Too few samples" in md  # raspasy are rare with random players
     assert "Wald test" in md and "[" in md  # every estimate carries its interval
+    swapped = runner.invoke(app, ["report", str(pulkas), "--out", str(tmp_path / "x"),
+                                  "--pulkas", str(data / "sochi")])
+    assert swapped.exit_code == 2 and "not of deals" in swapped.output
 
 
 def test_report_without_pulkas_says_so(data, tmp_path):

@@ -16,7 +16,7 @@ from prefstats.reports import bidding, charts, compare, raspasy, seats, whist
 from prefstats.reports.frames import n_players
 from prefstats.reports.render import Block, Report, Section, write_report
 from prefstats.reports.stats import MIN_SAMPLES
-from prefstats.storage import load, manifest_of
+from prefstats.storage import DatasetError, load, manifest_of
 
 OBSERVATIONAL = ("Figures compare the choices the simulated players made; they are not a "
                  "replay of each hand with the other choice.")
@@ -226,18 +226,29 @@ def _test_note(test: Mapping[str, float]) -> str:
             f"{test['n']:,}).")
 
 
+def _expect(path: Path, manifest: Mapping[str, Any], kind: str, hint: str) -> None:
+    """Refuse a dataset of the wrong kind (deals or pulkas) by name."""
+    found = manifest["spec"].get("kind", "deals")
+    if found != kind:
+        raise DatasetError(f"{path}: a dataset of {found}, not of {kind}; {hint}")
+
+
 def dataset_report(path: str | Path, *, pulkas: str | Path | None = None,
                    lf: pl.LazyFrame | None = None) -> Report:
     """The report of the dataset at ``path`` (``lf`` overrides its rows, e.g. a sample);
     ``pulkas``: a ``simulate-pulkas`` dataset for the pulka part of seat luck."""
     path = Path(path)
     manifest = manifest_of(path)
+    _expect(path, manifest, "deals", "pass a pulka dataset with --pulkas")
     lf = load(path) if lf is None else lf
     rules = manifest["spec"]["variant"]
     name = rules["base"].capitalize()
     rows = lf.select(pl.len()).collect().item()
+    pulka_manifest = manifest_of(pulkas) if pulkas else None
+    if pulkas:
+        _expect(Path(pulkas), pulka_manifest, "pulkas", "make one with simulate-pulkas")
     plf = load(pulkas) if pulkas else None
-    meta = _meta(path, manifest, rows, manifest_of(pulkas) if pulkas else None)
+    meta = _meta(path, manifest, rows, pulka_manifest)
     return Report(f"prefstats report: {name}, {n_players(lf)} players", meta, [
         bidding_section(lf, name), whist_section(lf, name), raspasy_section(lf, name, rules),
         seat_section(lf, name, plf)])
