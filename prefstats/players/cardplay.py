@@ -1,17 +1,495 @@
-"""Heuristic card play for closed deals (two whisters, ten checked, Stalingrad) and
-raspasy: compiled functions of an observation record that respect what the seat knows.
+"""Heuristic card play for closed deals (two whisters, ten checked, Stalingrad), raspasy
+and -- when no solver settles them -- open deals and misère: compiled functions of an
+observation record that use only what the seat may know.
+
+What a seat knows: its own cards, the hands laid open (``obs.visible``), every card
+played, the talon when it was shown, its own discard, and the suits a player failed to
+follow in the current trick. From these, :func:`possible_cards` gives each other seat's
+set of cards it may hold; every rule below reads only those sets.
+
+The rules, by seat:
+
+- declarer of a trick game: draw trumps while he has the longer trumps or the master,
+  cash sure winners (shortest suit first, to unblock), then push his longest side suit;
+  when following, win cheaply, ruff when void, second hand low;
+- defenders: cash sure winners outside trumps, otherwise lead the suit that scores best
+  (top of a sequence, through the declarer, a short suit to ruff later; never away from
+  a guarded honour); when following, don't overtake a partner's safe winner, win
+  cheaply, play high in front of the declarer after the partner's lead, discard from
+  worthless suits and keep guards;
+- raspasy (each for himself): duck with the highest card that still loses, lead the
+  card that others must overtake, take an unavoidable trick with the highest card, and
+  throw the most dangerous high card when void;
+- misère: the declarer ducks like on raspasy; the catchers lead their lowest cards and
+  play under the declarer to force him.
+
+>>> import numpy as np
+>>> from prefstats import engine
+>>> from prefstats.cards import card_name, parse_cards
+>>> obs = np.zeros(1, dtype=engine.OBSERVATION)[0]
+>>> obs["kind"], obs["seat"], obs["playing_for"], obs["declarer"] = engine.RASPASY, 1, 1, -1
+>>> obs["hand"] = obs["visible"][1] = parse_cards("♠AQ8 ♥K")
+>>> obs["legal"] = parse_cards("♠AQ8")
+>>> obs["leader"], obs["n_in_trick"], obs["trick_cards"][0] = 0, 1, 6  # K♠ led
+>>> obs["gone"] = parse_cards("♠K")
+>>> card_name(play_decision(obs, None, None, None))  # duck under the king with the queen
+'Q♠'
 """
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
+
+from prefstats.contracts import TRUMP
+from prefstats.engine import GAME, MISERE_GAME, RASPASY
+from prefstats.tricks import TALON, beats
+
+FULL = np.int64(0xFFFFFFFF)
+
+
+# ---- bits -------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _pop(x):
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return (x * 0x01010101 & 0xFFFFFFFF) >> 24
+
+
+@njit(cache=True)
+def _low(x):
+    """Lowest card of a non-empty mask."""
+    return _pop((x & -x) - 1)
+
+
+@njit(cache=True)
+def _high(x):
+    """Highest card of a non-empty mask."""
+    c = 31
+    while not (x >> c) & 1:
+        c -= 1
+    return c
+
+
+@njit(cache=True)
+def _suit(s):
+    return np.int64(0xFF) << (8 * s)
+
+
+@njit(cache=True)
+def _above(c):
+    """Cards of ``c``'s suit ranked above it."""
+    return _suit(c >> 3) & ~((np.int64(2) << c) - 1)
+
+
+@njit(cache=True)
+def _below(c):
+    """Cards of ``c``'s suit ranked below it."""
+    return _suit(c >> 3) & ((np.int64(1) << c) - 1)
+
+
+# ---- what the seat knows ----------------------------------------------------------------
+
+
+@njit(cache=True)
+def possible_cards(obs):
+    """Cards each seat may hold, as the deciding seat sees it: a visible hand exactly,
+    a hidden one as every card not played, not seen and not known to be out of play
+    (own discard, a raspasy talon shown); a hidden defender cannot hold the shown talon
+    (it went to the declarer). Voids shown in the current trick are removed.
+
+    Returns (possible masks, hidden flags), both indexed by seat.
+    """
+    seen = np.int64(0)
+    for s in range(3):
+        seen |= np.int64(obs.visible[s])
+    gone = np.int64(obs.gone)
+    out = np.int64(obs.discard)
+    if obs.kind == RASPASY:
+        out |= np.int64(obs.talon) & ~gone
+    pool = FULL & ~gone & ~seen & ~out
+    p = [np.int64(0), np.int64(0), np.int64(0)]
+    h = [False, False, False]
+    for s in range(3):
+        if s == obs.seat or obs.visible[s] != 0:
+            p[s] = np.int64(obs.visible[s])
+        else:
+            h[s] = True
+            p[s] = pool
+            if obs.kind != RASPASY and s != obs.declarer:
+                p[s] &= ~np.int64(obs.talon)
+    # A player who did not follow the led suit in this trick holds none of it.
+    n = obs.n_in_trick
+    if n > 1:
+        led = _suit(obs.trick_cards[0] >> 3)
+        for i in range(1, n):
+            if not (np.int64(1) << obs.trick_cards[i]) & led:
+                s = _seat_at(obs, i)
+                p[s] &= ~led
+    return (p[0], p[1], p[2]), (h[0], h[1], h[2])
+
+
+@njit(cache=True)
+def _seat_at(obs, i):
+    """Seat that played position ``i`` of the current trick (TALON for a led talon card)."""
+    if obs.leader == TALON:
+        return i - 1
+    return (obs.leader + i) % 3
+
+
+@njit(cache=True)
+def _trick_state(obs, trump):
+    """The card winning the current trick so far and the seat that played it."""
+    best = np.int64(obs.trick_cards[0])
+    pos = 0
+    for i in range(1, obs.n_in_trick):
+        c = np.int64(obs.trick_cards[i])
+        if beats(c, best, trump):
+            best = c
+            pos = i
+    return best, _seat_at(obs, pos)
+
+
+@njit(cache=True)
+def _may_beat(poss, hidden, x, led, trump):
+    """Whether a seat that may hold ``poss`` could beat card ``x`` winning a trick led
+    in suit ``led`` -- by following higher, or by ruffing when it may be void (a hidden
+    seat with at most one card of the suit left possible counts as maybe void)."""
+    follow = poss & _suit(led)
+    may_void = follow == 0 or (hidden and _pop(follow) <= 1)
+    if x >> 3 == led:
+        if poss & _above(x):
+            return True
+        return trump >= 0 and led != trump and may_void and (poss & _suit(trump)) != 0
+    return may_void and (poss & _above(x)) != 0
+
+
+@njit(cache=True)
+def _team(obs, s):
+    """Side of seat ``s``: the declarer against the others; on raspasy each alone."""
+    if obs.kind == RASPASY:
+        return s
+    return 0 if s == obs.declarer else 1
+
+
+@njit(cache=True)
+def _n_after(obs):
+    """How many seats play to the current trick after the deciding one."""
+    return (4 if obs.leader == TALON else 3) - obs.n_in_trick - 1
+
+
+@njit(cache=True)
+def _threatened(obs, poss, hidden, me, x, led, trump):
+    """Whether an opponent of ``me`` still to play in this trick could beat card ``x``."""
+    for k in range(1, _n_after(obs) + 1):
+        s = (me + k) % 3
+        if _team(obs, s) != _team(obs, me) and _may_beat(poss[s], hidden[s], x, led, trump):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _sure_lead(obs, poss, hidden, me, c, trump):
+    """Whether card ``c`` led by ``me`` wins the trick whatever the opponents hold."""
+    for k in range(1, 3):
+        s = (me + k) % 3
+        if _team(obs, s) != _team(obs, me) and _may_beat(poss[s], hidden[s], c, c >> 3, trump):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _top_equivalent(mine, outstanding):
+    """The lowest card of ``mine`` equivalent to its highest one: walking down from the
+    top, cards no one else holds are skipped and ours continue the run."""
+    c = _high(mine)
+    low = c
+    while c & 7:
+        c -= 1
+        bit = np.int64(1) << c
+        if mine & bit:
+            low = c
+        elif outstanding & bit:
+            break
+    return low
+
+
+@njit(cache=True)
+def _sequence_card(mine, outstanding):
+    """Lead from ``mine`` (one suit): the bottom of a top run of two or more cards
+    (to force out a higher card), otherwise the lowest card."""
+    top = _top_equivalent(mine, outstanding)
+    if top != _high(mine):
+        return top
+    return _low(mine)
+
+
+# ---- trick games ------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _discard_value(obs, poss, hidden, me, hand, c, trump):
+    """How much card ``c`` is worth keeping when it does not win (lower goes first)."""
+    s = c >> 3
+    mine = hand & _suit(s)
+    v = (c & 7) + _pop(mine)  # low cards of short suits go first (voids for ruffing)
+    if s == trump:
+        v += 20
+    top = _top_equivalent(mine, FULL & ~np.int64(obs.gone) & ~hand)
+    if c >= top and _sure_lead(obs, poss, hidden, me, top, trump):
+        v += 30  # a winner
+    # Guard an honour that is not a winner yet: keep the small cards under it.
+    if (mine & np.int64(0b11100000) << (8 * s)) and _pop(mine) <= 3:
+        v += 8
+    return v
+
+
+@njit(cache=True)
+def _cheapest(obs, poss, hidden, me, hand, legal, trump):
+    """The card to play when not trying to win: the lowest card of the led suit or of a
+    forced ruff, else the least valuable discard."""
+    for s in range(4):
+        if legal & ~_suit(s) == 0:
+            return _low(legal)
+    best = -1
+    best_v = 1 << 30
+    rest = legal
+    while rest:
+        c = _low(rest)
+        rest &= rest - 1
+        v = _discard_value(obs, poss, hidden, me, hand, c, trump)
+        if v < best_v:
+            best_v = v
+            best = c
+    return best
+
+
+@njit(cache=True)
+def _game_lead(obs, poss, hidden, me, hand, legal, trump):
+    decl = obs.declarer
+    declarer = me == decl
+    outstanding = FULL & ~np.int64(obs.gone) & ~hand
+    opp = poss[decl]
+    if declarer:
+        opp = poss[(me + 1) % 3] | poss[(me + 2) % 3]
+    # The declarer draws trumps with the master or the longer trumps.
+    if declarer and trump >= 0:
+        mine = hand & _suit(trump)
+        theirs = opp & _suit(trump)
+        if mine and theirs:
+            top = _top_equivalent(mine, outstanding)
+            if _sure_lead(obs, poss, hidden, me, top, trump):
+                return top
+            if _pop(mine) > _pop(theirs):
+                return _sequence_card(mine, outstanding)
+    # Cash a sure winner, shortest suit first; trumps stay for ruffing.
+    cash = -1
+    cash_len = 99
+    for s in range(4):
+        mine = hand & _suit(s)
+        if mine == 0 or s == trump:
+            continue
+        top = _top_equivalent(mine, outstanding)
+        if _pop(mine) < cash_len and _sure_lead(obs, poss, hidden, me, top, trump):
+            cash = top
+            cash_len = _pop(mine)
+    if cash >= 0:
+        return cash
+    best = -1
+    best_score = -(1 << 30)
+    for s in range(4):
+        mine = hand & _suit(s)
+        if mine == 0:
+            continue
+        n = _pop(mine)
+        card = _sequence_card(mine, outstanding)
+        if declarer:
+            # Push the longest side suit; trumps only when nothing else is left.
+            score = n - (20 if s == trump else 0)
+        else:
+            score = 0
+            if s == trump:
+                score -= 20
+            if card != _low(mine):
+                score += 3  # top of a sequence: forces out the declarer's honour
+            elif (mine & np.int64(0b11100000) << (8 * s)) and n <= 3:
+                score -= 4  # do not lead away from a guarded honour
+            if decl == (me + 1) % 3:
+                score += 1  # leading through the declarer
+            if n == 1 and trump >= 0 and s != trump and hand & _suit(trump):
+                score += 2  # a singleton: ruff the suit later
+            decl_suit = poss[decl] & _suit(s)
+            if decl_suit == 0:
+                # The declarer is void: he ruffs it in a suit game; at no-trumps he
+                # must throw a card.
+                score += -5 if trump >= 0 and poss[decl] & _suit(trump) else 5
+        if score > best_score:
+            best_score = score
+            best = card
+    return best
+
+
+@njit(cache=True)
+def _game_follow(obs, poss, hidden, me, hand, legal, trump):
+    best, winner = _trick_state(obs, trump)
+    led = obs.trick_cards[0] >> 3
+    winners = np.int64(0)
+    rest = legal
+    while rest:
+        c = _low(rest)
+        rest &= rest - 1
+        if beats(c, best, trump):
+            winners |= np.int64(1) << c
+    partner_wins = winner != me and _team(obs, winner) == _team(obs, me)
+    if partner_wins and not _threatened(obs, poss, hidden, me, best, led, trump):
+        return _cheapest(obs, poss, hidden, me, hand, legal, trump)  # never overtake
+    # Win with the lowest card no opponent still to play can beat.
+    rest = winners
+    while rest:
+        c = _low(rest)
+        rest &= rest - 1
+        if not _threatened(obs, poss, hidden, me, c, led, trump):
+            return c
+    if winners and obs.n_in_trick == 1 and obs.leader != obs.declarer and me != obs.declarer:
+        # The partner led and the declarer plays last: play high to force his honour.
+        outstanding = FULL & ~np.int64(obs.gone) & ~hand
+        return _top_equivalent(winners & _suit(_high(winners) >> 3), outstanding)
+    return _cheapest(obs, poss, hidden, me, hand, legal, trump)
+
+
+# ---- raspasy and misère -----------------------------------------------------------------
+
+
+@njit(cache=True)
+def _duck(obs, poss, hidden, me, legal):
+    """Follow without trumps trying not to win: the highest card that loses; when every
+    card wins, the highest if the trick is ours anyway, else the lowest; when void,
+    throw the most dangerous card."""
+    best, _ = _trick_state(obs, -1)
+    led = best >> 3
+    follow = legal & _suit(led)
+    if follow == 0:
+        return _most_dangerous(obs, poss, me, legal)
+    under = follow & _below(best)
+    if under:
+        return _high(under)
+    top = _high(follow)
+    if _threatened(obs, poss, hidden, me, _low(follow), led, -1):
+        return _low(follow)
+    return top
+
+
+@njit(cache=True)
+def _most_dangerous(obs, poss, me, legal):
+    """The card likeliest to win a trick later: fewest outside cards above it, then the
+    highest, from a short suit (it cannot be ducked under)."""
+    others = poss[(me + 1) % 3] | poss[(me + 2) % 3]
+    best = -1
+    best_v = -(1 << 30)
+    rest = legal
+    while rest:
+        c = _low(rest)
+        rest &= rest - 1
+        v = -16 * _pop(others & _above(c)) + 2 * (c & 7) - _pop(legal & _suit(c >> 3))
+        if v > best_v:
+            best_v = v
+            best = c
+    return best
+
+
+@njit(cache=True)
+def _safe_lead(obs, poss, hidden, me, legal):
+    """Lead the card others are likeliest to overtake: a seat holding only higher cards
+    of the suit must win; lower outside cards are a risk."""
+    best = -1
+    best_v = -(1 << 30)
+    for s in range(4):
+        mine = legal & _suit(s)
+        if mine == 0:
+            continue
+        c = _low(mine)
+        v = 0
+        forced = False
+        higher = 0
+        lower = 0
+        for k in range(1, 3):
+            o = (me + k) % 3
+            suit = poss[o] & _suit(s)
+            higher |= suit & _above(c)
+            lower |= suit & _below(c)
+            if not hidden[o] and suit and suit & _below(c) == 0:
+                forced = True  # a visible hand that can only go over
+        if forced:
+            v = 1000
+        elif higher == 0:
+            v = -1000  # the trick is ours
+        elif lower == 0:
+            v = 500  # whoever holds the suit must go over
+        v += _pop(higher) - 3 * _pop(lower)
+        if v > best_v:
+            best_v = v
+            best = c
+    return best
+
+
+@njit(cache=True)
+def _catcher_play(obs, poss, hidden, me, legal):
+    """A misère catcher: force the declarer to take a trick."""
+    decl = obs.declarer
+    if obs.n_in_trick == 0:
+        # Lead the suit where the catchers' lowest cards are lowest and the declarer
+        # may still hold cards.
+        partner = poss[3 - decl - me]
+        best = -1
+        best_v = 1 << 30
+        for s in range(4):
+            mine = legal & _suit(s)
+            if mine == 0 or poss[decl] & _suit(s) == 0:
+                continue
+            c = _low(mine)
+            low = c
+            theirs = partner & _suit(s)
+            if theirs and _low(theirs) > low:
+                low = _low(theirs)
+            if low < best_v:
+                best_v = low
+                best = c
+        return best if best >= 0 else _high(legal)
+    best, winner = _trick_state(obs, -1)
+    follow = legal & _suit(best >> 3)
+    declarer_after = False
+    for k in range(1, _n_after(obs) + 1):
+        declarer_after |= (me + k) % 3 == decl
+    if follow == 0:
+        return _high(legal)  # keep the low cards for catching
+    if winner == decl:
+        under = follow & _below(best)
+        return _high(under) if under else _low(follow)
+    if declarer_after:
+        return _low(follow)
+    return _high(follow)
 
 
 @njit(cache=True)
 def play_decision(obs, rules, params, tables):
-    """The card to play: for now the lowest legal card."""
-    legal = obs.legal
-    c = 0
-    while not (legal >> c) & 1:
-        c += 1
-    return c
+    """The card seat ``obs.playing_for`` plays (see the module docstring for the rules)."""
+    legal = np.int64(obs.legal)
+    if legal & (legal - 1) == 0:
+        return _low(legal)
+    me = obs.playing_for
+    hand = np.int64(obs.visible[me])
+    poss, hidden = possible_cards(obs)
+    kind = obs.kind
+    if kind == RASPASY or (kind == MISERE_GAME and me == obs.declarer):
+        if obs.n_in_trick == 0:
+            return _safe_lead(obs, poss, hidden, me, legal)
+        return _duck(obs, poss, hidden, me, legal)
+    if kind == MISERE_GAME:
+        return _catcher_play(obs, poss, hidden, me, legal)
+    trump = np.int64(TRUMP[obs.contract]) if kind == GAME else np.int64(-1)
+    if obs.n_in_trick == 0:
+        return _game_lead(obs, poss, hidden, me, hand, legal, trump)
+    return _game_follow(obs, poss, hidden, me, hand, legal, trump)

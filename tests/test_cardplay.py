@@ -1,0 +1,224 @@
+"""Heuristic card play: obvious plays on hand-made positions, information, legality."""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from prefstats import engine
+from prefstats.auction import W_PASS, W_WHIST
+from prefstats.cards import card_name, parse_cards
+from prefstats.contracts import MISERE, TRUMP, parse_contract
+from prefstats.deal import deal
+from prefstats.play import new_state, play_batch
+from prefstats.players.builtin import decide, default_params, default_tables
+from prefstats.players.cardplay import play_decision
+from prefstats.tricks import legal_cards
+from prefstats.variants import get_variant
+
+_spec = importlib.util.spec_from_file_location(
+    "defence_gap", Path(__file__).resolve().parents[1] / "scripts" / "defence_gap.py")
+gap = importlib.util.module_from_spec(_spec)
+sys.modules["defence_gap"] = gap  # numba's cache finds the script's kernels by name
+_spec.loader.exec_module(gap)
+
+PRESETS = ("sochi", "leningrad", "rostov")
+
+
+def position(kind, me, hand, *, trick=(), leader=None, gone="", contract=None, declarer=-1,
+             visible=None, talon=""):
+    """An observation of seat ``me`` holding ``hand`` with ``trick`` (cards in playing
+    order) on the table; ``gone`` are cards played before this trick."""
+    obs = np.zeros(1, dtype=engine.OBSERVATION)[0]
+    obs["phase"] = engine.PLAY
+    obs["kind"] = kind
+    obs["seat"] = obs["playing_for"] = me
+    obs["declarer"] = declarer
+    code = -1 if contract is None else parse_contract(contract).code
+    obs["contract"] = code
+    obs["hand"] = obs["visible"][me] = parse_cards(hand)
+    for s, cards in (visible or {}).items():
+        obs["visible"][s] = parse_cards(cards)
+    obs["talon"] = parse_cards(talon)
+    cards = [parse_cards(c).bit_length() - 1 for c in trick]
+    obs["leader"] = (me - len(cards)) % 3 if leader is None else leader
+    obs["n_in_trick"] = len(cards)
+    obs["trick_cards"][:] = -1
+    obs["trick_cards"][: len(cards)] = cards
+    obs["gone"] = parse_cards(gone) | sum(1 << c for c in cards)
+    trump = int(TRUMP[code]) if kind == engine.GAME else -1
+    obs["legal"] = legal_cards(parse_cards(hand), cards[0] >> 3 if cards else -1, trump)
+    return obs
+
+
+def play(obs) -> str:
+    return card_name(play_decision(obs, None, None, None))
+
+
+# ---- obvious plays ---------------------------------------------------------------------
+
+
+def test_raspasy_ducks_with_the_highest_losing_card():
+    obs = position(engine.RASPASY, 1, "♠AQ8 ♥K", trick=["K♠"])
+    assert play(obs) == "Q♠"
+
+
+def test_raspasy_takes_an_unavoidable_trick_with_the_highest_card():
+    # Last to play, every spade wins: get rid of the ace.
+    obs = position(engine.RASPASY, 2, "♠AQ ♥K", trick=["7♠", "8♠"])
+    assert play(obs) == "A♠"
+
+
+def test_raspasy_throws_the_dangerous_ace_when_void():
+    obs = position(engine.RASPASY, 2, "♣A ♦87 ♥9", trick=["7♠", "8♠"])
+    assert play(obs) == "A♣"
+
+
+def test_raspasy_leads_a_card_others_must_overtake():
+    # ♥7 is the lowest heart: whoever follows must go over it.
+    obs = position(engine.RASPASY, 0, "♠A ♣K ♥7", gone="")
+    assert play(obs) == "7♥"
+
+
+def test_defender_follows_low_when_partner_wins_last():
+    # Declarer seat 0 led, partner (seat 1) holds the trick with the ace.
+    obs = position(engine.GAME, 2, "♣KQ8 ♦9", trick=["7♣", "A♣"], contract="6♠",
+                   declarer=0)
+    assert play(obs) == "8♣"
+
+
+def test_defender_does_not_overtake_partners_sure_winner():
+    # The partner (seat 1) leads the ace; the declarer plays after us.
+    obs = position(engine.GAME, 2, "♣Q8 ♦9", trick=["A♣"], contract="6♠", declarer=0)
+    assert play(obs) == "8♣"
+
+
+def test_declarer_ruffs_with_the_lowest_trump_when_void_and_last():
+    obs = position(engine.GAME, 0, "♠Q87 ♦A", trick=["K♣", "A♣"], contract="6♠",
+                   declarer=0)
+    assert play(obs) == "7♠"
+
+
+def test_last_hand_wins_cheaply():
+    obs = position(engine.GAME, 2, "♥AQ8", trick=["10♥", "7♥"], contract="6♠", declarer=0)
+    assert play(obs) == "Q♥"
+
+
+def test_declarer_draws_trumps_with_the_master():
+    obs = position(engine.GAME, 0, "♠AKQ7 ♣A8 ♦K9", contract="6♠", declarer=0)
+    assert play(obs) in ("A♠", "K♠", "Q♠")
+
+
+def test_declarer_cashes_a_winner_once_trumps_are_out():
+    # Every trump but his own is gone: cash the ace rather than give up the lead.
+    obs = position(engine.GAME, 0, "♠7 ♣A ♦98", contract="6♠", declarer=0,
+                   gone="♠AKQJ1098 ♥AKQJ10987 ♣KQJ1098 ♦AKQJ")
+    assert play(obs) == "A♣"
+
+
+def test_defender_cashes_a_side_ace_not_trumps():
+    obs = position(engine.GAME, 1, "♠A8 ♣A97 ♥QJ", contract="6♠", declarer=0)
+    assert play(obs) == "A♣"
+
+
+def test_misere_catcher_plays_under_the_declarer():
+    # The declarer (seat 0) led ♦9; the catchers see each other's hands.
+    obs = position(engine.MISERE_GAME, 1, "♦J87 ♥A", trick=["9♦"], contract="misere",
+                   declarer=0, visible={2: "♦10 ♠AKQ"})
+    obs["contract"] = MISERE
+    assert play(obs) == "8♦"
+
+
+# ---- information -----------------------------------------------------------------------
+
+
+def _reshuffled(st, seat, rng):
+    """A copy of ``st`` where the cards ``seat`` cannot see are dealt anew between the
+    hidden seats (each keeps its count)."""
+    other = st.copy()
+    obs = np.zeros(1, dtype=engine.OBSERVATION)[0]
+    engine.observe(st, engine.rules_array(get_variant("sochi")), obs)
+    hidden = [s for s in range(3) if s != seat and obs["visible"][s] == 0]
+    cards = [c for s in hidden for c in range(32) if int(st["hands"][s]) >> c & 1]
+    rng.shuffle(cards)
+    for s in hidden:
+        n = bin(int(st["hands"][s])).count("1")
+        other["hands"][s] = sum(1 << c for c in cards[:n])
+        cards = cards[n:]
+    return other
+
+
+@pytest.mark.parametrize("whist", [(W_WHIST, W_WHIST), None])
+def test_decision_is_unchanged_when_hidden_hands_change(whist):
+    """Same observation, other hidden cards: same card (closed games and raspasy)."""
+    variant = get_variant("sochi")
+    rules = engine.rules_array(variant)
+    prm, tb = default_params("heuristic"), default_tables("heuristic")
+    rng = np.random.default_rng(1)
+    d = deal(60, seed=4)
+    checked = 0
+    for i in range(len(d)):
+        if whist is None:
+            st = new_state(d.hands[i], d.talon[i], talon_first=int(d.talon_first[i]))[0]
+            engine.advance_forced(st, rules)
+            while st["phase"] == engine.AUCTION:
+                engine.apply(st, rules, 26)  # all pass
+        else:
+            st = gap.constructed_closed_games(d[i], variant)[0]
+        engine.advance_forced(st, rules)
+        obs, obs2 = (np.zeros(1, dtype=engine.OBSERVATION)[0] for _ in range(2))
+        while st["phase"] != engine.DONE:
+            engine.observe(st, rules, obs)
+            card = decide(1, obs, rules, prm, tb, np.uint64(0))
+            other = _reshuffled(st, int(st["controller"]), rng)
+            engine.observe(other, rules, obs2)
+            assert obs.tobytes() == obs2.tobytes()
+            assert decide(1, obs2, rules, prm, tb, np.uint64(0)) == card
+            checked += 1
+            engine.apply(st, rules, card)
+            engine.advance_forced(st, rules)
+    assert checked > 500
+
+
+# ---- legality and quality over many deals ------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("name", PRESETS)
+def test_batch_play_is_always_legal(name, players):
+    """play_batch raises on any illegal decision; no solver, so every card is ours."""
+    states = play_batch(deal(3000, seed=21), get_variant(name, players=players),
+                            double_dummy=False)
+    assert (states["phase"] == engine.DONE).all()
+    played = states["played"]
+    assert (states["tricks"][played].sum(axis=1) == 10).all()
+
+
+@pytest.mark.parametrize("setup", ["closed", "open", "misere"])
+def test_constructed_games_are_played_legally(setup):
+    variant = get_variant("sochi")
+    d = deal(400, seed=2)
+    states = []
+    for i in range(len(d)):
+        declarer = i % 3
+        if setup == "misere":
+            st = gap.start_of_play(d.hands[i], d.talon[i], variant, declarer=declarer,
+                                   contract=MISERE)
+        else:
+            whist = (W_WHIST, W_WHIST) if setup == "closed" else (W_WHIST, W_PASS)
+            st = gap.start_of_play(d.hands[i], d.talon[i], variant, declarer=declarer,
+                                   contract=i % 4, whist=whist)
+        states.append(st)
+    out = gap.play_closed(np.array(states), variant, measure=False)
+    assert ((out[:, 1] >= 0) & (out[:, 1] <= 10)).all()
+
+
+def test_closed_play_is_close_to_double_dummy():
+    """Loose guard on quality: tricks a deal given away against double-dummy play."""
+    variant = get_variant("sochi")
+    states = gap.constructed_closed_games(deal(150, seed=7), variant)
+    out = gap.play_closed(states, variant)
+    assert (out[:, 1] - out[:, 0] == out[:, 3] - out[:, 2]).all()  # losses add up
+    assert out[:, 3].mean() < 1.0 and out[:, 2].mean() < 1.0
