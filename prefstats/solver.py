@@ -71,7 +71,7 @@ HIGH8 = np.array([-1] + [h.bit_length() - 1 for h in range(1, 256)], dtype=np.in
 # ---- bit helpers ----------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _popcount(x: int) -> int:
     x = x - ((x >> 1) & 0x55555555)
     x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
@@ -79,7 +79,7 @@ def _popcount(x: int) -> int:
     return (x * 0x01010101 & 0xFFFFFFFF) >> 24
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _lowest(x: int) -> int:
     """Index of the lowest set bit of a non-zero 32-bit mask."""
     return _popcount((x & -x) - 1)
@@ -104,7 +104,7 @@ def new_table(threads: int = 1, bits: int = TT_BITS) -> tuple[np.ndarray, ...]:
 _KEY2 = (1 << 40) - 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _entry(words, slot, k1, k2, n):
     """Bounds and best lead stored for a key, or (0, n, -1) when it is not stored."""
     word = words[slot, 1]
@@ -113,7 +113,7 @@ def _entry(words, slot, k1, k2, n):
     return 0, n, -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _position_key(hands, leader, declarer, trump, misere):
     """Key of a trick-boundary position, on ranks relative to the cards in play."""
     all_cards = hands[0] | hands[1] | hands[2]
@@ -130,13 +130,13 @@ def _position_key(hands, leader, declarer, trump, misere):
     return packed0 | packed1 << 32, packed2 | meta << 32
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _slot(k1, k2, mask):
     h = k1 * -7046029254386353131 ^ k2 * -4417276706812531889  # 64-bit wrap-around
     return (h >> 29) & mask
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _pack_card(hands, c):
     """Card ``c`` on ranks relative to the cards in ``hands`` (as in table keys)."""
     sh = c & ~7
@@ -144,7 +144,7 @@ def _pack_card(hands, c):
     return sh + _lowest(np.int64(PEXT[m, 1 << (c & 7)]))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _unpack_card(hands, packed):
     """Inverse of ``_pack_card``; -1 stays -1."""
     if packed < 0:
@@ -157,12 +157,12 @@ def _unpack_card(hands, packed):
 # ---- bounds and move ordering ---------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _suit_len(hand, s):
     return _popcount((hand >> (8 * s)) & 0xFF)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _bounds(hands, n, leader, declarer, trump, misere):
     """Bounds (low, high) on the declarer's remaining ``n`` tricks, ``leader`` to lead."""
     lo = 0
@@ -219,7 +219,7 @@ def _bounds(hands, n, leader, declarer, trump, misere):
     return lo, hi
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _defence_forces(hands, leader, declarer):
     """Whether the defender on lead can make the misère declarer win the coming trick.
 
@@ -247,7 +247,7 @@ def _defence_forces(hands, leader, declarer):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _safe_exit(hands, declarer):
     """Whether a misère declarer on lead has a card a defender must overtake, after
     which he can duck everything (see ``_ducks_everything``)."""
@@ -267,7 +267,7 @@ def _safe_exit(hands, declarer):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _ducks_everything(declarer, defenders):
     """Whether a misère declarer who is not on lead can avoid every remaining trick.
 
@@ -290,7 +290,7 @@ def _ducks_everything(declarer, defenders):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _quick_tricks(hands, leader, trump):
     """Tricks the leader can cash at once with top cards, whatever the others do."""
     h = hands[leader]
@@ -316,7 +316,7 @@ def _quick_tricks(hands, leader, trump):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, hint, out,
                  scores):
     """Write one card per run of equivalent legal cards into ``out``, best first.
@@ -382,7 +382,7 @@ def _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, hi
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _beating(cards, best, trump):
     """The cards of ``cards`` that would beat ``best`` (as ``beats`` does, all at once)."""
     sh = best & ~7
@@ -392,7 +392,7 @@ def _beating(cards, best, trump):
     return higher
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _lead_score(hands, c, player, declarer, trump, misere):
     """Heuristic value of leading card ``c``: higher is tried first."""
     s = c >> 3
@@ -450,7 +450,7 @@ def _lead_score(hands, c, player, declarer, trump, misere):
     return -r
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _last_trick(hands, leader, declarer, trump):
     """1 if the declarer wins the last trick (one card a hand), else 0."""
     w = trick_winner(_lowest(hands[leader]), _lowest(hands[(leader + 1) % 3]),
@@ -458,7 +458,7 @@ def _last_trick(hands, leader, declarer, trump):
     return 1 if (leader + w) % 3 == declarer else 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _last_two(hands, leader, declarer, trump, misere):
     """Declarer's tricks from the last two tricks (two cards a hand), by plain minimax."""
     h = hands.copy()
@@ -497,7 +497,7 @@ def _last_two(hands, leader, declarer, trump, misere):
 # ---- the search -----------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, table, stats):
     """Whether the declarer ends with at least ``target`` tricks from the root position.
 
@@ -627,7 +627,7 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
         d += 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _playout(hands, seq, root_len, leader, declarer, trump, misere):
     """Declarer's tricks when every player plays the first card of the move ordering."""
     h = hands.copy()
@@ -650,7 +650,7 @@ def _playout(hands, seq, root_len, leader, declarer, trump, misere):
     return taken
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _solve_position(hands, seq, root_len, leader, declarer, trump, misere, table, stats):
     """Declarer's tricks from a position, by zero-window searches around a guess.
 
@@ -673,14 +673,14 @@ def _solve_position(hands, seq, root_len, leader, declarer, trump, misere, table
     return lo
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _solve_one(h0, h1, h2, leader, declarer, trump, misere, table, stats):
     hands = np.array([h0, h1, h2], dtype=np.int64)
     seq = np.zeros(_MAX_PLIES + 3, np.int64)
     return _solve_position(hands, seq, 0, leader, declarer, trump, misere, table, stats)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _leads_one(h0, h1, h2, leader, declarer, trump, misere, table, stats, out):
     """Fill ``out[c]`` with the declarer's tricks after ``leader`` leads card ``c``."""
     hands = np.array([h0, h1, h2], dtype=np.int64)
@@ -696,7 +696,7 @@ def _leads_one(h0, h1, h2, leader, declarer, trump, misere, table, stats, out):
         hands[leader] |= 1 << c
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, error_model="numpy")
 def _batch_kernel(hands, leader, declarer, trump, misere, leads, tables, stats, out):
     """Solve rows of ``hands``; thread ``k`` takes rows k, k + T, ... with table ``k``."""
     n_threads = tables[0].shape[0]
