@@ -275,7 +275,7 @@ def _game_lead(obs, poss, hidden, me, hand, legal, trump):
     opp = poss[decl]
     if declarer:
         opp = poss[(me + 1) % 3] | poss[(me + 2) % 3]
-    # The declarer draws trumps with the master or the longer trumps.
+    # The declarer draws trumps with the master, or with two more than the defenders.
     if declarer and trump >= 0:
         mine = hand & _suit(trump)
         theirs = opp & _suit(trump)
@@ -283,9 +283,10 @@ def _game_lead(obs, poss, hidden, me, hand, legal, trump):
             top = _top_equivalent(mine, outstanding)
             if _sure_lead(obs, poss, hidden, me, top, trump):
                 return top
-            if _pop(mine) > _pop(theirs):
+            if _pop(mine) >= _pop(theirs) + 2:
                 return _sequence_card(mine, outstanding)
-    # Cash a sure winner, shortest suit first; trumps stay for ruffing.
+    # Cash a sure winner outside trumps, shortest suit first (the defenders may ruff it
+    # later); trumps stay for ruffing.
     cash = -1
     cash_len = 99
     for s in range(4):
