@@ -82,7 +82,9 @@ def _value_table(variant) -> np.ndarray:
     def add(kind, contract, tricks, first=-1, second=-1, step=0, seat=0):
         rows.append((kind, contract, [*tricks, 0][:n], first, second, step, seat))
 
-    for code in range(N_CONTRACTS):  # declarer 0, defenders 1 (first) and 2
+    # Declarer 0, defenders 1 (first) and 2; misère's trick-game rows are never read
+    # (filled with 6♠ to keep the layout simple).
+    for code in range(N_CONTRACTS):
         for scenario in (D_WHISTED, D_CREDITED):
             roles = (W_WHIST, W_WHIST) if scenario == D_WHISTED else (W_PASS, W_PASS)
             for t in range(N_TRICKS):
