@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -144,6 +145,7 @@ def _markdown(report: Report, charts: dict[str, str | None]) -> str:
     return "\n".join(lines)
 
 
+_CODE = re.compile(r"`([^`]+)`")  # markdown code spans in the header lines
 _CSS = """body{font-family:system-ui,sans-serif;max-width:1400px;margin:2em auto;padding:0 1em;
 color:#222}h1,h2{border-bottom:1px solid #ddd}.block{display:flex;flex-wrap:wrap;gap:1.5em;
 align-items:flex-start}.block img{max-width:720px;width:100%}table{border-collapse:collapse;
@@ -155,7 +157,7 @@ def _html(report: Report, charts: dict[str, str | None]) -> str:
     e = html.escape
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{e(report.title)}"
              f"</title><style>{_CSS}</style></head><body><h1>{e(report.title)}</h1><ul>"]
-    parts += [f"<li>{e(m)}</li>" for m in report.meta]
+    parts += ["<li>" + _CODE.sub(r"<code>\1</code>", e(m)) + "</li>" for m in report.meta]
     parts.append("</ul>")
     for section in report.sections:
         parts.append(f"<h2>{e(section.title)}</h2><p>{e(section.intro)}</p>")
