@@ -255,16 +255,26 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{len(states)} closed games ({source}), {args.variant}, seed {args.seed}")
     print(f"{'set-up':<12} {'DD value':>8} {'tricks':>7} {'gap':>6} "
           f"{'defence loss':>13} {'declarer loss':>14} {'seconds':>8}")
+    results = []
     for setup, name in enumerate(SETUPS):
         started = time.perf_counter()
         r = play_closed(states, variant, dd_declarer=setup == DD_DECLARER,
                         dd_defence=setup == DD_DEFENCE)
         took = time.perf_counter() - started
+        results.append(r)
         print(f"{name:<12} {r[:, 0].mean():8.3f} {r[:, 1].mean():7.3f} "
               f"{(r[:, 1] - r[:, 0]).mean():+6.3f} {r[:, 3].mean():13.3f} "
               f"{r[:, 2].mean():14.3f} {took:8.1f}")
     print("gap = declarer's tricks - double-dummy value; losses are tricks a deal given "
           "away against double-dummy play of the same position")
+    rules, dd_declarer, dd_defence = (r[:, 1].mean() for r in results)
+    print(f"defence gap, rule-based vs double-dummy defence: {rules - dd_defence:.3f} "
+          f"tricks a deal against the rule-based declarer, "
+          f"{results[DD_DECLARER][:, 3].mean():.3f} against a double-dummy declarer "
+          "(aim ≤ 0.5)")
+    print(f"declarer gap, rule-based vs double-dummy declarer: {dd_declarer - rules:.3f} "
+          f"against the rule-based defence, {results[DD_DEFENCE][:, 2].mean():.3f} "
+          "against a double-dummy defence")
 
 
 if __name__ == "__main__":

@@ -291,7 +291,7 @@ def _game_lead(obs, poss, hidden, me, hand, legal, trump):
     cash_len = 99
     for s in range(4):
         mine = hand & _suit(s)
-        if mine == 0 or s == trump:
+        if mine == 0 or s == trump or not declarer:
             continue
         top = _top_equivalent(mine, outstanding)
         if _pop(mine) < cash_len and _sure_lead(obs, poss, hidden, me, top, trump):
@@ -314,7 +314,11 @@ def _game_lead(obs, poss, hidden, me, hand, legal, trump):
             score = 0
             if s == trump:
                 score -= 20
-            if card != _low(mine):
+            top = _top_equivalent(mine, outstanding)
+            if _sure_lead(obs, poss, hidden, me, top, trump):
+                card = top
+                score += 2
+            elif card != _low(mine):
                 score += 3  # top of a sequence: forces out the declarer's honour
             elif (mine & np.int64(0b11100000) << (8 * s)) and n <= 3:
                 score -= 4  # do not lead away from a guarded honour
