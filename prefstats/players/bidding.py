@@ -32,6 +32,7 @@ from numba import njit
 
 from prefstats import engine
 from prefstats.auction import PASS, W_HALF, W_PASS, W_WHIST, auction_state
+from prefstats.cards import lowest_card, popcount
 from prefstats.contracts import LEVEL, MISERE, N_CONTRACTS, NO_TRUMP, TRUMP
 from prefstats.players import evaluate as ev
 from prefstats.players.params import (
@@ -234,23 +235,6 @@ def _raspasy_value(tables, params, hand, leads, step, probs):
 
 
 @njit(cache=True)
-def _lowest(mask):
-    c = 0
-    while not (mask >> c) & 1:
-        c += 1
-    return c
-
-
-@njit(cache=True)
-def _popcount(x):
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
-
-
-@njit(cache=True)
 def bid_decision(obs, rules, params, tables):
     """The call: the lowest legal bid up to the highest contract worth more than
     passing, misère when it is worth more still, else pass."""
@@ -265,7 +249,7 @@ def bid_decision(obs, rules, params, tables):
     probs = np.empty(N_TRICKS)
     pass_value = 0.0
     if high < 0:  # nobody has bid: passing may end in a raspasy
-        others = 2 - _popcount(passed)
+        others = 2 - popcount(passed)
         pass_value = params[OTHERS_PASS] ** others * _raspasy_value(
             tables, params, hand, leads, obs.raspasy_step, probs)
     top = -1  # the highest contract worth more than passing
@@ -380,7 +364,7 @@ def whist_decision(obs, rules, params, tables):
     else:  # the first again, after the other's half-whist: return it or let it stand
         values[W_WHIST] = _defence_value(tables, code, pos, S_ALONE, probs, share)
         values[W_PASS] = _defence_value(tables, code, pos, S_OTHER_HALF, probs, share)
-    best = _lowest(obs.legal)
+    best = lowest_card(obs.legal)
     for call in range(3):
         if (obs.legal >> call) & 1 and values[call] > values[best]:
             best = call

@@ -37,6 +37,7 @@ from importlib import resources
 import numpy as np
 from numba import njit
 
+from prefstats.cards import lowest_card, popcount
 from prefstats.contracts import NO_TRUMP
 
 #: The models (see the module docstring).
@@ -68,13 +69,6 @@ MISERE_STRAIN = 5
 MAX_FEATURES = 8
 
 DATA_FILE = "evaluator.npz"
-
-
-@njit(cache=True, inline="always")
-def _popcount8(h):
-    h = h - ((h >> 1) & 0x55)
-    h = (h & 0x33) + ((h >> 2) & 0x33)
-    return (h + (h >> 4)) & 0x0F
 
 
 @njit(cache=True)
@@ -115,7 +109,7 @@ def terms(tables, model, hand, strain, leads, level, rows, cols, vals):
                            vals, n)
             n += 1
         return total, n
-    trump_len = _popcount8((hand >> (8 * strain)) & 0xFF)
+    trump_len = popcount((hand >> (8 * strain)) & 0xFF)
     voids = 0
     singles = 0
     for s in range(4):
@@ -124,7 +118,7 @@ def terms(tables, model, hand, strain, leads, level, rows, cols, vals):
                        vals, n)
         n += 1
         if s != strain:
-            length = _popcount8(h)
+            length = popcount(h)
             voids += length == 0
             singles += length == 1
     total += _term(tables, COEF, block + K_LEAD_TRUMP, leads, rows, cols, vals, n)
@@ -200,13 +194,11 @@ def _end_card(holding, suit, highest):
     """Index of the lowest (or highest) card of ``suit`` in 8-bit ``holding``, -1 if void."""
     if holding == 0:
         return -1
+    if not highest:
+        return 8 * suit + lowest_card(holding)
     r = 0
-    if highest:
-        while holding >> (r + 1):
-            r += 1
-    else:
-        while not (holding >> r) & 1:
-            r += 1
+    while holding >> (r + 1):
+        r += 1
     return 8 * suit + r
 
 
