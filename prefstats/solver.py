@@ -15,10 +15,14 @@ on-disk cache can crash, numba issue #6061) and, as the bridge and Skat solvers 
   so they stay valid across deals and the table never needs clearing;
 - one card searched per run of rank-adjacent cards in a hand (no other card in play
   between them);
-- quick-trick cut-offs (top cards the leader can cash) and a direct last trick;
-- move ordering by simple card-play heuristics.
+- cut-offs from bounds at trick boundaries: quick tricks (top cards the leader can
+  cash), top trumps, and for misère a declarer who can duck everything, must win the
+  next trick or can exit safely; the last two tricks are solved directly;
+- move ordering by card-play heuristics, the table's best lead first; the first guess
+  is a playout along that ordering.
 
-Memory: one table of ``TT_SIZE`` entries (16 bytes each) per solver thread.
+Memory: one table of ``TT_SIZE`` entries of 16 bytes (1 MiB) per solver thread, plus
+a search stack of a few kilobytes.
 
 >>> from prefstats.cards import parse_cards as p
 >>> solve([p("♠AK"), p("♠QJ"), p("♠87")], trump=None, leader=0, declarer=0)
