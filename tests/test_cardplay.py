@@ -118,8 +118,8 @@ def test_declarer_cashes_a_winner_once_trumps_are_out():
     assert play(obs) == "A♣"
 
 
-def test_defender_cashes_a_side_ace_not_trumps():
-    obs = position(engine.GAME, 1, "♠A8 ♣A97 ♥QJ", contract="6♠", declarer=0)
+def test_defender_leads_a_side_ace_not_trumps():
+    obs = position(engine.GAME, 1, "♠A8 ♣A97 ♥Q", contract="6♠", declarer=0)
     assert play(obs) == "A♣"
 
 
