@@ -211,20 +211,19 @@ def best_discard(tables, hand, strain, leads):
     card of a suit serves a declarer at least as well as a lower one, so this leaves
     ten discards to try instead of 66."""
     highest = strain == MISERE_STRAIN
-    first = np.full(4, -1, dtype=np.int64)  # per suit: the card to go first, then next
-    second = np.full(4, -1, dtype=np.int64)
-    for s in range(4):
-        h = (hand >> (8 * s)) & 0xFF
-        first[s] = _end_card(h, s, highest)
-        if first[s] >= 0:
-            second[s] = _end_card(h & ~(1 << (first[s] - 8 * s)), s, highest)
     best = -1e9
     best_mask = 0
     for s in range(4):
+        h = (hand >> (8 * s)) & 0xFF
+        a = _end_card(h, s, highest)  # the card of suit s to go first
+        if a < 0:
+            continue
         for t in range(s, 4):
-            a = first[s]
-            b = second[s] if t == s else first[t]
-            if a < 0 or b < 0:
+            if t == s:  # both from suit s
+                b = _end_card(h & ~(1 << (a - 8 * s)), s, highest)
+            else:
+                b = _end_card((hand >> (8 * t)) & 0xFF, t, highest)
+            if b < 0:
                 continue
             mask = (1 << a) | (1 << b)
             value = discard_value(tables, hand & ~mask, strain, leads)
