@@ -109,12 +109,12 @@ _KEY2 = (1 << 40) - 1
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _entry(words, slot, k1, k2, n):
-    """Bounds and best lead stored for a key, or (0, n, -1) when it is not stored."""
+def _entry(words, slot, k1, k2, lo, hi):
+    """Bounds and best lead stored for a key, or (lo, hi, -1) when it is not stored."""
     word = words[slot, 1]
     if words[slot, 0] == k1 and word & _KEY2 == k2:
         return (word >> 40) & 15, (word >> 44) & 15, ((word >> 48) & 63) - 1
-    return 0, n, -1
+    return lo, hi, -1
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -524,6 +524,8 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
     st_k1 = np.empty(_MAX_PLIES, np.int64)
     st_k2 = np.empty(_MAX_PLIES, np.int64)
     st_need = np.empty(_MAX_PLIES, np.int64)
+    st_lo = np.empty(_MAX_PLIES, np.int64)
+    st_hi = np.empty(_MAX_PLIES, np.int64)
 
     d = 0
     leader = root_leader
@@ -554,7 +556,9 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
             else:
                 k1, k2 = _position_key(hands, leader, declarer, trump, misere)
                 slot = _slot(k1, k2, mask)
-                lo, hi, packed = _entry(words, slot, k1, k2, n)
+                lo, hi, packed = _entry(words, slot, k1, k2, -1, n)
+                if lo < 0:  # a new position: start from the static bounds
+                    lo, hi = _bounds(hands, n, leader, declarer, trump, misere)
                 hint = _unpack_card(hands, packed)
                 if lo >= need:
                     res = True
@@ -562,15 +566,9 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
                 elif hi < need:
                     res = False
                     settled = True
-                if not settled:
-                    lo, hi = _bounds(hands, n, leader, declarer, trump, misere)
-                    if lo >= need:
-                        res = True
-                        settled = True
-                    elif hi < need:
-                        res = False
-                        settled = True
-                if not settled:
+                else:
+                    st_lo[d] = lo
+                    st_hi[d] = hi
                     st_slot[d] = slot
                     st_k1[d] = k1
                     st_k2[d] = k2
@@ -605,7 +603,7 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
                 if slot >= 0:
                     k1 = st_k1[d]
                     k2 = st_k2[d]
-                    lo, hi, packed = _entry(words, slot, k1, k2, _popcount(hands[st_leader[d]]))
+                    lo, hi, packed = _entry(words, slot, k1, k2, st_lo[d], st_hi[d])
                     if cut:
                         packed = _pack_card(hands, seq[root_len + d])
                     if res:
