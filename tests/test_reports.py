@@ -180,3 +180,21 @@ def test_estimated_tricks_is_the_evaluators_best_strain():
             for h, lead in zip(HANDS, leads, strict=True)]
     assert got == pytest.approx(want)
     assert got[0] > got[2]  # seven spades with A K Q against a hand of small cards
+
+
+def test_guide_bidding_rules():
+    from prefstats.reports.guide import _bidding_rules
+
+    row = {"n": 100, "ev_pass_n": 100, "enough": True, "p_make": 0.8, "p_make_lo": 0.7,
+           "p_make_hi": 0.9, "bid_share": 0.1}
+    gains = {6: [(8, 1.0, 0.5), (9, 2.0, 1.0)],  # pays from 8
+             7: [(8, 3.0, 1.0), (9, -1.0, -3.0)],  # pays at 8 only
+             8: [(8, -1.0, -2.0)]}  # never
+    t = pl.DataFrame([row | {"level": lv, "points": p, "gain": g, "gain_lo": lo,
+                             "gain_hi": g + (g - lo)}
+                      for lv, rows in gains.items() for p, g, lo in rows])
+    lines = _bidding_rules(t, "points", "points")
+    assert lines[0].startswith("- **Bid 6** with 8+ points")
+    assert lines[1].startswith("- **7: no single threshold**") and "8 points" in lines[1]
+    assert lines[2].startswith("- **Do not bid 8**")
+    assert lines[3] == "- **9**: too few declared deals to say."

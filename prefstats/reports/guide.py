@@ -22,7 +22,7 @@ def _ci(row: dict, col: str, digits: int = 1, scale: float = 1.0) -> str:
 
 def _bidding_rules(bids: pl.DataFrame, key: str, name: str) -> list[str]:
     """One line per level: from which class ``key`` (called ``name``) declaring pays."""
-    lines = [f"By {name}:", ""]
+    lines = []
     start = {r["level"]: r for r in thresholds(bids, by=key).iter_rows(named=True)}
     for level in range(6, 11):
         seen = bids.filter((pl.col("level") == level) & pl.col("enough"))
@@ -32,10 +32,17 @@ def _bidding_rules(bids: pl.DataFrame, key: str, name: str) -> list[str]:
                          f"{100 * r['p_make']:.0f}% [{100 * r['p_make_lo']:.0f}, "
                          f"{100 * r['p_make_hi']:.0f}], gain {_ci(r, 'gain')} (n = {r['n']:,}; "
                          f"the players bid it with {100 * r['bid_share']:.2g}% of such hands).")
+        elif len(seen.filter(pl.col("gain_lo") > 0)):
+            paid = seen.filter(pl.col("gain_lo") > 0)
+            lines.append(f"- **{level}: no single threshold** (the gain does not stay above zero "
+                         f"from any class up); it paid with " + ", ".join(
+                             f"{r[key]} {name} ({_ci(r, 'gain')}, n = {r['n']:,})"
+                             for r in paid.iter_rows(named=True)) + ".")
         elif len(seen):
             best = seen.sort("gain", descending=True).row(0, named=True)
-            lines.append(f"- **Do not bid {level}**: no class gains; the best, {best[key]} "
-                         f"{name}, gives {_ci(best, 'gain')} (n = {best['n']:,}).")
+            lines.append(f"- **Do not bid {level}**: no class gains with 95% confidence; the "
+                         f"best, {best[key]} {name}, gives {_ci(best, 'gain')} "
+                         f"(n = {best['n']:,}).")
         else:
             lines.append(f"- **{level}**: too few declared deals to say.")
     return [*lines, ""]
@@ -54,8 +61,10 @@ def guide_lines(lf: pl.LazyFrame, variant: str) -> list[str]:
              "They describe what the simulated players' choices earned: where the players bid a "
              "level with few hands of a class, the figure holds for the hands they picked.", "",
              "## Bidding", ""]
-    for key, name in (("points", "points"), ("est_tricks", "expected tricks (evaluator)")):
-        lines += _bidding_rules(bidding_table(lf, (key,), rows=rows), key, name)
+    for key, name, title in (("points", "points", "hand points"),
+                             ("est_tricks", "expected tricks", "the evaluator's expected tricks")):
+        lines += [f"By {title}:", "",
+                  *_bidding_rules(bidding_table(lf, (key,), rows=rows), key, name)]
     lines += ["## Misère", ""]
     shown = misere.filter("enough")
     if not len(shown):
@@ -83,8 +92,8 @@ def guide_lines(lf: pl.LazyFrame, variant: str) -> list[str]:
                              & (pl.col("ev_pass_n") >= MIN_SAMPLES))
         for r in half.iter_rows(named=True):
             lines.append(f"  - half-whist with {r['high_cards']} A+K: "
-                         f"{r['ev_half_whist']:+.1f} against passing {r['ev_pass']:+.1f} "
-                         f"(n = {r['ev_half_whist_n']:,}).")
+                         f"{_ci(r, 'ev_half_whist')} against passing {_ci(r, 'ev_pass')} "
+                         f"(n = {r['ev_half_whist_n']:,} and {r['ev_pass_n']:,}).")
     return lines
 
 
