@@ -71,27 +71,27 @@ def variant_metrics(datasets: Mapping[str, pl.LazyFrame]) -> pl.DataFrame:
                               "value_hi": [r + _Z * se]})
         parts.append(pl.concat([table, share], how="diagonal_relaxed")
                      .with_columns(variant=pl.lit(name)))
-    out = pl.concat(parts).rename({"value_n": "n", "value_se": "se", "value_lo": "lo",
-                                   "value_hi": "hi"})
+    out = pl.concat(parts).rename({"value_n": "n"})
     # frequencies get Wilson intervals (a t interval can leave [0, 1] for rare events)
     freq = out["unit"] == "share of deals"
     wilson = with_proportion(out.filter(freq).with_columns(
         hits=(pl.col("value") * pl.col("n")).round()), "hits", "n", "w")
-    out = pl.concat([out.filter(~freq), wilson.with_columns(lo=pl.col("w_lo"),
-                                                             hi=pl.col("w_hi"))],
+    out = pl.concat([out.filter(~freq), wilson.with_columns(value_lo=pl.col("w_lo"),
+                                                             value_hi=pl.col("w_hi"))],
                     how="diagonal_relaxed")
     order = {name: i for i, name in enumerate(datasets)}
-    return (out.select("variant", "metric", "unit", "n", "value", value_se="se", value_lo="lo",
-                       value_hi="hi")
+    return (out.select("variant", "metric", "unit", "n", "value", "value_se", "value_lo",
+                       "value_hi")
             .sort(pl.col("variant").replace_strict(order), "metric")
             .with_columns(enough=pl.col("n") >= MIN_SAMPLES))
 
 
 def paired_differences(datasets: Mapping[str, pl.LazyFrame]) -> pl.DataFrame:
     """Each dataset against the first, deal by deal: for every per-deal metric, the mean
-    difference (other − first) with the paired SE and 95% CI, the unpaired SE of the
-    same difference, and ``ci_shrink = 1 − paired SE / unpaired SE``. ``paired`` is
-    false (and the paired columns null) when the two datasets do not hold the same deals.
+    difference (other − first) with the paired SE and 95% CI (``diff_lo``, ``diff_hi``),
+    the unpaired SE of the same difference, and ``ci_shrink = 1 − paired SE / unpaired
+    SE``. ``paired`` is false (the CI then unpaired, the paired columns null) when the
+    two datasets do not hold the same deals.
     """
     names = list(datasets)
     base_name, base = names[0], datasets[names[0]]
@@ -114,19 +114,20 @@ def paired_differences(datasets: Mapping[str, pl.LazyFrame]) -> pl.DataFrame:
             unpaired = float(np.sqrt(va.var(ddof=1) / sizes[0] + vb.var(ddof=1) / sizes[1]))
             row = {"baseline": base_name, "variant": name, "metric": m, "unit": unit,
                    "n": len(joined) if same else min(sizes), "paired": same, "diff": diff,
-                   "se_unpaired": unpaired, "se_paired": None, "lo": None, "hi": None,
+                   "se_unpaired": unpaired, "se_paired": None, "diff_lo": None,
+                   "diff_hi": None,
                    "ci_shrink": None}
             if same:
                 d = (joined[f"{m}_b"] - joined[m]).to_numpy()
                 se = float(d.std(ddof=1) / np.sqrt(len(d)))
-                row |= {"diff": float(d.mean()), "se_paired": se, "lo": d.mean() - _Z * se,
-                        "hi": d.mean() + _Z * se,
+                row |= {"diff": float(d.mean()), "se_paired": se,
+                        "diff_lo": d.mean() - _Z * se, "diff_hi": d.mean() + _Z * se,
                         "ci_shrink": 1 - se / unpaired if unpaired > 0 else None}
             else:
-                row |= {"lo": diff - _Z * unpaired, "hi": diff + _Z * unpaired}
+                row |= {"diff_lo": diff - _Z * unpaired, "diff_hi": diff + _Z * unpaired}
             rows.append(row)
     schema = {"baseline": pl.String, "variant": pl.String, "metric": pl.String,
               "unit": pl.String, "n": pl.Int64, "paired": pl.Boolean, "diff": pl.Float64,
-              "se_unpaired": pl.Float64, "se_paired": pl.Float64, "lo": pl.Float64,
-              "hi": pl.Float64, "ci_shrink": pl.Float64}
+              "se_unpaired": pl.Float64, "se_paired": pl.Float64, "diff_lo": pl.Float64,
+              "diff_hi": pl.Float64, "ci_shrink": pl.Float64}
     return pl.DataFrame(rows, schema=schema).with_columns(enough=pl.col("n") >= MIN_SAMPLES)
