@@ -21,7 +21,7 @@ on-disk cache can crash, numba issue #6061) and, as the bridge and Skat solvers 
 - move ordering by card-play heuristics, the table's best lead first; the first guess
   is a playout along that ordering.
 
-Memory: one table of ``TT_SIZE`` entries of 16 bytes (1 MiB) per solver thread, plus
+Memory: one table of ``TT_SIZE`` entries of 16 bytes (512 KiB) per solver thread, plus
 a search stack of a few kilobytes.
 
 >>> from prefstats.cards import parse_cards as p
@@ -45,7 +45,7 @@ from prefstats.cards import N_CARDS, format_cards
 from prefstats.tricks import beats, legal_cards, trick_winner
 
 #: log2 of the number of transposition-table entries per solver thread.
-TT_BITS = 16
+TT_BITS = 15
 TT_SIZE = 1 << TT_BITS
 #: Bytes per table entry: two 64-bit words (see ``new_table``).
 TT_ENTRY_BYTES = 16
@@ -106,15 +106,33 @@ def new_table(threads: int = 1, bits: int = TT_BITS) -> tuple[np.ndarray, ...]:
 
 
 _KEY2 = (1 << 40) - 1
+_BUCKET = 4  # entries a bucket: 64 bytes, one cache line
 
 
 @njit(cache=True, inline="always", error_model="numpy")
 def _entry(words, slot, k1, k2, lo, hi):
-    """Bounds and best lead stored for a key, or (lo, hi, -1) when it is not stored."""
-    word = words[slot, 1]
-    if words[slot, 0] == k1 and word & _KEY2 == k2:
-        return (word >> 40) & 15, (word >> 44) & 15, ((word >> 48) & 63) - 1
+    """Bounds and best lead stored for a key in the bucket at ``slot`` (``_BUCKET``
+    entries in one cache line), or (lo, hi, -1) when it is not stored."""
+    for i in range(slot, slot + _BUCKET):
+        word = words[i, 1]
+        if words[i, 0] == k1 and word & _KEY2 == k2:
+            return (word >> 40) & 15, (word >> 44) & 15, ((word >> 48) & 63) - 1
     return lo, hi, -1
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _store(words, slot, k1, k2, lo, hi, packed):
+    """Store an entry in its bucket: over its old one, else first, older ones moving
+    down and the oldest dropping out."""
+    i = slot + _BUCKET - 1
+    while i > slot and not (words[i, 0] == k1 and words[i, 1] & _KEY2 == k2):
+        i -= 1
+    if not (words[i, 0] == k1 and words[i, 1] & _KEY2 == k2):
+        for j in range(slot + _BUCKET - 1, slot, -1):
+            words[j, 0] = words[j - 1, 0]
+            words[j, 1] = words[j - 1, 1]
+    words[i, 0] = k1
+    words[i, 1] = k2 | lo << 40 | hi << 44 | (packed + 1) << 48
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -137,7 +155,7 @@ def _position_key(hands, leader, declarer, trump, misere):
 @njit(cache=True, inline="always", error_model="numpy")
 def _slot(k1, k2, mask):
     h = k1 * -7046029254386353131 ^ k2 * -4417276706812531889  # 64-bit wrap-around
-    return (h >> 29) & mask
+    return (h >> 29) & mask & -_BUCKET
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -610,8 +628,7 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
                         lo = max(lo, st_need[d])
                     else:
                         hi = min(hi, st_need[d] - 1)
-                    words[slot, 0] = k1
-                    words[slot, 1] = k2 | lo << 40 | hi << 44 | (packed + 1) << 48
+                    _store(words, slot, k1, k2, lo, hi, packed)
         # ---- play move idx[d] of node d ----
         player = st_player[d]
         c = moves[d, idx[d]]
