@@ -38,7 +38,7 @@ def random_deals(n: int, seed: int, *, misere: bool, size: int = 10) -> tuple[np
     return hands, trump.astype(np.int64), np.zeros(n, dtype=np.int64), declarer
 
 
-@njit(cache=True)
+@njit  # not cached: recursive functions loaded from numba's cache can crash (#6061)
 def _plain_alpha_beta(hands, trick, tlen, leader, declarer, trump, misere, alpha, beta):
     """Baseline: fail-hard alpha-beta over every legal card in index order, nothing else."""
     if hands[0] | hands[1] | hands[2] == 0 and tlen == 0:
