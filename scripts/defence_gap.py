@@ -250,6 +250,8 @@ def main(argv: list[str] | None = None) -> None:
             print(f"the heuristic auction reached {len(states)} closed games in "
                   f"{len(deals)} deals: using constructed ones")
             source = "constructed"
+        else:
+            source = "auction"
     if source == "constructed":
         states = constructed_closed_games(deals, variant)
     print(f"{len(states)} closed games ({source}), {args.variant}, seed {args.seed}")
