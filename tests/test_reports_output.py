@@ -46,6 +46,9 @@ def test_report_writes_every_table_and_chart(data, tmp_path):
     swapped = runner.invoke(app, ["report", str(pulkas), "--out", str(tmp_path / "x"),
                                   "--pulkas", str(data / "sochi")])
     assert swapped.exit_code == 2 and "not of deals" in swapped.output
+    mixed = runner.invoke(app, ["compare", str(data / "sochi"), str(pulkas), "--out",
+                                str(tmp_path / "y")])
+    assert mixed.exit_code == 2 and "not of deals" in mixed.output
 
 
 def test_report_without_pulkas_says_so(data, tmp_path):

@@ -259,7 +259,9 @@ def comparison_report(paths: Sequence[str | Path]) -> Report:
     datasets: dict[str, pl.LazyFrame] = {}
     meta = []
     for p in paths:
-        spec = manifest_of(p)["spec"]
+        manifest = manifest_of(p)
+        _expect(Path(p), manifest, "deals", "compare deal datasets")
+        spec = manifest["spec"]
         name = spec["variant"]["base"]
         while name in datasets:
             name += "'"
