@@ -141,6 +141,17 @@ def test_raspasy_tricks_costs_and_chain():
         expect)
 
 
+def test_raspasy_chain_measured_in_pulkas():
+    # deals: half raspasy (p0 = 1/2); pulkas: 2 raspasy in 3 deals (pi = 2/3), so a
+    # deal after a raspasy continues the chain with p = 1 + 1/2 - (1/2) / (2/3) = 3/4
+    lf = pl.concat([deals(40), deals(40, kind=GAME, declarer=0, contract=5)])
+    pulkas = pl.DataFrame({"pulka_id": range(50), "deals": 3, "raspasy": 2}).lazy()
+    chain = raspasy_chain(lf, {"raspasy_rates": [1], "raspasy_exit": 7}, pulkas)
+    row = chain.row(2, named=True)
+    assert row["rule"] == "in pulkas (min bid 7 after raspasy)" and row["n"] == 150
+    assert row["p_raspasy"] == pytest.approx(0.75) and row["chain_deals"] == pytest.approx(4)
+
+
 def test_seat_luck_and_pulkas():
     rng = np.random.default_rng(5)
     v = rng.normal(0, 10, (500, 2))

@@ -16,10 +16,17 @@ from typing import Any
 
 import numpy as np
 import polars as pl
+from scipy import stats
 
 from prefstats.engine import GAME, RASPASY
 from prefstats.reports.frames import n_players, seat_name
-from prefstats.reports.stats import MIN_SAMPLES, finish_means, mean_aggs, with_proportion
+from prefstats.reports.stats import (
+    MIN_SAMPLES,
+    finish_means,
+    mean_aggs,
+    ratio_estimate,
+    with_proportion,
+)
 
 
 def _rates(variant: Mapping[str, Any]) -> list[int]:
@@ -77,14 +84,20 @@ def raspasy_costs(lf: pl.LazyFrame, variant: Mapping[str, Any]) -> pl.DataFrame:
         name=seat_name(pl.col("seat")), enough=pl.col("n") >= MIN_SAMPLES)
 
 
-def raspasy_chain(lf: pl.LazyFrame, variant: Mapping[str, Any]) -> pl.DataFrame:
-    """The chance that a deal is a raspasy (the next step of a chain), the expected
-    number of raspasy in a chain once entered, ``1 / (1 − p)``, and the expected cost
-    per player of the whole chain (Σ_k p^k · cost at step k+1, averaged over seats).
+def raspasy_chain(lf: pl.LazyFrame, variant: Mapping[str, Any],
+                  pulkas: pl.LazyFrame | None = None) -> pl.DataFrame:
+    """The chance ``p`` that a deal after a raspasy is a raspasy too (the next step of
+    a chain), the expected number of raspasy in a chain once entered, ``1 / (1 − p)``,
+    and the expected cost per player of the whole chain (Σ_k p^k · cost at step k+1,
+    averaged over seats).
 
-    The dataset's deals are played with no exit rule, so a second row bounds the
-    effect of a minimum bid of 7 after a raspasy: at worst every game that was a six
-    becomes a raspasy, ``p ≤ p + P(six)``. Intervals come from the interval of ``p``.
+    The dataset's deals are independent and played with no exit rule, so ``p`` is the
+    raspasy rate ``p₀``, and a second row bounds the effect of a minimum bid of 7 after
+    a raspasy: at worst every game that was a six becomes a raspasy, ``p ≤ p₀ + P(six)``.
+    ``pulkas`` (a ``simulate-pulkas`` dataset of the variant, played with its exit rule)
+    adds a measured row: with the long-run raspasy share ``π`` of the pulkas' deals,
+    a two-state chain gives ``p = 1 + p₀ − p₀ / π``. Intervals come from the interval of
+    ``p₀`` (rows 1–2) or of ``π`` (row 3).
     """
     counts = lf.select(
         n=pl.len(), raspasy=(pl.col("kind") == RASPASY).sum(),
@@ -97,6 +110,9 @@ def raspasy_chain(lf: pl.LazyFrame, variant: Mapping[str, Any]) -> pl.DataFrame:
                           "n": [counts["n"][0]] * 2,
                           "hits": [raspasy_deals, raspasy_deals + counts["sixes"][0]]})
     table = with_proportion(table, "hits", "n", "p_raspasy").drop("hits")
+    if pulkas is not None:
+        table = pl.concat([table, _pulka_row(pulkas, table.row(0, named=True),
+                                             variant.get("raspasy_exit", 6))])
 
     def chain(p: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
         length = 1 / (1 - p)
@@ -113,3 +129,22 @@ def raspasy_chain(lf: pl.LazyFrame, variant: Mapping[str, Any]) -> pl.DataFrame:
         out[f"chain_deals{suffix}"] = length
         out[f"chain_cost{suffix}"] = cost
     return table.with_columns(**out).with_columns(enough=pl.col("n") >= MIN_SAMPLES)
+
+
+def _pulka_row(pulkas: pl.LazyFrame, base: Mapping[str, Any], exit_level: int
+               ) -> pl.DataFrame:
+    """The continuation probability measured in whole pulkas (see :func:`raspasy_chain`)."""
+    counts = pulkas.select("raspasy", "deals").collect()
+    share, se = ratio_estimate(counts["raspasy"].to_numpy().astype(float),
+                               counts["deals"].to_numpy().astype(float))
+    p0 = base["p_raspasy"]
+
+    def continuation(pi: float) -> float:
+        return min(1.0, max(0.0, 1 + p0 - p0 / pi)) if pi > 0 else float("nan")
+
+    z = stats.norm.ppf(0.975)
+    return pl.DataFrame({
+        "rule": [f"in pulkas (min bid {exit_level} after raspasy)"],
+        "n": [int(counts["deals"].sum())], "p_raspasy": [continuation(share)],
+        "p_raspasy_lo": [continuation(share - z * se)],
+        "p_raspasy_hi": [continuation(share + z * se)]}, schema_overrides={"n": pl.Int64})

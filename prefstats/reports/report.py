@@ -144,7 +144,8 @@ def whist_section(lf: pl.LazyFrame, variant: str) -> Section:
     ])
 
 
-def raspasy_section(lf: pl.LazyFrame, variant: str, rules: Mapping[str, Any]) -> Section:
+def raspasy_section(lf: pl.LazyFrame, variant: str, rules: Mapping[str, Any],
+                    pulkas: pl.LazyFrame | None) -> Section:
     unit = raspasy.cost_unit(rules)
     tricks = raspasy.raspasy_tricks(lf)
     return Section("3. Raspasy costs", "All-pass deals: every player tries to take as few "
@@ -170,12 +171,16 @@ def raspasy_section(lf: pl.LazyFrame, variant: str, rules: Mapping[str, Any]) ->
                       ylabel=f"cost per player ({unit})")),
         Block("raspasy_chain", "Entering a raspasy chain",
               "Chance that a deal is passed out, expected raspasy in a chain once entered, "
-              f"and its expected cost per player ({unit}).", raspasy.raspasy_chain(lf, rules),
+              f"and its expected cost per player ({unit}).",
+              raspasy.raspasy_chain(lf, rules, pulkas),
               [("rule", "rule", "text"), ("n", "n", "int"), ("P(raspasy)", "p_raspasy", "pct"),
                ("raspasy per chain", "chain_deals", "est:2"),
                (f"chain cost, {unit}", "chain_cost", "est:2")],
-              notes=["The bound row supposes every six of the dataset becomes a raspasy when "
-                     "the exit rule demands a seven: the true effect lies between the rows."]),
+              notes=["The deal dataset plays every deal on its own, without the exit rule; "
+                     "the bound row supposes every six becomes a raspasy when a seven is "
+                     "required after one. With a pulka dataset, the last row measures the "
+                     "continuation in whole pulkas played with the variant's exit rule "
+                     "(p = 1 + p₀ − p₀/π from the pulkas' raspasy share π)."]),
     ])
 
 
@@ -250,7 +255,8 @@ def dataset_report(path: str | Path, *, pulkas: str | Path | None = None,
     plf = load(pulkas) if pulkas else None
     meta = _meta(path, manifest, rows, pulka_manifest)
     return Report(f"prefstats report: {name}, {n_players(lf)} players", meta, [
-        bidding_section(lf, name), whist_section(lf, name), raspasy_section(lf, name, rules),
+        bidding_section(lf, name), whist_section(lf, name),
+        raspasy_section(lf, name, rules, plf),
         seat_section(lf, name, plf)])
 
 
