@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit
 
 from prefstats import solver
+from prefstats.solver import _lowest
 from prefstats.tricks import legal_cards, trick_winner
 
 
@@ -38,37 +39,61 @@ def random_deals(n: int, seed: int, *, misere: bool, size: int = 10) -> tuple[np
     return hands, trump.astype(np.int64), np.zeros(n, dtype=np.int64), declarer
 
 
-@njit  # not cached: recursive functions loaded from numba's cache can crash (#6061)
-def _plain_alpha_beta(hands, trick, tlen, leader, declarer, trump, misere, alpha, beta):
-    """Baseline: fail-hard alpha-beta over every legal card in index order, nothing else."""
-    if hands[0] | hands[1] | hands[2] == 0 and tlen == 0:
-        return 0
-    player = (leader + tlen) % 3
-    legal = legal_cards(hands[player], trick[0] >> 3 if tlen else -1, trump)
-    maximise = (player == declarer) != misere
-    for c in range(32):
-        if not legal >> c & 1:
-            continue
-        hands[player] ^= 1 << c
-        trick[tlen] = c
-        if tlen == 2:
-            winner = (leader + trick_winner(trick[0], trick[1], c, trump)) % 3
-            won = 1 if winner == declarer else 0
-            saved = trick.copy()
-            v = won + _plain_alpha_beta(hands, trick, 0, winner, declarer, trump, misere,
-                                        alpha - won, beta - won)
-            trick[:] = saved
+@njit(cache=True)
+def _plain_alpha_beta(hands, plies, leader, declarer, trump, misere):
+    """Baseline: fail-hard alpha-beta over every legal card in index order, nothing else.
+
+    Values are the declarer's total tricks; an explicit stack, as in the solver.
+    """
+    moves = np.zeros(plies + 1, np.int64)
+    lo = np.zeros(plies + 1, np.int64)  # alpha
+    hi = np.zeros(plies + 1, np.int64)  # beta
+    lead = np.zeros(plies + 1, np.int64)
+    taken = np.zeros(plies + 1, np.int64)
+    seq = np.zeros(plies + 1, np.int64)
+    maximise = np.zeros(plies + 1, np.bool_)
+    lead[0] = leader
+    hi[0] = plies // 3
+    d = 0
+    entering = True
+    while True:
+        if entering:
+            if d == plies:
+                v = taken[d]
+            else:
+                player = (lead[d] + d % 3) % 3
+                led = seq[d - d % 3] >> 3 if d % 3 else -1
+                moves[d] = legal_cards(hands[player], led, trump)
+                maximise[d] = (player == declarer) != misere
+        if not entering or d < plies:
+            if moves[d] and lo[d] < hi[d]:
+                c = _lowest(moves[d])
+                moves[d] &= moves[d] - 1
+                player = (lead[d] + d % 3) % 3
+                hands[player] ^= 1 << c
+                seq[d] = c
+                lead[d + 1] = lead[d]
+                taken[d + 1] = taken[d]
+                if d % 3 == 2:
+                    first = d - 2
+                    winner = (lead[d] + trick_winner(seq[first], seq[first + 1], c, trump)) % 3
+                    lead[d + 1] = winner
+                    taken[d + 1] += winner == declarer
+                lo[d + 1] = lo[d]
+                hi[d + 1] = hi[d]
+                d += 1
+                entering = True
+                continue
+            v = lo[d] if maximise[d] else hi[d]
+        if d == 0:
+            return v
+        d -= 1
+        hands[(lead[d] + d % 3) % 3] ^= 1 << seq[d]
+        if maximise[d]:
+            lo[d] = max(lo[d], v)
         else:
-            v = _plain_alpha_beta(hands, trick, tlen + 1, leader, declarer, trump, misere,
-                                  alpha, beta)
-        hands[player] ^= 1 << c
-        if maximise:
-            alpha = max(alpha, v)
-        else:
-            beta = min(beta, v)
-        if alpha >= beta:
-            break
-    return alpha if maximise else beta
+            hi[d] = min(hi[d], v)
+        entering = False
 
 
 def _time_each(deals, misere: bool, solve_one) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -103,9 +128,8 @@ def _solver_one(table):
 
 
 def _baseline_one(h, trump, leader, declarer, misere):
-    trick = np.zeros(3, dtype=np.int64)
-    size = int(np.bitwise_count(h[0]))
-    return _plain_alpha_beta(h.copy(), trick, 0, leader, declarer, trump, misere, 0, size), 0
+    plies = 3 * int(np.bitwise_count(h[0]))
+    return _plain_alpha_beta(h.copy(), plies, leader, declarer, trump, misere), 0
 
 
 def _report(name: str, seconds: np.ndarray, nodes: np.ndarray | None = None) -> None:
