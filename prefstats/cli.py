@@ -255,7 +255,8 @@ def simulate_pulkas_command(
 def report_command(
     dataset: str = typer.Argument(help="Dataset folder made by `prefstats simulate`."),
     out: str = typer.Option(..., help="Report folder (index.html, report.md, charts, CSV)."),
-    pulkas: str | None = typer.Option(None, help="Pulka dataset (simulate-pulkas) for seat luck."),
+    pulkas: str | None = typer.Option(None, help="Pulka dataset (simulate-pulkas): pulka "
+                                      "results by seat, raspasy chains under the exit rule."),
 ) -> None:
     """Write the statistics report of a dataset: tables with 95% CIs and charts."""
     from prefstats.reports import report
