@@ -18,8 +18,8 @@ on-disk cache can crash, numba issue #6061) and, as the bridge and Skat solvers 
 - cut-offs from bounds at trick boundaries: quick tricks (top cards the leader can
   cash), top trumps, and for misère a declarer who can duck everything, must win the
   next trick or can exit safely; the last two tricks are solved directly;
-- move ordering by card-play heuristics, the table's best lead first; the first guess
-  is a playout along that ordering.
+- move ordering by card-play heuristics, the table's best lead first; for trick
+  contracts the first guess is a playout along that ordering.
 
 Memory: one table of ``TT_SIZE`` entries of 16 bytes (512 KiB) per solver thread, plus
 a search stack of a few kilobytes.
@@ -673,13 +673,15 @@ def _playout(hands, seq, root_len, leader, declarer, trump, misere):
 def _solve_position(hands, seq, root_len, leader, declarer, trump, misere, table, stats):
     """Declarer's tricks from a position, by zero-window searches around a guess.
 
-    The guess is the result of a playout along the move ordering: mostly within a trick
-    of the answer, so two or three searches settle it.
+    For trick contracts the guess is the result of a playout along the move ordering:
+    mostly within a trick of the answer, so two or three searches settle it. Misère
+    searches count up from one trick: there proving "at least t" is cheap and refuting
+    it dear, so it pays to refute only once.
     """
     n_tricks = (_popcount(hands[0] | hands[1] | hands[2]) + root_len) // 3
     lo = 0
     hi = n_tricks
-    guess = _playout(hands, seq, root_len, leader, declarer, trump, misere)
+    guess = 1 if misere else _playout(hands, seq, root_len, leader, declarer, trump, misere)
     while lo < hi:
         t = min(max(guess, lo + 1), hi)
         if _search(hands, seq, root_len, leader, declarer, trump, misere, target=t,
