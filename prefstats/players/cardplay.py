@@ -13,9 +13,9 @@ The rules, by seat:
   trumps than the defence, cash sure winners outside trumps (shortest suit first, to
   unblock), then push his longest side suit; when following, win cheaply, ruff when
   void, second hand low;
-- defenders: lead the suit that scores best (top of a sequence, through the
-  declarer, a short suit to ruff later, not a suit the declarer ruffs; never away from
-  a guarded honour; a sure winner keeps); when following, don't overtake a partner's
+- defenders: lead the suit that scores best (length, top of a sequence, a weak suit
+  through the declarer, a singleton to ruff later, not a suit the declarer ruffs;
+  never away from a guarded honour; a sure winner keeps); when following, don't overtake a partner's
   safe winner, win cheaply, play high in front of the declarer after the partner's
   lead, discard from worthless suits and keep guards;
 - raspasy (each for himself): duck with the highest card that still loses, lead the
@@ -312,9 +312,10 @@ def _game_lead(obs, poss, hidden, me, hand, legal, trump):
             # Push the longest side suit; trumps only when nothing else is left.
             score = n - (20 if s == trump else 0)
         else:
-            score = 0
+            score = n  # length: the defence's tricks come from long suits too
             if s == trump:
                 score -= 20
+            honours = mine & np.int64(0b11100000) << (8 * s)
             top = _top_equivalent(mine, outstanding)
             if _sure_lead(obs, poss, hidden, me, top, trump):
                 # A winner keeps: cashing it early often sets up the declarer's next card
@@ -323,10 +324,10 @@ def _game_lead(obs, poss, hidden, me, hand, legal, trump):
                 score -= 1
             elif card != _low(mine):
                 score += 3  # top of a sequence: forces out the declarer's honour
-            elif (mine & np.int64(0b11100000) << (8 * s)) and n <= 3:
+            elif honours and n <= 3:
                 score -= 4  # do not lead away from a guarded honour
-            if decl == (me + 1) % 3:
-                score += 1  # leading through the declarer
+            if decl == (me + 1) % 3 and honours == 0:
+                score += 2  # a weak suit through the declarer, up to the partner
             if n == 1 and trump >= 0 and s != trump and hand & _suit(trump):
                 score += 2  # a singleton: ruff the suit later
             decl_suit = poss[decl] & _suit(s)
