@@ -1,15 +1,39 @@
 """prefstats: deal, play and score millions of Preferans (преферанс) hands.
 
-The modules follow the flow of a deal: ``cards`` → ``deal`` → ``variants`` /
-``contracts`` / ``auction`` → ``tricks`` / ``solver`` → ``scoring`` → ``cli``.
+Data flows one way: ``cards`` → ``deal`` → ``variants`` / ``contracts`` /
+``auction`` / ``tricks`` → ``engine`` → ``solver`` → ``players`` → ``play`` /
+``pulka`` → ``scoring`` → ``simulate`` / ``storage`` → ``reports`` → ``cli``.
 """
 
+import hashlib
+import os
 from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 
 try:
     __version__ = version("prefstats")
 except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0.0.0"
+
+
+def _numba_cache_dir() -> Path:
+    """numba's on-disk cache, keyed on the source of the whole package.
+
+    numba checks only a cached function's own file: after a change in a function it
+    calls from another module it would replay the stale machine code. Keying the cache
+    folder on every source file makes any change start a fresh cache.
+    """
+    digest = hashlib.sha1()
+    for path in sorted(Path(__file__).parent.rglob("*.py")):
+        digest.update(path.read_bytes())
+    base = os.environ.get("PREFSTATS_CACHE") or Path.home() / ".cache" / "prefstats"
+    return Path(base) / "numba" / digest.hexdigest()[:16]
+
+
+if "NUMBA_CACHE_DIR" not in os.environ:  # a user's own setting wins
+    import numba
+
+    numba.config.CACHE_DIR = str(_numba_cache_dir())
 
 
 def __getattr__(name: str):

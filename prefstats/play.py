@@ -235,7 +235,7 @@ def play_batch(
         hands, talon, np.asarray(first, dtype=np.int64),
         np.broadcast_to(np.asarray(min_level, dtype=np.int64), (n,)),
         np.broadcast_to(np.asarray(raspasy_step, dtype=np.int64), (n,)),
-        engine.rules_array(variant), POLICIES.index(policy), prm, default_tables(policy),
+        engine.rules_array(variant), POLICIES.index(policy), prm, default_tables(policy, variant),
         bool(DOUBLE_DUMMY_OPEN[POLICIES.index(policy)] if double_dummy is None else double_dummy),
         np.uint64(key),
         index, states, obs, solver_table(), stats,

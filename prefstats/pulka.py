@@ -157,7 +157,8 @@ def play_pulkas(
         variant.pulka_end == "total", variant.raspasy_exit, engine.rules_array(variant),
         variant.scoring_table(), index,
         default_params(policy) if params is None else np.asarray(params, dtype=np.float64),
-        default_tables(policy), bool(DOUBLE_DUMMY_OPEN[index]), np.uint64(player_key),
+        default_tables(policy, variant), bool(DOUBLE_DUMMY_OPEN[index]),
+        np.uint64(player_key),
         np.zeros(1, dtype=engine.STATE), np.zeros(1, dtype=engine.OBSERVATION), solver_table(),
         np.zeros(1, dtype=np.int64), pool, mountain, whists, counts,
     )

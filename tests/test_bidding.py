@@ -10,14 +10,14 @@ from prefstats.cards import FULL_DECK, parse_cards
 from prefstats.contracts import LEVEL, MISERE, TRUMP, parse_contract
 from prefstats.deal import deal
 from prefstats.play import new_state, play_batch, play_hand
-from prefstats.players.builtin import HEURISTIC, BuiltinPlayer, decide, seat_key
+from prefstats.players.builtin import HEURISTIC, BuiltinPlayer, decide, default_tables, seat_key
 from prefstats.players.params import heuristic_params
 from prefstats.variants import get_variant
 
 SOCHI = get_variant("sochi")
 RULES = engine.rules_array(SOCHI)
 PARAMS = heuristic_params()
-TABLES = BuiltinPlayer("heuristic").tables
+TABLES = default_tables("heuristic", SOCHI)
 
 
 def _deal(*hands: str, talon: str | None = None):

@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit
 
 from prefstats import engine
+from prefstats.cards import nth_card, popcount
 from prefstats.players.base import BasePlayer, Observation
 from prefstats.players.bidding import (
     bid_decision,
@@ -49,36 +50,15 @@ def seat_key(base_key, deal_index, seat):
 
 
 @njit(cache=True)
-def _nth_bit(mask, n):
-    """Index of the ``n``-th set bit of ``mask`` (0-based)."""
-    c = 0
-    while True:
-        if (mask >> c) & 1:
-            if n == 0:
-                return c
-            n -= 1
-        c += 1
-
-
-@njit(cache=True)
-def _popcount(x):
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
-
-
-@njit(cache=True)
 def random_decision(obs, key):
     """Uniform among the legal decisions (a discard: two distinct cards)."""
     legal = obs.legal
-    count = _popcount(legal)
-    first = _nth_bit(legal, np.int64(key % np.uint64(count)))
+    count = popcount(legal)
+    first = nth_card(legal, np.int64(key % np.uint64(count)))
     if obs.phase != engine.DISCARD:
         return first
     rest = legal & ~(1 << first)
-    second = _nth_bit(rest, np.int64((key >> np.uint64(32)) % np.uint64(count - 1)))
+    second = nth_card(rest, np.int64((key >> np.uint64(32)) % np.uint64(count - 1)))
     return (1 << first) | (1 << second)
 
 
@@ -122,11 +102,11 @@ class BuiltinPlayer(BasePlayer):
     def __init__(self, policy: str = "heuristic", params: np.ndarray | None = None) -> None:
         if policy not in POLICIES:
             raise ValueError(f"unknown built-in policy {policy!r}; choose from {POLICIES}")
+        self.name = policy
         self.policy = POLICIES.index(policy)
         self.double_dummy_open = bool(DOUBLE_DUMMY_OPEN[self.policy])
         self.params = default_params(policy) if params is None else np.asarray(
             params, dtype=np.float64)
-        self.tables = default_tables(policy)
         self.deal_key = np.uint64(0)
         self.number = 0
 
@@ -137,5 +117,6 @@ class BuiltinPlayer(BasePlayer):
     def act(self, obs: Observation) -> int:
         key = np.uint64(decision_key(self.deal_key, self.number))
         self.number += 1
+        tables = default_tables(self.name, obs.variant)  # cached per variant
         return int(decide(self.policy, obs.record, engine.rules_array(obs.variant),
-                          self.params, self.tables, key))
+                          self.params, tables, key))
