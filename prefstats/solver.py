@@ -361,6 +361,9 @@ def _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, hi
             m = (in_play >> sh) & 0xFF
             x = np.int64(PEXT[m, mine])
             reps |= np.int64(PDEP[m, x & ~(x >> 1)]) << sh
+    if reps & (reps - 1) == 0:  # one choice: nothing to order
+        out[0] = _lowest(reps)
+        return 1
     wants_declarer = (player == declarer) != misere  # does he want the declarer to win?
     best = -1
     win_seat = -1
@@ -369,7 +372,7 @@ def _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, hi
             best = trick[i]
             win_seat = (leader + i) % 3
     third = (player + 1) % 3
-    third_legal = legal_cards(hands[third], led, trump)
+    third_legal = legal_cards(hands[third], led, trump) if tlen == 1 else 0
     n = 0
     while reps:
         c = _lowest(reps)
