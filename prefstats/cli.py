@@ -40,13 +40,8 @@ def deal_command(
     _print_deals(deal(n, seed=seed, start=start), n)
 
 
-@app.command()
-def demo(
-    deals: int = typer.Option(1_000_000, help="Deals for the statistics table."),
-    seed: int = typer.Option(1, help="Seed of the run."),
-) -> None:
-    """The main job: deal a few hands and a table of dealt frequencies against the exact
-    probabilities (95% intervals)."""
+def _exact_table(deals: int, seed: int) -> None:
+    """Print a few deals and dealt frequencies against the exact probabilities."""
     import time
 
     from rich.console import Console
@@ -75,6 +70,46 @@ def demo(
     console = Console()
     console.print(table)
     console.print(f"dealt {deals:,} deals in {elapsed:.2f} s ({deals / elapsed / 1e6:.1f} M/s)")
+
+
+@app.command()
+def demo(
+    variant: str = typer.Option("sochi", help="Preset to simulate."),
+    hands: int = typer.Option(200_000, help="Deals to simulate."),
+    pulkas: int = typer.Option(3000, help="Whole pulkas to play (seat luck); 0 for none."),
+    pool_target: int = typer.Option(20, help="Pool target of those pulkas."),
+    seed: int = typer.Option(1, help="Seed of the runs."),
+    data: str = typer.Option("data", help="Folder for the datasets."),
+    out: str = typer.Option("reports", help="Folder for the report."),
+    quiet: bool = typer.Option(False, help="No progress bars."),
+) -> None:
+    """The main job: simulate a variant (deals and whole pulkas) with the built-in
+    players and write its report and bidding guide. Reruns resume the datasets."""
+    import time
+    from pathlib import Path
+
+    from prefstats.reports import guide, report
+    from prefstats.simulate import simulate, simulate_pulkas
+    from prefstats.variants import get_variant
+
+    started = time.perf_counter()
+    _exact_table(1_000_000, seed)
+    rules = get_variant(variant)
+    deals_dir = Path(data) / variant
+    pulkas_dir = Path(data) / f"{variant}-pulkas" if pulkas else None
+    progress = False if quiet else None
+    typer.echo(f"simulating {hands:,} deals of {variant} into {deals_dir}")
+    simulate(rules, hands=hands, seed=seed, out=deals_dir, chunk_size=25_000,
+             progress=progress)
+    if pulkas_dir is not None:
+        typer.echo(f"playing {pulkas:,} pulkas to {pool_target} into {pulkas_dir}")
+        simulate_pulkas(rules, pulkas=pulkas, pool_target=pool_target, seed=seed,
+                        out=pulkas_dir, chunk_size=250, progress=progress)
+    folder = Path(out) / variant
+    report(deals_dir, folder, pulkas=pulkas_dir)
+    guide(deals_dir, folder)
+    typer.echo(f"report: {folder / 'index.html'}, {folder / 'report.md'}, "
+               f"{folder / 'guide.md'} ({time.perf_counter() - started:.0f} s)")
 
 
 variants_app = typer.Typer(help="Rule variants: presets and house rules.", no_args_is_help=True)

@@ -25,8 +25,12 @@ def test_deal_rejects_bad_count():
     assert result.exit_code != 0
 
 
-def test_demo_prints_table_against_exact():
-    result = runner.invoke(app, ["demo", "--deals", "20000", "--seed", "3"])
+def test_demo_simulates_and_reports(tmp_path):
+    args = ["demo", "--hands", "3000", "--pulkas", "20", "--pool-target", "5", "--seed", "3",
+            "--data", str(tmp_path / "data"), "--out", str(tmp_path / "reports"), "--quiet"]
+    result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
-    assert "exact" in result.output
-    assert "aces in hand" in result.output
+    assert "exact" in result.output and "aces in hand" in result.output
+    folder = tmp_path / "reports" / "sochi"
+    assert (folder / "index.html").exists() and (folder / "guide.md").exists()
+    assert "pulkas" in (folder / "report.md").read_text()
