@@ -9,9 +9,9 @@ set of cards it may hold; every rule below reads only those sets.
 
 The rules, by seat:
 
-- declarer of a trick game: draw trumps while he holds the master trump or two more
-  trumps than the defence, cash sure winners outside trumps (shortest suit first, to
-  unblock), then push his longest side suit; when following, win cheaply, ruff when
+- declarer of a trick game: draw trumps while he holds the master trump and as many
+  trumps as the defence (or three more without the master), cash sure winners
+  outside trumps (shortest suit first, to unblock), then push his longest side suit; when following, win cheaply, ruff when
   void, second hand low;
 - defenders: lead the suit that scores best (length, top of a sequence, a weak suit
   through the declarer, a singleton to ruff later, not a suit the declarer ruffs;
@@ -276,15 +276,16 @@ def _game_lead(obs, poss, hidden, me, hand, legal, trump):
     opp = poss[decl]
     if declarer:
         opp = poss[(me + 1) % 3] | poss[(me + 2) % 3]
-    # The declarer draws trumps with the master, or with two more than the defenders.
+    # The declarer draws trumps with the master when he has at least as many as the
+    # defence together, without it when he has three more (else they stay for ruffing).
     if declarer and trump >= 0:
         mine = hand & _suit(trump)
         theirs = opp & _suit(trump)
         if mine and theirs:
             top = _top_equivalent(mine, outstanding)
-            if _sure_lead(obs, poss, hidden, me, top, trump):
+            if _pop(mine) >= _pop(theirs) and _sure_lead(obs, poss, hidden, me, top, trump):
                 return top
-            if _pop(mine) >= _pop(theirs) + 2:
+            if _pop(mine) >= _pop(theirs) + 3:
                 return _sequence_card(mine, outstanding)
     # Cash a sure winner outside trumps, shortest suit first (the defenders may ruff it
     # later); trumps stay for ruffing.
