@@ -11,8 +11,8 @@ The rules, by seat:
 
 - declarer of a trick game: draw trumps while he holds the master trump and as many
   trumps as the defence (or three more without the master), cash sure winners
-  outside trumps (shortest suit first, to unblock), then push his longest side suit; when following, win cheaply, ruff when
-  void, second hand low;
+  outside trumps (shortest suit first, to unblock), then push his longest side suit;
+  when following, win cheaply, ruff when void, second hand low;
 - defenders: lead the suit that scores best (length, top of a sequence, a weak suit
   through the declarer, a singleton to ruff later, not a suit the declarer ruffs;
   never away from a guarded honour; a sure winner keeps); when following, don't overtake a partner's
