@@ -773,18 +773,27 @@ def _check_hands(hands: np.ndarray) -> None:
         raise ValueError(f"{where(i)} overlap in {format_cards(int(overlap[i]))}")
 
 
+def _broadcast(col: np.ndarray, n: int, name: str) -> np.ndarray:
+    """``col`` as a contiguous length-n column, or ``ValueError`` naming the argument."""
+    if col.ndim > 1 or (col.ndim == 1 and len(col) not in (1, n)):
+        raise ValueError(f"{name} must be a scalar or have length {n}, got shape {col.shape}")
+    return np.ascontiguousarray(np.broadcast_to(col, (n,)))
+
+
 def _column(value, n: int, name: str, low: int, high: int) -> np.ndarray:
-    """A scalar or length-n argument as an int64 column checked to lie in low..high."""
+    """A scalar or length-n integer argument as an int64 column checked to lie in low..high."""
     if value is None and name == "trump":
         value = -1
     col = np.asarray(value)
     if col.dtype == object:
-        col = np.where(col == None, -1, col)  # noqa: E711 - elementwise test for None
-    col = np.broadcast_to(col.astype(np.int64), (n,))
+        col = np.where(col == None, -1, col).astype(np.int64)  # noqa: E711 - elementwise
+    if col.dtype.kind not in "iub":
+        raise ValueError(f"{name} must be integers, got {col.dtype}")
+    col = _broadcast(col.astype(np.int64), n, name)
     if col.size and (col.min() < low or col.max() > high):
         bad = col[(col < low) | (col > high)][0]
         raise ValueError(f"{name} must lie in {low}..{high}, got {bad}")
-    return np.ascontiguousarray(col)
+    return col
 
 
 def _prepare(hands, trump, leader, declarer, misere):
@@ -797,9 +806,8 @@ def _prepare(hands, trump, leader, declarer, misere):
     n = len(arr)
     if n:
         _check_hands(arr)
-    mis = np.ascontiguousarray(np.broadcast_to(np.asarray(misere, dtype=np.bool_), (n,)))
-    tr = _column(trump, n, "trump", -1, 3)
-    tr = np.where(mis, -1, tr)  # misère is played without trumps
+    mis = _broadcast(np.asarray(misere, dtype=np.bool_), n, "misere")
+    tr = np.where(mis, -1, _column(trump, n, "trump", -1, 3))  # misère has no trumps
     return (arr, _column(leader, n, "leader", 0, 2), _column(declarer, n, "declarer", 0, 2),
             tr, mis)
 

@@ -236,3 +236,15 @@ def test_cli_solve_prints_result_and_best_leads():
     bad = CliRunner().invoke(app, ["solve", "♠A", "♠K", "♠Q ♥7"])
     assert bad.exit_code == 2
     assert "unequal sizes" in bad.output
+
+
+def test_batch_arguments_are_checked():
+    row = [parse_cards("♠A"), parse_cards("♠K"), parse_cards("♠7")]
+    with pytest.raises(ValueError, match="misere must be a scalar or have length 1"):
+        solve_batch([row], None, 0, 0, misere=[True, False])
+    with pytest.raises(ValueError, match="trump must be a scalar or have length 2"):
+        solve_batch([row, row], [0, 1, 2], 0, 0)
+    with pytest.raises(ValueError, match="declarer must be integers"):
+        solve_batch([row], None, 0, 0.5)
+    with pytest.raises(ValueError, match="shape"):
+        solve_batch(row, None, 0, 0)
