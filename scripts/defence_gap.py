@@ -17,6 +17,9 @@ loss`` exactly. Three set-ups, each on the same deals:
 - ``dd defence``: the defenders play double dummy (cooperating, seeing all cards): the
   declarer's gap.
 
+Last, the open deals of the auction (a lone whister's, misère), played card by card by
+the heuristic, against the solver's value of the same deals.
+
     .venv/bin/python scripts/defence_gap.py --deals 2000 --seed 1
 """
 
@@ -233,6 +236,25 @@ def play_closed(states: np.ndarray, variant, *, dd_declarer: bool = False,
     return out
 
 
+def open_play_check(deals, variant) -> None:
+    """Open deals (lone whister, misère) played card by card by the heuristic against
+    the solver's settlement of the same deals, both reached by the heuristic auction."""
+    cards = play_batch(deals, variant, double_dummy=False)
+    solved = play_batch(deals, variant, double_dummy=True)
+    for name, mask in (("open games", (cards["kind"] == engine.GAME) & cards["open"]),
+                       ("misère", cards["kind"] == engine.MISERE_GAME)):
+        rows = np.flatnonzero(mask)
+        if not len(rows):
+            continue
+        declarer = cards["declarer"][rows]
+        by_cards = cards["tricks"][rows, declarer]
+        by_solver = solved["tricks"][rows, declarer]
+        print(f"{name:<10} {len(rows):6d} deals: declarer's tricks card by card "
+              f"{by_cards.mean():.3f}, double dummy {by_solver.mean():.3f}"
+              + (f"; caught {np.mean(by_cards > 0):.3f} vs {np.mean(by_solver > 0):.3f}"
+                 if name == "misère" else ""))
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--deals", type=int, default=2000)
@@ -277,6 +299,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"declarer gap, rule-based vs double-dummy declarer: {dd_declarer - rules:.3f} "
           f"against the rule-based defence, {results[DD_DEFENCE][:, 2].mean():.3f} "
           "against a double-dummy defence")
+    open_play_check(deals, variant)
 
 
 if __name__ == "__main__":
