@@ -34,8 +34,7 @@ from prefstats.players.builtin import (
     default_tables,
     seat_key,
 )
-from prefstats.solver import _solve_one as solve_kernel
-from prefstats.solver import new_table
+from prefstats.solver import new_table, solve_kernel
 
 
 def default_talon_first(talon: int) -> int:

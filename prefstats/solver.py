@@ -673,8 +673,9 @@ def _playout(hands, seq, root_len, leader, declarer, trump, misere):
 
 
 @njit(cache=True, error_model="numpy")
-def _solve_position(hands, seq, root_len, leader, declarer, trump, misere, table, stats):
-    """Declarer's tricks from a position, by zero-window searches around a guess.
+def solve_position(hands, seq, root_len, leader, declarer, trump, misere, table, stats):
+    """Declarer's tricks from a position, by zero-window searches around a guess
+    (compiled; callers in numba code may value positions inside a trick with it).
 
     For trick contracts the guess is the result of a playout along the move ordering:
     mostly within a trick of the answer, so two or three searches settle it. Misère
@@ -698,10 +699,13 @@ def _solve_position(hands, seq, root_len, leader, declarer, trump, misere, table
 
 
 @njit(cache=True, error_model="numpy")
-def _solve_one(h0, h1, h2, leader, declarer, trump, misere, table, stats):
+def solve_kernel(h0, h1, h2, leader, declarer, trump, misere, table, stats):
+    """Compiled :func:`solve` of one deal for callers in numba code (the hand engine):
+    hands as int64 masks, ``trump`` -1 for none, ``table`` one thread's table from
+    :func:`new_table`, ``stats`` an int64 array counting nodes."""
     hands = np.array([h0, h1, h2], dtype=np.int64)
     seq = np.zeros(_MAX_PLIES + 3, np.int64)
-    return _solve_position(hands, seq, 0, leader, declarer, trump, misere, table, stats)
+    return solve_position(hands, seq, 0, leader, declarer, trump, misere, table, stats)
 
 
 @njit(cache=True, error_model="numpy")
@@ -716,7 +720,7 @@ def _leads_one(h0, h1, h2, leader, declarer, trump, misere, table, stats, out):
         legal &= legal - 1
         hands[leader] &= ~(1 << c)
         seq[0] = c
-        out[c] = _solve_position(hands, seq, 1, leader, declarer, trump, misere, table, stats)
+        out[c] = solve_position(hands, seq, 1, leader, declarer, trump, misere, table, stats)
         hands[leader] |= 1 << c
 
 
@@ -735,7 +739,7 @@ def _batch_kernel(hands, leader, declarer, trump, misere, leads, tables, stats, 
                 _leads_one(h0, h1, h2, leader[i], declarer[i], trump[i], misere[i],
                            table, stats[k], out[i])
             else:
-                out[i, 0] = _solve_one(h0, h1, h2, leader[i], declarer[i], trump[i],
+                out[i, 0] = solve_kernel(h0, h1, h2, leader[i], declarer[i], trump[i],
                                        misere[i], table, stats[k])
 
 
@@ -855,7 +859,7 @@ def solve(hands: Sequence[int], *, trump: int | None, leader: int, declarer: int
     arr, lead, decl, tr, mis = _prepare(_one_row(hands), trump, leader, declarer, misere)
     h = arr[0].astype(np.int64)
     stats = np.zeros(1, dtype=np.int64)
-    return int(_solve_one(h[0], h[1], h[2], lead[0], decl[0], tr[0], mis[0],
+    return int(solve_kernel(h[0], h[1], h[2], lead[0], decl[0], tr[0], mis[0],
                           _single_table(), stats))
 
 

@@ -121,7 +121,7 @@ def _solver_one(table):
 
     def run(h, trump, leader, declarer, misere):
         stats[0] = 0
-        r = solver._solve_one(h[0], h[1], h[2], leader, declarer, trump, misere, table, stats)
+        r = solver.solve_kernel(h[0], h[1], h[2], leader, declarer, trump, misere, table, stats)
         return r, stats[0]
 
     return run

@@ -46,7 +46,7 @@ from prefstats.players.builtin import (
     default_params,
     default_tables,
 )
-from prefstats.solver import _solve_position, new_table
+from prefstats.solver import new_table, solve_position
 from prefstats.tricks import trick_winner
 from prefstats.variants import get_variant
 
@@ -164,7 +164,7 @@ def _value_after(st, card, table, stats):
         n = 0
     if hands[0] | hands[1] | hands[2] == 0:
         return taken
-    return taken + _solve_position(hands, seq, n, leader, declarer, trump, False, table, stats)
+    return taken + solve_position(hands, seq, n, leader, declarer, trump, False, table, stats)
 
 
 @njit(cache=True)
@@ -179,7 +179,7 @@ def _measure_kernel(states, rules, params, tables, dd_declarer, dd_defence, meas
         declarer = st.declarer
         value = 0
         if measure:
-            value = st.tricks[declarer] + _solve_position(
+            value = st.tricks[declarer] + solve_position(
                 np.array([np.int64(st.hands[0]), np.int64(st.hands[1]),
                           np.int64(st.hands[2])]),
                 np.zeros(40, np.int64), 0, st.leader, declarer, TRUMP[st.contract], False,
