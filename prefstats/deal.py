@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from prefstats.cards import FULL_DECK, card_counts, format_cards, parse_cards
+from prefstats.cards import FULL_DECK, card_counts, format_cards, lowest_card, parse_cards
 
 HAND_SIZE = 10
 TALON_SIZE = 2
@@ -96,15 +96,8 @@ def _shuffle_one(key0, key1, index, free_cards, draws, thresholds, perm):
 @njit(cache=True, inline="always")
 def _turned_first(talon_mask, coin):
     """The talon card turned first: the lower card on heads (0), the higher on tails."""
-    low = 0
-    while not (talon_mask >> low) & 1:
-        low += 1
-    if coin == 0:
-        return low
-    high = 31
-    while not (talon_mask >> high) & 1:
-        high -= 1
-    return high
+    mask = np.int64(talon_mask)
+    return lowest_card(mask if coin == 0 else mask & (mask - 1))
 
 
 _BLOCK = 128  # deals whose draws are made together (vectorised across deals)
@@ -150,12 +143,14 @@ def deal_kernel(key0, key1, start, n, free_cards, sizes, fixed, hands, talon, fi
                 biased[b] |= np.uint8((prod & _LOW16) < thresholds[j])
         for lane0 in range(0, m, _LANES):
             for lane in range(_LANES):
-                perms[lane, :] = free_cards
+                for j in range(k):
+                    perms[lane, j] = free_cards[j]
             # Position j is final once step j has swapped into it: fill the masks as
             # the shuffle goes (position j is never read again, so it is not written).
             j = 0
             for slot in range(3):
-                masks[:] = fixed[slot]
+                for lane in range(_LANES):
+                    masks[lane] = fixed[slot]
                 for _ in range(sizes[slot]):
                     for lane in range(_LANES):
                         r = picks[j, lane0 + lane]
