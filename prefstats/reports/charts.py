@@ -61,7 +61,7 @@ def _finish(fig, ax, title: str, xlabel: str, ylabel: str, path: Path, note: str
     fig.tight_layout(rect=(0, 0.04 if note else 0, 1, 1))
     paths = [path.with_suffix(".png"), path.with_suffix(".svg")]
     fig.savefig(paths[0], pil_kwargs={"optimize": True})
-    fig.savefig(paths[1])
+    fig.savefig(paths[1], metadata={"Date": None})  # no timestamp: reruns write the same file
     plt.close(fig)
     return paths
 

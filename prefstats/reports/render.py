@@ -113,7 +113,7 @@ def write_report(report: Report, out: str | Path) -> Path:
     charts: dict[str, str | None] = {}
     for section in report.sections:
         for b in section.blocks:
-            b.table.write_csv(out / f"{b.name}.csv")
+            b.table.write_csv(out / f"{b.name}.csv", float_precision=9)  # summation-order noise
             data = b.table if b.chart_table is None else b.chart_table
             drawn = b.chart is not None and len(data.filter("enough")) > 0
             charts[b.name] = b.chart(data, out / b.name)[0].name if drawn else None
