@@ -26,7 +26,8 @@ _SPARE = ("#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
 STYLE = {"font.size": 11, "axes.titlesize": 13, "axes.labelsize": 11, "legend.fontsize": 10,
          "axes.spines.top": False, "axes.spines.right": False, "axes.grid": True,
          "grid.alpha": 0.3, "figure.dpi": 150, "savefig.dpi": 150,
-         "svg.fonttype": "none"}  # SVG text stays text: small, and editable by a writer
+         "svg.fonttype": "none",  # SVG text stays text: small, and editable by a writer
+         "svg.hashsalt": "prefstats"}  # stable element ids: a rerun writes the same SVG
 SIZE = (7.5, 4.5)
 
 
