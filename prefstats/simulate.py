@@ -317,23 +317,18 @@ def simulate(
     chunk_size: int = 100_000,
     policy: str = "heuristic",
     params: np.ndarray | None = None,
-    workers: int | None = None,
-    backend: str = "local",
-    scheduler: str | None = None,
-    force: bool = False,
-    progress: bool | None = None,
+    **options: Any,
 ) -> dict[str, Any]:
     """Simulate ``hands`` deals of ``variant`` into the dataset folder ``out``.
 
-    Chunks run in parallel over ``workers`` local processes (default: all cores) or,
-    with ``backend="dask"``, on the Dask cluster at ``scheduler`` (a local cluster when
-    none is given). A rerun with the same arguments resumes; a dataset made with other
-    arguments is refused unless ``force``. Ctrl-C keeps the finished chunks. Returns the
-    manifest.
+    ``options`` are those of :func:`run`: chunks run in parallel over ``workers`` local
+    processes (default: all cores) or, with ``backend="dask"``, on the Dask cluster at
+    ``scheduler`` (a local cluster when none is given). A rerun with the same arguments
+    resumes; a dataset made with other arguments is refused unless ``force``. Ctrl-C
+    keeps the finished chunks. Returns the manifest.
     """
     spec = RunSpec(variant, hands, seed, chunk_size, policy, _params(params))
-    return run(spec, out, workers=workers, backend=backend, scheduler=scheduler, force=force,
-               progress=progress)
+    return run(spec, out, **options)
 
 
 def simulate_pulkas(
@@ -346,18 +341,13 @@ def simulate_pulkas(
     chunk_size: int = 1000,
     policy: str = "heuristic",
     params: np.ndarray | None = None,
-    workers: int | None = None,
-    backend: str = "local",
-    scheduler: str | None = None,
-    force: bool = False,
-    progress: bool | None = None,
+    **options: Any,
 ) -> dict[str, Any]:
     """Play ``pulkas`` whole pulkas to ``pool_target`` into the dataset folder ``out``,
     one row per pulka (see :mod:`prefstats.pulka`); otherwise as :func:`simulate`."""
     spec = RunSpec(variant, pulkas, seed, chunk_size, policy, _params(params), "pulkas",
                    pool_target)
-    return run(spec, out, workers=workers, backend=backend, scheduler=scheduler, force=force,
-               progress=progress)
+    return run(spec, out, **options)
 
 
 def _params(params: np.ndarray | None) -> tuple[float, ...]:
@@ -374,7 +364,9 @@ def run(
     force: bool = False,
     progress: bool | None = None,
 ) -> dict[str, Any]:
-    """Make (or finish) the dataset of ``spec`` in ``out``; see :func:`simulate`."""
+    """Make (or finish) the dataset of ``spec`` in ``out`` with ``workers`` processes
+    of the ``backend`` ("local" or "dask" at ``scheduler``); ``force`` starts over;
+    ``progress`` shows a bar (default: when stderr is a terminal)."""
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
     signed = signature(spec.describe())
