@@ -24,7 +24,7 @@ from numba import njit
 from prefstats import engine
 from prefstats.cards import card_counts, format_cards
 from prefstats.contracts import TRUMP
-from prefstats.players.base import Observation, Player
+from prefstats.players.base import Observation, OracleObservation, Player
 from prefstats.players.builtin import (
     DOUBLE_DUMMY_OPEN,
     POLICIES,
@@ -137,7 +137,12 @@ def play_hand(
             break
         engine.observe(st, rules, obs)
         seat = int(st["controller"])
-        action = int(players[seat].act(Observation(obs.copy(), variant, sheet)))
+        player = players[seat]
+        if getattr(player, "sees_all", False):  # an oracle, for comparisons
+            seen = OracleObservation(obs.copy(), variant, sheet, st.copy())
+        else:
+            seen = Observation(obs.copy(), variant, sheet)
+        action = int(player.act(seen))
         if engine.apply(st, rules, action) != 0:
             raise ValueError(
                 f"seat {seat}: illegal {engine.PHASES[int(st['phase'])]} decision {action}"

@@ -46,8 +46,8 @@ from prefstats.players.builtin import (
     default_params,
     default_tables,
 )
+from prefstats.players.oracle import value_after
 from prefstats.solver import new_table, solve_position
-from prefstats.tricks import trick_winner
 from prefstats.variants import get_variant
 
 RULES_ONLY, DD_DECLARER, DD_DEFENCE = range(3)
@@ -144,30 +144,6 @@ def auction_closed_games(deals, variant) -> np.ndarray:
 
 
 @njit(cache=True)
-def _value_after(st, card, table, stats):
-    """Declarer's tricks under double-dummy play after the seat to act plays ``card``."""
-    declarer = st.declarer
-    trump = TRUMP[st.contract]
-    hands = np.array([np.int64(st.hands[0]), np.int64(st.hands[1]), np.int64(st.hands[2])])
-    hands[st.to_act] &= ~(np.int64(1) << card)
-    seq = np.zeros(40, np.int64)
-    n = st.n_in_trick
-    for i in range(n):
-        seq[i] = st.trick_cards[i]
-    seq[n] = card
-    n += 1
-    leader = st.leader
-    taken = np.int64(st.tricks[declarer])
-    if n == 3:
-        leader = (leader + trick_winner(seq[0], seq[1], seq[2], trump)) % 3
-        taken += leader == declarer
-        n = 0
-    if hands[0] | hands[1] | hands[2] == 0:
-        return taken
-    return taken + solve_position(hands, seq, n, leader, declarer, trump, False, table, stats)
-
-
-@njit(cache=True)
 def _measure_kernel(states, rules, params, tables, dd_declarer, dd_defence, measure, table,
                     stats, obs_buf, out):
     """Play each closed game from its first card; ``out[i]`` = value at the start, final
@@ -197,7 +173,7 @@ def _measure_kernel(states, rules, params, tables, dd_declarer, dd_defence, meas
                 legal = obs.legal
                 for c in range(32):
                     if (legal >> c) & 1:
-                        v = _value_after(st, c, table, stats)
+                        v = value_after(st, c, table, stats)
                         better = v > best_value if is_declarer else v < best_value
                         if best < 0 or better:
                             best = c
@@ -206,7 +182,7 @@ def _measure_kernel(states, rules, params, tables, dd_declarer, dd_defence, meas
                 after = best_value
             else:
                 card = decide(HEURISTIC, obs, rules, params, tables, np.uint64(0))
-                after = _value_after(st, card, table, stats) if measure else 0
+                after = value_after(st, card, table, stats) if measure else 0
             if is_declarer:
                 out[i, 2] += value - after
             else:

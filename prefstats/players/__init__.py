@@ -2,5 +2,7 @@
 
 from prefstats.players.base import BasePlayer, Observation, Player, RandomLegalPlayer
 from prefstats.players.builtin import BuiltinPlayer
+from prefstats.players.oracle import DoubleDummyPlayer
 
-__all__ = ["BasePlayer", "BuiltinPlayer", "Observation", "Player", "RandomLegalPlayer"]
+__all__ = ["BasePlayer", "BuiltinPlayer", "DoubleDummyPlayer", "Observation", "Player",
+           "RandomLegalPlayer"]

@@ -70,6 +70,14 @@ class Observation:
         return f"Observation(seat={self.seat}, phase={self.phase_name!r}, legal={self.legal})"
 
 
+@dataclass(frozen=True, eq=False)
+class OracleObservation(Observation):
+    """What an oracle player (``sees_all = True``, e.g. the double-dummy player used
+    for comparisons) gets: the observation plus a copy of the whole engine ``state``."""
+
+    state: Any = None
+
+
 @runtime_checkable
 class Player(Protocol):
     """A strategy: ``act`` returns the decision for the observed moment.
