@@ -269,6 +269,7 @@ def simulate_pulkas_command(
     scheduler: str | None = _SCHEDULER,
     policy: str = _POLICY,
     param: list[str] | None = _PARAM,
+    with_deals: bool = typer.Option(False, help="Also write every deal, into OUT/deals."),
     force: bool = _FORCE,
     quiet: bool = _QUIET,
 ) -> None:
@@ -280,8 +281,9 @@ def simulate_pulkas_command(
         rules, params = _simulation_setup(variant, config, players, policy, param)
         return simulate_pulkas(rules, pulkas=pulkas, pool_target=pool_target, seed=seed,
                                out=out, chunk_size=chunk_size, policy=policy, params=params,
-                               workers=workers, backend=backend, scheduler=scheduler,
-                               force=force, progress=False if quiet else None)
+                               with_deals=with_deals, workers=workers, backend=backend,
+                               scheduler=scheduler, force=force,
+                               progress=False if quiet else None)
 
     _run_simulation(make, "pulkas", out)
 

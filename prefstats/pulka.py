@@ -37,10 +37,12 @@ _BATCH = 64  # deals dealt at a time for a pulka
 @njit(cache=True)
 def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, total_end,
                   exit_level, rules, table, policy, params, tables, double_dummy, player_key,
-                  state_buf, obs_buf, solver_table, stats, pool, mountain, whists, counts):
+                  state_buf, obs_buf, solver_table, stats, pool, mountain, whists, counts,
+                  record, deal_states, deal_places):
     """Play pulkas ``pulka_ids``; sheets in half points, ``counts`` rows are (deals,
-    raspasy, games, misères, finished). Returns the index of a pulka where a decision
-    was illegal, or -1."""
+    raspasy, games, misères, finished). With ``record`` every deal's final state goes
+    to ``deal_states`` (in order) and its (pulka row, deal number, dealer's place) to
+    ``deal_places``. Returns the index of a pulka where a decision was illegal, or -1."""
     n = pool.shape[1]
     hands = np.empty((_BATCH, 3), dtype=np.uint32)
     talon = np.empty(_BATCH, dtype=np.uint32)
@@ -51,8 +53,8 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, 
     tricks = np.zeros(n, dtype=np.int64)
     place = np.empty(n, dtype=np.int64)
     no_help = np.zeros(n, dtype=np.bool_)
-    st = state_buf[0]
     obs = obs_buf[0]
+    played = 0
     for p in range(len(pulka_ids)):
         first_deal = pulka_ids[p] * STRIDE
         step = 0
@@ -64,6 +66,12 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, 
                 deal_kernel(key0, key1, first_deal + k, _BATCH, free, sizes, fixed, hands,
                             talon, turned)
             dealer = (n - 1 + k) % n
+            st = deal_states[played] if record else state_buf[0]
+            if record:
+                deal_places[played, 0] = p
+                deal_places[played, 1] = k
+                deal_places[played, 2] = dealer
+                played += 1
             engine.reset(st, hands[b], talon[b], turned[b], min_level, step)
             if not play_state(st, rules, policy, params, tables, double_dummy, player_key,
                               first_deal + k, obs, solver_table, stats):
@@ -128,13 +136,17 @@ def play_pulkas(
     params: np.ndarray | None = None,
     player_key: int = 0,
     max_deals: int = 5000,
+    with_deals: bool = False,
 ) -> dict[str, np.ndarray]:
     """Play the pulkas numbered ``pulka_ids`` to their end.
 
     Returns arrays by pulka: ``pool``, ``mountain`` (points, per place), ``whists``
     (``[i, j]`` written by place i on j), ``result`` (the settlement in whists),
     ``deals``, ``raspasy``, ``games``, ``miseres`` and ``finished`` (false when
-    ``max_deals`` ran out first).
+    ``max_deals`` ran out first). ``with_deals`` adds every deal: ``deal_states``
+    (final :data:`engine.STATE` records, in order) and ``deal_places`` (n, 3): the
+    pulka's row, the deal's number in it and the dealer's place. The pulkas are played
+    twice then (to size the arrays), with the same result.
     """
     if pool_target < 1:
         raise ValueError(f"pool_target must be a positive number of points, got {pool_target}")
@@ -152,16 +164,27 @@ def play_pulkas(
     _, key0, key1 = seed_keys(seed)
     free, sizes, fixed = free_slots()
     index = POLICIES.index(policy)
-    bad = _pulka_kernel(
-        key0, key1, free, sizes, fixed, ids, max_deals, 2 * pool_target,
-        variant.pulka_end == "total", variant.raspasy_exit, engine.rules_array(variant),
-        variant.scoring_table(), index,
-        default_params(policy) if params is None else np.asarray(params, dtype=np.float64),
-        default_tables(policy, variant), bool(DOUBLE_DUMMY_OPEN[index]),
-        np.uint64(player_key),
-        np.zeros(1, dtype=engine.STATE), np.zeros(1, dtype=engine.OBSERVATION), solver_table(),
-        np.zeros(1, dtype=np.int64), pool, mountain, whists, counts,
-    )
+    def play(record: bool, deal_states: np.ndarray, deal_places: np.ndarray) -> int:
+        for array in (pool, mountain, whists, counts):
+            array[:] = 0
+        return _pulka_kernel(
+            key0, key1, free, sizes, fixed, ids, max_deals, 2 * pool_target,
+            variant.pulka_end == "total", variant.raspasy_exit, engine.rules_array(variant),
+            variant.scoring_table(), index,
+            default_params(policy) if params is None else np.asarray(params, dtype=np.float64),
+            default_tables(policy, variant), bool(DOUBLE_DUMMY_OPEN[index]),
+            np.uint64(player_key), np.zeros(1, dtype=engine.STATE),
+            np.zeros(1, dtype=engine.OBSERVATION), solver_table(), np.zeros(1, dtype=np.int64),
+            pool, mountain, whists, counts, record, deal_states, deal_places,
+        )
+
+    bad = play(False, np.zeros(1, dtype=engine.STATE), np.zeros((1, 3), dtype=np.int64))
+    deal_states = deal_places = None
+    if with_deals and bad < 0:
+        total = int(counts[:, 0].sum())
+        deal_states = np.zeros(total, dtype=engine.STATE)
+        deal_places = np.zeros((total, 3), dtype=np.int64)
+        bad = play(True, deal_states, deal_places)
     if bad >= 0:
         raise RuntimeError(f"policy {policy!r} made an illegal decision in pulka {ids[bad]}")
     return {
@@ -174,4 +197,5 @@ def play_pulkas(
         "games": counts[:, 2],
         "miseres": counts[:, 3],
         "finished": counts[:, 4].astype(bool),
+        **({"deal_states": deal_states, "deal_places": deal_places} if with_deals else {}),
     }

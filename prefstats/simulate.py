@@ -34,7 +34,7 @@ from prefstats.deal import deal
 from prefstats.play import play_batch
 from prefstats.players.builtin import POLICIES, default_params
 from prefstats.players.params import PARAMETERS
-from prefstats.pulka import play_pulkas
+from prefstats.pulka import STRIDE, play_pulkas
 from prefstats.scoring import deal_values, score_batch
 from prefstats.storage import (
     FORMAT,
@@ -58,13 +58,14 @@ __all__ = ["RunSpec", "deals_table", "load", "pulkas_table", "run", "simulate", 
 BACKENDS = ("local", "dask")
 
 
-KINDS = ("deals", "pulkas")
+KINDS = ("deals", "pulkas", "pulka-deals")
 
 
 @dataclass(frozen=True)
 class RunSpec:
-    """Everything that defines a dataset's rows: ``size`` deals (``kind="deals"``) or
-    pulkas played to ``pool_target`` (``kind="pulkas"``)."""
+    """Everything that defines a dataset's rows: ``size`` deals (``kind="deals"``),
+    pulkas played to ``pool_target`` (``kind="pulkas"``, a row a pulka) or the deals of
+    those pulkas (``kind="pulka-deals"``, a row a deal)."""
 
     variant: Variant
     size: int
@@ -81,7 +82,7 @@ class RunSpec:
                              f"got {self.size}, {self.chunk_size}")
         if self.kind not in KINDS:
             raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r}")
-        if (self.kind == "pulkas") != (self.pool_target is not None):
+        if (self.kind != "deals") != (self.pool_target is not None):
             raise ValueError("pool_target is needed for pulkas, and only for them")
         if self.pool_target is not None and self.pool_target < 1:
             raise ValueError(f"pool_target must be positive, got {self.pool_target}")
@@ -131,12 +132,15 @@ def _binary(values: np.ndarray, lengths: np.ndarray) -> pa.Array:
                                  [None, pa.py_buffer(offsets), pa.py_buffer(data)])
 
 
-def deals_table(states: np.ndarray, deal_ids: np.ndarray, variant: Variant) -> pa.Table:
+def deals_table(states: np.ndarray, deal_ids: np.ndarray, variant: Variant, *,
+                dealer: np.ndarray | None = None) -> pa.Table:
     """One row per finished deal: the deal, every decision, tricks and score entries.
 
     Seats 0, 1, 2 are the first, second and third hand; with 4 players seat 3 is the
     dealer (his tricks are those the talon took on a raspasy). Pool, mountain and whist
-    columns are the deal's entries in points; ``value_i`` its settlement in whists.
+    columns are the deal's entries in points (before any help); ``value_i`` its
+    settlement in whists. ``dealer`` is the dealer's place (default: the sliding deal,
+    ``deal_id`` mod players); ``deal_id`` is the deal's number in the seed's stream.
     """
     n_players = variant.players
     kind = states["kind"].astype(np.int64)
@@ -153,8 +157,8 @@ def deals_table(states: np.ndarray, deal_ids: np.ndarray, variant: Variant) -> p
     values = deal_values(variant, pool, mountain, whists)
     solved = states["double_dummy"]
     columns: dict[str, Any] = {
-        "deal_id": deal_ids.astype(np.uint32),
-        "dealer": (deal_ids % n_players).astype(np.uint8),
+        "deal_id": deal_ids.astype(np.uint64 if dealer is not None else np.uint32),
+        "dealer": (deal_ids % n_players if dealer is None else dealer).astype(np.uint8),
         "hand_0": states["dealt"][:, 0],
         "hand_1": states["dealt"][:, 1],
         "hand_2": states["dealt"][:, 2],
@@ -209,27 +213,36 @@ def pulkas_table(result: dict[str, np.ndarray], pulka_ids: np.ndarray) -> pa.Tab
     return pa.table(columns)
 
 
-def run_chunk(spec: RunSpec, index: int, run: str) -> tuple[int, bytes, int]:
-    """Play and score chunk ``index``; returns ``(index, parquet bytes, rows)``.
+def run_chunk(spec: RunSpec, index: int, run: str) -> tuple[int, bytes, int, int]:
+    """Play and score chunk ``index``; returns ``(index, parquet bytes, rows, units)``:
+    the file's rows and the deals or pulkas it covers.
 
     Runs anywhere (a worker process, a Dask worker): it reads and writes no file.
     """
     start = index * spec.chunk_size
     count = min(spec.chunk_size, spec.size - start)
     params = np.array(spec.params)
-    if spec.kind == "pulkas":
+    if spec.kind != "deals":
         ids = np.arange(start, start + count, dtype=np.int64)
         result = play_pulkas(spec.variant, ids, seed=spec.seed, pool_target=spec.pool_target,
-                             policy=spec.policy, params=params, player_key=player_key(spec.seed))
-        table = pulkas_table(result, ids)
+                             policy=spec.policy, params=params, player_key=player_key(spec.seed),
+                             with_deals=spec.kind == "pulka-deals")
+        if spec.kind == "pulkas":
+            table = pulkas_table(result, ids)
+        else:
+            row, number, dealer = result["deal_places"].T
+            table = deals_table(result["deal_states"], ids[row] * STRIDE + number,
+                                spec.variant, dealer=dealer)
+            table = table.add_column(0, "deal_no", pa.array(number.astype(np.uint16)))
+            table = table.add_column(0, "pulka_id", pa.array(ids[row].astype(np.uint32)))
     else:
         deals = deal(count, seed=spec.seed, start=start)
         states = play_batch(deals, spec.variant, policy=spec.policy, params=params,
                             key=player_key(spec.seed))
         table = deals_table(states, deals.index, spec.variant)
-    meta = {"signature": run, "chunk": index, "first_row": start, "rows": count,
+    meta = {"signature": run, "chunk": index, "first_unit": start, "rows": table.num_rows,
             "kind": spec.kind, "schema_version": SCHEMA_VERSION}
-    return index, table_bytes(table, meta), count
+    return index, table_bytes(table, meta), table.num_rows, count
 
 
 def _now() -> str:
@@ -341,13 +354,21 @@ def simulate_pulkas(
     chunk_size: int = 1000,
     policy: str = "heuristic",
     params: np.ndarray | None = None,
+    with_deals: bool = False,
     **options: Any,
 ) -> dict[str, Any]:
     """Play ``pulkas`` whole pulkas to ``pool_target`` into the dataset folder ``out``,
-    one row per pulka (see :mod:`prefstats.pulka`); otherwise as :func:`simulate`."""
+    one row per pulka (see :mod:`prefstats.pulka`); otherwise as :func:`simulate`.
+    ``with_deals`` also writes every deal of those pulkas, a row a deal with its
+    ``pulka_id``, ``deal_no`` and the dealer's place, as the dataset ``out/deals``."""
     spec = RunSpec(variant, pulkas, seed, chunk_size, policy, _params(params), "pulkas",
                    pool_target)
-    return run(spec, out, **options)
+    manifest = run(spec, out, **options)
+    if with_deals:
+        deals = RunSpec(variant, pulkas, seed, chunk_size, policy, _params(params),
+                        "pulka-deals", pool_target)
+        run(deals, Path(out) / "deals", **options)
+    return manifest
 
 
 def _params(params: np.ndarray | None) -> tuple[float, ...]:
@@ -378,16 +399,17 @@ def run(
     results = (_dask(spec, todo, signed, scheduler, workers) if backend == "dask"
                else _local(spec, todo, signed, min(workers, max(1, len(todo)))))
     show = sys.stderr.isatty() if progress is None else progress
-    finished_rows = sum(e["rows"] for e in manifest["chunks"])
-    with _Progress(show, spec.size, finished_rows, spec.kind) as bar:
+    finished = sum(e.get("units", e["rows"]) for e in manifest["chunks"])
+    with _Progress(show, spec.size, finished, spec.kind) as bar:
         try:
-            for index, data, rows in results:
+            for index, data, rows, units in results:
                 name = chunk_name(index)
                 atomic_write(folder / name, data)
                 manifest["chunks"].append({"index": index, "file": name, "rows": rows,
-                                           "bytes": len(data), "sha256": sha256(data)})
+                                           "units": units, "bytes": len(data),
+                                           "sha256": sha256(data)})
                 write_manifest(folder, manifest)
-                bar.advance(rows)
+                bar.advance(units)
         except KeyboardInterrupt:
             kept = len(manifest["chunks"])
             print(f"interrupted: {kept} finished chunk(s) kept in {folder}; rerun the same "

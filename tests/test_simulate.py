@@ -210,6 +210,14 @@ def test_cli_simulate_pulkas(tmp_path):
     out = str(tmp_path / "p")
     result = CliRunner().invoke(app, ["simulate-pulkas", "--pulkas", "20", "--pool-target", "4",
                                       "--chunk-size", "10", "--workers", "1", "--out", out,
-                                      "--quiet"])
+                                      "--quiet", "--with-deals"])
     assert result.exit_code == 0, result.output
     assert "20 pulkas in 2 chunk(s)" in result.output
+    pulkas = load(out).collect()
+    deals = load(f"{out}/deals").collect()
+    assert deals.height == pulkas["deals"].sum()
+    first = deals.filter(pl.col("pulka_id") == 3).sort("deal_no")
+    assert first["deal_no"].to_list() == list(range(pulkas.sort("pulka_id")["deals"][3]))
+    # The dealer's place rotates from place 2 (place 0's right neighbour).
+    assert first["dealer"].to_list()[:4] == [2, 0, 1, 2][: first.height]
+    assert manifest_of(f"{out}/deals")["spec"]["kind"] == "pulka-deals"
