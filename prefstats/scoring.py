@@ -514,6 +514,22 @@ def score_batch(
     return pool, mountain, out[:, 2 * n_players :].reshape(n, n_players, n_players)
 
 
+def score_states(variant: Variant, states: np.ndarray) -> tuple[np.ndarray, ...]:
+    """:func:`score_batch` of finished hand-engine states (records of
+    :data:`prefstats.engine.STATE`): seats 0..2 from the dealer's left and, with 4
+    players, seat 3 the dealer, whose tricks are those the talon took on a raspasy."""
+    kind = states["kind"].astype(np.int64)
+    declarer = states["declarer"].astype(np.int64)
+    raspasy = kind == RASPASY
+    four = variant.players == 4
+    return score_batch(
+        variant, kind, np.where(raspasy, 0, declarer), np.maximum(states["contract"], 0),
+        states["tricks"][:, : variant.players], states["first"], states["second"],
+        3 if four else -1, states["raspasy_step"],
+        defender=np.where(raspasy | (declarer < 0), -1, (declarer + 1) % 3) if four else -1,
+    )
+
+
 def deal_values(variant: Variant, pool, mountain, whists) -> np.ndarray:
     """Value of each deal ``(n, N)`` (float) from its totals in half points, as
     :func:`score_batch` returns them: the settlement (RULES.md §8) of each deal alone.

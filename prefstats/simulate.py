@@ -29,13 +29,13 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from prefstats import __version__, engine
+from prefstats import __version__
 from prefstats.deal import deal
 from prefstats.play import play_batch
 from prefstats.players.builtin import POLICIES, default_params
 from prefstats.players.params import PARAMETERS
 from prefstats.pulka import STRIDE, play_pulkas
-from prefstats.scoring import deal_values, score_batch
+from prefstats.scoring import deal_values, score_states
 from prefstats.storage import (
     FORMAT,
     MANIFEST,
@@ -143,17 +143,8 @@ def deals_table(states: np.ndarray, deal_ids: np.ndarray, variant: Variant, *,
     ``deal_id`` mod players); ``deal_id`` is the deal's number in the seed's stream.
     """
     n_players = variant.players
-    kind = states["kind"].astype(np.int64)
     declarer = states["declarer"].astype(np.int64)
-    is_raspasy = kind == engine.RASPASY
-    tricks = states["tricks"][:, :n_players].astype(np.int64)
-    four = n_players == 4
-    pool, mountain, whists = score_batch(
-        variant, kind, np.where(is_raspasy, 0, declarer),
-        np.maximum(states["contract"], 0), tricks, states["first"], states["second"],
-        3 if four else -1, states["raspasy_step"],
-        defender=np.where(is_raspasy | (declarer < 0), -1, (declarer + 1) % 3) if four else -1,
-    )
+    pool, mountain, whists = score_states(variant, states)
     values = deal_values(variant, pool, mountain, whists)
     solved = states["double_dummy"]
     columns: dict[str, Any] = {

@@ -14,22 +14,17 @@ import importlib.util
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
+from benchtools import best_time
 
 HERE = Path(__file__).resolve().parent
 
 
 def _best_rate(fn, n: int, repeat: int = 3) -> float:
     """Items per second of ``fn(n)``, best of ``repeat`` runs."""
-    best = float("inf")
-    for _ in range(repeat):
-        started = time.perf_counter()
-        fn(n)
-        best = min(best, time.perf_counter() - started)
-    return n / best
+    return n / best_time(lambda: fn(n), repeat)
 
 
 def _naive_deal(n: int, seed: int = 0):

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 import numba
@@ -27,42 +26,20 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchtools import best_time
+
 from prefstats import engine
 from prefstats.deal import deal
 from prefstats.play import play_batch, play_hand
 from prefstats.players.base import RandomLegalPlayer
 from prefstats.players.builtin import BuiltinPlayer, seat_key
-from prefstats.scoring import score_batch
+from prefstats.scoring import score_states
 from prefstats.variants import get_variant
-
-
-def score_entries(states: np.ndarray, variant) -> tuple[np.ndarray, ...]:
-    """Pool, mountain and whists of finished deals (seat 3: the 4-player dealer)."""
-    kind = states["kind"].astype(np.int64)
-    declarer = states["declarer"].astype(np.int64)
-    raspasy = kind == engine.RASPASY
-    four = variant.players == 4
-    return score_batch(
-        variant, kind, np.where(raspasy, 0, declarer), np.maximum(states["contract"], 0),
-        states["tricks"][:, : variant.players], states["first"], states["second"],
-        3 if four else -1, states["raspasy_step"],
-        defender=np.where(raspasy | (declarer < 0), -1, (declarer + 1) % 3) if four else -1,
-    )
-
-
-def _best(fn, repeat: int) -> float:
-    """Shortest of ``repeat`` timed runs of ``fn()``, in seconds."""
-    best = float("inf")
-    for _ in range(repeat):
-        started = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - started)
-    return best
 
 
 def _batch(deals, variant, double_dummy):
     states = play_batch(deals, variant, double_dummy=double_dummy)
-    score_entries(states, variant)
+    score_states(variant, states)
     return states
 
 
@@ -71,7 +48,7 @@ def _python_path(deals, variant, make_players) -> None:
         players = make_players(i)
         st = play_hand(deals.hands[i], deals.talon[i], players, variant,
                        talon_first=deals.talon_first[i])
-        score_entries(st[None], variant)
+        score_states(variant, st[None])
 
 
 def _builtin_players(deals):
@@ -113,12 +90,12 @@ def main(argv: list[str] | None = None) -> None:
     _batch(deals[:100], variant, None)
     _python_path(small[:5], variant, _builtin_players(small))
 
-    closed = len(deals) / _best(lambda: _batch(deals, variant, False), 3)
+    closed = len(deals) / best_time(lambda: _batch(deals, variant, False), 3)
     states = _batch(deals, variant, None)
-    mix = len(deals) / _best(lambda: _batch(deals, variant, None), 2)
-    python = len(small) / _best(
+    mix = len(deals) / best_time(lambda: _batch(deals, variant, None), 2)
+    python = len(small) / best_time(
         lambda: _python_path(small, variant, _builtin_players(small)), 1)
-    baseline = len(small) / _best(lambda: _python_path(
+    baseline = len(small) / best_time(lambda: _python_path(
         small, variant, lambda i: [RandomLegalPlayer(seed=3 * i + s) for s in range(3)]), 1)
 
     print(f"players: {args.variant}, one core, auction through score entries (score_batch)")

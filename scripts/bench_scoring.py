@@ -11,7 +11,8 @@ whist calls, misères and raspasy in equal parts) scored by ``score_batch`` and 
 from __future__ import annotations
 
 import argparse
-import time
+
+from benchtools import best_time
 
 from prefstats.scoring import (
     OUTCOME_FIELDS,
@@ -21,16 +22,6 @@ from prefstats.scoring import (
     score_batch,
 )
 from prefstats.variants import PRESETS, get_variant
-
-
-def _best_time(fn, repeat: int) -> float:
-    """Seconds of the fastest of ``repeat`` calls of ``fn()``."""
-    best = float("inf")
-    for _ in range(repeat):
-        started = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - started)
-    return best
 
 
 def main(argv: list[str]) -> None:
@@ -44,13 +35,13 @@ def main(argv: list[str]) -> None:
     variant = get_variant(args.variant, players=args.players)
     outcomes = random_outcomes(variant, args.deals, seed=1)
     score_batch(variant, **random_outcomes(variant, 10))  # compile or load the kernels
-    batch = _best_time(lambda: score_batch(variant, **outcomes), repeat=5)
+    batch = best_time(lambda: score_batch(variant, **outcomes), repeat=5)
     totals = score_batch(variant, **outcomes)
-    values = _best_time(lambda: deal_values(variant, *totals), repeat=5)
+    values = best_time(lambda: deal_values(variant, *totals), repeat=5)
 
     few = random_outcomes(variant, args.baseline_deals, seed=2)
     rows = [[few[f][i] for f in OUTCOME_FIELDS] for i in range(args.baseline_deals)]
-    baseline = _best_time(lambda: [outcome_entries(variant, *r) for r in rows], repeat=1)
+    baseline = best_time(lambda: [outcome_entries(variant, *r) for r in rows], repeat=1)
 
     fast = args.deals / batch
     slow = args.baseline_deals / baseline
