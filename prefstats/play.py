@@ -151,14 +151,9 @@ def play_hand(
     return st
 
 
-def _at_open_start(st) -> bool:
-    return bool(
-        st["phase"] == engine.PLAY and st["open"] and st["trick"] == 0 and st["n_in_trick"] == 0
-    )
-
-
 @njit(cache=True)
-def _at_open_start_nb(st):
+def _at_open_start(st):
+    """Whether an open deal (lone whister, misère) is about to have its first card."""
     return st.phase == engine.PLAY and st.open and st.trick == 0 and st.n_in_trick == 0
 
 
@@ -174,7 +169,7 @@ def play_state(st, rules, policy, params, tables, double_dummy, base_key, deal_i
         keys[s] = seat_key(base_key, deal_index, s)
     engine.advance_forced(st, rules)
     while st.phase != engine.DONE:
-        if double_dummy and _at_open_start_nb(st):
+        if double_dummy and _at_open_start(st):
             _open_play_by_solver(st, table, stats)
             break
         engine.observe(st, rules, obs)
