@@ -30,10 +30,25 @@ def _numba_cache_dir() -> Path:
     return Path(base) / "numba" / digest.hexdigest()[:16]
 
 
+def _prune(current: Path, days: float = 14) -> None:
+    """Remove caches of other sources unused for ``days`` (they only take disk)."""
+    import shutil
+    import time
+
+    if not current.parent.is_dir():
+        return
+    for old in current.parent.iterdir():
+        if old != current and time.time() - old.stat().st_mtime > days * 86400:
+            shutil.rmtree(old, ignore_errors=True)
+
+
 if "NUMBA_CACHE_DIR" not in os.environ:  # a user's own setting wins
     import numba
 
-    numba.config.CACHE_DIR = str(_numba_cache_dir())
+    _cache = _numba_cache_dir()
+    if not _cache.exists():
+        _prune(_cache)
+    numba.config.CACHE_DIR = str(_cache)
 
 
 def __getattr__(name: str):
