@@ -41,7 +41,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from prefstats.cards import N_CARDS, format_cards
+from prefstats.cards import N_CARDS, format_cards, lowest_card, popcount
 from prefstats.tricks import beats, legal_cards, trick_winner
 
 #: log2 of the number of transposition-table entries per solver thread.
@@ -70,23 +70,6 @@ def _bit_tables() -> tuple[np.ndarray, np.ndarray]:
 PEXT, PDEP = _bit_tables()
 #: Highest set bit of an 8-bit holding (-1 for none).
 HIGH8 = np.array([-1] + [h.bit_length() - 1 for h in range(1, 256)], dtype=np.int64)
-
-
-# ---- bit helpers ----------------------------------------------------------------------
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _popcount(x: int) -> int:
-    x = x - ((x >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
-    return (x * 0x01010101 & 0xFFFFFFFF) >> 24
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _lowest(x: int) -> int:
-    """Index of the lowest set bit of a non-zero 32-bit mask."""
-    return _popcount((x & -x) - 1)
 
 
 # ---- transposition table --------------------------------------------------------------
@@ -163,7 +146,7 @@ def _pack_card(hands, c):
     """Card ``c`` on ranks relative to the cards in ``hands`` (as in table keys)."""
     sh = c & ~7
     m = ((hands[0] | hands[1] | hands[2]) >> sh) & 0xFF
-    return sh + _lowest(np.int64(PEXT[m, 1 << (c & 7)]))
+    return sh + lowest_card(np.int64(PEXT[m, 1 << (c & 7)]))
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -173,7 +156,7 @@ def _unpack_card(hands, packed):
         return -1
     sh = packed & ~7
     m = ((hands[0] | hands[1] | hands[2]) >> sh) & 0xFF
-    return sh + _lowest(np.int64(PDEP[m, 1 << (packed & 7)]))
+    return sh + lowest_card(np.int64(PDEP[m, 1 << (packed & 7)]))
 
 
 # ---- bounds and move ordering ---------------------------------------------------------
@@ -181,7 +164,7 @@ def _unpack_card(hands, packed):
 
 @njit(cache=True, inline="always", error_model="numpy")
 def _suit_len(hand, s):
-    return _popcount((hand >> (8 * s)) & 0xFF)
+    return popcount((hand >> (8 * s)) & 0xFF)
 
 
 @njit(cache=True, error_model="numpy")
@@ -203,7 +186,7 @@ def _bounds(hands, n, leader, declarer, trump, misere):
             stuck = True
             mine = hands[declarer]
             while mine and forced:
-                c = _lowest(mine)
+                c = lowest_card(mine)
                 mine &= mine - 1
                 sh = c & ~7
                 below = ((1 << c) - 1) >> sh & 0xFF
@@ -233,7 +216,7 @@ def _bounds(hands, n, leader, declarer, trump, misere):
                 owner = p
         if owner >= 0:
             others = (hands[(owner + 1) % 3] | hands[(owner + 2) % 3]) >> sh & 0xFF
-            top = _popcount((hands[owner] >> sh & 0xFF) >> (HIGH8[others] + 1))
+            top = popcount((hands[owner] >> sh & 0xFF) >> (HIGH8[others] + 1))
             if owner == declarer:
                 lo = max(lo, top)
             else:
@@ -256,15 +239,15 @@ def _defence_forces(hands, leader, declarer):
         theirs = (hands[declarer] >> sh) & 0xFF
         if mine == 0 or theirs == 0:
             continue
-        low = _lowest(theirs)
+        low = lowest_card(theirs)
         other = (hands[partner] >> sh) & 0xFF
-        top = _lowest(mine)
+        top = lowest_card(mine)
         if partner == (leader + 1) % 3:
             if other:
-                top = max(top, _lowest(other))
+                top = max(top, lowest_card(other))
             if low > top:
                 return True
-        elif low > top and (other == 0 or _lowest(other) < low):
+        elif low > top and (other == 0 or lowest_card(other) < low):
             return True
     return False
 
@@ -277,7 +260,7 @@ def _safe_exit(hands, declarer):
     b = hands[(declarer + 2) % 3]
     mine = hands[declarer]
     while mine:
-        c = _lowest(mine)
+        c = lowest_card(mine)
         mine &= mine - 1
         sh = c & ~7
         low = ((2 << c) - 1) >> sh & 0xFF  # ranks up to c's
@@ -301,13 +284,13 @@ def _ducks_everything(declarer, defenders):
         sh = 8 * s
         mine = (declarer >> sh) & 0xFF
         theirs = (defenders >> sh) & 0xFF
-        m = _popcount(theirs)
+        m = popcount(theirs)
         i = 0
         while mine and i < m:
-            d = _lowest(mine)
+            d = lowest_card(mine)
             mine &= mine - 1
             i += 1
-            if _popcount(theirs & ((1 << d) - 1)) >= i:
+            if popcount(theirs & ((1 << d) - 1)) >= i:
                 return False
     return True
 
@@ -323,16 +306,16 @@ def _quick_tricks(hands, leader, trump):
         sh = 8 * trump
         others = ((a | b) >> sh) & 0xFF
         mine = (h >> sh) & 0xFF
-        top = _popcount(mine >> (HIGH8[others] + 1))
+        top = popcount(mine >> (HIGH8[others] + 1))
         if max(_suit_len(a, trump), _suit_len(b, trump)) > top:
             return top  # only the top trumps are safe while others can still ruff
     for s in range(4):
         sh = 8 * s
         others = ((a | b) >> sh) & 0xFF
         mine = (h >> sh) & 0xFF
-        top = _popcount(mine >> (HIGH8[others] + 1))
+        top = popcount(mine >> (HIGH8[others] + 1))
         if top >= max(_suit_len(a, s), _suit_len(b, s)):
-            total += _popcount(mine)  # the others run out: every card of the suit wins
+            total += popcount(mine)  # the others run out: every card of the suit wins
         else:
             total += top
     return total
@@ -362,7 +345,7 @@ def _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, hi
             x = np.int64(PEXT[m, mine])
             reps |= np.int64(PDEP[m, x & ~(x >> 1)]) << sh
     if reps & (reps - 1) == 0:  # one choice: nothing to order
-        out[0] = _lowest(reps)
+        out[0] = lowest_card(reps)
         return 1
     wants_declarer = (player == declarer) != misere  # does he want the declarer to win?
     best = -1
@@ -375,7 +358,7 @@ def _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, hi
     third_legal = legal_cards(hands[third], led, trump) if tlen == 1 else 0
     n = 0
     while reps:
-        c = _lowest(reps)
+        c = lowest_card(reps)
         reps &= reps - 1
         r = c & 7
         if tlen == 0:
@@ -442,8 +425,8 @@ def _lead_score(hands, c, player, declarer, trump, misere):
             return -10 - r
         low = r
         if sp:
-            low = max(low, _lowest(sp))
-        ducks = _popcount(sd & ((1 << low) - 1))
+            low = max(low, lowest_card(sp))
+        ducks = popcount(sd & ((1 << low) - 1))
         if ducks == 0:
             return 100 - r  # the declarer has only higher cards: he must win it
         return 50 - 4 * ducks - r
@@ -478,8 +461,8 @@ def _lead_score(hands, c, player, declarer, trump, misere):
 @njit(cache=True, error_model="numpy")
 def _last_trick(hands, leader, declarer, trump):
     """1 if the declarer wins the last trick (one card a hand), else 0."""
-    w = trick_winner(_lowest(hands[leader]), _lowest(hands[(leader + 1) % 3]),
-                     _lowest(hands[(leader + 2) % 3]), trump)
+    w = trick_winner(lowest_card(hands[leader]), lowest_card(hands[(leader + 1) % 3]),
+                     lowest_card(hands[(leader + 2) % 3]), trump)
     return 1 if (leader + w) % 3 == declarer else 0
 
 
@@ -496,19 +479,19 @@ def _last_two(hands, leader, declarer, trump, misere):
     best0 = -9
     m0 = hands[leader]
     while m0:
-        c0 = _lowest(m0)
+        c0 = lowest_card(m0)
         m0 &= m0 - 1
         h[leader] = hands[leader] ^ (1 << c0)
         best1 = -9
         m1 = legal_cards(hands[p1], c0 >> 3, trump)
         while m1:
-            c1 = _lowest(m1)
+            c1 = lowest_card(m1)
             m1 &= m1 - 1
             h[p1] = hands[p1] ^ (1 << c1)
             best2 = -9
             m2 = legal_cards(hands[p2], c0 >> 3, trump)
             while m2:
-                c2 = _lowest(m2)
+                c2 = lowest_card(m2)
                 m2 &= m2 - 1
                 h[p2] = hands[p2] ^ (1 << c2)
                 w = (leader + trick_winner(c0, c1, c2, trump)) % 3
@@ -560,7 +543,7 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
         st_slot[d] = -1
         hint = -1
         if tlen == 0:
-            n = _popcount(hands[leader])
+            n = popcount(hands[leader])
             need = target - taken
             if need <= 0:
                 res = True
@@ -682,7 +665,7 @@ def solve_position(hands, seq, root_len, leader, declarer, trump, misere, table,
     searches count up from one trick: there proving "at least t" is cheap and refuting
     it dear, so it pays to refute only once.
     """
-    n_tricks = (_popcount(hands[0] | hands[1] | hands[2]) + root_len) // 3
+    n_tricks = (popcount(hands[0] | hands[1] | hands[2]) + root_len) // 3
     lo = 0
     hi = n_tricks
     guess = 1 if misere else _playout(hands, seq, root_len, leader, declarer, trump, misere)
@@ -716,7 +699,7 @@ def _leads_one(h0, h1, h2, leader, declarer, trump, misere, table, stats, out):
     out[:] = -1
     legal = hands[leader]
     while legal:
-        c = _lowest(legal)
+        c = lowest_card(legal)
         legal &= legal - 1
         hands[leader] &= ~(1 << c)
         seq[0] = c

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from prefstats import solver
-from prefstats.solver import _lowest
+from prefstats.cards import lowest_card
 from prefstats.tricks import legal_cards, trick_winner
 
 
@@ -67,7 +67,7 @@ def _plain_alpha_beta(hands, plies, leader, declarer, trump, misere):
                 maximise[d] = (player == declarer) != misere
         if not entering or d < plies:
             if moves[d] and lo[d] < hi[d]:
-                c = _lowest(moves[d])
+                c = lowest_card(moves[d])
                 moves[d] &= moves[d] - 1
                 player = (lead[d] + d % 3) % 3
                 hands[player] ^= 1 << c
