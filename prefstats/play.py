@@ -28,6 +28,7 @@ from prefstats.players.base import Observation, OracleObservation, Player
 from prefstats.players.builtin import (
     DOUBLE_DUMMY_OPEN,
     POLICIES,
+    BuiltinPlayer,
     decide,
     decision_key,
     default_params,
@@ -149,6 +150,20 @@ def play_hand(
             )
         engine.advance_forced(st, rules)
     return st
+
+
+def play_hands(deals, variant, *, policy: str = "heuristic", key: int = 0) -> np.ndarray:
+    """:func:`play_batch`'s deals played through the Python driver by
+    :class:`~prefstats.players.builtin.BuiltinPlayer` objects keyed alike: the same
+    final states, slower; it shows the two drivers agree."""
+    out = np.zeros(len(deals), dtype=engine.STATE)
+    for i in range(len(deals)):
+        players = [BuiltinPlayer(policy) for _ in range(3)]
+        for s, p in enumerate(players):
+            p.start_deal(seat_key(np.uint64(key), deals.index[i], s))
+        out[i] = play_hand(deals.hands[i], deals.talon[i], players, variant,
+                           talon_first=deals.talon_first[i])
+    return out
 
 
 @njit(cache=True)
