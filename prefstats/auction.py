@@ -36,17 +36,88 @@ from prefstats.contracts import LEVEL, MISERE, N_CONTRACTS, Contract, parse_cont
 from prefstats.variants import Variant
 
 PASS = N_CONTRACTS
+#: A pass in the dark (``blind_pass``): a first call made before anyone bids.
+BLIND_PASS = PASS + 1
+#: "I bid in the dark" (``dark_bids``): said at a first call before looking at one's
+#: cards; the same player then makes his (dark) bid.
+DARK = PASS + 2
+#: A bid without the talon (``no_talon_bids``) is its contract's code plus this.
+NO_TALON_BID = 32
+#: Calls are 0 .. N_CALLS - 1 (a bit each in the legal masks).
+N_CALLS = NO_TALON_BID + N_CONTRACTS
 N_BIDDERS = 3
+_SPECIAL_NAMES = {PASS: "pass", BLIND_PASS: "blind pass", DARK: "dark"}
 
 
 def call_name(call: int) -> str:
-    """``"pass"`` or the contract's name."""
-    return "pass" if call == PASS else str(Contract(call))
+    """``"pass"``, ``"blind pass"``, ``"dark"`` or the contract's name (``"7♥ nt"`` for a
+    bid without the talon).
+
+    >>> call_name(parse_call("7♥ without talon")), call_name(BLIND_PASS)
+    ('7♥ nt', 'blind pass')
+    """
+    if call in _SPECIAL_NAMES:
+        return _SPECIAL_NAMES[call]
+    if call >= NO_TALON_BID:
+        return f"{Contract(call - NO_TALON_BID)} nt"
+    return str(Contract(call))
+
+
+_NO_TALON_SUFFIXES = (" without talon", " nt", " без прикупа")
 
 
 def parse_call(text: str) -> int:
-    """A call from text: ``"pass"`` (``"пас"``) or a contract such as ``"7♥"``."""
-    return PASS if text.strip().lower() in ("pass", "пас") else parse_contract(text).code
+    """A call from text: ``"pass"`` (``"пас"``), ``"blind pass"``, ``"dark"``, or a
+    contract such as ``"7♥"``, with ``" nt"`` / ``" without talon"`` for a bid without
+    the talon."""
+    key = " ".join(text.strip().lower().split())
+    for code, name in _SPECIAL_NAMES.items():
+        if key == name:
+            return code
+    if key == "пас":
+        return PASS
+    for suffix in _NO_TALON_SUFFIXES:
+        if key.endswith(suffix):
+            return NO_TALON_BID + parse_contract(key.removesuffix(suffix)).code
+    return parse_contract(text).code
+
+
+def ladder_rank(no_talon_bids: bool = False, misere_over_nine: bool = False) -> np.ndarray:
+    """Rank of every call on the bidding ladder (-1: not a bid of this ladder), int64.
+
+    Bids without the talon rank above the same contract with it (all of a level's
+    strains with the talon first); with ``misere_over_nine`` misère sits above the
+    nines with the talon, so only a nine without the talon or a ten overcalls it.
+
+    >>> r = ladder_rank(True, True)
+    >>> names = sorted((c for c in range(N_CALLS) if r[c] >= 0), key=lambda c: r[c])
+    >>> [call_name(c) for c in names[33:38]] + [call_name(names[41])]
+    ['9♥', '9NT', 'misère', '9♠ nt', '9♣ nt', 'misère nt']
+    """
+
+    def level(lv: int, no_talon: bool) -> list[int]:
+        base = [c for c in range(N_CONTRACTS) if LEVEL[c] == lv]
+        return [c + NO_TALON_BID for c in base] if no_talon else base
+
+    talons = (False, True) if no_talon_bids else (False,)
+    misere = [MISERE + (NO_TALON_BID if nt else 0) for nt in talons]
+    order: list[int] = []
+    for lv in (6, 7, 8):
+        for nt in talons:
+            order += level(lv, nt)
+    if not misere_over_nine:
+        order += misere
+    order += level(9, False)
+    if misere_over_nine:
+        order += misere[:1]
+    if no_talon_bids:
+        order += level(9, True) + misere[1:] * misere_over_nine
+    for nt in talons:
+        order += level(10, nt)
+    rank = np.full(N_CALLS, -1, dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    rank.flags.writeable = False
+    return rank
 
 
 HOLD_MODES = ("senior", "first_hand", "none")
@@ -55,25 +126,54 @@ _LEVEL = np.asarray(LEVEL, dtype=np.int64)
 
 
 @njit(cache=True)
-def _legal_mask(speaker, high, high_bidder, spoken, misere_bidder, hold, jump_bids, min_level):
-    """Bit ``c`` set for each call ``c`` open to ``speaker`` (see :func:`legal_calls`)."""
-    mask = 1 << PASS
-    if speaker == misere_bidder:
-        return mask  # the misère bidder may not bid again
-    senior = speaker < high_bidder if hold == HOLD_SENIOR else speaker == 0
-    if high >= 0 and high != MISERE and hold != HOLD_NONE and senior:
-        mask |= 1 << high  # "here": a senior player takes the current bid
-    first_call = not (spoken >> speaker) & 1
-    if first_call and high < MISERE:
-        mask |= 1 << MISERE
-    low = high + 1
-    top = N_CONTRACTS
+def _is_misere(call):
+    return call == MISERE or call == MISERE + NO_TALON_BID
+
+
+@njit(cache=True)
+def _bids(high, first_call, low_level, jump_bids, rank):
+    """Bit mask of the bids above ``high`` (misère only as a first call), of level
+    ``low_level`` or more; without ``jump_bids`` only the next trick step after a
+    player's first call."""
+    floor = -1 if high < 0 else rank[high]
+    step = N_CALLS
     if not (jump_bids or first_call or high < 0):
-        low = high + 2 if high + 1 == MISERE else high + 1  # next trick step only
-        top = min(low + 1, N_CONTRACTS)
-    for bid in range(low, top):
-        if bid != MISERE and _LEVEL[bid] >= min_level:
-            mask |= 1 << bid
+        for c in range(N_CALLS):
+            if rank[c] > floor and not _is_misere(c) and (step == N_CALLS or rank[c] < rank[step]):
+                step = c
+    mask = 0
+    for c in range(N_CALLS):
+        if rank[c] <= floor:
+            continue
+        if _is_misere(c):
+            if first_call:
+                mask |= 1 << c
+        elif _LEVEL[c % NO_TALON_BID] >= low_level and (step == N_CALLS or c == step):
+            mask |= 1 << c
+    return mask
+
+
+@njit(cache=True)
+def _legal_mask(speaker, high, high_bidder, spoken, misere_bidder, dark, blind, hold,
+                jump_bids, min_level, rank, dark_bids, blind_pass):
+    """Bit ``c`` set for each call ``c`` open to ``speaker`` (see :func:`legal_calls`)."""
+    if speaker == misere_bidder:
+        return 1 << PASS  # the misère bidder may not bid again
+    first_call = not (spoken >> speaker) & 1
+    senior = speaker < high_bidder if hold == HOLD_SENIOR else speaker == 0
+    hold_bit = 0
+    if high >= 0 and not _is_misere(high) and hold != HOLD_NONE and senior:
+        hold_bit = 1 << high  # "here": a senior player takes the current bid
+    dark_calls = hold_bit | _bids(high, first_call, min_level, jump_bids, rank)
+    if first_call and (dark >> speaker) & 1:
+        return dark_calls  # he said "dark": now he bids
+    # after a blind pass, only a bid of 7 or more (misère included) or a dark one
+    low_level = max(min_level, 7) if blind else min_level
+    mask = 1 << PASS | hold_bit | _bids(high, first_call, low_level, jump_bids, rank)
+    if first_call and dark_bids and dark_calls:
+        mask |= 1 << DARK
+    if first_call and blind_pass and high < 0:
+        mask |= 1 << BLIND_PASS
     return mask
 
 
@@ -91,57 +191,78 @@ def _next_speaker(speaker, passed, high_bidder):
 
 
 @njit(cache=True)
-def auction_state(history, hold, jump_bids, min_level):
+def auction_state(history, hold, jump_bids, min_level, rank, dummy, dark_bids, blind_pass):
     """Replay ``history`` (int64 array of calls) and return the auction's state.
 
-    Returns ``(speaker, high, high_bidder, passed, legal, bad)``: the seat to speak (-1
-    when over), the high bid and its bidder (-1 if none), a bit mask of seats that
-    passed, the bit mask of legal next calls (0 when over) and the index of the first
-    illegal call in ``history`` (-1 if none; the state is then the one before it).
-    ``hold`` indexes ``HOLD_MODES``. Compiled: the simulator calls it directly.
+    Returns ``(speaker, high, high_bidder, passed, legal, bad, dark, blind)``: the seat to
+    speak (-1 when over), the high bid and its bidder (-1 if none), a bit mask of seats
+    that passed, the bit mask of legal next calls (0 when over), the index of the first
+    illegal call in ``history`` (-1 if none; the state is then the one before it), and
+    bit masks of the seats that bid in the dark and that passed blind. ``hold`` indexes
+    ``HOLD_MODES``, ``rank`` is :func:`ladder_rank`, ``dummy`` the Gusarik dummy's seat
+    (-1: none), which never bids. Compiled: the simulator calls it directly.
     """
     speaker, high, high_bidder, passed, spoken, misere_bidder = 0, -1, -1, 0, 0, -1
+    dark, blind = 0, 0
+    if dummy >= 0:
+        passed = 1 << dummy
+        speaker = _next_speaker(dummy, passed, -1)
     for i in range(len(history)):
         call = history[i]
         legal = 0
         if speaker >= 0:
-            legal = _legal_mask(
-                speaker, high, high_bidder, spoken, misere_bidder, hold, jump_bids, min_level
-            )
-        if call < 0 or call > PASS or not (legal >> call) & 1:
-            return speaker, high, high_bidder, passed, legal, i
+            legal = _legal_mask(speaker, high, high_bidder, spoken, misere_bidder, dark, blind,
+                                hold, jump_bids, min_level, rank, dark_bids, blind_pass)
+        if call < 0 or call >= N_CALLS or not (legal >> call) & 1:
+            return speaker, high, high_bidder, passed, legal, i, dark, blind
+        if call == DARK:
+            dark |= 1 << speaker
+            continue  # the same player now makes his bid
         spoken |= 1 << speaker
-        if call == PASS:
+        if call == PASS or call == BLIND_PASS:  # noqa: SIM109 (numba: mixed int types)
             passed |= 1 << speaker
+            if call == BLIND_PASS:
+                blind |= 1 << speaker
         else:
             high, high_bidder = call, speaker
-            if call == MISERE:
+            if _is_misere(call):
                 misere_bidder = speaker
         speaker = _next_speaker(speaker, passed, high_bidder)
     legal = 0
     if speaker >= 0:
-        legal = _legal_mask(
-            speaker, high, high_bidder, spoken, misere_bidder, hold, jump_bids, min_level
-        )
-    return speaker, high, high_bidder, passed, legal, -1
+        legal = _legal_mask(speaker, high, high_bidder, spoken, misere_bidder, dark, blind,
+                            hold, jump_bids, min_level, rank, dark_bids, blind_pass)
+    return speaker, high, high_bidder, passed, legal, -1, dark, blind
 
 
-def auction_options(variant: Variant, after_raspasy: bool = False) -> tuple[int, bool, int]:
-    """``(hold, jump_bids, min_level)`` of ``variant`` as :func:`auction_state` takes them."""
+def auction_options(variant: Variant, after_raspasy: bool = False) -> tuple:
+    """``variant``'s options in the order :func:`auction_state` takes them after the
+    history: ``(hold, jump_bids, min_level, rank, dummy, dark_bids, blind_pass)``."""
     min_level = variant.raspasy_exit if after_raspasy else 6
-    return HOLD_MODES.index(variant.hold), variant.jump_bids, min_level
+    rank = ladder_rank(variant.no_talon_bids, variant.misere_over_nine)
+    return (HOLD_MODES.index(variant.hold), variant.jump_bids, min_level, rank,
+            dummy_seat(variant), variant.dark_bids, variant.blind_pass)
+
+
+def dummy_seat(variant: Variant) -> int:
+    """Seat of Gusarik's open dummy (the third hand, seat 2) or -1 without one."""
+    return 2 if variant.players == 2 else -1
 
 
 def _replay(history: Sequence[int], variant: Variant, after_raspasy: bool) -> tuple:
     calls = np.asarray(history, dtype=np.int64).reshape(-1)
     state = auction_state(calls, *auction_options(variant, after_raspasy))
-    bad = state[-1]
+    bad = state[5]
     if bad >= 0:
         call = int(calls[bad])
-        name = call_name(call) if 0 <= call <= PASS else repr(call)
+        known = 0 <= call <= DARK or NO_TALON_BID <= call < N_CALLS
+        name = call_name(call) if known else repr(call)
         over = ": the auction is over" if state[0] < 0 else ""
         raise ValueError(f"illegal call {name} by seat {state[0]}{over}")
     return state
+
+
+_CALL_ORDER = (PASS, BLIND_PASS, DARK, *range(N_CONTRACTS), *range(NO_TALON_BID, N_CALLS))
 
 
 def legal_calls(
@@ -161,7 +282,7 @@ def legal_calls(
     '7♠'
     """
     legal = _replay(history, variant, after_raspasy)[4]
-    return [c for c in (PASS, *range(N_CONTRACTS)) if legal >> c & 1]
+    return [c for c in _CALL_ORDER if legal >> c & 1]
 
 
 def next_speaker(
@@ -185,15 +306,20 @@ def auction_result(
     return None if passed == 0b111 else (high_bidder, high)
 
 
-def legal_contracts(bid: int) -> list[int]:
-    """Contracts the declarer may name after winning with ``bid`` (RULES.md §3).
+def legal_contracts(bid: int, variant: Variant | None = None) -> list[int]:
+    """Contract codes the declarer may name after winning with ``bid`` (RULES.md §3):
+    misère after misère, else a trick contract not below the bid on ``variant``'s
+    ladder, without the talon if the bid was.
 
     >>> [str(Contract(c)) for c in legal_contracts(parse_call("10♥"))]
     ['10♥', '10NT']
     """
-    if bid == MISERE:
+    no_talon = bid >= NO_TALON_BID
+    if bid % NO_TALON_BID == MISERE:
         return [MISERE]
-    return [c for c in range(bid, N_CONTRACTS) if c != MISERE]
+    rank = ladder_rank(no_talon) if variant is None else auction_options(variant)[3]
+    shift = NO_TALON_BID if no_talon else 0
+    return [c for c in range(N_CONTRACTS) if c != MISERE and rank[c + shift] >= rank[bid]]
 
 
 # ---- whist -----------------------------------------------------------------------------
@@ -203,7 +329,7 @@ WHIST_CALL_NAMES = ("pass", "whist", "half")
 
 
 @njit(cache=True)
-def whist_state(contract, calls, half_whist, ten_checked, stalingrad):
+def whist_state(contract, calls, half_whist, ten_checked, stalingrad, dummy):
     """Replay the defenders' whist ``calls`` (int64 array) on ``contract``.
 
     Returns ``(legal, speaker, first, second, bad)``: the bit mask of the ``W_*`` calls
@@ -212,13 +338,33 @@ def whist_state(contract, calls, half_whist, ten_checked, stalingrad):
     defender as ``W_*`` codes once over (-1 before, and for misère), and the index of the
     first illegal call (-1 if none; the state is then the one before it). A returned
     half-whist gives roles ``(W_WHIST, W_HALF)``; a ``ten_checked`` 10 and Stalingrad's
-    6♠ give ``(W_WHIST, W_WHIST)``. Compiled: the simulator calls it directly.
+    6♠ give ``(W_WHIST, W_WHIST)``. ``dummy`` is the Gusarik dummy's place among the
+    defenders (0 first, 1 second, -1 none): the dummy's role is always ``W_PASS`` and
+    the other defender makes one call -- whist (with the dummy), pass, or on a 6 or 7
+    with ``half_whist`` half (he leaves the obligatory tricks). Compiled: the simulator
+    calls it directly.
     """
     level = _LEVEL[contract]
     both = 1 << W_PASS | 1 << W_WHIST
     if contract == MISERE:
-        legal, speaker, first, second = 0, -1, -1, -1
-    elif ten_checked and level == 10:  # always played by both, no calls
+        return 0, -1, -1, -1, 0 if len(calls) else -1
+    if dummy >= 0:
+        player = 1 - dummy
+        legal = both
+        if (ten_checked and level == 10) or (stalingrad and contract == 0):
+            legal = 1 << W_WHIST
+        elif half_whist and level <= 7:
+            legal |= 1 << W_HALF
+        if len(calls) == 0:
+            return legal, player, -1, -1, -1
+        call = calls[0]
+        if call < 0 or call > W_HALF or not (legal >> call) & 1:
+            return legal, player, -1, -1, 0
+        if len(calls) > 1:
+            return 0, -1, -1, -1, 1
+        roles = (call, W_PASS) if player == 0 else (W_PASS, call)
+        return 0, -1, roles[0], roles[1], -1
+    if ten_checked and level == 10:  # always played by both, no calls
         legal, speaker, first, second = 0, -1, W_WHIST, W_WHIST
     else:
         legal, speaker, first, second = both, 0, -1, -1
@@ -245,17 +391,24 @@ def whist_state(contract, calls, half_whist, ten_checked, stalingrad):
 @njit(cache=True)
 def game_played(first, second):
     """Whether a trick game whose defenders' roles are ``first``, ``second`` (``W_*``) is
-    played: not when both pass or a half-whist stands (the declarer is credited)."""
-    return not (first == W_PASS and second in (W_PASS, W_HALF))
+    played: only when someone whists (after both pass or a standing half-whist the
+    declarer is credited)."""
+    return first == W_WHIST or second == W_WHIST
 
 
-def whist_options(variant: Variant) -> tuple[bool, bool, bool]:
-    """``(half_whist, ten_checked, stalingrad)`` of ``variant`` as :func:`whist_state`
-    takes them."""
-    return variant.half_whist, variant.ten_checked, variant.stalingrad
+def whist_options(variant: Variant, declarer: int | None = None) -> tuple[bool, bool, bool, int]:
+    """``(half_whist, ten_checked, stalingrad, dummy)`` of ``variant`` as
+    :func:`whist_state` takes them; ``dummy`` (Gusarik) depends on the ``declarer``."""
+    dummy = dummy_seat(variant)
+    if dummy >= 0:
+        if declarer is None or declarer == dummy:
+            raise ValueError(f"declarer: with a dummy name the declaring player, got {declarer!r}")
+        dummy = 0 if (declarer + 1) % 3 == dummy else 1
+    return variant.half_whist, variant.ten_checked, variant.stalingrad, dummy
 
 
-def _replay_whist(contract: int, calls: Sequence[int], variant: Variant) -> tuple:
+def _replay_whist(contract: int, calls: Sequence[int], variant: Variant,
+                  declarer: int | None = None) -> tuple:
     """:func:`whist_state` of ``calls``; an illegal call raises ``ValueError``."""
     code = Contract(contract).code
     # anything but a whist call becomes -1, which the kernel reports as illegal
@@ -263,31 +416,34 @@ def _replay_whist(contract: int, calls: Sequence[int], variant: Variant) -> tupl
         [int(c) if isinstance(c, int | np.integer) and 0 <= c <= W_HALF else -1 for c in calls],
         dtype=np.int64,
     )
-    state = whist_state(code, array, *whist_options(variant))
+    state = whist_state(code, array, *whist_options(variant, declarer))
     bad = state[-1]
     if bad >= 0:
         raise ValueError(f"illegal whist call {calls[bad]!r} at position {bad}")
     return state
 
 
-def legal_whist_calls(contract: int, calls: Sequence[int], variant: Variant) -> list[int]:
+def legal_whist_calls(contract: int, calls: Sequence[int], variant: Variant,
+                      declarer: int | None = None) -> list[int]:
     """Whist calls open to the next defender, ``[]`` when whisting is over.
 
     ``calls`` are the defenders' calls so far in speaking order. Misère has no whist;
     with ``ten_checked`` a 10-level game is always played by both (no calls); with
     ``stalingrad`` 6♠ must be whisted by both. ``half`` is open to the second defender
     after the first passed, on a 6 or 7, when ``half_whist`` is on; the first may then
-    return the whist. An illegal sequence raises ``ValueError``.
+    return the whist. With Gusarik's dummy (``declarer`` then needed) the other defender
+    makes the one call. An illegal sequence raises ``ValueError``.
 
     >>> from prefstats.variants import get_variant
     >>> legal_whist_calls(parse_call("7♦"), [W_PASS], get_variant("sochi"))
     [0, 1, 2]
     """
-    legal = _replay_whist(contract, calls, variant)[0]
+    legal = _replay_whist(contract, calls, variant, declarer)[0]
     return [c for c in (W_PASS, W_WHIST, W_HALF) if legal >> c & 1]
 
 
-def whist_outcome(contract: int, calls: Sequence[int], variant: Variant) -> tuple[str, str]:
+def whist_outcome(contract: int, calls: Sequence[int], variant: Variant,
+                  declarer: int | None = None) -> tuple[str, str]:
     """What each defender (first, second) does, as :meth:`ScoreSheet.record_game` takes it.
 
     ``("whist", "half")`` is a half-whist whose whist the first defender returned: he
@@ -299,7 +455,7 @@ def whist_outcome(contract: int, calls: Sequence[int], variant: Variant) -> tupl
     >>> whist_outcome(parse_call("6♥"), [W_PASS, W_HALF, W_PASS], get_variant("sochi"))
     ('pass', 'half')
     """
-    legal, _, first, second, _ = _replay_whist(contract, calls, variant)
+    legal, _, first, second, _ = _replay_whist(contract, calls, variant, declarer)
     if legal:
         raise ValueError("whisting is not over")
     if first < 0:

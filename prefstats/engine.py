@@ -9,13 +9,17 @@ them: a Python loop that asks :class:`~prefstats.players.Player` objects (any st
 and the compiled batch loop of the built-in players. The rules live here once.
 
 Seats 0, 1, 2 are the active players from the dealer's left (first, second, third
-hand); with 4 players the dealer sits out as seat 3. Phases run
+hand); with 4 players the dealer sits out as seat 3; in Gusarik (2 players) seat 2 is
+the open dummy, which never bids, joins the defence (played by the other player, open
+once the contract is named) and sits raspasy out. Phases run
 ``AUCTION → DISCARD → CONTRACT → WHIST → PLAY → DONE``; a raspasy (all pass) goes from
 the auction straight to play, a game that nobody whists (or a standing half-whist)
 straight to ``DONE``. Forced decisions (one legal choice) are made by the engine.
 
-Decisions are ints: a call (contract code 0..25 or ``PASS``), a discard (mask of the two
-cards), a contract code, a whist call (``W_PASS``, ``W_WHIST``, ``W_HALF``), a card index.
+Decisions are ints: a call (see :mod:`prefstats.auction`: a bid, ``PASS``, ``BLIND_PASS``,
+``DARK``), a discard (mask of the two cards), a contract code (0..25; ``no_talon`` says
+whether it is played without the talon), a whist call (``W_PASS``, ``W_WHIST``,
+``W_HALF``), a card index. A contract without the talon skips the discard.
 """
 
 from __future__ import annotations
@@ -23,13 +27,24 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from prefstats.auction import HOLD_MODES, W_WHIST, auction_state, game_played, whist_state
+from prefstats.auction import (
+    HOLD_MODES,
+    N_CALLS,
+    NO_TALON_BID,
+    W_WHIST,
+    auction_state,
+    dummy_seat,
+    game_played,
+    ladder_rank,
+    whist_state,
+)
 from prefstats.cards import lowest_card, popcount
 from prefstats.contracts import MISERE, N_CONTRACTS, TRUMP
 from prefstats.tricks import (
     RASPASY_TALON_MODES,
     SUIT_LEAD,
     TALON,
+    beats,
     legal_cards,
     raspasy_lead_cards,
     raspasy_leader,
@@ -42,8 +57,9 @@ PHASES = ("auction", "discard", "contract", "whist", "play", "done")
 #: What the deal turned out to be.
 UNDECIDED, GAME, MISERE_GAME, RASPASY = range(4)
 KINDS = ("undecided", "game", "misere", "raspasy")
-#: Longest auction: every bid is above the last, a hold repeats one; three passes end it.
-MAX_CALLS = 2 * N_CONTRACTS + 4
+#: Longest auction: every bid is above the last, a hold repeats one; three passes and
+#: three "dark" calls end it.
+MAX_CALLS = 2 * (N_CONTRACTS + N_CONTRACTS) + 8
 #: Index of the talon's trick count in ``tricks`` (the 4-player dealer on raspasy).
 TALON_SLOT = 3
 
@@ -79,6 +95,11 @@ STATE = np.dtype(
         ("gone", np.uint32),  # every card played so far
         ("played_by", np.uint32, (4,)),  # cards played by each seat (index 3: the talon)
         ("tricks", np.uint8, (4,)),  # per seat; index 3: tricks the talon took
+        ("no_talon", np.bool_),  # a contract without the talon: it stays unseen
+        ("dark", np.uint8),  # seats that bid in the dark (bit per seat)
+        ("blind", np.uint8),  # seats that passed in the dark
+        ("bombs", np.uint8, (3,)),  # multiplier of each seat's oldest unused bomb (1: none)
+        ("multiplier", np.int16),  # the game's: the declarer's bomb x 2 if he bid dark
     ],
     align=True,
 )
@@ -112,19 +133,30 @@ OBSERVATION = np.dtype(
         ("gone", np.uint32),
         ("played_by", np.uint32, (4,)),
         ("tricks", np.uint8, (4,)),
+        ("no_talon", np.bool_),
+        ("dark", np.uint8),  # seats that bid in the dark
+        ("blind", np.uint8),  # seats that passed in the dark
+        ("bombs", np.uint8, (3,)),  # each seat's next bomb multiplier (1: none)
+        ("multiplier", np.int16),
         ("legal", np.int64),  # bit mask of the legal decisions (a discard: the hand)
     ],
     align=True,
 )
 
-# Rule options as the compiled engine reads them: ``rules_array(variant)``.
-R_PLAYERS, R_HOLD, R_JUMP, R_HALF_WHIST, R_TEN_CHECKED, R_STALINGRAD, R_TALON = range(7)
-N_RULES = 7
+# Rule options as the compiled engine reads them: ``rules_array(variant)``; the ladder
+# rank of every call (:func:`~prefstats.auction.ladder_rank`) follows from ``R_RANK``.
+(R_PLAYERS, R_HOLD, R_JUMP, R_HALF_WHIST, R_TEN_CHECKED, R_STALINGRAD, R_TALON, R_DUMMY,
+ R_DARK_BIDS, R_BLIND_PASS, R_RANK) = range(11)
+N_RULES = R_RANK + N_CALLS
 
 
 def rules_array(variant) -> np.ndarray:
     """The options of ``variant`` that the engine needs, as an int64 array."""
     rules = np.zeros(N_RULES, dtype=np.int64)
+    rules[R_DUMMY] = dummy_seat(variant)
+    rules[R_DARK_BIDS] = variant.dark_bids
+    rules[R_BLIND_PASS] = variant.blind_pass
+    rules[R_RANK:] = ladder_rank(variant.no_talon_bids, variant.misere_over_nine)
     rules[R_PLAYERS] = variant.players
     rules[R_HOLD] = HOLD_MODES.index(variant.hold)
     rules[R_JUMP] = variant.jump_bids
@@ -173,6 +205,11 @@ def reset(st, hands, talon, talon_first, min_level, raspasy_step):
     st.gone = 0
     st.played_by[:] = 0
     st.tricks[:] = 0
+    st.no_talon = False
+    st.dark = 0
+    st.blind = 0
+    st.bombs[:] = 1
+    st.multiplier = 1
 
 
 @njit(cache=True)
@@ -192,14 +229,25 @@ def _whist_calls(st):
 
 
 @njit(cache=True)
+def replay_auction(calls, rules, min_level):
+    """:func:`~prefstats.auction.auction_state` of ``calls`` under ``rules``."""
+    return auction_state(calls, rules[R_HOLD], rules[R_JUMP] != 0, min_level,
+                         rules[R_RANK:], rules[R_DUMMY], rules[R_DARK_BIDS] != 0,
+                         rules[R_BLIND_PASS] != 0)
+
+
+@njit(cache=True)
 def _auction(st, rules):
-    return auction_state(_calls(st), rules[R_HOLD], rules[R_JUMP] != 0, st.min_level)
+    return replay_auction(_calls(st), rules, st.min_level)
 
 
 @njit(cache=True)
 def _whist(st, rules):
+    dummy = rules[R_DUMMY]
+    if dummy >= 0:  # the dummy's place among the defenders
+        dummy = 0 if (st.declarer + 1) % 3 == dummy else 1
     return whist_state(st.contract, _whist_calls(st), rules[R_HALF_WHIST] != 0,
-                       rules[R_TEN_CHECKED] != 0, rules[R_STALINGRAD] != 0)
+                       rules[R_TEN_CHECKED] != 0, rules[R_STALINGRAD] != 0, dummy)
 
 
 @njit(cache=True)
@@ -222,10 +270,11 @@ def legal_mask(st, rules):
         return _auction(st, rules)[4]
     if phase == DISCARD:
         return int(st.hands[st.declarer])
-    if phase == CONTRACT:
+    if phase == CONTRACT:  # not below the bid on the ladder, without the talon if bid so
+        shift = NO_TALON_BID if st.no_talon else 0
         mask = 0
-        for c in range(st.bid, N_CONTRACTS):
-            if c != MISERE:
+        for c in range(N_CONTRACTS):
+            if c != MISERE and rules[R_RANK + c + shift] >= rules[R_RANK + st.bid]:
                 mask |= 1 << c
         return mask
     if phase == WHIST:
@@ -241,17 +290,42 @@ def legal_mask(st, rules):
 
 
 @njit(cache=True)
-def _controller(st, seat):
-    """Who decides for ``seat``: a lone whister also plays the open passer's cards."""
+def _other_player(st, rules):
+    """Gusarik: the player who is not the declarer (he also plays the dummy)."""
+    return 1 - st.declarer if rules[R_DUMMY] == 2 else -1
+
+
+@njit(cache=True)
+def _controller(st, rules, seat):
+    """Who decides for ``seat``: a lone whister also plays the open passer's cards, the
+    defending player in Gusarik the dummy's."""
+    if seat == rules[R_DUMMY]:
+        return _other_player(st, rules)
     if st.kind == GAME and st.open and seat != st.declarer:
         return (st.declarer + 1) % 3 if st.first == W_WHIST else (st.declarer + 2) % 3
     return seat
 
 
 @njit(cache=True)
-def _set_turn(st, seat):
+def _set_turn(st, rules, seat):
     st.to_act = seat
-    st.controller = _controller(st, seat)
+    st.controller = _controller(st, rules, seat)
+
+
+@njit(cache=True)
+def _next_in_trick(st, rules, seat):
+    """Who plays after ``seat``: clockwise, past the dummy on a Gusarik raspasy."""
+    nxt = (seat + 1) % 3
+    if nxt == rules[R_DUMMY] and st.kind == RASPASY:
+        nxt = (nxt + 1) % 3
+    return nxt
+
+
+@njit(cache=True)
+def _trick_size(st, rules):
+    if st.leader == TALON:
+        return 4  # the talon card and three players
+    return 2 if st.kind == RASPASY and rules[R_DUMMY] >= 0 else 3
 
 
 @njit(cache=True)
@@ -265,9 +339,9 @@ def _start_trick(st, rules, leader):
         st.n_in_trick = 1
         st.gone |= np.uint32(1 << card)
         st.played_by[TALON_SLOT] |= np.uint32(1 << card)
-        _set_turn(st, 0)
+        _set_turn(st, rules, 0)
     else:
-        _set_turn(st, leader)
+        _set_turn(st, rules, leader)
 
 
 @njit(cache=True)
@@ -287,6 +361,8 @@ def _end_trick(st, rules):
     c = st.trick_cards
     if size == 4:  # talon card and three players
         winner = talon_trick_winner(c[0], c[1], c[2], c[3])
+    elif size == 2:  # Gusarik raspasy: the dummy sits out, no trumps
+        winner = _next_in_trick(st, rules, st.leader) if beats(c[1], c[0], -1) else st.leader
     else:
         winner = (st.leader + trick_winner(c[0], c[1], c[2], _trump(st))) % 3
     st.tricks[TALON_SLOT if winner == TALON else winner] += 1
@@ -310,9 +386,25 @@ def _finish_auction(st, rules, high, high_bidder, passed):
         return
     st.declarer = high_bidder
     st.bid = high
-    st.hands[high_bidder] |= st.talon
-    st.phase = DISCARD
-    _set_turn(st, high_bidder)
+    st.multiplier = st.bombs[high_bidder] * (2 if (st.dark >> high_bidder) & 1 else 1)
+    if high >= NO_TALON_BID:  # the talon stays face down; no discard
+        st.no_talon = True
+        if high == MISERE + NO_TALON_BID:
+            _start_misere(st, rules)
+        else:
+            st.phase = CONTRACT
+    else:
+        st.hands[high_bidder] |= st.talon
+        st.phase = DISCARD
+    _set_turn(st, rules, high_bidder)
+
+
+@njit(cache=True)
+def _start_misere(st, rules):
+    st.contract = MISERE
+    st.kind = MISERE_GAME
+    st.open = True  # the catchers lay their hands down
+    _start_play(st, rules)
 
 
 @njit(cache=True)
@@ -325,7 +417,7 @@ def _start_whist(st, rules):
         _start_play(st, rules)
         return
     st.phase = WHIST
-    _set_turn(st, (st.declarer + 1 + speaker) % 3)
+    _set_turn(st, rules, (st.declarer + 1 + speaker) % 3)
 
 
 @njit(cache=True)
@@ -355,19 +447,18 @@ def apply(st, rules, action):
     if phase == AUCTION:
         st.calls[st.n_calls] = action
         st.n_calls += 1
-        speaker, high, high_bidder, passed, _, _ = _auction(st, rules)
+        speaker, high, high_bidder, passed, _, _, dark, blind = _auction(st, rules)
+        st.dark = dark
+        st.blind = blind
         if speaker < 0:
             _finish_auction(st, rules, high, high_bidder, passed)
         else:
-            _set_turn(st, speaker)
+            _set_turn(st, rules, speaker)
     elif phase == DISCARD:
         st.hands[st.declarer] &= np.uint32(~action & 0xFFFFFFFF)
         st.discard = action
         if st.bid == MISERE:
-            st.contract = MISERE
-            st.kind = MISERE_GAME
-            st.open = True  # the catchers lay their hands down
-            _start_play(st, rules)
+            _start_misere(st, rules)
         else:
             st.phase = CONTRACT
     elif phase == CONTRACT:
@@ -380,7 +471,7 @@ def apply(st, rules, action):
         if speaker < 0:
             _finish_whist(st, rules, first, second)
         else:
-            _set_turn(st, (st.declarer + 1 + speaker) % 3)
+            _set_turn(st, rules, (st.declarer + 1 + speaker) % 3)
     else:
         seat = st.to_act
         bit = np.uint32(1 << action)
@@ -389,10 +480,10 @@ def apply(st, rules, action):
         st.played_by[seat] |= bit
         st.trick_cards[st.n_in_trick] = action
         st.n_in_trick += 1
-        if st.n_in_trick == (4 if st.leader == TALON else 3):
+        if st.n_in_trick == _trick_size(st, rules):
             _end_trick(st, rules)
         else:
-            _set_turn(st, (seat + 1) % 3)
+            _set_turn(st, rules, _next_in_trick(st, rules, seat))
     return 0
 
 
@@ -421,16 +512,21 @@ def advance_forced(st, rules):
 
 
 @njit(cache=True)
-def _visible(st, seat, other):
+def _visible(st, rules, seat, other):
     """Whether ``seat`` sees the current cards of seat ``other``."""
-    if other == seat or st.phase == DONE:
+    if st.phase == DONE:
         return True
+    if other == seat:
+        return st.phase != AUCTION or not (st.dark >> seat) & 1  # a dark bidder is blind
+    if other == rules[R_DUMMY] and st.kind == GAME:
+        return True  # turned up once the contract is named
     if not st.open or st.phase != PLAY:
         return False
     if st.kind == MISERE_GAME:
         # Catchers lie open once the first card is led (before it if a catcher leads).
         return other != st.declarer and (st.declarer != 0 or st.gone != 0)
-    return other != st.declarer  # lone whister: both defence hands lie open
+    # a lone whister: both defence hands lie open (in Gusarik only the dummy's)
+    return other != st.declarer and rules[R_DUMMY] < 0
 
 
 @njit(cache=True)
@@ -440,9 +536,9 @@ def observe(st, rules, obs):
     obs.phase = st.phase
     obs.seat = seat
     obs.playing_for = st.to_act
-    obs.hand = st.hands[seat]
+    obs.hand = st.hands[seat] if _visible(st, rules, seat, seat) else 0
     for s in range(3):
-        obs.visible[s] = st.hands[s] if _visible(st, seat, s) else 0
+        obs.visible[s] = st.hands[s] if _visible(st, rules, seat, s) else 0
     if st.kind == RASPASY:
         shown = 0
         if rules[R_TALON] == SUIT_LEAD:
@@ -452,7 +548,7 @@ def observe(st, rules, obs):
             shown = int(st.played_by[TALON_SLOT])
         obs.talon = shown
     else:
-        obs.talon = st.talon if st.declarer >= 0 else 0
+        obs.talon = st.talon if st.declarer >= 0 and not st.no_talon else 0
     obs.discard = st.discard if seat == st.declarer else 0
     obs.min_level = st.min_level
     obs.raspasy_step = st.raspasy_step
@@ -474,4 +570,9 @@ def observe(st, rules, obs):
     obs.gone = st.gone
     obs.played_by[:] = st.played_by
     obs.tricks[:] = st.tricks
+    obs.no_talon = st.no_talon
+    obs.dark = st.dark
+    obs.blind = st.blind
+    obs.bombs[:] = st.bombs
+    obs.multiplier = st.multiplier
     obs.legal = legal_mask(st, rules)

@@ -635,7 +635,7 @@ def _random_loop(t, seed, kind, declarer, defender, contract, tricks, first, sec
         while True:
             legal, _, r0, r1, _ = whist_state(
                 code, calls[:ncalls], t[T_HALF_WHIST] != 0, t[T_TEN_CHECKED] != 0,
-                t[T_STALINGRAD] != 0,
+                t[T_STALINGRAD] != 0, -1,
             )  # fmt: skip
             if legal == 0:
                 break

@@ -38,7 +38,7 @@ import numpy as np
 from prefstats.contracts import LEVEL, N_CONTRACTS, OBLIGATION, PRICE, QUOTA
 from prefstats.tricks import RASPASY_TALON_MODES
 
-PRESETS = ("sochi", "leningrad", "rostov")
+PRESETS = ("sochi", "leningrad", "rostov", "classic", "gusarik")
 
 _RATE = re.compile(r"^(?P<num>\d+)?c(?:/(?P<den>\d+))?$")
 
@@ -112,7 +112,13 @@ class Variant:
     """
 
     base: str = field(metadata=_doc("preset this variant starts from", PRESETS))
-    players: int = field(metadata=_doc("players at the table; with 4 the dealer sits out", (3, 4)))
+    players: int = field(
+        metadata=_doc(
+            "players at the table; with 4 the dealer sits out; with 2 (Gusarik) the third "
+            "hand is an open dummy",
+            (2, 3, 4),
+        )
+    )
     hold: str = field(
         metadata=_doc(
             "who may take the current bid by saying 'here': any player seated earlier "
@@ -190,6 +196,69 @@ class Variant:
         )
     )
 
+    # Classic, Gusarik and 4-player options (RULES.md §10); off in the first presets.
+    no_talon_bids: bool = field(
+        default=False,
+        metadata=_doc(
+            "contracts without the talon (игра без прикупа): each ranks above the same "
+            "contract with the talon; the declarer neither sees nor takes the talon"
+        ),
+    )
+    misere_over_nine: bool = field(
+        default=False,
+        metadata=_doc(
+            "misère ranks above the nines with the talon: only a nine without the talon "
+            "or a ten overcalls it"
+        ),
+    )
+    dark_bids: bool = field(
+        default=False,
+        metadata=_doc(
+            "a player may bid in the dark (втёмную) at his first call, before he looks at "
+            "his cards; he stays blind for the rest of the auction and a game he wins "
+            "scores double"
+        ),
+    )
+    blind_pass: bool = field(
+        default=False,
+        metadata=_doc(
+            "a player may pass in the dark as his first call before anyone bids; the "
+            "others may then bid only 7 or more, or in the dark; an all-pass deal earns "
+            "each blind passer a bomb"
+        ),
+    )
+    bomb_rounds: int = field(
+        default=0,
+        metadata=_doc(
+            "all-pass deals played blind by everyone at the start of a pulka, each "
+            "earning every player a bomb (бомба); a bomb earned with k blind passers "
+            "multiplies its owner's next made game by 2^k"
+        ),
+    )
+    underbid_penalty: bool = field(
+        default=False,
+        metadata=_doc(
+            "a declarer who takes more tricks than his contract scores a remise of that "
+            "many tricks"
+        ),
+    )
+    whist_responsibility: str = field(
+        default="quota",
+        metadata=_doc(
+            "who pays the defence's shortfall: by personal quota as in §7 (quota), or "
+            "every whister the whole team shortfall (full, ответственный вист)",
+            ("quota", "full"),
+        ),
+    )
+    talon_whists: bool = field(
+        default=False,
+        metadata=_doc(
+            "4 players: the sitting-out dealer writes whists on the declarer of a played "
+            "trick game for talon honours (прикупные висты): an ace or K+Q of a suit one "
+            "trick, A+K of a suit two, two aces three"
+        ),
+    )
+
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
@@ -202,6 +271,8 @@ class Variant:
                 raise ValueError(f"{f.name}: {checked!r} is not one of {listed}")
         if self.raspasy_talon == "dealer" and self.players != 4:
             raise ValueError("raspasy_talon: 'dealer' needs players = 4 (the dealer sits out)")
+        if self.talon_whists and self.players != 4:
+            raise ValueError("talon_whists: needs players = 4 (the dealer sits out)")
         if not self.raspasy_rates and not self.raspasy_whists:
             raise ValueError("raspasy_rates: empty while raspasy_whists = 0 scores no raspasy")
         if self.pool_value <= 0 or self.mountain_value <= 0:
@@ -358,10 +429,11 @@ def _preset(name: str) -> dict[str, Any]:
     return tomllib.loads(text)
 
 
-def get_variant(name: str, *, players: int = 3, **options: Any) -> Variant:
+def get_variant(name: str, *, players: int | None = None, **options: Any) -> Variant:
     """The preset ``name`` for ``players``, with ``options`` overriding its fields.
 
-    A preset's ``[four_players]`` table holds what changes with 4 players.
+    ``players`` defaults to the preset's own (2 for ``gusarik``, else 3). A preset's
+    ``[four_players]`` table holds what changes with 4 players.
 
     >>> get_variant("sochi", whist_split="gentleman").whist_split
     'gentleman'
@@ -375,6 +447,8 @@ def get_variant(name: str, *, players: int = 3, **options: Any) -> Variant:
             raise ValueError(f"{key}: unknown option")
     values = _preset(name)
     four = values.pop("four_players", {})
+    if players is None:
+        players = values.get("players", 3)
     if players == 4:
         values.update(four)
     values.update(options, base=name, players=players)
@@ -400,7 +474,7 @@ def variant_from_mapping(values: Mapping[str, Any]) -> Variant:
     if "base" not in values:
         raise ValueError('base: missing; name a preset, e.g. base = "sochi"')
     base = values.pop("base")
-    players = values.pop("players", 3)
+    players = values.pop("players", None)
     return get_variant(base, players=players, **values)
 
 

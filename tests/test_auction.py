@@ -191,11 +191,12 @@ def test_compiled_state_for_the_simulator():
     from prefstats.auction import auction_options, auction_state
 
     history = np.array(calls("6♠", "7♠", "pass"), dtype=np.int64)
-    speaker, high, bidder, passed, legal, bad = auction_state(history, *auction_options(SOCHI))
+    state = auction_state(history, *auction_options(SOCHI))
+    speaker, high, bidder, passed, legal, bad = state[:6]
     assert (speaker, high, bidder, passed, bad) == (0, 5, 1, 0b100, -1)
     assert legal == sum(1 << c for c in legal_calls(history, SOCHI))
     bad_history = np.array(calls("7♠", "6♠"), dtype=np.int64)
-    assert auction_state(bad_history, *auction_options(SOCHI))[-1] == 1
+    assert auction_state(bad_history, *auction_options(SOCHI))[5] == 1
 
 
 @settings(derandomize=True, max_examples=300, deadline=None)

@@ -21,7 +21,7 @@ from prefstats.scoring import (
     settle,
     sheet_from_records,
 )
-from prefstats.variants import PRESETS, get_variant
+from prefstats.variants import get_variant
 
 PRICE = {6: 2, 7: 4, 8: 6, 9: 8, 10: 10}
 OBLIGATION = {6: 4, 7: 2, 8: 1, 9: 1, 10: 1}
@@ -38,6 +38,9 @@ MISERE_RATES = {"sochi": (10, 10), "leningrad": (10, 20), "rostov": (10, 10)}
 SPLIT = {"sochi": "greedy", "leningrad": "gentleman", "rostov": "gentleman"}
 POINT_VALUES = {"sochi": (10, 10), "leningrad": (20, 10), "rostov": (10, 10)}
 LEVELS = (6, 7, 8, 9, 10)
+
+#: The presets of the rate table of RULES.md §7.
+PRESETS = ("sochi", "leningrad", "rostov")
 
 
 def new(name, players=3, pool_target=None, **options):

@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit
 
 from prefstats import engine
-from prefstats.auction import PASS, W_HALF, W_PASS, W_WHIST, auction_state
+from prefstats.auction import PASS, W_HALF, W_PASS, W_WHIST
 from prefstats.cards import lowest_card, popcount
 from prefstats.contracts import LEVEL, MISERE, N_CONTRACTS, NO_TRUMP, TRUMP
 from prefstats.players import evaluate as ev
@@ -244,8 +244,7 @@ def bid_decision(obs, rules, params, tables):
     calls = np.empty(obs.n_calls, dtype=np.int64)
     for i in range(obs.n_calls):
         calls[i] = obs.calls[i]
-    _, high, _, passed, _, _ = auction_state(calls, rules[engine.R_HOLD],
-                                             rules[engine.R_JUMP] != 0, obs.min_level)
+    high, _, passed = engine.replay_auction(calls, rules, obs.min_level)[1:4]
     probs = np.empty(N_TRICKS)
     pass_value = 0.0
     if high < 0:  # nobody has bid: passing may end in a raspasy
