@@ -180,6 +180,8 @@ def _bounds(hands, n, leader, declarer, trump, misere):
                 hi = 0
             elif _defence_forces(hands, leader, declarer):
                 lo = 1
+            else:
+                hi = n - 1  # whatever they lead, he gets under it or discards
         else:
             # Every lead wins when each defender can go under it or is void in its suit.
             forced = True
@@ -200,6 +202,8 @@ def _bounds(hands, n, leader, declarer, trump, misere):
                 lo = 1
             elif _safe_exit(hands, declarer):
                 hi = 0
+            else:
+                hi = n - 1  # he leads a card that a defender must overtake
         return lo, hi
     q = _quick_tricks(hands, leader, trump)
     if leader == declarer:
