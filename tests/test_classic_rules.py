@@ -1,0 +1,286 @@
+"""Classic and Gusarik rules of the auction and the hand engine (RULES.md §10, issue #8):
+the ladder with bids without the talon, misère over the nines, blind passes, dark bids,
+and the open dummy of Gusarik."""
+
+import numpy as np
+import pytest
+
+from prefstats import engine
+from prefstats.auction import (
+    BLIND_PASS,
+    DARK,
+    MISERE,
+    NO_TALON_BID,
+    PASS,
+    W_HALF,
+    W_PASS,
+    W_WHIST,
+    auction_result,
+    call_name,
+    ladder_rank,
+    legal_calls,
+    legal_contracts,
+    legal_whist_calls,
+    parse_call,
+)
+from prefstats.cards import parse_cards
+from prefstats.contracts import N_CONTRACTS, parse_contract
+from prefstats.deal import deal
+from prefstats.play import new_state
+from prefstats.variants import PRESETS, get_variant
+
+CLASSIC = get_variant("classic")
+GUSARIK = get_variant("gusarik")
+SOCHI = get_variant("sochi")
+
+HANDS = (
+    parse_cards("♠AKQJ1098 ♣AK ♥9"),
+    parse_cards("♣QJ1098 ♦AKQJ10"),
+    parse_cards("♠7 ♣7 ♦987 ♥AKQJ10"),
+)
+TALON = parse_cards("♥87")
+
+
+def calls(*names):
+    return [parse_call(n) for n in names]
+
+
+def names(codes):
+    return [call_name(c) for c in codes]
+
+
+# ---- the ladder ---------------------------------------------------------------------------
+
+
+def test_first_presets_keep_the_ladder_of_contract_codes():
+    rank = ladder_rank()
+    assert rank[:N_CONTRACTS].tolist() == list(range(N_CONTRACTS))
+    assert (rank[N_CONTRACTS:] == -1).all()
+    for name in ("sochi", "leningrad", "rostov"):
+        assert not get_variant(name).no_talon_bids
+
+
+def test_a_bid_without_the_talon_ranks_above_the_same_with_it():
+    rank = ladder_rank(True, True)
+    for code in range(N_CONTRACTS):
+        assert rank[code + NO_TALON_BID] > rank[code]
+    # A level's bids with the talon all come first, then its bids without it.
+    assert rank[parse_call("6NT")] < rank[parse_call("6♠ nt")] < rank[parse_call("7♠")]
+
+
+def test_plain_misere_is_overcalled_only_by_nine_without_talon_or_ten():
+    rank = ladder_rank(True, True)
+    above = {c for c in range(len(rank)) if rank[c] > rank[MISERE]}
+    levels = {parse_contract(call_name(c).removesuffix(" nt")).level for c in above
+              if c % NO_TALON_BID != MISERE}
+    assert levels == {9, 10}
+    for c in above:
+        if c < NO_TALON_BID and c != MISERE:
+            assert parse_contract(call_name(c)).level == 10, call_name(c)
+    assert rank[parse_call("9NT")] < rank[MISERE] < rank[parse_call("9♠ nt")]
+
+
+def test_misere_over_nine_without_bids_without_talon():
+    rank = ladder_rank(False, True)
+    assert rank[parse_call("9NT")] < rank[MISERE] < rank[parse_call("10♠")]
+
+
+def test_classic_auction_offers_both_kinds_of_bid():
+    legal = legal_calls(calls("7♠"), CLASSIC)
+    assert "7♠ nt" in names(legal) and "7♣" in names(legal) and "7♠" not in names(legal)
+    # After plain misère only nines without the talon, misère without it, or tens.
+    legal = legal_calls(calls("misere"), CLASSIC)
+    assert "9NT" not in names(legal) and "9♠ nt" in names(legal) and "10♠" in names(legal)
+    assert "misère nt" in names(legal)
+
+
+def test_call_names_round_trip():
+    for c in (*range(N_CONTRACTS), *range(NO_TALON_BID, NO_TALON_BID + N_CONTRACTS), PASS,
+              BLIND_PASS, DARK):
+        assert parse_call(call_name(c)) == c
+    assert parse_call("8♦ without talon") == parse_call("8♦ nt") == NO_TALON_BID + 12
+
+
+# ---- blind passes and dark bids -----------------------------------------------------------
+
+
+def test_blind_pass_only_as_a_first_call_before_any_bid():
+    assert BLIND_PASS in legal_calls([], CLASSIC)
+    assert BLIND_PASS not in legal_calls([], SOCHI)
+    assert BLIND_PASS not in legal_calls(calls("6♠"), CLASSIC)
+    assert BLIND_PASS in legal_calls([BLIND_PASS], CLASSIC)  # the second hand too
+
+
+def test_after_a_blind_pass_only_sevens_and_up_or_dark_bids():
+    after = legal_calls([BLIND_PASS], CLASSIC)
+    assert not [c for c in after if c % NO_TALON_BID < 5 and c not in (PASS, BLIND_PASS, DARK)]
+    assert parse_call("7♠") in after and MISERE in after and DARK in after
+    dark = legal_calls([BLIND_PASS, DARK], CLASSIC)
+    assert parse_call("6♠") in dark and PASS not in dark
+
+
+def test_dark_bid_must_follow_dark_and_the_bidder_stays_in():
+    assert DARK in legal_calls([], CLASSIC) and DARK not in legal_calls([], SOCHI)
+    history = [DARK, parse_call("6♠")]
+    assert DARK in legal_calls(history, CLASSIC)  # the second hand's first call
+    assert auction_result([*history, PASS, PASS], CLASSIC) == (0, parse_call("6♠"))
+    with pytest.raises(ValueError, match="illegal call pass"):
+        legal_calls([DARK, PASS], CLASSIC)
+    # No dark call when no bid could follow it.
+    top = [parse_call("10NT nt")]
+    assert DARK not in legal_calls(top, CLASSIC)
+
+
+def _run(variant, actions, state=None):
+    rules = engine.rules_array(variant)
+    st = new_state(HANDS, TALON)[0] if state is None else state
+    for a in actions:
+        assert engine.apply(st, rules, a) == 0, (engine.PHASES[st["phase"]], a)
+    return st, rules
+
+
+def _observe(st, rules):
+    obs = np.zeros(1, dtype=engine.OBSERVATION)[0]
+    engine.observe(st, rules, obs)
+    return obs
+
+
+def test_dark_bidder_is_blind_in_the_auction_and_doubles_the_game():
+    st = new_state(HANDS, TALON)[0]
+    st["bombs"][:] = [4, 1, 1]  # seat 0 holds a double bomb
+    st, rules = _run(CLASSIC, [DARK], st)
+    obs = _observe(st, rules)
+    assert obs["seat"] == 0 and obs["hand"] == 0 and obs["visible"][0] == 0
+    st, rules = _run(CLASSIC, [parse_call("6♠"), PASS, PASS], st)
+    assert st["dark"] == 1 and st["declarer"] == 0 and st["multiplier"] == 8
+    assert st["phase"] == engine.DISCARD
+    assert _observe(st, rules)["hand"] == int(HANDS[0]) | TALON  # he looks now
+
+
+def test_blind_passes_are_recorded_and_raspasy_follows():
+    st, _ = _run(CLASSIC, [BLIND_PASS, BLIND_PASS, PASS])
+    assert st["blind"] == 0b011 and st["kind"] == engine.RASPASY and st["multiplier"] == 1
+
+
+# ---- contracts without the talon ----------------------------------------------------------
+
+
+def test_no_talon_game_skips_talon_and_discard():
+    bid = parse_call("7♠ nt")
+    st, rules = _run(CLASSIC, [bid, PASS, PASS])
+    assert st["no_talon"] and st["phase"] == engine.CONTRACT
+    assert int(st["hands"][0]) == HANDS[0]  # the talon stays face down
+    legal = [c for c in range(N_CONTRACTS) if engine.legal_mask(st, rules) >> c & 1]
+    assert legal == legal_contracts(bid, CLASSIC)
+    assert names(legal)[:3] == ["7♠", "7♣", "7♦"]  # played without the talon
+    assert _observe(st, rules)["talon"] == 0
+    st, rules = _run(CLASSIC, [parse_call("7♠"), W_WHIST, W_WHIST], st)
+    assert st["contract"] == parse_call("7♠") and st["phase"] == engine.PLAY
+    assert _observe(st, rules)["talon"] == 0
+
+
+def test_misere_without_the_talon_starts_play_at_once():
+    st, _ = _run(CLASSIC, [MISERE + NO_TALON_BID, PASS, PASS])
+    assert st["kind"] == engine.MISERE_GAME and st["no_talon"] and st["phase"] == engine.PLAY
+    assert st["discard"] == 0 and int(st["hands"][0]) == HANDS[0]
+
+
+def test_legal_contracts_after_a_bid_with_the_talon_never_go_without_it():
+    assert legal_contracts(parse_call("9♥"), CLASSIC) == [19, 20, 21, 22, 23, 24, 25]
+    assert legal_contracts(parse_call("misere nt"), CLASSIC) == [MISERE]
+
+
+# ---- Gusarik --------------------------------------------------------------------------------
+
+
+def test_gusarik_dummy_never_bids():
+    assert GUSARIK.players == 2
+    st, _ = _run(GUSARIK, [parse_call("6♥")])
+    assert st["to_act"] == 1  # the dealer answers; the dummy (seat 2) is skipped
+    st, _ = _run(GUSARIK, [PASS], st)
+    assert st["declarer"] == 0 and st["phase"] == engine.DISCARD
+    assert auction_result(calls("pass", "7♦"), GUSARIK) == (1, parse_call("7♦"))
+    assert auction_result(calls("pass", "pass"), GUSARIK) is None
+
+
+def test_gusarik_raspasy_has_two_card_tricks_and_the_dummy_keeps_its_cards():
+    st, rules = _run(GUSARIK, [PASS, PASS])
+    assert st["kind"] == engine.RASPASY
+    while st["phase"] != engine.DONE:
+        assert st["to_act"] != 2
+        engine.apply(st, rules, engine.legal_mask(st, rules).bit_length() - 1)
+    assert st["tricks"][2] == 0 and int(st["tricks"][:2].sum()) == 10
+    assert st["hands"][2] == HANDS[2] and st["played_by"][2] == 0
+
+
+def _gusarik_game(declarer, contract):
+    code = parse_contract(contract).code
+    history = [code, PASS] if declarer == 0 else [PASS, code]
+    st, _ = _run(GUSARIK, history)
+    return _run(GUSARIK, [TALON, code], st)
+
+
+def test_gusarik_whist_with_the_dummy_is_open_for_the_dummy_only():
+    st, rules = _gusarik_game(0, "6♠")
+    # Seat 1 defends with the dummy (seat 2); he may whist, pass or leave the tricks.
+    assert st["phase"] == engine.WHIST and st["controller"] == 1
+    assert legal_whist_calls(0, [], GUSARIK, declarer=0) == [W_PASS, W_WHIST, W_HALF]
+    st, rules = _run(GUSARIK, [W_WHIST], st)
+    assert (st["first"], st["second"]) == (W_WHIST, W_PASS) and st["open"]
+    obs = _observe(st, rules)  # the declarer leads: he sees the dummy, not the whister
+    assert obs["seat"] == 0 and obs["visible"][2] == HANDS[2] and obs["visible"][1] == 0
+    engine.apply(st, rules, engine.legal_mask(st, rules).bit_length() - 1)
+    assert st["to_act"] == 1 and st["controller"] == 1
+    engine.apply(st, rules, engine.legal_mask(st, rules).bit_length() - 1)
+    assert st["to_act"] == 2 and st["controller"] == 1  # he plays the dummy's cards
+    obs = _observe(st, rules)
+    assert obs["playing_for"] == 2 and obs["visible"][0] == 0
+
+
+def test_gusarik_leaving_the_tricks_is_not_played():
+    st, _ = _gusarik_game(1, "7♦")  # declarer seat 1: the dummy is his left-hand defender
+    st, _ = _run(GUSARIK, [W_HALF], st)
+    assert not st["played"] and (st["first"], st["second"]) == (W_PASS, W_HALF)
+    st, _ = _gusarik_game(0, "8♦")
+    rules = engine.rules_array(GUSARIK)
+    assert not engine.legal_mask(st, rules) >> W_HALF & 1  # only on a 6 or 7
+
+
+def test_nobody_sees_the_dummy_before_the_contract():
+    st, rules = _run(GUSARIK, [parse_call("6♥"), PASS])
+    assert _observe(st, rules)["visible"][2] == 0
+    st, rules = _run(GUSARIK, [TALON, parse_call("6♥")], st)
+    assert _observe(st, rules)["visible"][2] == HANDS[2]
+
+
+# ---- every preset plays out under random legal decisions ----------------------------------
+
+
+@pytest.mark.parametrize("players", [None, 4])
+@pytest.mark.parametrize("name", PRESETS)
+def test_random_legal_decisions_finish_every_deal(name, players):
+    variant = get_variant(name, players=players)
+    if name == "gusarik" and players == 4:
+        return
+    rules = engine.rules_array(variant)
+    d = deal(400, seed=21)
+    rng = np.random.default_rng(5)
+    for i in range(len(d)):
+        st = new_state(d.hands[i], d.talon[i], talon_first=d.talon_first[i])[0]
+        st["bombs"][:] = rng.choice([1, 2, 4], size=3)
+        while st["phase"] != engine.DONE:
+            legal = engine.legal_mask(st, rules)
+            if st["phase"] == engine.DISCARD:
+                cards = [c for c in range(32) if legal >> c & 1]
+                action = (1 << cards[0]) | (1 << cards[-1])
+            else:
+                action = int(rng.choice([a for a in range(63) if legal >> a & 1]))
+            assert engine.apply(st, rules, action) == 0
+        if st["played"]:
+            assert int(st["tricks"].sum()) == 10
+        if variant.players == 2:
+            assert st["declarer"] != 2 and (st["kind"] != engine.RASPASY or st["tricks"][2] == 0)
+        dark = (int(st["dark"]) >> max(int(st["declarer"]), 0)) & 1
+        if st["kind"] in (engine.GAME, engine.MISERE_GAME):
+            bomb = int(st["bombs"][st["declarer"]])
+            assert st["multiplier"] == bomb * (2 if dark else 1)
