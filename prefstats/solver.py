@@ -18,8 +18,9 @@ on-disk cache can crash, numba issue #6061) and, as the bridge and Skat solvers 
 - cut-offs from bounds at trick boundaries: quick tricks (top cards the leader can
   cash), top trumps, and for misère a declarer who can duck everything, must win the
   next trick or can exit safely; the last two tricks are solved directly;
-- move ordering by card-play heuristics, the table's best lead first; for trick
-  contracts the first guess is a playout along that ordering.
+- move ordering by card-play heuristics, the table's best lead first, then the lead
+  that last cut the search off at the same depth ("killer"); for trick contracts the
+  first guess is a playout along that ordering.
 
 Memory: one table of ``TT_SIZE`` entries of 16 bytes (512 KiB) per solver thread, plus
 a search stack of a few kilobytes.
@@ -326,13 +327,13 @@ def _quick_tricks(hands, leader, trump):
 
 
 @njit(cache=True, error_model="numpy")
-def _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, hint, out,
-                 scores):
+def _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, hint, killer,
+                 out, scores):
     """Write one card per run of equivalent legal cards into ``out``, best first.
 
     ``trick`` holds the ``tlen`` cards already played to this trick; ``hint`` is a card
-    to try first if it is among them (-1: none); ``scores`` is scratch space. Returns
-    the number of cards written.
+    to try first if it is among them, ``killer`` one to try next (-1: none); ``scores``
+    is scratch space. Returns the number of cards written.
     """
     led = -1 if tlen == 0 else trick[0] >> 3
     legal = legal_cards(hands[player], led, trump)
@@ -383,6 +384,8 @@ def _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, hi
                 score -= r  # cheapest card first
         if c == hint:
             score += 1000
+        elif c == killer:
+            score += 500
         k = n
         while k > 0 and scores[k - 1] < score:
             scores[k] = scores[k - 1]
@@ -534,6 +537,9 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
     st_need = np.empty(_MAX_PLIES, np.int64)
     st_lo = np.empty(_MAX_PLIES, np.int64)
     st_hi = np.empty(_MAX_PLIES, np.int64)
+    # The lead that last cut the search off at each depth: it often refutes the sibling
+    # positions too (there most leads are tried first by heuristics alone).
+    killer = np.full(_MAX_PLIES, -1, np.int64)
 
     d = 0
     leader = root_leader
@@ -585,8 +591,8 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
             player = (leader + tlen) % 3
             trick = seq[root_len + d - tlen : root_len + d]
             n_moves[d] = _order_moves(
-                hands, trick, tlen, leader, player, declarer, trump, misere, hint, moves[d],
-                scores,
+                hands, trick, tlen, leader, player, declarer, trump, misere, hint,
+                killer[d] if tlen == 0 else -1, moves[d], scores,
             )
             idx[d] = 0
             is_or[d] = (player == declarer) != misere
@@ -602,6 +608,8 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
                 d -= 1
                 hands[st_player[d]] |= 1 << seq[root_len + d]
                 cut = res == is_or[d]
+                if cut:
+                    killer[d] = seq[root_len + d]
                 if not cut:
                     idx[d] += 1
                     if idx[d] < n_moves[d]:
@@ -647,7 +655,7 @@ def _playout(hands, seq, root_len, leader, declarer, trump, misere):
     tlen = root_len
     while h[leader] | h[(leader + 1) % 3] | h[(leader + 2) % 3]:
         player = (leader + tlen) % 3
-        _order_moves(h, trick, tlen, leader, player, declarer, trump, misere, -1, moves,
+        _order_moves(h, trick, tlen, leader, player, declarer, trump, misere, -1, -1, moves,
                      scores)
         h[player] &= ~(1 << moves[0])
         trick[tlen] = moves[0]
