@@ -137,10 +137,15 @@ def deals_table(states: np.ndarray, deal_ids: np.ndarray, variant: Variant, *,
     """One row per finished deal: the deal, every decision, tricks and score entries.
 
     Seats 0, 1, 2 are the first, second and third hand; with 4 players seat 3 is the
-    dealer (his tricks are those the talon took on a raspasy). Pool, mountain and whist
-    columns are the deal's entries in points (before any help); ``value_i`` its
-    settlement in whists. ``dealer`` is the dealer's place (default: the sliding deal,
-    ``deal_id`` mod players); ``deal_id`` is the deal's number in the seed's stream.
+    dealer (his tricks are those the talon took on a raspasy); with 2 players (Gusarik)
+    seat 2 is the dummy, with hand and tricks columns but no sheet. Pool, mountain and
+    whist columns are the deal's entries in points (before any help); ``value_i`` its
+    settlement in whists. ``bid`` is the winning call (a bid without the talon is its
+    contract code + 32, see :mod:`prefstats.auction`), ``no_talon`` whether the game was
+    played without the talon, ``dark`` and ``blind`` bit masks of the seats that bid in
+    the dark and passed blind, ``multiplier`` the game's (bomb x dark). ``dealer`` is
+    the dealer's place (default: the sliding deal, ``deal_id`` mod players);
+    ``deal_id`` is the deal's number in the seed's stream.
     """
     n_players = variant.players
     declarer = states["declarer"].astype(np.int64)
@@ -171,8 +176,12 @@ def deals_table(states: np.ndarray, deal_ids: np.ndarray, variant: Variant, *,
                                                            np.maximum(declarer, 0)], -1
                                   ).astype(np.int8),
         "raspasy_step": states["raspasy_step"].astype(np.uint8),
+        "no_talon": states["no_talon"],
+        "dark": states["dark"],
+        "blind": states["blind"],
+        "multiplier": states["multiplier"].astype(np.uint8),
     }
-    for s in range(n_players):
+    for s in range(max(n_players, 3)):
         columns[f"tricks_{s}"] = states["tricks"][:, s]
     for s in range(n_players):
         columns[f"pool_{s}"] = (pool[:, s] / 2).astype(np.float32)

@@ -27,7 +27,8 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-SCHEMA_VERSION = 1
+#: 2: columns ``no_talon``, ``dark``, ``blind``, ``multiplier`` and Gusarik's dummy (issue #8).
+SCHEMA_VERSION = 2
 FORMAT = "prefstats-dataset"
 MANIFEST = "manifest.json"
 _META_KEY = b"prefstats"

@@ -2,9 +2,10 @@
 dataset's columns, with the hand classes of :mod:`prefstats.reports.classes` added.
 
 Seats 0, 1, 2 are the active players (with 4 players seat 3, the dealer, takes no
-bid and no whist). A seat's ``role``: ``"declarer"`` (trick game or misère),
-``"defender"`` or ``"raspasy"``; a defender's ``call`` is his whist role
-(:data:`prefstats.auction.W_PASS`, ``W_WHIST``, ``W_HALF``).
+bid and no whist; with 2, Gusarik, seat 2 is the dummy, which has no row). A seat's
+``role``: ``"declarer"`` (trick game or misère), ``"defender"`` or ``"raspasy"``; a
+defender's ``call`` is his whist role (:data:`prefstats.auction.W_PASS`, ``W_WHIST``,
+``W_HALF``).
 """
 
 from __future__ import annotations
@@ -40,19 +41,21 @@ def seat_rows(lf: pl.LazyFrame) -> pl.LazyFrame:
     """One row per deal and active seat: the seat's hand, role, call, tricks and value,
     and the deal's kind, contract level (0 for misère), declarer tricks and whether the
     contract was made (a game that is not played counts as made)."""
+    seats = range(min(n_players(lf), ACTIVE))  # Gusarik's dummy (seat 2) is no player
     codes = list(range(len(LEVEL)))
     declarer = pl.col("declarer")
     code = pl.col("contract").clip(0).cast(pl.Int32)
     deal = lf.select(
         "deal_id", "kind", "declarer", "first", "second", "played", *(
-            pl.col(f"{c}_{s}") for c in ("hand", "tricks", "value") for s in range(ACTIVE)),
+            pl.col(f"{c}_{s}") for c in ("hand", "tricks") for s in range(ACTIVE)),
+        *(pl.col(f"value_{s}") for s in seats),
         level=pl.when(pl.col("kind") == GAME).then(
             code.replace_strict(codes, LEVEL.tolist(), return_dtype=pl.Int8)).otherwise(0),
         obligation=code.replace_strict(codes, OBLIGATION.tolist(), return_dtype=pl.Int8),
         declarer_tricks=_pick("tricks", declarer).cast(pl.Int8),
     )
     per_seat = []
-    for s in range(ACTIVE):
+    for s in seats:
         offset = (s - declarer) % ACTIVE
         per_seat.append(deal.select(
             "deal_id", "kind", "level", "obligation", "declarer_tricks", "played",
