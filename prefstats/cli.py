@@ -118,8 +118,10 @@ app.add_typer(variants_app, name="variants")
 
 @variants_app.command("show")
 def variants_show(
-    name: str = typer.Argument(help="Preset (sochi, leningrad, rostov) or a variant .toml file."),
-    players: int = typer.Option(3, help="Players at the table, 3 or 4 (for a preset)."),
+    name: str = typer.Argument(help="Preset (sochi, leningrad, rostov, classic, gusarik) or a "
+                               "variant .toml file."),
+    players: int | None = typer.Option(None, help="Players at the table, 3 or 4 (for a preset; "
+                                "default: the preset's, 2 for gusarik)."),
 ) -> None:
     """Print a variant as commented TOML: save it, edit it, load it with load_variant."""
     from prefstats.variants import get_variant, load_variant
@@ -175,7 +177,7 @@ def score_command(
         console.print(entries)
 
 
-def _simulation_setup(variant: str, config: str | None, players: int, policy: str,
+def _simulation_setup(variant: str, config: str | None, players: int | None, policy: str,
                       param: list[str] | None):
     """The variant and player parameters of a simulation command (raises ValueError)."""
     from prefstats.players.params import heuristic_params
@@ -210,9 +212,10 @@ def _run_simulation(make, unit: str, out: str) -> None:
                f"{size / max(rows, 1):.1f} bytes a row on disk")
 
 
-_VARIANT = typer.Option("sochi", help="Preset: sochi, leningrad or rostov.")
+_VARIANT = typer.Option("sochi", help="Preset: sochi, leningrad, rostov, classic or gusarik.")
 _CONFIG = typer.Option(None, help="A variant TOML file (overrides --variant and --players).")
-_PLAYERS = typer.Option(3, help="Players at the table (3 or 4).")
+_PLAYERS = typer.Option(None, help="Players at the table: 3 or 4 (default: the preset's; "
+                        "gusarik is 2).")
 _SEED = typer.Option(42, help="Seed: the same seed deals the same hands.")
 _OUT = typer.Option(..., help="Dataset folder (created; a rerun resumes).")
 _WORKERS = typer.Option(None, help="Local processes (default: all cores).")
@@ -229,7 +232,7 @@ _QUIET = typer.Option(False, help="No progress bar.")
 def simulate_command(
     variant: str = _VARIANT,
     config: str | None = _CONFIG,
-    players: int = _PLAYERS,
+    players: int | None = _PLAYERS,
     hands: int = typer.Option(100_000, help="Deals to simulate."),
     seed: int = _SEED,
     out: str = _OUT,
@@ -258,7 +261,7 @@ def simulate_command(
 def simulate_pulkas_command(
     variant: str = _VARIANT,
     config: str | None = _CONFIG,
-    players: int = _PLAYERS,
+    players: int | None = _PLAYERS,
     pulkas: int = typer.Option(10_000, help="Pulkas to play to the end."),
     pool_target: int = typer.Option(20, help="Pool each player plays to (the pulka size)."),
     seed: int = _SEED,
