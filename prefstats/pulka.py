@@ -27,7 +27,7 @@ from prefstats import engine
 from prefstats.deal import deal_kernel, free_slots, seed_keys
 from prefstats.play import play_state, solver_table
 from prefstats.players.builtin import DOUBLE_DUMMY_OPEN, POLICIES, default_params, default_tables
-from prefstats.scoring import apply_help, deal_totals, deal_values
+from prefstats.scoring import apply_help, deal_values, state_totals
 
 #: Deal numbers reserved for one pulka in the seed's stream.
 STRIDE = 1 << 16
@@ -76,13 +76,8 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, 
             if not play_state(st, rules, policy, params, tables, double_dummy, player_key,
                               first_deal + k, obs, solver_table, stats):
                 return p
-            for s in range(n):
-                tricks[s] = st.tricks[s]
             raspasy = st.kind == engine.RASPASY
-            declarer = max(st.declarer, 0)
-            defender = (declarer + 1) % 3 if n == 4 and not raspasy else -1
-            deal_totals(table, st.kind, declarer, defender, max(st.contract, 0), tricks,
-                        st.first, st.second, 3 if n == 4 else -1, step, totals)
+            state_totals(table, st, tricks, totals)
             # From seats (0..2 from the dealer's left, 3 the dealer) to places.
             for s in range(3):
                 place[s] = (dealer + 1 + s) % n

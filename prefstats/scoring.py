@@ -21,6 +21,37 @@ even) and only the gentleman split halves.
 
 An entry row is ``(column, player, on, halves)``: ``column`` is ``POOL``, ``MOUNTAIN``
 or ``WHIST``; ``on`` is the player written on for whists, -1 otherwise.
+
+Readings of the Classic and Gusarik rules (RULES.md §10), all variant options:
+
+- **Multiplier** (bombs, dark bids): every entry of a game or misère -- pool, mountain,
+  trick whists, consolation, shortfall, a half-whist's whists, talon whists -- is
+  multiplied; a raspasy never is. Multipliers multiply: an 8 (price 6) on a double
+  bomb (x4) bid dark (x2) is worth 48 in the pool and 48 whists per defender trick.
+- **underbid_penalty**: in a played trick game a declarer who takes more tricks than
+  his contract's level is set by the extra tricks: remise-rate mountain and, from each
+  defender (and the 4-player dealer), consolation per extra trick; no pool. Trick
+  whists and shortfall are as for a made game: the defenders did not set him, so
+  ``gentleman`` sharing (which applies when the defence sets the contract) does not
+  apply and each defender writes his own consolation. A game not played (passed, a
+  standing half-whist) is credited as usual.
+- **whist_responsibility = "full"**: every whister answers for the team's whole
+  shortfall ``S = max(0, ob - k)``: a lone whister ``S`` (as under ``"quota"``), two
+  whisters ``S`` each (instead of the personal quotas). A ``ten_checked`` 10 has no
+  obligation either way.
+- **talon_whists** (4 players): on every trick game whose talon was shown (played or
+  not; never a contract without the talon, misère or raspasy) the sitting-out dealer
+  writes ``whist rate x h`` on the declarer, where ``h`` (:func:`talon_honours`) is 3
+  for two aces, else 2 for A+K of one suit, else 1 for an ace or K+Q of one suit.
+- **2 players** (Gusarik): players 0 and 1; the dummy has no sheet. In a trick game the
+  defender is the other player, who owns the dummy's tricks; his call is ``"whist"``
+  (a lone whister: all the defence's trick whists and consolation are his, and he is
+  liable for the whole shortfall; ``whist_split`` does not apply, as the dummy writes
+  nothing), ``"pass"`` (not played, the declarer is credited) or, on a 6 or 7,
+  ``"half"`` (not played, the declarer is credited and the defender writes half the
+  obligation at the whist rate). Misère and raspasy are scored as for any table, over
+  the two players; help never goes to the deal's defender (so in a game nobody can be
+  helped, and a closed declarer's points come off his mountain).
 """
 
 from __future__ import annotations
@@ -45,6 +76,7 @@ from prefstats.auction import (
     whist_options,
     whist_state,
 )
+from prefstats.cards import card_counts, parse_cards
 from prefstats.contracts import MISERE, N_CONTRACTS, Contract, parse_contract
 from prefstats.tricks import DEALER_TALON, NO_TALON
 from prefstats.variants import (
@@ -57,6 +89,7 @@ from prefstats.variants import (
     C_SHORTFALL,
     C_WHIST,
     CONTRACT_FIELDS,
+    RESPONSIBILITY_FULL,
     SPLIT_GENTLEMAN,
     T_HALF_WHIST,
     T_MISERE_FAILED,
@@ -67,8 +100,11 @@ from prefstats.variants import (
     T_RASPASY_STEPS,
     T_RASPASY_TALON,
     T_RASPASY_WHISTS,
+    T_RESPONSIBILITY,
     T_STALINGRAD,
+    T_TALON_WHISTS,
     T_TEN_CHECKED,
+    T_UNDERBID_PENALTY,
     T_WHIST_SPLIT,
     Variant,
     get_variant,
@@ -135,12 +171,12 @@ def _trick_counts(tricks: object, n: int) -> list[int]:
 def _dealer(variant: Variant, dealer: object, busy: Sequence[int]) -> int | None:
     """The sitting-out dealer of a 4-player game (inferred from the seats in ``busy``).
 
-    With 3 players the dealer plays and changes nothing in scoring: ``None``.
+    With 2 or 3 players the dealer plays and changes nothing in scoring: ``None``.
     """
     n = variant.players
     if dealer is not None:
         dealer = _seat(dealer, n, "dealer")
-    if n == 3:
+    if n != 4:
         return None
     free = [s for s in range(n) if s not in busy]
     if dealer is None and len(free) == 1:
@@ -164,6 +200,51 @@ def _whist_map(whist: object, declarer: int, n: int) -> tuple[list[int], list[st
     return seats, calls
 
 
+def _multiplier(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+        raise ValueError(f"multiplier: expected an integer of at least 1, got {value!r}")
+    return int(value)
+
+
+def _talon(value: object) -> int:
+    """A talon given as a card mask or as text (``"A♠ K♥"``): two cards, or ``None`` = 0."""
+    if value is None:
+        return 0
+    if isinstance(value, str):
+        try:
+            value = parse_cards(value)
+        except ValueError as exc:
+            raise ValueError(f"talon: {exc}") from None
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise ValueError(f"talon: expected a card mask or cards like 'A♠ K♥', got {value!r}")
+    if not 0 <= value <= 0xFFFFFFFF or int(card_counts(int(value))) != 2:
+        raise ValueError(f"talon: {value!r} is not two cards")
+    return int(value)
+
+
+def _duel_role(variant: Variant, declarer: int, code: int, whist: object) -> int:
+    """Gusarik: the defending player's call (``W_*``), from ``{defender: call}``."""
+    defender = 1 - declarer
+    legal = legal_whist_calls(code, [], variant, declarer)
+    if whist is None and legal == [W_WHIST]:  # a ten_checked 10 or Stalingrad's 6♠
+        return W_WHIST
+    if not isinstance(whist, Mapping) or len(whist) != 1:
+        raise ValueError(
+            f"whist: with 2 players expected a map of the defender (seat {defender}) to "
+            f"his call, got {whist!r}"
+        )
+    ((seat, call),) = whist.items()
+    if _seat(seat, 2, "whist") != defender:
+        raise ValueError(f"whist: the defender is seat {defender}, not the declarer {declarer}")
+    if call not in WHIST_CALL_NAMES:
+        raise ValueError(f"whist: {call!r} is not one of 'whist', 'pass', 'half'")
+    role = WHIST_CALL_NAMES.index(call)
+    if role not in legal:
+        open_to = ", ".join(repr(WHIST_CALL_NAMES[c]) for c in legal)
+        raise ValueError(f"whist: {call!r} is not open on this contract (only {open_to})")
+    return role
+
+
 # ---- one deal's totals, compiled -----------------------------------------------------------
 
 #: Kinds of deal for :func:`deal_totals` (the codes the hand engine uses too).
@@ -171,8 +252,78 @@ GAME, MISERE_GAME, RASPASY = 1, 2, 3
 
 
 @njit(cache=True)
+def talon_honours(talon):
+    """Tricks of talon whists (прикупные висты) for the two-card ``talon`` mask: 3 for two
+    aces, else 2 for A+K of one suit, else 1 for an ace or K+Q of one suit, else 0.
+
+    >>> from prefstats.cards import parse_cards
+    >>> [talon_honours(parse_cards(t)) for t in ("A♠ A♥", "A♦ K♦", "A♦ K♥", "K♣ Q♣", "K♣ Q♥")]
+    [3, 2, 1, 1, 0]
+    """
+    mask = np.int64(talon)
+    aces = 0
+    ace_king = False
+    king_queen = False
+    for suit in range(4):
+        ace = (mask >> (8 * suit + 7)) & 1
+        king = (mask >> (8 * suit + 6)) & 1
+        queen = (mask >> (8 * suit + 5)) & 1
+        aces += ace
+        ace_king = ace_king or (ace == 1 and king == 1)
+        king_queen = king_queen or (king == 1 and queen == 1)
+    if aces == 2:
+        return 3
+    if ace_king:
+        return 2
+    if aces or king_queen:
+        return 1
+    return 0
+
+
+@njit(cache=True)
+def _set_tricks(t, row, taken):
+    """Tricks the declarer is set by: his undertricks, plus (``underbid_penalty``) the
+    tricks he took beyond his contract's level; and whether he is short (a real remise)."""
+    level = t[row + C_LEVEL]
+    under = max(0, level - taken)
+    over = max(0, taken - level) if t[T_UNDERBID_PENALTY] else 0
+    return under + over, under > 0
+
+
+@njit(cache=True)
+def _duel_totals(t, declarer, contract, tricks, role, out):
+    """A Gusarik trick game (2 players): the declarer against the other player, who
+    defends with the open dummy as a lone whister (``role`` ``W_WHIST``), passes
+    (``W_PASS``) or leaves the obligatory tricks (``W_HALF``); see :func:`deal_totals`."""
+    n = 2
+    row = contract * CONTRACT_FIELDS
+    whist_rate = t[row + C_WHIST]
+    d = declarer
+    p = 1 - d
+    w = 2 * n
+    if role != W_WHIST:
+        out[d] += t[row + C_MADE]
+        if role == W_HALF:  # he leaves the obligatory tricks: half the obligation
+            out[w + p * n + d] += whist_rate * t[row + C_OBLIGATION] // 2
+        return
+    set_by, _ = _set_tricks(t, row, tricks[d])
+    consolation = t[row + C_CONSOLATION] * set_by
+    if set_by:
+        out[n + d] += t[row + C_REMISE] * set_by
+    else:
+        out[d] += t[row + C_MADE]
+    if t[T_TEN_CHECKED] and t[row + C_LEVEL] == 10:  # no trick whists, no obligation
+        out[w + p * n + d] += consolation
+        return
+    k = tricks[p]  # his and the dummy's
+    out[w + p * n + d] += whist_rate * k + consolation
+    out[n + p] += t[row + C_SHORTFALL] * max(0, t[row + C_OBLIGATION] - k)
+
+
+@njit(cache=True)
 def _game_totals(t, n, declarer, defender, contract, tricks, first, second, dealer, out):
-    """A trick game (RULES.md §4, §7) into ``out``; see :func:`deal_totals`."""
+    """A trick game (RULES.md §4, §7) of 3 or 4 players into ``out``; see
+    :func:`deal_totals`."""
     row = contract * CONTRACT_FIELDS
     made = t[row + C_MADE]
     whist_rate = t[row + C_WHIST]
@@ -191,10 +342,10 @@ def _game_totals(t, n, declarer, defender, contract, tricks, first, second, deal
         if second == W_HALF:  # the half-whister writes half the obligation
             out[w + s1 * n + d] += whist_rate * t[row + C_OBLIGATION] // 2
         return
-    under = max(0, t[row + C_LEVEL] - tricks[d])
-    consolation = t[row + C_CONSOLATION] * under
-    if under:
-        out[n + d] += t[row + C_REMISE] * under
+    set_by, under = _set_tricks(t, row, tricks[d])
+    consolation = t[row + C_CONSOLATION] * set_by
+    if set_by:
+        out[n + d] += t[row + C_REMISE] * set_by
     else:
         out[d] += made
     if dealer >= 0:
@@ -211,7 +362,7 @@ def _game_totals(t, n, declarer, defender, contract, tricks, first, second, deal
     if two:
         out[w + s0 * n + d] += whist_rate * own0 + consolation
         out[w + s1 * n + d] += whist_rate * own1 + consolation
-    elif under and gentleman:
+    elif under and gentleman:  # shared only when the defence set the contract
         share = (whist_rate * k + 2 * consolation) // 2  # even: every rate is whole
         out[w + s0 * n + d] += share
         out[w + s1 * n + d] += share
@@ -221,7 +372,9 @@ def _game_totals(t, n, declarer, defender, contract, tricks, first, second, deal
         out[w + passer * n + d] += consolation
 
     shortfall = max(0, t[row + C_OBLIGATION] - k)
-    if two:
+    if two and t[T_RESPONSIBILITY] == RESPONSIBILITY_FULL:
+        owed0, owed1 = shortfall, shortfall  # each answers for the whole team
+    elif two:
         owed0 = max(0, t[row + C_QUOTA] - own0)
         owed1 = max(0, t[row + C_QUOTA] - own1)
         if gentleman:  # together no more than the team's shortfall, first one's cut first
@@ -260,9 +413,8 @@ def _raspasy_totals(t, n, tricks, dealer, step, out):
 
 
 @njit(cache=True)
-def deal_totals(
-    table, kind, declarer, defender, contract, tricks, first, second, dealer, step, out
-):
+def deal_totals(table, kind, declarer, defender, contract, tricks, first, second, dealer,
+                step, multiplier, talon, out):  # fmt: skip
     """One deal's pool, mountain and whists in half points, written over ``out``.
 
     ``table`` is :meth:`Variant.scoring_table`; ``kind`` is ``GAME``, ``MISERE_GAME`` or
@@ -270,25 +422,40 @@ def deal_totals(
     his tricks; ignored for a game that is not played). For a game, ``first`` and
     ``second`` are the defenders' roles as :func:`~prefstats.auction.whist_state` returns
     them and ``defender`` the first defender's seat (-1: the declarer's left-hand one).
-    ``dealer`` is the 4-player dealer's seat (-1, and ignored with 3 players); ``step``
-    the raspasy progression step (0 = first). ``out`` (int64, length 2N + N²) receives
-    ``pool[N], mountain[N], whists[N*N]`` with ``whists[i*N + j]`` written by i on j.
-    Inputs are trusted: the entry functions validate them. Compiled; no allocation.
+    With 2 players (Gusarik) the defender is ``1 - declarer``, ``tricks[1 - declarer]``
+    his and the dummy's tricks, ``first`` his role (``W_WHIST``, ``W_PASS`` or
+    ``W_HALF``), and ``defender`` and ``second`` are ignored.
+    ``dealer`` is the 4-player dealer's seat (-1, and ignored with 2 or 3 players);
+    ``step`` the raspasy progression step (0 = first). ``multiplier`` (>= 1: bombs, a
+    dark bid) multiplies every entry of a game or misère; ``talon`` is the talon's mask
+    when the declarer of a trick game showed it (0 otherwise), for ``talon_whists``.
+    ``out`` (int64, length 2N + N²) receives ``pool[N], mountain[N], whists[N*N]`` with
+    ``whists[i*N + j]`` written by i on j. Inputs are trusted: the entry functions
+    validate them. Compiled; no allocation.
     """
     n = table[T_PLAYERS]
     out[:] = 0
-    if n == 3:
+    if n != 4:
         dealer = -1
     if kind == RASPASY:
         _raspasy_totals(table, n, tricks, dealer, step, out)
-    elif kind == MISERE_GAME:
+        return
+    if kind == MISERE_GAME:
         taken = tricks[declarer]
         if taken:
             out[n + declarer] = table[T_MISERE_FAILED] * taken
         else:
             out[declarer] = table[T_MISERE_MADE]
+    elif n == 2:
+        _duel_totals(table, declarer, contract, tricks, first, out)
     else:
         _game_totals(table, n, declarer, defender, contract, tricks, first, second, dealer, out)
+    if kind == GAME and dealer >= 0 and talon != 0 and table[T_TALON_WHISTS]:
+        whist_rate = table[contract * CONTRACT_FIELDS + C_WHIST]
+        out[2 * n + dealer * n + declarer] += whist_rate * talon_honours(talon)
+    if multiplier != 1:
+        for i in range(len(out)):
+            out[i] *= multiplier
 
 
 def _entries(variant: Variant, *deal: int | Sequence[int]) -> np.ndarray:
@@ -296,11 +463,12 @@ def _entries(variant: Variant, *deal: int | Sequence[int]) -> np.ndarray:
     ``table`` and ``out``: mountain, then pool, then whist rows, zero amounts skipped."""
     n = variant.players
     out = np.empty(2 * n + n * n, dtype=np.int64)
-    kind, declarer, defender, contract, tricks, first, second, dealer, step = deal
+    kind, declarer, defender, contract, tricks, first, second, dealer, step, mult, talon = deal
     tricks = np.asarray(tricks, dtype=np.int64)
     dealer = -1 if dealer is None else dealer
     table = variant.scoring_table()
-    deal_totals(table, kind, declarer, defender, contract, tricks, first, second, dealer, step, out)
+    deal_totals(table, kind, declarer, defender, contract, tricks, first, second, dealer, step,
+                mult, talon, out)  # fmt: skip
     rows = _Rows()
     for p in range(n):
         rows.mountain(p, int(out[n + p]))
@@ -322,6 +490,9 @@ def game_entries(
     tricks: Sequence[int] | None,
     whist: Mapping[int, str] | None,
     dealer: int | None = None,
+    *,
+    multiplier: int = 1,
+    talon: int | str | None = None,
 ) -> np.ndarray:
     """Entries of a trick game (RULES.md §4, §7), as rows ``(column, player, on, halves)``.
 
@@ -331,6 +502,15 @@ def game_entries(
     whists alone, the half-whister counts as a passer). With ``ten_checked`` a 10-level
     game is always played and ``whist`` may be ``None``. ``tricks`` (per player) is
     ignored when the game is not played.
+
+    With 2 players (Gusarik) ``tricks`` holds the two players' counts (the dummy's tricks
+    belong to the defending player) and ``whist`` maps the one defender to his call:
+    ``"whist"`` (with the dummy), ``"pass"`` or, on a 6 or 7, ``"half"`` (he leaves the
+    obligatory tricks).
+
+    ``multiplier`` (bombs, a dark bid) multiplies every entry; ``talon`` is the talon the
+    declarer showed (a mask or text like ``"A♠ K♥"``; ``None`` for a contract without
+    the talon), which gives the 4-player dealer his ``talon_whists``.
 
     Shortfall with two whisters under ``gentleman``: each owes ``max(0, q - own)``, and
     when that exceeds the team shortfall the first whister's part is cut first; so on
@@ -345,6 +525,21 @@ def game_entries(
     c = Contract(contract) if isinstance(contract, int | np.integer) else parse_contract(contract)
     if c.is_misere:
         raise ValueError("contract: misère is scored by misere_entries / record_misere")
+    multiplier = _multiplier(multiplier)
+    talon_mask = _talon(talon)
+    if n == 2:
+        if dealer is not None:
+            _seat(dealer, n, "dealer")
+        role = _duel_role(variant, declarer, c.code, whist)
+        counts = [0, 0]
+        if role == W_WHIST:
+            counts = _trick_counts(tricks, n)
+            if sum(counts) != 10:
+                raise ValueError(
+                    f"tricks: a played deal has 10 tricks, these sum to {sum(counts)}"
+                )
+        return _entries(variant, GAME, declarer, -1, c.code, counts, role, W_PASS, None, 0,
+                        multiplier, talon_mask)  # fmt: skip
     checked = not legal_whist_calls(c.code, [], variant)  # a ten_checked 10: no calls
     if whist is None and checked:
         dealer = _dealer(variant, dealer, [declarer])
@@ -361,7 +556,8 @@ def game_entries(
             raise ValueError(f"tricks: the dealer (seat {dealer}) sits out and takes no tricks")
         if sum(counts) != 10:
             raise ValueError(f"tricks: a played deal has 10 tricks, these sum to {sum(counts)}")
-    return _entries(variant, GAME, declarer, seats[0], c.code, counts, *roles, dealer, 0)
+    return _entries(variant, GAME, declarer, seats[0], c.code, counts, *roles, dealer, 0,
+                    multiplier, talon_mask)  # fmt: skip
 
 
 def _whist_roles(variant: Variant, contract: int, calls: Sequence[str]) -> tuple[int, int]:
@@ -382,9 +578,15 @@ def _whist_roles(variant: Variant, contract: int, calls: Sequence[str]) -> tuple
 
 
 def misere_entries(
-    variant: Variant, declarer: int, tricks_taken: int, dealer: int | None = None
+    variant: Variant,
+    declarer: int,
+    tricks_taken: int,
+    dealer: int | None = None,
+    *,
+    multiplier: int = 1,
 ) -> np.ndarray:
-    """Entries of a misère: pool when the declarer takes no trick, else mountain per trick.
+    """Entries of a misère: pool when the declarer takes no trick, else mountain per trick,
+    each times ``multiplier`` (bombs, a dark bid).
 
     >>> from prefstats.variants import get_variant
     >>> misere_entries(get_variant("leningrad"), 2, 1).tolist()
@@ -393,11 +595,13 @@ def misere_entries(
     n = variant.players
     declarer = _seat(declarer, n, "declarer")
     taken = _trick_counts([tricks_taken], 1)[0]
-    if dealer is not None and _seat(dealer, n, "dealer") == declarer:
-        raise ValueError(f"dealer: seat {dealer} is the declarer")
+    if dealer is not None and _seat(dealer, n, "dealer") == declarer and n == 4:
+        raise ValueError(f"dealer: seat {dealer} sits out and cannot be the declarer")
+    multiplier = _multiplier(multiplier)
     counts = [0] * n
     counts[declarer] = taken
-    return _entries(variant, MISERE_GAME, declarer, -1, 0, counts, -1, -1, dealer, 0)
+    return _entries(variant, MISERE_GAME, declarer, -1, 0, counts, -1, -1, dealer, 0,
+                    multiplier, 0)  # fmt: skip
 
 
 def raspasy_entries(
@@ -429,26 +633,26 @@ def raspasy_entries(
             raise ValueError(f"tricks: the dealer (seat {dealer}) takes no tricks here")
     elif dealer is not None:
         _seat(dealer, n, "dealer")
-        dealer = None  # with 3 players the dealer is an ordinary player
+        dealer = None  # with 2 or 3 players the dealer is an ordinary player
     if sum(counts) != 10:
         raise ValueError(f"tricks: a raspasy has 10 tricks, these sum to {sum(counts)}")
-    return _entries(variant, RASPASY, 0, -1, 0, counts, -1, -1, dealer, step)
+    return _entries(variant, RASPASY, 0, -1, 0, counts, -1, -1, dealer, step, 1, 0)
 
 
 # ---- batches ---------------------------------------------------------------------------------
 
 #: The arguments of :func:`deal_totals` that describe a deal, in its order.
 OUTCOME_FIELDS = ("kind", "declarer", "defender", "contract", "tricks", "first", "second",
-                  "dealer", "step")  # fmt: skip
+                  "dealer", "step", "multiplier", "talon")  # fmt: skip
 
 
 @njit(cache=True)
 def _score_loop(table, kind, declarer, defender, contract, tricks, first, second, dealer, step,
-                out):  # fmt: skip
+                multiplier, talon, out):  # fmt: skip
     for i in range(len(kind)):
         deal_totals(
             table, kind[i], declarer[i], defender[i], contract[i], tricks[i], first[i],
-            second[i], dealer[i], step[i], out[i],
+            second[i], dealer[i], step[i], multiplier[i], talon[i], out[i],
         )  # fmt: skip
 
 
@@ -464,6 +668,8 @@ def score_batch(
     step=0,
     *,
     defender=-1,
+    multiplier=1,
+    talon=0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Pool ``(n, N)``, mountain ``(n, N)`` and whists ``(n, N, N)`` in half points of
     ``n`` deals, each scored by :func:`deal_totals` (see it for the arguments).
@@ -471,8 +677,9 @@ def score_batch(
     ``tricks`` is ``(n, N)``; every other argument is a length-``n`` array or one value
     for all deals; with 4 players every deal names its ``dealer``. Only the ranges of
     seats, codes and counts are checked (out-of-range values would write outside the
-    arrays); the rules are trusted, as the engine produces them. The three results are
-    views of one array.
+    arrays), that ``multiplier`` is at least 1 and that each ``talon`` is 0 or two cards;
+    the rules are trusted, as the engine produces them. The three results are views of
+    one array.
 
     >>> from prefstats.variants import get_variant
     >>> pool, mountain, whists = score_batch(get_variant("sochi"), [GAME, RASPASY], 0, 3,
@@ -485,6 +692,7 @@ def score_batch(
     if tricks.ndim != 2 or tricks.shape[1] != n_players:
         raise ValueError(f"tricks: expected shape (n, {n_players}), got {tricks.shape}")
     n = len(tricks)
+    big = np.iinfo(np.int64).max
     columns = {  # in the order of OUTCOME_FIELDS: values, lowest, highest
         "kind": (kind, GAME, RASPASY),
         "declarer": (declarer, 0, n_players - 1),
@@ -494,13 +702,17 @@ def score_batch(
         "first": (first, -1, W_HALF),
         "second": (second, -1, W_HALF),
         "dealer": (dealer, 0 if n_players == 4 else -1, n_players - 1),
-        "step": (step, 0, np.iinfo(np.int64).max),
+        "step": (step, 0, big),
+        "multiplier": (multiplier, 1, big),
+        "talon": (talon, 0, 0xFFFFFFFF),
     }
     arrays = []
     for name, (values, low, high) in columns.items():
         a = np.asarray(values, dtype=np.int64)
         if a.size and (a.min() < low or a.max() > high):
             raise ValueError(f"{name}: values outside {low}..{high}")
+        if name == "talon" and ((a != 0) & (card_counts(a.astype(np.uint32)) != 2)).any():
+            raise ValueError("talon: each value is 0 (no talon shown) or a mask of two cards")
         if name != "tricks":
             try:
                 a = np.broadcast_to(a, (n,))
@@ -514,20 +726,63 @@ def score_batch(
     return pool, mountain, out[:, 2 * n_players :].reshape(n, n_players, n_players)
 
 
+@njit(cache=True)
+def state_totals(table, st, tricks, out):
+    """:func:`deal_totals` of one finished hand-engine state ``st`` (a record of
+    :data:`prefstats.engine.STATE`), written over ``out``; ``tricks`` (int64, length N)
+    is scratch. The one mapping from engine states to scoring (the simulator's datasets,
+    the pulka loop):
+
+    - seats 0..2 are the first, second and third hand; with 4 players the dealer is
+      player 3, whose tricks are those the talon took on a raspasy;
+    - with 2 players (Gusarik) the dummy's tricks (seat 2) go to the defending player
+      and ``first`` is that player's role (the engine's roles are positional: the
+      declarer's left-hand defender first, the dummy's role ``W_PASS``);
+    - a game or misère is scored at ``st.multiplier``, a raspasy at 1;
+    - ``talon`` is the talon's mask for a trick game with the talon (``not
+      st.no_talon``), else 0.
+    """
+    n = table[T_PLAYERS]
+    kind = st.kind
+    declarer = max(st.declarer, 0)
+    for s in range(n):
+        tricks[s] = st.tricks[s]
+    first = st.first
+    second = st.second
+    defender = -1
+    multiplier = 1
+    talon = 0
+    if kind != RASPASY:
+        multiplier = max(st.multiplier, 1)
+        if kind == GAME and not st.no_talon:
+            talon = st.talon
+        if n == 2:
+            tricks[1 - declarer] += st.tricks[2]
+            if (declarer + 1) % 3 == 2:  # the dummy is the first defender
+                first = st.second
+            second = W_PASS
+        elif n == 4:
+            defender = (declarer + 1) % 3
+    deal_totals(table, kind, declarer, defender, max(st.contract, 0), tricks, first, second,
+                3 if n == 4 else -1, st.raspasy_step, multiplier, talon, out)  # fmt: skip
+
+
+@njit(cache=True)
+def _states_loop(table, states, out):
+    tricks = np.zeros(table[T_PLAYERS], dtype=np.int64)
+    for i in range(len(states)):
+        state_totals(table, states[i], tricks, out[i])
+
+
 def score_states(variant: Variant, states: np.ndarray) -> tuple[np.ndarray, ...]:
-    """:func:`score_batch` of finished hand-engine states (records of
-    :data:`prefstats.engine.STATE`): seats 0..2 from the dealer's left and, with 4
-    players, seat 3 the dealer, whose tricks are those the talon took on a raspasy."""
-    kind = states["kind"].astype(np.int64)
-    declarer = states["declarer"].astype(np.int64)
-    raspasy = kind == RASPASY
-    four = variant.players == 4
-    return score_batch(
-        variant, kind, np.where(raspasy, 0, declarer), np.maximum(states["contract"], 0),
-        states["tricks"][:, : variant.players], states["first"], states["second"],
-        3 if four else -1, states["raspasy_step"],
-        defender=np.where(raspasy | (declarer < 0), -1, (declarer + 1) % 3) if four else -1,
-    )
+    """Pool, mountain and whists (as :func:`score_batch` returns them) of finished
+    hand-engine states (records of :data:`prefstats.engine.STATE`), each scored by
+    :func:`state_totals`."""
+    n = variant.players
+    states = np.ascontiguousarray(states)
+    out = np.empty((len(states), 2 * n + n * n), dtype=np.int64)
+    _states_loop(variant.scoring_table(), states, out)
+    return out[:, :n], out[:, n : 2 * n], out[:, 2 * n :].reshape(-1, n, n)
 
 
 def deal_values(variant: Variant, pool, mountain, whists) -> np.ndarray:
@@ -544,7 +799,7 @@ def deal_values(variant: Variant, pool, mountain, whists) -> np.ndarray:
 
 
 def outcome_entries(variant: Variant, kind, declarer, defender, contract, tricks, first,
-                    second, dealer, step) -> np.ndarray:  # fmt: skip
+                    second, dealer, step, multiplier=1, talon=0) -> np.ndarray:  # fmt: skip
     """Entry rows of one deal given in the form of :func:`score_batch` (``defender`` a
     seat), through the validating :func:`game_entries`, :func:`misere_entries` or
     :func:`raspasy_entries`.
@@ -555,13 +810,19 @@ def outcome_entries(variant: Variant, kind, declarer, defender, contract, tricks
     """
     dealer = None if dealer < 0 else int(dealer)
     tricks = [int(t) for t in tricks]
+    multiplier = int(multiplier)
     if kind == RASPASY:
         return raspasy_entries(variant, tricks, int(step), dealer)
     if kind == MISERE_GAME:
-        return misere_entries(variant, declarer, tricks[declarer], dealer)
-    (other,) = (s for s in range(variant.players) if s not in (declarer, defender, dealer))
-    whist = {defender: WHIST_CALL_NAMES[first], other: WHIST_CALL_NAMES[second]}
-    return game_entries(variant, declarer, contract, tricks, whist, dealer)
+        return misere_entries(variant, declarer, tricks[declarer], dealer,
+                              multiplier=multiplier)  # fmt: skip
+    if variant.players == 2:
+        whist = {1 - declarer: WHIST_CALL_NAMES[first]}
+    else:
+        (other,) = (s for s in range(variant.players) if s not in (declarer, defender, dealer))
+        whist = {defender: WHIST_CALL_NAMES[first], other: WHIST_CALL_NAMES[second]}
+    return game_entries(variant, declarer, contract, tricks, whist, dealer,
+                        multiplier=multiplier, talon=int(talon) or None)  # fmt: skip
 
 
 def random_outcomes(variant: Variant, n: int, seed: int = 0) -> dict[str, np.ndarray]:
@@ -570,7 +831,9 @@ def random_outcomes(variant: Variant, n: int, seed: int = 0) -> dict[str, np.nda
 
     Kinds, seats, contracts and the raspasy step are uniform; whist calls are a random
     walk over :func:`~prefstats.auction.whist_state`'s legal calls; tricks split 10
-    uniformly over the compositions among the players who can take them.
+    uniformly over the compositions among the players who can take them. Games and
+    misères get a multiplier of 1, 2, 4, 8 or 16; three trick games in four show a
+    random talon.
 
     >>> from prefstats.variants import get_variant
     >>> o = random_outcomes(get_variant("rostov", players=4), 1000, seed=1)
@@ -578,7 +841,8 @@ def random_outcomes(variant: Variant, n: int, seed: int = 0) -> dict[str, np.nda
     (True, [1, 2, 3])
     """
     table = variant.scoring_table()
-    unused = {"declarer": 0, "contract": 0, "tricks": 0, "step": 0}  # else -1
+    unused = {"declarer": 0, "contract": 0, "tricks": 0, "step": 0, "multiplier": 1,
+              "talon": 0}  # else -1  # fmt: skip
     out = {}
     for name in OUTCOME_FIELDS:
         shape = (n, variant.players) if name == "tricks" else n
@@ -600,7 +864,7 @@ def _split_ten(seats, m, tricks):
 
 @njit(cache=True)
 def _random_loop(t, seed, kind, declarer, defender, contract, tricks, first, second, dealer,
-                 step):  # fmt: skip
+                 step, multiplier, talon):  # fmt: skip
     np.random.seed(seed)
     n = t[T_PLAYERS]
     calls = np.empty(3, dtype=np.int64)
@@ -621,14 +885,30 @@ def _random_loop(t, seed, kind, declarer, defender, contract, tricks, first, sec
             _split_ten(seats, m, tricks[i])
             step[i] = np.random.randint(0, 5)
             continue
-        d = seats[np.random.randint(0, 3)]
+        d = seats[np.random.randint(0, m)]
         declarer[i] = d
+        multiplier[i] = 1 << np.random.randint(0, 5)
         if k == MISERE_GAME:
             tricks[i, d] = np.random.randint(0, 11)
             continue
         code = np.random.randint(0, N_CONTRACTS - 1)
         code += code >= MISERE
         contract[i] = code
+        if np.random.randint(0, 4):
+            low = np.random.randint(0, 32)
+            high = (low + np.random.randint(1, 32)) % 32
+            talon[i] = (1 << low) | (1 << high)
+        if n == 2:  # the defending player's one call (as if he were the first defender)
+            legal = whist_state(code, calls[:0], t[T_HALF_WHIST] != 0, t[T_TEN_CHECKED] != 0,
+                                t[T_STALINGRAD] != 0, 1)[0]  # fmt: skip
+            call = np.random.randint(0, 3)
+            while not (legal >> call) & 1:
+                call = np.random.randint(0, 3)
+            first[i] = call
+            second[i] = W_PASS
+            if call == W_WHIST:
+                _split_ten(seats, 2, tricks[i])
+            continue
         others = seats[:3][seats[:3] != d]
         defender[i] = others[np.random.randint(0, 2)]
         ncalls = 0
@@ -809,22 +1089,31 @@ class ScoreSheet:
         tricks: Sequence[int] | None,
         whist: Mapping[int, str] | None,
         dealer: int | None = None,
+        *,
+        multiplier: int = 1,
+        talon: int | str | None = None,
     ) -> None:
-        """Record a trick game; see :func:`game_entries` for the arguments."""
-        entries = game_entries(self.variant, declarer, contract, tricks, whist, dealer)
+        """Record a trick game; see :func:`game_entries` for the arguments (with 2
+        players ``tricks`` has the two players' counts and ``whist`` maps the defender
+        to his call)."""
+        entries = game_entries(self.variant, declarer, contract, tricks, whist, dealer,
+                               multiplier=multiplier, talon=talon)  # fmt: skip
         others = [s for s in range(self.variant.players) if s != declarer]
         self._commit(entries, no_help=others, raspasy=False)
 
-    def record_misere(self, declarer: int, tricks_taken: int, dealer: int | None = None) -> None:
-        """Record a misère in which the declarer took ``tricks_taken`` tricks."""
-        entries = misere_entries(self.variant, declarer, tricks_taken, dealer)
+    def record_misere(self, declarer: int, tricks_taken: int, dealer: int | None = None, *,
+                      multiplier: int = 1) -> None:  # fmt: skip
+        """Record a misère in which the declarer took ``tricks_taken`` tricks, every
+        entry times ``multiplier``."""
+        entries = misere_entries(self.variant, declarer, tricks_taken, dealer,
+                                 multiplier=multiplier)  # fmt: skip
         others = [s for s in range(self.variant.players) if s != declarer]
         self._commit(entries, no_help=others, raspasy=False)
 
     def record_raspasy(self, tricks: Sequence[int], dealer: int | None = None) -> None:
         """Record a raspasy at the sheet's progression step, then advance the step."""
         entries = raspasy_entries(self.variant, tricks, self.raspasy_step, dealer)
-        no_help = [] if self.variant.players == 3 else [_seat(dealer, 4, "dealer")]
+        no_help = [] if self.variant.players != 4 else [_seat(dealer, 4, "dealer")]
         self._commit(entries, no_help=no_help, raspasy=True)
 
     def _commit(self, entries: np.ndarray, *, no_help: Sequence[int], raspasy: bool) -> None:
@@ -912,8 +1201,8 @@ def apply_help(table, target, pool, mountain, deal, no_help, out):
 # ---- a pulka from a file ------------------------------------------------------------------
 
 _DEAL_KEYS = {
-    "game": ({"declarer", "contract", "whist"}, {"tricks", "dealer"}),
-    "misere": ({"declarer", "tricks"}, {"dealer"}),
+    "game": ({"declarer", "contract", "whist"}, {"tricks", "dealer", "multiplier", "talon"}),
+    "misere": ({"declarer", "tricks"}, {"dealer", "multiplier"}),
     "raspasy": ({"tricks"}, {"dealer"}),
 }
 
@@ -931,22 +1220,26 @@ def _record(sheet: ScoreSheet, deal: Mapping) -> None:
     if deal["type"] == "raspasy":
         sheet.record_raspasy(deal["tricks"], dealer)
     elif deal["type"] == "misere":
-        sheet.record_misere(deal["declarer"], deal["tricks"], dealer)
+        sheet.record_misere(deal["declarer"], deal["tricks"], dealer,
+                            multiplier=deal.get("multiplier", 1))  # fmt: skip
     else:
         whist = deal["whist"]
         if isinstance(whist, Mapping):  # JSON and TOML keys are strings
             whist = {int(k) if str(k).isdigit() else k: call for k, call in whist.items()}
-        sheet.record_game(deal["declarer"], deal["contract"], deal.get("tricks"), whist, dealer)
+        sheet.record_game(deal["declarer"], deal["contract"], deal.get("tricks"), whist, dealer,
+                          multiplier=deal.get("multiplier", 1), talon=deal.get("talon"))
 
 
 def sheet_from_records(data: Mapping) -> ScoreSheet:
     """A sheet with every deal of ``data`` recorded, in order.
 
     ``data`` holds ``variant`` (a preset name, or a table ``{base = "sochi", ...}`` of
-    options), optional ``players`` and ``pool_target``, and ``deals``: a list of
-    ``{type = "game", declarer, contract, tricks, whist = {seat = call}}``,
-    ``{type = "misere", declarer, tricks}`` or ``{type = "raspasy", tricks}`` (each with
-    an optional ``dealer``). Errors raise ``ValueError`` naming the deal.
+    options), optional ``players`` (default: the preset's) and ``pool_target``, and
+    ``deals``: a list of ``{type = "game", declarer, contract, tricks, whist = {seat =
+    call}}`` (optional ``multiplier`` and ``talon``, e.g. ``"A♠ K♥"``), ``{type =
+    "misere", declarer, tricks}`` (optional ``multiplier``) or ``{type = "raspasy",
+    tricks}`` (each with an optional ``dealer``). Errors raise ``ValueError`` naming the
+    deal.
 
     >>> s = sheet_from_records({"variant": "sochi", "deals": [
     ...     {"type": "raspasy", "tricks": [0, 4, 6]},
@@ -960,7 +1253,7 @@ def sheet_from_records(data: Mapping) -> ScoreSheet:
     for key in set(data) - {"variant", "players", "pool_target", "deals"}:
         raise ValueError(f"{key}: unknown key")
     spec = data.get("variant", "sochi")
-    players = data.get("players", 3)
+    players = data.get("players")
     if isinstance(spec, Mapping):
         variant = variant_from_mapping({"players": players, **spec})
     else:

@@ -330,9 +330,11 @@ CONTRACT_FIELDS = 8
 #: Scalars after the contract rows: misère pool and mountain per trick (halves), raspasy
 #: whists per trick (halves), ``whist_split`` (``SPLIT_*``), the flags ``half_whist``,
 #: ``ten_checked``, ``stalingrad``, ``raspasy_talon`` (index of ``RASPASY_TALON_MODES``),
-#: players, ``pool_value``, ``mountain_value``, and the count of raspasy steps. The table
-#: ends with one pair per raspasy step from ``T_RASPASY`` on: mountain per trick and the
-#: zero-trick pool, both in halves; the last step repeats.
+#: players, ``pool_value``, ``mountain_value``, the flag ``underbid_penalty``,
+#: ``whist_responsibility`` (``RESPONSIBILITY_*``), the flag ``talon_whists``, and the
+#: count of raspasy steps. The table ends with one pair per raspasy step from
+#: ``T_RASPASY`` on: mountain per trick and the zero-trick pool, both in halves; the last
+#: step repeats.
 (
     T_MISERE_MADE,
     T_MISERE_FAILED,
@@ -345,11 +347,16 @@ CONTRACT_FIELDS = 8
     T_PLAYERS,
     T_POOL_VALUE,
     T_MOUNTAIN_VALUE,
+    T_UNDERBID_PENALTY,
+    T_RESPONSIBILITY,
+    T_TALON_WHISTS,
     T_RASPASY_STEPS,
     T_RASPASY,
-) = range(N_CONTRACTS * CONTRACT_FIELDS, N_CONTRACTS * CONTRACT_FIELDS + 13)
+) = range(N_CONTRACTS * CONTRACT_FIELDS, N_CONTRACTS * CONTRACT_FIELDS + 16)
 WHIST_SPLITS = _FIELDS["whist_split"].metadata["choices"]
 SPLIT_GREEDY, SPLIT_GENTLEMAN = range(len(WHIST_SPLITS))
+RESPONSIBILITIES = _FIELDS["whist_responsibility"].metadata["choices"]
+RESPONSIBILITY_QUOTA, RESPONSIBILITY_FULL = range(len(RESPONSIBILITIES))
 
 
 @functools.cache
@@ -380,6 +387,9 @@ def _scoring_table(variant: Variant) -> np.ndarray:
         v.players,
         v.pool_value,
         v.mountain_value,
+        v.underbid_penalty,
+        RESPONSIBILITIES.index(v.whist_responsibility),
+        v.talon_whists,
         len(steps),
     ]
     for rate in steps:
