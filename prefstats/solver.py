@@ -17,7 +17,8 @@ on-disk cache can crash, numba issue #6061) and, as the bridge and Skat solvers 
   between them);
 - cut-offs from bounds at trick boundaries: quick tricks (top cards the leader can
   cash), top trumps, and for misère a declarer who can duck everything, must win the
-  next trick or can exit safely; the last two tricks are solved directly;
+  next trick, can escape it, can exit safely, or keeps low cards under a defender's
+  long suit (tricks he surely loses); the last two tricks are solved directly;
 - move ordering by card-play heuristics, the table's best lead first, then the lead
   that last cut the search off at the same depth ("killer"); for trick contracts the
   first guess is a playout along that ordering.
@@ -179,10 +180,10 @@ def _bounds(hands, n, leader, declarer, trump, misere):
         if leader != declarer:
             if _ducks_everything(hands[declarer], hands[a] | hands[b]):
                 hi = 0
-            elif _defence_forces(hands, leader, declarer):
-                lo = 1
-            else:
+            elif not _defence_forces(hands, leader, declarer):
                 hi = n - 1  # whatever they lead, he gets under it or discards
+            else:
+                lo = 1
         else:
             # Every lead wins when each defender can go under it or is void in its suit.
             forced = True
@@ -205,6 +206,8 @@ def _bounds(hands, n, leader, declarer, trump, misere):
                 hi = 0
             else:
                 hi = n - 1  # he leads a card that a defender must overtake
+        if hi > 0:
+            hi = min(hi, n - _sure_escapes(hands, n, declarer))
         return lo, hi
     q = _quick_tricks(hands, leader, trump)
     if leader == declarer:
@@ -275,6 +278,31 @@ def _safe_exit(hands, declarer):
                 hands[declarer] ^ (1 << c), a | b):
             return True
     return False
+
+
+@njit(cache=True, error_model="numpy")
+def _sure_escapes(hands, n, declarer):
+    """Tricks out of the remaining ``n`` that a misère declarer surely loses, by one suit.
+
+    Say he holds ``j`` cards of a suit below all of a defender's ``m`` cards of it. He
+    keeps them for that suit: when it is led he plays one under the defender's card,
+    and after each trick he wins he leads one, which the defender must overtake. The
+    defender sheds at most one card of the suit a trick, so he still holds one in each
+    of the first ``m`` tricks: of each two of those tricks the declarer loses at least
+    one, up to ``j`` times.
+    """
+    best = 0
+    for s in range(4):
+        sh = 8 * s
+        mine = (hands[declarer] >> sh) & 0xFF
+        if mine == 0:
+            continue
+        for x in ((declarer + 1) % 3, (declarer + 2) % 3):
+            theirs = (hands[x] >> sh) & 0xFF
+            if theirs:
+                j = popcount(mine & ((1 << lowest_card(theirs)) - 1))
+                best = max(best, min(j, popcount(theirs) // 2, n // 2))
+    return best
 
 
 @njit(cache=True, error_model="numpy")
