@@ -72,6 +72,25 @@ def _bit_tables() -> tuple[np.ndarray, np.ndarray]:
 PEXT, PDEP = _bit_tables()
 #: Highest set bit of an 8-bit holding (-1 for none).
 HIGH8 = np.array([-1] + [h.bit_length() - 1 for h in range(1, 256)], dtype=np.int64)
+#: Lowest set bit of an 8-bit holding (8 for none).
+LOW8 = np.array([8] + [(h & -h).bit_length() - 1 for h in range(1, 256)], dtype=np.int64)
+
+
+def _duck_table() -> np.ndarray:
+    """``DUCK[d, o]``: in a suit where a misère declarer holds ``d`` and the defenders
+    ``o``, his i-th lowest card is below their i-th lowest for every i both have. Then
+    he can duck every lead of the suit, playing his highest card under the card led (or
+    the higher of theirs), which keeps the condition."""
+    ranks_d = np.full((256, 8), -1)  # missing cards: below anything
+    ranks_o = np.full((256, 8), 8)  # missing cards: above anything
+    for m in range(256):
+        held = [r for r in range(8) if m >> r & 1]
+        ranks_d[m, : len(held)] = held
+        ranks_o[m, : len(held)] = held
+    return (ranks_d[:, None, :] < ranks_o[None, :, :]).all(axis=2)
+
+
+DUCK = _duck_table()
 
 
 # ---- transposition table --------------------------------------------------------------
@@ -175,40 +194,7 @@ def _bounds(hands, n, leader, declarer, trump, misere):
     lo = 0
     hi = n
     if misere:
-        a = (declarer + 1) % 3
-        b = (declarer + 2) % 3
-        if leader != declarer:
-            if _ducks_everything(hands[declarer], hands[a] | hands[b]):
-                hi = 0
-            elif not _defence_forces(hands, leader, declarer):
-                hi = n - 1  # whatever they lead, he gets under it or discards
-            else:
-                lo = 1
-        else:
-            # Every lead wins when each defender can go under it or is void in its suit.
-            forced = True
-            stuck = True
-            mine = hands[declarer]
-            while mine and forced:
-                c = lowest_card(mine)
-                mine &= mine - 1
-                sh = c & ~7
-                below = ((1 << c) - 1) >> sh & 0xFF
-                sa = (hands[a] >> sh) & 0xFF
-                sb = (hands[b] >> sh) & 0xFF
-                forced = (sa == 0 or (sa & below) != 0) and (sb == 0 or (sb & below) != 0)
-                stuck = stuck and ((sa | sb) & ~below) == 0
-            if stuck:
-                lo = n  # all his cards top the defenders': he wins every trick he leads
-            elif forced:
-                lo = 1
-            elif _safe_exit(hands, declarer):
-                hi = 0
-            else:
-                hi = n - 1  # he leads a card that a defender must overtake
-        if hi > 0:
-            hi = min(hi, n - _sure_escapes(hands, n, declarer))
-        return lo, hi
+        return _misere_bounds(hands, n, leader, declarer)
     q = _quick_tricks(hands, leader, trump)
     if leader == declarer:
         lo = q
@@ -233,99 +219,98 @@ def _bounds(hands, n, leader, declarer, trump, misere):
 
 
 @njit(cache=True, error_model="numpy")
-def _defence_forces(hands, leader, declarer):
-    """Whether the defender on lead can make the misère declarer win the coming trick.
+def _misere_bounds(hands, n, leader, declarer):
+    """Bounds (low, high) on a misère declarer's remaining ``n`` tricks, in one pass
+    over the suits he holds. The rules, per suit (his holding ``d``, the defenders'
+    ``sa`` and ``sb``):
 
-    He leads his lowest card of a suit in which the declarer's lowest card is higher than
-    both it and the partner's lowest card, if the partner plays in between; when the
-    declarer plays second, the partner must also be able to stay under him (or be void).
+    - ducking: he can duck every lead of the suit if ``DUCK[d, sa | sb]``; when he can
+      in every suit and is not on lead, he takes no more tricks;
+    - on lead, his lowest card of the suit wins the trick if each defender can go
+      under it or is void (a higher card wins too: the defenders go under it as well);
+      if that holds in every suit he takes the trick; if moreover all his cards top
+      the defenders', every remaining trick. Otherwise he leads a card that a defender
+      holding only higher cards of its suit must overtake: he loses the trick, and if
+      after it he can duck everything, he takes no more tricks;
+    - the defender on lead forces him in a suit where his lowest card tops the
+      leader's lowest and the partner, playing second, cannot go above it either, or,
+      playing third, can stay under it (or is void). Unless one can, he escapes the
+      coming trick by going under or discarding;
+    - sure escapes: holding ``j`` cards below all of a defender's ``m`` cards of the
+      suit, he keeps them for it: when it is led he plays one under the defender's
+      card, and after each trick he wins he leads one, which the defender must
+      overtake. The defender sheds at most one card of the suit a trick, so he still
+      holds one in each of the first ``m`` tricks: of each two of those the declarer
+      loses at least one, up to ``j`` times.
     """
+    a = (declarer + 1) % 3
+    b = (declarer + 2) % 3
     partner = 3 - leader - declarer
+    partner_second = partner == (leader + 1) % 3
+    n_bad = 0  # suits he may not duck
+    bad_suit = -1
+    forced = True  # on lead: every lead wins the trick
+    stuck = True  # every card of his tops the defenders' of its suit
+    forces = False  # a defender on lead can make him win the coming trick
+    escapes = 0
     for s in range(4):
         sh = 8 * s
-        mine = (hands[leader] >> sh) & 0xFF
-        theirs = (hands[declarer] >> sh) & 0xFF
-        if mine == 0 or theirs == 0:
+        d = (hands[declarer] >> sh) & 0xFF
+        if d == 0:
             continue
-        low = lowest_card(theirs)
-        other = (hands[partner] >> sh) & 0xFF
-        top = lowest_card(mine)
-        if partner == (leader + 1) % 3:
-            if other:
-                top = max(top, lowest_card(other))
-            if low > top:
-                return True
-        elif low > top and (other == 0 or lowest_card(other) < low):
-            return True
-    return False
-
-
-@njit(cache=True, error_model="numpy")
-def _safe_exit(hands, declarer):
-    """Whether a misère declarer on lead has a card a defender must overtake, after
-    which he can duck everything (see ``_ducks_everything``)."""
-    a = hands[(declarer + 1) % 3]
-    b = hands[(declarer + 2) % 3]
-    mine = hands[declarer]
-    while mine:
-        c = lowest_card(mine)
-        mine &= mine - 1
-        sh = c & ~7
-        low = ((2 << c) - 1) >> sh & 0xFF  # ranks up to c's
-        sa = (a >> sh) & 0xFF
-        sb = (b >> sh) & 0xFF
-        if ((sa and sa & low == 0) or (sb and sb & low == 0)) and _ducks_everything(
-                hands[declarer] ^ (1 << c), a | b):
-            return True
-    return False
-
-
-@njit(cache=True, error_model="numpy")
-def _sure_escapes(hands, n, declarer):
-    """Tricks out of the remaining ``n`` that a misère declarer surely loses, by one suit.
-
-    Say he holds ``j`` cards of a suit below all of a defender's ``m`` cards of it. He
-    keeps them for that suit: when it is led he plays one under the defender's card,
-    and after each trick he wins he leads one, which the defender must overtake. The
-    defender sheds at most one card of the suit a trick, so he still holds one in each
-    of the first ``m`` tricks: of each two of those tricks the declarer loses at least
-    one, up to ``j`` times.
-    """
-    best = 0
-    for s in range(4):
-        sh = 8 * s
-        mine = (hands[declarer] >> sh) & 0xFF
-        if mine == 0:
-            continue
-        for x in ((declarer + 1) % 3, (declarer + 2) % 3):
-            theirs = (hands[x] >> sh) & 0xFF
-            if theirs:
-                j = popcount(mine & ((1 << lowest_card(theirs)) - 1))
-                best = max(best, min(j, popcount(theirs) // 2, n // 2))
-    return best
-
-
-@njit(cache=True, error_model="numpy")
-def _ducks_everything(declarer, defenders):
-    """Whether a misère declarer who is not on lead can avoid every remaining trick.
-
-    Sufficient test: in each suit his i-th lowest card is below the defenders' i-th
-    lowest (while they have one), so playing his highest card under each card they lead
-    keeps the condition; and he never gets the lead.
-    """
-    for s in range(4):
-        sh = 8 * s
-        mine = (declarer >> sh) & 0xFF
-        theirs = (defenders >> sh) & 0xFF
-        m = popcount(theirs)
-        i = 0
-        while mine and i < m:
-            d = lowest_card(mine)
-            mine &= mine - 1
-            i += 1
-            if popcount(theirs & ((1 << d) - 1)) >= i:
-                return False
-    return True
+        sa = (hands[a] >> sh) & 0xFF
+        sb = (hands[b] >> sh) & 0xFF
+        if not DUCK[d, sa | sb]:
+            n_bad += 1
+            bad_suit = s
+        low = LOW8[d]
+        if (sa != 0 and LOW8[sa] > low) or (sb != 0 and LOW8[sb] > low):
+            forced = False
+        if HIGH8[sa | sb] > low:
+            stuck = False
+        if sa:
+            escapes = max(escapes, min(popcount(d & ((1 << LOW8[sa]) - 1)), popcount(sa) // 2))
+        if sb:
+            escapes = max(escapes, min(popcount(d & ((1 << LOW8[sb]) - 1)), popcount(sb) // 2))
+        if leader != declarer:
+            mine = sa if leader == a else sb
+            other = sb if leader == a else sa
+            if mine:
+                if partner_second:
+                    forces |= low > max(LOW8[mine], -1 if other == 0 else LOW8[other])
+                else:
+                    forces |= low > LOW8[mine] and (other == 0 or LOW8[other] < low)
+    lo = 0
+    hi = n
+    if leader != declarer:
+        if n_bad == 0:
+            return 0, 0
+        if forces:
+            lo = 1
+        else:
+            hi = n - 1
+    elif stuck:
+        return n, n
+    elif forced:
+        lo = 1
+    else:
+        hi = n - 1
+        # A safe exit: a card some defender must overtake, leaving suits he can duck.
+        for s in range(4):
+            if n_bad > 1 or (n_bad == 1 and s != bad_suit):
+                continue
+            sh = 8 * s
+            d = (hands[declarer] >> sh) & 0xFF
+            sa = (hands[a] >> sh) & 0xFF
+            sb = (hands[b] >> sh) & 0xFF
+            top = max(-1 if sa == 0 else LOW8[sa], -1 if sb == 0 else LOW8[sb])
+            exits = d & ((1 << top) - 1) if top > 0 else 0
+            while exits:
+                r = lowest_card(exits)
+                exits &= exits - 1
+                if DUCK[d ^ (1 << r), sa | sb]:
+                    return 0, 0
+    return lo, min(hi, n - min(escapes, n // 2))
 
 
 @njit(cache=True, error_model="numpy")
@@ -503,34 +488,44 @@ def _last_trick(hands, leader, declarer, trump):
 
 @njit(cache=True, error_model="numpy")
 def _last_two(hands, leader, declarer, trump, misere):
-    """Declarer's tricks from the last two tricks (two cards a hand), by plain minimax."""
-    h = hands.copy()
+    """Declarer's tricks from the last two tricks (two cards a hand), by plain minimax
+    on scalars (no scratch arrays: it runs at a good share of the search's leaves)."""
     p1 = (leader + 1) % 3
     p2 = (leader + 2) % 3
+    h0 = hands[leader]
+    h1 = hands[p1]
+    h2 = hands[p2]
     # Each player's best: the most tricks for the declarer's side, the fewest otherwise.
     sign0 = 1 if (leader == declarer) != misere else -1
     sign1 = 1 if (p1 == declarer) != misere else -1
     sign2 = 1 if (p2 == declarer) != misere else -1
     best0 = -9
-    m0 = hands[leader]
+    m0 = h0
     while m0:
         c0 = lowest_card(m0)
         m0 &= m0 - 1
-        h[leader] = hands[leader] ^ (1 << c0)
+        r0 = lowest_card(h0 ^ (1 << c0))
         best1 = -9
-        m1 = legal_cards(hands[p1], c0 >> 3, trump)
+        m1 = legal_cards(h1, c0 >> 3, trump)
         while m1:
             c1 = lowest_card(m1)
             m1 &= m1 - 1
-            h[p1] = hands[p1] ^ (1 << c1)
+            r1 = lowest_card(h1 ^ (1 << c1))
             best2 = -9
-            m2 = legal_cards(hands[p2], c0 >> 3, trump)
+            m2 = legal_cards(h2, c0 >> 3, trump)
             while m2:
                 c2 = lowest_card(m2)
                 m2 &= m2 - 1
-                h[p2] = hands[p2] ^ (1 << c2)
-                w = (leader + trick_winner(c0, c1, c2, trump)) % 3
-                v = (1 if w == declarer else 0) + _last_trick(h, w, declarer, trump)
+                r2 = lowest_card(h2 ^ (1 << c2))
+                w = trick_winner(c0, c1, c2, trump)  # 0, 1, 2: leader, p1, p2
+                # The last trick, led by the winner w: the cards in seat order from w.
+                if w == 0:
+                    last = trick_winner(r0, r1, r2, trump)
+                elif w == 1:
+                    last = (1 + trick_winner(r1, r2, r0, trump)) % 3
+                else:
+                    last = (2 + trick_winner(r2, r0, r1, trump)) % 3
+                v = ((leader + w) % 3 == declarer) + ((leader + last) % 3 == declarer)
                 best2 = max(best2, sign2 * v)
             best1 = max(best1, sign2 * sign1 * best2)
         best0 = max(best0, sign1 * sign0 * best1)
