@@ -1,13 +1,34 @@
 """Whole pulkas (пулька): deals in turn until the pulka ends, on one score sheet.
 
 The players sit at fixed places ``0 .. N-1``; the deal rotates clockwise, the first
-dealer being place ``N-1`` (place 0's right neighbour), and with 4 players the dealer
-sits each deal out. Every deal is played by the built-in players, scored by the
-compiled scoring (:func:`~prefstats.scoring.deal_totals`), helped past a closed pool
+dealer being place ``N-1`` (place 0's right neighbour). Seat ``s`` of a deal (0, 1, 2
+from the dealer's left) sits at place ``(dealer + 1 + s) % N``; with 4 players the
+dealer sits each deal out, and with 2 (Gusarik) the dealer alternates, seats 0 and 1 are
+the players and seat 2 is the open dummy, which has no place and whose tricks belong to
+the defending player. Every deal is played by the built-in players, scored by the
+compiled scoring (:func:`~prefstats.scoring.state_totals`), helped past a closed pool
 (:func:`~prefstats.scoring.apply_help`) and added to the sheet. The raspasy
 progression and the higher minimum bid after a raspasy (``raspasy_exit``) carry from
 deal to deal; a played game or misère resets both. The pulka ends by the variant's
 ``pulka_end`` rule.
+
+**Bombs** (Classic). Each place keeps its unused bombs, oldest first (at most
+:data:`MAX_BOMBS`; more raise an error rather than being lost). Before every deal each
+seat's ``bombs`` field of the engine state is the multiplier of its place's oldest bomb
+(1 with none); the engine makes the game's ``multiplier`` of it (x 2 for a dark bid),
+and the game or misère is scored at that multiplier.
+
+- A raspasy in which ``k`` > 0 players passed blind earns each blind passer a bomb of
+  ``2^k``.
+- A made game spends the declarer's oldest bomb: a trick game that is not played (the
+  declarer is credited) or in which the declarer takes at least his level, a misère
+  without a trick. A failed game keeps it (its entries were still multiplied).
+- ``bomb_rounds``: the pulka opens with that many deals in which every bidder passes
+  blind before looking (the calls are made for them, right after the deal), so each is a
+  raspasy scored as any other (it counts in the progression) and earns every bidder a
+  bomb of ``2^bidders``: 8 with 3 or 4 players (the 4-player dealer sits out and earns
+  none), 4 in Gusarik. Blind passes must be legal: ``bomb_rounds`` needs ``blind_pass``
+  (:func:`play_pulkas` refuses the variant otherwise).
 
 Deal ``k`` of pulka ``j`` is deal ``j · STRIDE + k`` of the seed's stream, so a pulka
 is the same whatever chunk or worker plays it.
@@ -24,6 +45,9 @@ import numpy as np
 from numba import njit
 
 from prefstats import engine
+from prefstats.auction import BLIND_PASS, game_played
+from prefstats.cards import popcount
+from prefstats.contracts import LEVEL
 from prefstats.deal import deal_kernel, free_slots, seed_keys
 from prefstats.play import play_state, solver_table
 from prefstats.players.builtin import DOUBLE_DUMMY_OPEN, POLICIES, default_params, default_tables
@@ -31,19 +55,94 @@ from prefstats.scoring import apply_help, deal_values, state_totals
 
 #: Deal numbers reserved for one pulka in the seed's stream.
 STRIDE = 1 << 16
+#: Most unused bombs a place may hold.
+MAX_BOMBS = 64
 _BATCH = 64  # deals dealt at a time for a pulka
+_LEVEL = np.asarray(LEVEL, dtype=np.int64)
+#: Why a pulka stopped early (``status[0]`` of the kernel).
+OK, ILLEGAL_DECISION, BOMB_OVERFLOW, BOMB_ROUND_REFUSED = range(4)
+#: Columns of the kernel's ``counts``.
+(C_DEALS, C_RASPASY, C_GAMES, C_MISERES, C_FINISHED, C_BOMBS_EARNED,
+ C_BOMBS_SPENT) = range(7)  # fmt: skip
+
+
+@njit(cache=True)
+def seat_places(n, dealer, place):
+    """Fill ``place`` (length ``n``): the place of each scoring seat of a deal dealt by
+    ``dealer``. Seats 0..2 (at most ``n``) sit from the dealer's left; with 4 players
+    scoring seat 3 is the dealer; with 2 the dummy (seat 2) has no place."""
+    for s in range(min(n, 3)):
+        place[s] = (dealer + 1 + s) % n
+    if n == 4:
+        place[3] = dealer
+
+
+@njit(cache=True)
+def set_bombs(st, n, place, queue, head, size):
+    """Each seat's ``st.bombs``: its place's oldest bomb, 1 with none (the dummy: 1)."""
+    for s in range(3):
+        st.bombs[s] = 1
+        if s < min(n, 3):
+            p = place[s]
+            if size[p] > 0:
+                st.bombs[s] = queue[p, head[p]]
+
+
+@njit(cache=True)
+def game_made(st):
+    """Whether the finished game or misère ``st`` was made: a trick game not played (the
+    declarer credited) or with the declarer's tricks at least his level; a misère
+    without a trick."""
+    d = st.declarer
+    if st.kind == engine.MISERE_GAME:
+        return st.tricks[d] == 0
+    if st.kind == engine.GAME:
+        return not game_played(st.first, st.second) or st.tricks[d] >= _LEVEL[st.contract]
+    return False
+
+
+@njit(cache=True)
+def update_bombs(st, n, place, queue, head, size):
+    """Bombs after the finished deal ``st``: earned by blind passers of a raspasy, spent
+    by the declarer of a made game. Returns ``(earned, spent)``, or ``(-1, 0)`` when a
+    place would hold more than ``queue.shape[1]`` bombs (nothing is changed then)."""
+    capacity = queue.shape[1]
+    if st.kind == engine.RASPASY:
+        blind = int(st.blind)
+        if blind == 0:
+            return 0, 0
+        k = popcount(blind)
+        for s in range(min(n, 3)):
+            if (blind >> s) & 1 and size[place[s]] >= capacity:
+                return -1, 0
+        for s in range(min(n, 3)):
+            if (blind >> s) & 1:
+                p = place[s]
+                queue[p, (head[p] + size[p]) % capacity] = 1 << k
+                size[p] += 1
+        return k, 0
+    if st.declarer < 0 or not game_made(st):
+        return 0, 0
+    p = place[st.declarer]
+    if size[p] == 0:
+        return 0, 0
+    head[p] = (head[p] + 1) % capacity
+    size[p] -= 1
+    return 0, 1
 
 
 @njit(cache=True)
 def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, total_end,
-                  exit_level, rules, table, policy, params, tables, double_dummy, player_key,
-                  state_buf, obs_buf, solver_table, stats, pool, mountain, whists, counts,
-                  record, deal_states, deal_places):
-    """Play pulkas ``pulka_ids``; sheets in half points, ``counts`` rows are (deals,
-    raspasy, games, misères, finished). With ``record`` every deal's final state goes
-    to ``deal_states`` (in order) and its (pulka row, deal number, dealer's place) to
-    ``deal_places``. Returns the index of a pulka where a decision was illegal, or -1."""
+                  exit_level, bomb_rounds, rules, table, policy, params, tables, double_dummy,
+                  player_key, state_buf, obs_buf, solver_table, stats, pool, mountain, whists,
+                  counts, record, deal_states, deal_places, status):
+    """Play pulkas ``pulka_ids``; sheets in half points, ``counts`` rows by the ``C_*``
+    columns. With ``record`` every deal's final state goes to ``deal_states`` (in order)
+    and its (pulka row, deal number, dealer's place) to ``deal_places``. On an illegal
+    decision, a refused bomb-round pass or too many bombs, ``status`` gets the reason
+    (``ILLEGAL_DECISION`` ...) and the pulka's row, and the kernel stops."""
     n = pool.shape[1]
+    bidders = 2 if n == 2 else 3
     hands = np.empty((_BATCH, 3), dtype=np.uint32)
     talon = np.empty(_BATCH, dtype=np.uint32)
     turned = np.empty(_BATCH, dtype=np.int8)
@@ -53,12 +152,17 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, 
     tricks = np.zeros(n, dtype=np.int64)
     place = np.empty(n, dtype=np.int64)
     no_help = np.zeros(n, dtype=np.bool_)
+    queue = np.ones((n, MAX_BOMBS), dtype=np.int64)  # each place's bombs, a ring buffer
+    head = np.zeros(n, dtype=np.int64)
+    size = np.zeros(n, dtype=np.int64)
     obs = obs_buf[0]
     played = 0
     for p in range(len(pulka_ids)):
         first_deal = pulka_ids[p] * STRIDE
         step = 0
         min_level = 6
+        head[:] = 0
+        size[:] = 0
         k = 0
         while k < max_deals:
             b = k % _BATCH
@@ -66,6 +170,7 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, 
                 deal_kernel(key0, key1, first_deal + k, _BATCH, free, sizes, fixed, hands,
                             talon, turned)
             dealer = (n - 1 + k) % n
+            seat_places(n, dealer, place)
             st = deal_states[played] if record else state_buf[0]
             if record:
                 deal_places[played, 0] = p
@@ -73,16 +178,22 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, 
                 deal_places[played, 2] = dealer
                 played += 1
             engine.reset(st, hands[b], talon[b], turned[b], min_level, step)
+            set_bombs(st, n, place, queue, head, size)
+            if k < bomb_rounds:  # every bidder passes blind before looking
+                for _ in range(bidders):
+                    if engine.apply(st, rules, BLIND_PASS) != 0:
+                        status[0] = BOMB_ROUND_REFUSED
+                        status[1] = p
+                        return
             if not play_state(st, rules, policy, params, tables, double_dummy, player_key,
                               first_deal + k, obs, solver_table, stats):
-                return p
+                status[0] = ILLEGAL_DECISION
+                status[1] = p
+                return
             raspasy = st.kind == engine.RASPASY
             state_totals(table, st, tricks, totals)
-            # From seats (0..2 from the dealer's left, 3 the dealer) to places.
-            for s in range(3):
-                place[s] = (dealer + 1 + s) % n
-            if n == 4:
-                place[3] = dealer
+            # From scoring seats (0..2 from the dealer's left, 3 the 4-player dealer) to
+            # places.
             for s in range(n):
                 placed[place[s]] = totals[s]
                 placed[n + place[s]] = totals[n + s]
@@ -101,17 +212,23 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, 
                 mountain[p, i] += helped[n + i]
                 for j in range(n):
                     whists[p, i, j] += helped[2 * n + i * n + j]
+            earned, spent = update_bombs(st, n, place, queue, head, size)
+            if earned < 0:
+                status[0] = BOMB_OVERFLOW
+                status[1] = p
+                return
+            counts[p, C_BOMBS_EARNED] += earned  # k bombs for k blind passers
+            counts[p, C_BOMBS_SPENT] += spent
             k += 1
-            counts[p, 1] += raspasy
-            counts[p, 2] += st.kind == engine.GAME
-            counts[p, 3] += st.kind == engine.MISERE_GAME
+            counts[p, C_RASPASY] += raspasy
+            counts[p, C_GAMES] += st.kind == engine.GAME
+            counts[p, C_MISERES] += st.kind == engine.MISERE_GAME
             step = step + 1 if raspasy else 0
             min_level = exit_level if raspasy else 6
             if target > 0 and _ended(pool[p], target, total_end):
-                counts[p, 4] = 1
+                counts[p, C_FINISHED] = 1
                 break
-        counts[p, 0] = k
-    return -1
+        counts[p, C_DEALS] = k
 
 
 @njit(cache=True)
@@ -137,11 +254,15 @@ def play_pulkas(
 
     Returns arrays by pulka: ``pool``, ``mountain`` (points, per place), ``whists``
     (``[i, j]`` written by place i on j), ``result`` (the settlement in whists),
-    ``deals``, ``raspasy``, ``games``, ``miseres`` and ``finished`` (false when
-    ``max_deals`` ran out first). ``with_deals`` adds every deal: ``deal_states``
-    (final :data:`engine.STATE` records, in order) and ``deal_places`` (n, 3): the
+    ``deals``, ``raspasy``, ``games``, ``miseres``, ``finished`` (false when
+    ``max_deals`` ran out first), ``bombs_earned`` and ``bombs_spent``. ``with_deals``
+    adds every deal: ``deal_states`` (final :data:`engine.STATE` records, in order; their
+    ``bombs`` field holds each seat's bomb at the deal) and ``deal_places`` (n, 3): the
     pulka's row, the deal's number in it and the dealer's place. The pulkas are played
     twice then (to size the arrays), with the same result.
+
+    A place holding more than :data:`MAX_BOMBS` unused bombs raises ``RuntimeError``;
+    ``bomb_rounds`` without ``blind_pass`` raises ``ValueError``.
     """
     if pool_target < 1:
         raise ValueError(f"pool_target must be a positive number of points, got {pool_target}")
@@ -149,48 +270,60 @@ def play_pulkas(
         raise ValueError(f"max_deals must lie in 1..{STRIDE}, got {max_deals}")
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; choose from {POLICIES}")
+    if variant.bomb_rounds and not variant.blind_pass:
+        raise ValueError("bomb_rounds: the bomb rounds are blind passes; they need "
+                         "blind_pass = true")
     ids = np.asarray(pulka_ids, dtype=np.int64)
     n = variant.players
     count = len(ids)
     pool = np.zeros((count, n), dtype=np.int64)
     mountain = np.zeros((count, n), dtype=np.int64)
     whists = np.zeros((count, n, n), dtype=np.int64)
-    counts = np.zeros((count, 5), dtype=np.int64)
+    counts = np.zeros((count, 7), dtype=np.int64)
+    status = np.zeros(2, dtype=np.int64)
     _, key0, key1 = seed_keys(seed)
     free, sizes, fixed = free_slots()
     index = POLICIES.index(policy)
-    def play(record: bool, deal_states: np.ndarray, deal_places: np.ndarray) -> int:
-        for array in (pool, mountain, whists, counts):
+
+    def play(record: bool, deal_states: np.ndarray, deal_places: np.ndarray) -> None:
+        for array in (pool, mountain, whists, counts, status):
             array[:] = 0
-        return _pulka_kernel(
+        _pulka_kernel(
             key0, key1, free, sizes, fixed, ids, max_deals, 2 * pool_target,
-            variant.pulka_end == "total", variant.raspasy_exit, engine.rules_array(variant),
-            variant.scoring_table(), index,
+            variant.pulka_end == "total", variant.raspasy_exit, variant.bomb_rounds,
+            engine.rules_array(variant), variant.scoring_table(), index,
             default_params(policy) if params is None else np.asarray(params, dtype=np.float64),
             default_tables(policy, variant), bool(DOUBLE_DUMMY_OPEN[index]),
             np.uint64(player_key), np.zeros(1, dtype=engine.STATE),
             np.zeros(1, dtype=engine.OBSERVATION), solver_table(), np.zeros(1, dtype=np.int64),
-            pool, mountain, whists, counts, record, deal_states, deal_places,
+            pool, mountain, whists, counts, record, deal_states, deal_places, status,
         )
 
-    bad = play(False, np.zeros(1, dtype=engine.STATE), np.zeros((1, 3), dtype=np.int64))
+    play(False, np.zeros(1, dtype=engine.STATE), np.zeros((1, 3), dtype=np.int64))
     deal_states = deal_places = None
-    if with_deals and bad < 0:
-        total = int(counts[:, 0].sum())
+    if with_deals and status[0] == OK:
+        total = int(counts[:, C_DEALS].sum())
         deal_states = np.zeros(total, dtype=engine.STATE)
         deal_places = np.zeros((total, 3), dtype=np.int64)
-        bad = play(True, deal_states, deal_places)
-    if bad >= 0:
-        raise RuntimeError(f"policy {policy!r} made an illegal decision in pulka {ids[bad]}")
+        play(True, deal_states, deal_places)
+    pulka = ids[status[1]] if status[0] != OK else None
+    if status[0] == ILLEGAL_DECISION:
+        raise RuntimeError(f"policy {policy!r} made an illegal decision in pulka {pulka}")
+    if status[0] == BOMB_OVERFLOW:
+        raise RuntimeError(f"pulka {pulka}: a place holds more than {MAX_BOMBS} unused bombs")
+    if status[0] == BOMB_ROUND_REFUSED:
+        raise RuntimeError(f"pulka {pulka}: the engine refused a bomb round's blind pass")
     return {
         "pool": pool / 2,
         "mountain": mountain / 2,
         "whists": whists / 2,
         "result": deal_values(variant, pool, mountain, whists),
-        "deals": counts[:, 0],
-        "raspasy": counts[:, 1],
-        "games": counts[:, 2],
-        "miseres": counts[:, 3],
-        "finished": counts[:, 4].astype(bool),
+        "deals": counts[:, C_DEALS],
+        "raspasy": counts[:, C_RASPASY],
+        "games": counts[:, C_GAMES],
+        "miseres": counts[:, C_MISERES],
+        "finished": counts[:, C_FINISHED].astype(bool),
+        "bombs_earned": counts[:, C_BOMBS_EARNED],
+        "bombs_spent": counts[:, C_BOMBS_SPENT],
         **({"deal_states": deal_states, "deal_places": deal_places} if with_deals else {}),
     }

@@ -1,0 +1,256 @@
+"""Pulkas of Classic and Gusarik: bombs, bomb rounds and two players, against a replay
+deal by deal on the Python score sheet with the bombs kept in Python lists."""
+
+import numpy as np
+import pytest
+
+from prefstats import engine
+from prefstats.auction import BLIND_PASS, WHIST_CALL_NAMES
+from prefstats.contracts import LEVEL
+from prefstats.deal import deal
+from prefstats.play import play_state, solver_table
+from prefstats.players.builtin import DOUBLE_DUMMY_OPEN, POLICIES, default_params, default_tables
+from prefstats.pulka import (
+    MAX_BOMBS,
+    STRIDE,
+    game_made,
+    play_pulkas,
+    seat_places,
+    set_bombs,
+    update_bombs,
+)
+from prefstats.scoring import ScoreSheet
+from prefstats.variants import get_variant
+
+
+def _play_deal(variant, d, bombs, blind_round, policy, key, deal_index, min_level, step):
+    """One deal played as the pulka plays it: reset, bombs, the bomb round's blind
+    passes, then the built-in players."""
+    rules = engine.rules_array(variant)
+    st = np.zeros(1, dtype=engine.STATE)[0]
+    engine.reset(st, d.hands[0], d.talon[0], d.talon_first[0], min_level, step)
+    st["bombs"][:] = bombs
+    if blind_round:
+        for _ in range(2 if variant.players == 2 else 3):
+            assert engine.apply(st, rules, BLIND_PASS) == 0
+    index = POLICIES.index(policy)
+    ok = play_state(st, rules, index, default_params(policy), default_tables(policy, variant),
+                    bool(DOUBLE_DUMMY_OPEN[index]), np.uint64(key), deal_index,
+                    np.zeros(1, dtype=engine.OBSERVATION)[0], solver_table(),
+                    np.zeros(1, dtype=np.int64))  # fmt: skip
+    assert ok
+    return st
+
+
+def _made(st):
+    d = int(st["declarer"])
+    if st["kind"] == engine.MISERE_GAME:
+        return st["tricks"][d] == 0
+    roles = (int(st["first"]), int(st["second"]))
+    return 1 not in roles or st["tricks"][d] >= LEVEL[int(st["contract"])]
+
+
+def replay(variant, pulka_id, seed, target, policy, key):
+    """Pulka ``pulka_id`` deal by deal on a :class:`ScoreSheet`; bombs in Python lists.
+    Returns the sheet, the final states and each deal's seat bombs."""
+    n = variant.players
+    sheet = ScoreSheet(variant, pool_target=target)
+    fifo = {p: [] for p in range(n)}
+    states, seat_bombs = [], []
+    min_level = 6
+    k = 0
+    while not sheet.finished:
+        d = deal(1, seed=seed, start=pulka_id * STRIDE + k)
+        dealer = (n - 1 + k) % n
+        seats = 2 if n == 2 else 3
+        place = [(dealer + 1 + s) % n for s in range(seats)]
+        bombs = [fifo[place[s]][0] if s < seats and fifo[place[s]] else 1 for s in range(3)]
+        st = _play_deal(variant, d, bombs, k < variant.bomb_rounds, policy, key,
+                        pulka_id * STRIDE + k, min_level, sheet.raspasy_step)  # fmt: skip
+        states.append(st.copy())
+        seat_bombs.append(bombs)
+        kind = int(st["kind"])
+        tricks = [0] * n
+        for s in range(seats):
+            tricks[place[s]] = int(st["tricks"][s])
+        four = dealer if n == 4 else None
+        if n == 4:
+            tricks[dealer] = int(st["tricks"][engine.TALON_SLOT])
+        if kind == engine.RASPASY:
+            sheet.record_raspasy(tricks, four)
+            blind = int(st["blind"])
+            passers = [s for s in range(3) if blind >> s & 1]
+            for s in passers:
+                fifo[place[s]].append(2 ** len(passers))
+        else:
+            declarer = int(st["declarer"])
+            mult = int(st["multiplier"])
+            assert mult == bombs[declarer] * (2 if int(st["dark"]) >> declarer & 1 else 1)
+            if n == 2:  # the dummy's tricks are the defending player's
+                tricks[place[1 - declarer]] += int(st["tricks"][2])
+            if kind == engine.MISERE_GAME:
+                sheet.record_misere(place[declarer], int(st["tricks"][declarer]), four,
+                                    multiplier=mult)  # fmt: skip
+            else:
+                talon = None if st["no_talon"] else int(st["talon"])
+                if n == 2:
+                    role = st["second"] if (declarer + 1) % 3 == 2 else st["first"]
+                    roles = {place[1 - declarer]: WHIST_CALL_NAMES[role]}
+                else:
+                    roles = {place[(declarer + 1) % 3]: WHIST_CALL_NAMES[st["first"]],
+                             place[(declarer + 2) % 3]: WHIST_CALL_NAMES[st["second"]]}
+                sheet.record_game(place[declarer], int(st["contract"]), tricks, roles, four,
+                                  multiplier=mult, talon=talon)  # fmt: skip
+            if _made(st) and fifo[place[declarer]]:
+                fifo[place[declarer]].pop(0)
+        min_level = variant.raspasy_exit if kind == engine.RASPASY else 6
+        k += 1
+    return sheet, states, seat_bombs
+
+
+BOMB_VARIANTS = [
+    ("sochi", 3, {"blind_pass": True, "bomb_rounds": 2}),
+    ("sochi", 4, {"blind_pass": True, "bomb_rounds": 1, "talon_whists": True}),
+    ("sochi", 3, {"whist_responsibility": "full", "underbid_penalty": True}),
+    ("classic", 3, {}),
+    ("classic", 4, {}),
+]
+
+
+@pytest.mark.parametrize(("name", "players", "options"), BOMB_VARIANTS)
+def test_pulka_loop_equals_sheet_replay_with_bombs(name, players, options):
+    variant = get_variant(name, players=players, **options)
+    ids = [0, 7]
+    result = play_pulkas(variant, ids, seed=5, pool_target=5, player_key=11, with_deals=True)
+    rows, numbers = result["deal_places"][:, 0], result["deal_places"][:, 1]
+    for row, pid in enumerate(ids):
+        sheet, states, bombs = replay(variant, pid, 5, 5, "heuristic", 11)
+        assert result["finished"][row] and result["deals"][row] == len(states)
+        np.testing.assert_array_equal(result["pool"][row], sheet.pool)
+        np.testing.assert_array_equal(result["mountain"][row], sheet.mountain)
+        np.testing.assert_array_equal(result["whists"][row], sheet.whists)
+        np.testing.assert_allclose(result["result"][row], sheet.settle(), atol=1e-9)
+        mine = result["deal_states"][rows == row]
+        assert numbers[rows == row].tolist() == list(range(len(states)))
+        assert mine["bombs"].tolist() == bombs
+        for a, b in zip(mine, states, strict=True):  # field by field: padding differs
+            assert all(np.array_equal(a[f], b[f]) for f in engine.STATE.names)
+    if variant.bomb_rounds:
+        first = result["deal_states"][numbers < variant.bomb_rounds]
+        bidders = 2 if players == 2 else 3
+        assert (first["kind"] == engine.RASPASY).all()
+        assert (first["blind"] == (1 << bidders) - 1).all()
+        assert (result["bombs_earned"] >= variant.bomb_rounds * bidders).all()
+
+
+def test_bombs_multiply_the_games_they_are_spent_on():
+    variant = get_variant("sochi", blind_pass=True, bomb_rounds=1)
+    r = play_pulkas(variant, range(6), seed=2, pool_target=8, with_deals=True)
+    states = r["deal_states"]
+    games = states[states["kind"] != engine.RASPASY]
+    bomb = games["bombs"][np.arange(len(games)), games["declarer"]].astype(np.int64)
+    dark = (games["dark"] >> games["declarer"].astype(np.uint8)) & 1
+    assert (games["multiplier"] == bomb * (1 + dark)).all()
+    assert (bomb == 8).sum() > 5  # the bomb round's bombs
+    assert (r["bombs_spent"] > 0).any()
+    assert (r["bombs_earned"] >= 3).all()
+
+
+def test_pulkas_are_reproducible_by_seed_and_number():
+    for name, players in (("classic", 3), ("classic", 4)):
+        v = get_variant(name, players=players)
+        a = play_pulkas(v, [3, 4], seed=2, pool_target=4)
+        b = play_pulkas(v, [4], seed=2, pool_target=4)
+        for key in ("pool", "mountain", "whists", "result", "deals", "bombs_earned"):
+            np.testing.assert_array_equal(a[key][1], b[key][0])
+        assert abs(a["result"].sum(axis=1)).max() < 1e-9
+
+
+def _state(kind, declarer=-1, **fields):
+    st = np.zeros(1, dtype=engine.STATE)[0]
+    st["kind"] = kind
+    st["declarer"] = declarer
+    for name, value in fields.items():
+        st[name] = value
+    return st
+
+
+def _bomb_book(n):
+    return (np.ones((n, MAX_BOMBS), dtype=np.int64), np.zeros(n, dtype=np.int64),
+            np.zeros(n, dtype=np.int64))  # fmt: skip
+
+
+def test_bombs_earned_by_blind_passers_and_spent_oldest_first():
+    n = 3
+    place = np.zeros(n, dtype=np.int64)
+    seat_places(n, 0, place)  # dealer place 0: seats 0, 1, 2 at places 1, 2, 0
+    assert place.tolist() == [1, 2, 0]
+    queue, head, size = _bomb_book(n)
+    # two blind passers of a raspasy: a bomb of 4 each; then all three: 8 each
+    assert update_bombs(_state(engine.RASPASY, blind=0b101), n, place, queue, head,
+                        size) == (2, 0)  # fmt: skip
+    assert update_bombs(_state(engine.RASPASY, blind=0b111), n, place, queue, head,
+                        size) == (3, 0)  # fmt: skip
+    assert update_bombs(_state(engine.RASPASY, blind=0), n, place, queue, head,
+                        size) == (0, 0)  # fmt: skip
+    assert size.tolist() == [2, 2, 1]  # places 1 and 0 hold 4 then 8; place 2 holds 8
+    st = _state(engine.GAME)
+    set_bombs(st, n, place, queue, head, size)
+    assert st["bombs"].tolist() == [4, 8, 4]
+    # a failed game keeps the bomb, a made one spends the oldest
+    failed = _state(engine.GAME, 0, contract=10, first=1, second=0, tricks=[7, 3, 0, 0])
+    assert not game_made(failed)
+    assert update_bombs(failed, n, place, queue, head, size) == (0, 0)
+    made = _state(engine.GAME, 0, contract=10, first=1, second=0, tricks=[8, 2, 0, 0])
+    assert game_made(made)
+    assert update_bombs(made, n, place, queue, head, size) == (0, 1)
+    set_bombs(st, n, place, queue, head, size)
+    assert st["bombs"].tolist() == [8, 8, 4]
+    credited = _state(engine.GAME, 0, contract=10, first=0, second=0)
+    assert game_made(credited)
+    update_bombs(credited, n, place, queue, head, size)
+    assert size[1] == 0
+    set_bombs(st, n, place, queue, head, size)
+    assert st["bombs"].tolist() == [1, 8, 4]
+    assert update_bombs(credited, n, place, queue, head, size) == (0, 0)  # none left
+    misere = _state(engine.MISERE_GAME, 1, contract=15, tricks=[0, 1, 0, 0])
+    assert not game_made(misere)
+    misere["tricks"][1] = 0
+    assert game_made(misere)
+    assert update_bombs(misere, n, place, queue, head, size) == (0, 1)  # place 2's bomb
+    assert size.tolist() == [2, 0, 0]
+
+
+def test_bombs_overflow_is_reported_and_changes_nothing():
+    n = 3
+    place = np.array([1, 2, 0], dtype=np.int64)
+    queue, head, size = _bomb_book(n)
+    raspasy = _state(engine.RASPASY, blind=0b111)
+    for _ in range(MAX_BOMBS):
+        assert update_bombs(raspasy, n, place, queue, head, size) == (3, 0)
+    before = (queue.copy(), head.copy(), size.copy())
+    assert update_bombs(raspasy, n, place, queue, head, size) == (-1, 0)
+    assert all(np.array_equal(a, b) for a, b in zip(before, (queue, head, size), strict=True))
+    v = get_variant("sochi", blind_pass=True, bomb_rounds=MAX_BOMBS + 1)
+    with pytest.raises(RuntimeError, match=f"more than {MAX_BOMBS} unused bombs"):
+        play_pulkas(v, [0], seed=1, pool_target=50)
+
+
+def test_gusarik_places_and_dummy():
+    place = np.zeros(2, dtype=np.int64)
+    seat_places(2, 1, place)
+    assert place.tolist() == [0, 1]
+    seat_places(2, 0, place)
+    assert place.tolist() == [1, 0]
+    st = _state(engine.GAME)
+    queue, head, size = _bomb_book(2)
+    queue[:, 0] = 4
+    size[:] = 1
+    set_bombs(st, 2, place, queue, head, size)
+    assert st["bombs"].tolist() == [4, 4, 1]  # the dummy has no bombs
+
+
+def test_bomb_rounds_need_blind_pass():
+    v = get_variant("sochi", bomb_rounds=1)
+    with pytest.raises(ValueError, match=r"bomb_rounds.*blind_pass"):
+        play_pulkas(v, [0], seed=1, pool_target=5)
