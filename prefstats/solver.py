@@ -20,8 +20,8 @@ on-disk cache can crash, numba issue #6061) and, as the bridge and Skat solvers 
   next trick, can escape it, can exit safely, or keeps low cards under a defender's
   long suit (tricks he surely loses); the last two tricks are solved directly;
 - move ordering by card-play heuristics, the table's best lead first, then the lead
-  that last cut the search off at the same depth ("killer"); for trick contracts the
-  first guess is a playout along that ordering.
+  that last cut the search off at the same depth with the same leader ("killer"); for
+  trick contracts the first guess is a playout along that ordering.
 
 Memory: one table of ``TT_SIZE`` entries of 16 bytes (512 KiB) per solver thread, plus
 a search stack of a few kilobytes.
@@ -564,9 +564,9 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
     st_need = np.empty(_MAX_PLIES, np.int64)
     st_lo = np.empty(_MAX_PLIES, np.int64)
     st_hi = np.empty(_MAX_PLIES, np.int64)
-    # The lead that last cut the search off at each depth: it often refutes the sibling
-    # positions too (there most leads are tried first by heuristics alone).
-    killer = np.full(_MAX_PLIES, -1, np.int64)
+    # The lead that last cut the search off at each depth, by leader: it often refutes
+    # the sibling positions too (there most leads are tried first by heuristics alone).
+    killer = np.full((_MAX_PLIES, 3), -1, np.int64)
 
     d = 0
     leader = root_leader
@@ -619,7 +619,7 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
             trick = seq[root_len + d - tlen : root_len + d]
             n_moves[d] = _order_moves(
                 hands, trick, tlen, leader, player, declarer, trump, misere, hint,
-                killer[d] if tlen == 0 else -1, moves[d], scores,
+                killer[d, leader] if tlen == 0 else -1, moves[d], scores,
             )
             idx[d] = 0
             is_or[d] = (player == declarer) != misere
@@ -636,7 +636,7 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
                 hands[st_player[d]] |= 1 << seq[root_len + d]
                 cut = res == is_or[d]
                 if cut:
-                    killer[d] = seq[root_len + d]
+                    killer[d, st_leader[d]] = seq[root_len + d]
                 if not cut:
                     idx[d] += 1
                     if idx[d] < n_moves[d]:
