@@ -451,9 +451,12 @@ def _lead_score(hands, c, player, declarer, trump, misere):
         if sp:
             low = max(low, lowest_card(sp))
         ducks = popcount(sd & ((1 << low) - 1))
+        # Forcing leads first, then those he has fewest cards to duck; within them the
+        # highest card, keeping the low ones to force him later, and (when forcing) in
+        # his shortest suit (measured: fewer nodes than the lowest card first).
         if ducks == 0:
-            return 100 - r  # the declarer has only higher cards: he must win it
-        return 50 - 4 * ducks - r
+            return 100 + r - 4 * popcount(sd)  # he has only higher cards: he must win it
+        return 50 - 4 * ducks + r
     others = sa | sb
     if others == 0 or r > HIGH8[others]:
         ruff_threat = (
