@@ -329,8 +329,21 @@ def _quick_tricks(hands, leader, trump):
         others = ((a | b) >> sh) & 0xFF
         mine = (h >> sh) & 0xFF
         top = popcount(mine >> (HIGH8[others] + 1))
+        ruff_a = _suit_len(a, trump) > 0
+        ruff_b = _suit_len(b, trump) > 0
         if max(_suit_len(a, trump), _suit_len(b, trump)) > top:
-            return top  # only the top trumps are safe while others can still ruff
+            # Others can still ruff after his top trumps: he cashes side suits first, a
+            # top card winning while each other player holding trumps must follow.
+            for s in range(4):
+                if s != trump:
+                    sh = 8 * s
+                    t = popcount(((h >> sh) & 0xFF) >> (HIGH8[((a | b) >> sh) & 0xFF] + 1))
+                    if ruff_a:
+                        t = min(t, _suit_len(a, s))
+                    if ruff_b:
+                        t = min(t, _suit_len(b, s))
+                    top += t
+            return top
     for s in range(4):
         sh = 8 * s
         others = ((a | b) >> sh) & 0xFF
