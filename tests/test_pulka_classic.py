@@ -254,3 +254,29 @@ def test_bomb_rounds_need_blind_pass():
     v = get_variant("sochi", bomb_rounds=1)
     with pytest.raises(ValueError, match=r"bomb_rounds.*blind_pass"):
         play_pulkas(v, [0], seed=1, pool_target=5)
+
+
+@pytest.mark.parametrize(("name", "players"), [("classic", 3), ("classic", 4)])
+def test_pulka_datasets_of_the_new_presets(tmp_path, name, players):
+    import polars as pl
+
+    from prefstats.simulate import load, player_key, simulate_pulkas
+
+    variant = get_variant(name, players=players)
+    simulate_pulkas(variant, pulkas=4, pool_target=4, seed=3, out=tmp_path, chunk_size=2,
+                    with_deals=True, workers=1, progress=False)  # fmt: skip
+    rows = load(tmp_path).collect().sort("pulka_id")
+    deals = load(tmp_path / "deals").collect()
+    assert rows.height == 4 and rows["finished"].all()
+    assert deals.height == rows["deals"].sum()
+    direct = play_pulkas(variant, [2], seed=3, pool_target=4, player_key=player_key(3))
+    results = [f"result_{p}" for p in range(players)]
+    assert rows.filter(pl.col("pulka_id") == 2).select(results).row(0) == pytest.approx(
+        direct["result"][0].tolist())
+    if variant.pulka_end == "total":  # no help: the deals' values add up to the result
+        by_place = np.zeros((4, players))
+        for row in deals.iter_rows(named=True):
+            for s in range(players):  # scoring seat s sits at its place
+                place = (row["dealer"] + 1 + s) % players if s < 3 else row["dealer"]
+                by_place[row["pulka_id"], place] += row[f"value_{s}"]
+        np.testing.assert_allclose(by_place, rows.select(results).to_numpy(), atol=1e-3)

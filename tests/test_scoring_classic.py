@@ -540,3 +540,26 @@ def test_a_deal_at_multiplier_m_is_m_times_the_deal(pulka, m):
     scaled = entries(variant, *args, **{**kwargs, "multiplier": m})
     assert scaled[:, 3].tolist() == (m * one[:, 3]).tolist()
     assert scaled[:, :3].tolist() == one[:, :3].tolist()
+
+
+@PROPERTY
+@given(pulkas(max_deals=3), st.data())
+def test_bad_multipliers_talons_and_counts_raise_and_change_nothing(pulka, data):
+    variant, history = pulka
+    s = play(variant, history)
+    before = (s.pool, s.mountain, s.whists, list(s.log), s.raspasy_step, s.deals)
+    method, args, kwargs = data.draw(deals(variant).filter(lambda d: d[0] != "record_raspasy"))
+    breakage = data.draw(st.sampled_from(["multiplier", "talon", "tricks"]))
+    if breakage == "multiplier":
+        kwargs = {**kwargs, "multiplier": data.draw(st.sampled_from([0, -2, True, 2.0]))}
+    elif breakage == "talon" and method == "record_game":
+        kwargs = {**kwargs, "talon": data.draw(st.sampled_from([1, 0b111, -3, 1 << 33, "A♠"]))}
+    elif method == "record_game":
+        args = (args[0], args[1], [*args[2], 0], dict.fromkeys(args[3], "whist"))
+    else:
+        args = (args[0], 11)
+    with pytest.raises(ValueError):
+        getattr(s, method)(*args, **kwargs)
+    after = (s.pool, s.mountain, s.whists, list(s.log), s.raspasy_step, s.deals)
+    for a, b in zip(before, after, strict=True):
+        assert np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b
