@@ -3,6 +3,10 @@ and the compiled batch driver of the built-in players.
 
 Both run the same state machine (:mod:`prefstats.engine`); a finished deal is its final
 :data:`~prefstats.engine.STATE` record, which holds every decision the reports need.
+Classic's bombs (each seat's next bomb multiplier) can be given per deal (``bombs``);
+the pulka simulator sets them itself. An open deal settled by one solver call credits
+the defence's tricks to the lone whister, the first misère catcher, or in Gusarik the
+defending player (the dummy's tricks are his).
 
 >>> from prefstats.deal import deal
 >>> from prefstats.players.base import RandomLegalPlayer
@@ -51,8 +55,10 @@ def new_state(
     talon_first: int | None = None,
     min_level: int = 6,
     raspasy_step: int = 0,
+    bombs: Sequence[int] | None = None,
 ) -> np.ndarray:
-    """A fresh deal as a one-element :data:`engine.STATE` array (checked)."""
+    """A fresh deal as a one-element :data:`engine.STATE` array (checked); ``bombs`` is
+    each seat's next bomb multiplier (classic; default 1, none)."""
     masks = np.asarray([int(h) for h in hands], dtype=np.uint32)
     talon = int(talon)
     if masks.shape != (3,):
@@ -69,14 +75,25 @@ def new_state(
                          f"{min_level}, {raspasy_step}")
     st = np.zeros(1, dtype=engine.STATE)
     engine.reset(st[0], masks, np.uint32(talon), first, min_level, raspasy_step)
+    if bombs is not None:
+        st[0]["bombs"] = _bomb_array(bombs, 1)[0]
     return st
 
 
+def _bomb_array(bombs, n: int) -> np.ndarray:
+    """``bombs`` (one value, three per seat, or ``(n, 3)``) as an ``(n, 3)`` uint8 array."""
+    out = np.broadcast_to(np.asarray(bombs, dtype=np.int64), (n, 3))
+    if (out < 1).any() or (out > 255).any():
+        raise ValueError("bombs: multipliers must be 1 (no bomb) .. 255")
+    return np.ascontiguousarray(out, dtype=np.uint8)
+
+
 @njit(cache=True)
-def _open_play_by_solver(st, table, stats):
+def _open_play_by_solver(st, rules, table, stats):
     """Settle an open deal (lone whister, misère) at its start by one solver call; the
     defence's tricks are credited to the whister (he plays both hands) or, on misère,
-    to the first catcher."""
+    to the first catcher; in Gusarik to the defending player, whose are the dummy's
+    tricks too."""
     declarer = st.declarer
     misere = st.kind == engine.MISERE_GAME
     trump = -1 if misere else TRUMP[st.contract]
@@ -87,6 +104,8 @@ def _open_play_by_solver(st, table, stats):
     st.tricks[declarer] = taken
     left = misere or st.first == engine.W_WHIST
     defender = (declarer + 1) % 3 if left else (declarer + 2) % 3
+    if rules[engine.R_DUMMY] >= 0:
+        defender = 3 - declarer - rules[engine.R_DUMMY]
     st.tricks[defender] = 10 - taken
     st.trick = 10
     st.double_dummy = True
@@ -116,6 +135,7 @@ def play_hand(
     talon_first: int | None = None,
     min_level: int = 6,
     raspasy_step: int = 0,
+    bombs: Sequence[int] | None = None,
     sheet=None,
 ) -> np.void:
     """Play one deal with ``players`` (one per active seat, from the dealer's left) and
@@ -128,13 +148,13 @@ def play_hand(
         raise ValueError(f"expected three players, one per active seat, got {len(players)}")
     rules = engine.rules_array(variant)
     st = new_state(hands, talon, talon_first=talon_first, min_level=min_level,
-                   raspasy_step=raspasy_step)[0]
+                   raspasy_step=raspasy_step, bombs=bombs)[0]
     obs = np.zeros(1, dtype=engine.OBSERVATION)[0]
     stats = np.zeros(1, dtype=np.int64)
     engine.advance_forced(st, rules)
     while st["phase"] != engine.DONE:
         if _at_open_start(st) and all(players[s].double_dummy_open for s in range(3)):
-            _open_play_by_solver(st, solver_table(), stats)
+            _open_play_by_solver(st, rules, solver_table(), stats)
             break
         engine.observe(st, rules, obs)
         seat = int(st["controller"])
@@ -152,17 +172,22 @@ def play_hand(
     return st
 
 
-def play_hands(deals, variant, *, policy: str = "heuristic", key: int = 0) -> np.ndarray:
+def play_hands(deals, variant, *, policy: str = "heuristic", key: int = 0,
+               raspasy_step: int | np.ndarray = 0, bombs=None) -> np.ndarray:
     """:func:`play_batch`'s deals played through the Python driver by
     :class:`~prefstats.players.builtin.BuiltinPlayer` objects keyed alike: the same
     final states, slower; it shows the two drivers agree."""
-    out = np.zeros(len(deals), dtype=engine.STATE)
-    for i in range(len(deals)):
+    n = len(deals)
+    out = np.zeros(n, dtype=engine.STATE)
+    steps = np.broadcast_to(np.asarray(raspasy_step, dtype=np.int64), (n,))
+    seat_bombs = _bomb_array(1 if bombs is None else bombs, n)
+    for i in range(n):
         players = [BuiltinPlayer(policy) for _ in range(3)]
         for s, p in enumerate(players):
             p.start_deal(seat_key(np.uint64(key), deals.index[i], s))
         out[i] = play_hand(deals.hands[i], deals.talon[i], players, variant,
-                           talon_first=deals.talon_first[i])
+                           talon_first=deals.talon_first[i], raspasy_step=int(steps[i]),
+                           bombs=seat_bombs[i])
     return out
 
 
@@ -185,7 +210,7 @@ def play_state(st, rules, policy, params, tables, double_dummy, base_key, deal_i
     engine.advance_forced(st, rules)
     while st.phase != engine.DONE:
         if double_dummy and _at_open_start(st):
-            _open_play_by_solver(st, table, stats)
+            _open_play_by_solver(st, rules, table, stats)
             break
         engine.observe(st, rules, obs)
         seat = st.controller
@@ -199,14 +224,16 @@ def play_state(st, rules, policy, params, tables, double_dummy, base_key, deal_i
 
 
 @njit(cache=True)
-def _batch_kernel(hands, talon, talon_first, min_level, raspasy_step, rules, policy, params,
-                  tables, double_dummy, base_key, index, states, obs_buf, table, stats):
+def _batch_kernel(hands, talon, talon_first, min_level, raspasy_step, bombs, rules, policy,
+                  params, tables, double_dummy, base_key, index, states, obs_buf, table, stats):
     """Play deals ``i`` with the built-in ``policy`` at every seat; returns the number of
     the first deal where a decision was illegal, or -1."""
     obs = obs_buf[0]
     for i in range(hands.shape[0]):
         st = states[i]
         engine.reset(st, hands[i], talon[i], talon_first[i], min_level[i], raspasy_step[i])
+        for s in range(3):
+            st.bombs[s] = bombs[i, s]
         if not play_state(st, rules, policy, params, tables, double_dummy, base_key,
                           index[i], obs, table, stats):
             return i
@@ -222,6 +249,7 @@ def play_batch(
     key: int = 0,
     min_level: int | np.ndarray = 6,
     raspasy_step: int | np.ndarray = 0,
+    bombs=None,
     double_dummy: bool | None = None,
 ) -> np.ndarray:
     """Play ``deals`` (a :class:`~prefstats.deal.Deals`) with the compiled built-in
@@ -231,6 +259,8 @@ def play_batch(
     plays them double dummy; ``double_dummy=False`` has them played card by card by the
     policy instead (no solver). ``key`` seeds the players' random choices; deal ``i``
     uses ``deals.index[i]``, so a chunk of a run plays exactly as in the whole run.
+    ``bombs`` (classic) is each seat's next bomb multiplier: one value, one per seat, or
+    ``(n, 3)``; default 1 (no bombs).
     """
     if policy not in POLICIES:
         raise ValueError(f"unknown built-in policy {policy!r}; choose from {POLICIES}")
@@ -249,6 +279,7 @@ def play_batch(
         hands, talon, np.asarray(first, dtype=np.int64),
         np.broadcast_to(np.asarray(min_level, dtype=np.int64), (n,)),
         np.broadcast_to(np.asarray(raspasy_step, dtype=np.int64), (n,)),
+        _bomb_array(1 if bombs is None else bombs, n),
         engine.rules_array(variant), POLICIES.index(policy), prm, default_tables(policy, variant),
         bool(DOUBLE_DUMMY_OPEN[POLICIES.index(policy)] if double_dummy is None else double_dummy),
         np.uint64(key),

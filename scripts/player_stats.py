@@ -9,10 +9,18 @@ deals, as ``play_batch`` does) with the tables of each preset's own deal values
   after and before the talon, and a calibration table by predicted value;
 - the shares of deals bid, all-passed (raspasy) and misère, the misère catch rate, and
   for trick games: the level mix, made, whisted (by two, by one), passed out and
-  half-whisted, with whisting on sixes.
+  half-whisted, with whisting on sixes;
+- classic: deals with a dark bid (and won dark, made), with a blind pass, bids and
+  games without the talon (made), at raspasy step 0 and without bombs unless
+  ``--step`` / ``--bombs`` say otherwise;
+- Gusarik: the defender's call (whist with the dummy, pass, half) and the raspasy
+  tricks (two cards each, the dummy's none).
+
+A preset may name its table size as ``name/4`` (``classic/4``: four players).
 
     .venv/bin/python scripts/player_stats.py                 # 20,000 deals per preset
     .venv/bin/python scripts/player_stats.py --deals 2000 --presets sochi
+    .venv/bin/python scripts/player_stats.py --presets classic classic/4 gusarik
 """
 
 from __future__ import annotations
@@ -24,7 +32,7 @@ import numpy as np
 from numba import njit
 
 from prefstats import engine
-from prefstats.auction import W_HALF, W_PASS, W_WHIST
+from prefstats.auction import BLIND_PASS, N_CALLS, NO_TALON_BID, W_HALF, W_PASS, W_WHIST
 from prefstats.contracts import LEVEL, NO_TRUMP, TRUMP
 from prefstats.deal import deal
 from prefstats.play import play_state, solver_table
@@ -36,23 +44,25 @@ from prefstats.variants import PRESETS, get_variant
 
 @njit(cache=True)
 def _play(hands, talon, first, rules, params, tables, key, index, states, obs_buf, table,
-          stats):
+          stats, step, bomb):
     """``play_batch``'s loop (one :func:`~prefstats.play.play_state` per deal), with the
     tables given."""
     for i in range(len(hands)):
         st = states[i]
-        engine.reset(st, hands[i], talon[i], first[i], 6, 0)
+        engine.reset(st, hands[i], talon[i], first[i], 6, step)
+        st.bombs[:] = bomb
         play_state(st, rules, HEURISTIC, params, tables, True, key, index[i], obs_buf[0],
                    table, stats)
 
 
-def play(d, variant, key: int) -> np.ndarray:
+def play(d, variant, key: int, step: int = 0, bomb: int = 1) -> np.ndarray:
     """Final states of deals ``d`` played by the heuristic with ``variant``'s tables."""
     states = np.zeros(len(d), dtype=engine.STATE)
     _play(d.hands, d.talon, d.talon_first.astype(np.int64), engine.rules_array(variant),
           default_params("heuristic"), default_tables("heuristic", variant), np.uint64(key),
           np.asarray(d.index, dtype=np.int64), states,
-          np.zeros(1, dtype=engine.OBSERVATION), solver_table(), np.zeros(1, dtype=np.int64))
+          np.zeros(1, dtype=engine.OBSERVATION), solver_table(), np.zeros(1, dtype=np.int64),
+          step, bomb)
     return states
 
 
@@ -70,7 +80,8 @@ def evaluator_report(states: np.ndarray, tables: np.ndarray) -> None:
     decl = g["declarer"].astype(np.int64)
     rows = np.arange(n)
     dealt = g["dealt"].astype(np.int64)
-    final = (dealt[rows, decl] | g["talon"]) & ~g["discard"].astype(np.int64)
+    talon = np.where(g["no_talon"], 0, g["talon"].astype(np.int64))
+    final = (dealt[rows, decl] | talon) & ~g["discard"].astype(np.int64)
     hands = dealt.copy()
     hands[rows, decl] = final
     trump = TRUMP[g["contract"]].astype(np.int64)
@@ -131,20 +142,89 @@ def play_report(states: np.ndarray) -> None:
           f"{pct((made & played & six).sum(), (played & six).sum())} of those played")
 
 
+def _first_calls(states: np.ndarray) -> np.ndarray:
+    """``(n, N_CALLS)`` counts of each call in the deals' auctions."""
+    counts = np.zeros((len(states), N_CALLS), dtype=np.int64)
+    for i, st in enumerate(states):
+        calls = st["calls"][: st["n_calls"]]
+        np.add.at(counts[i], calls.astype(np.int64), 1)
+    return counts
+
+
+def classic_report(states: np.ndarray) -> None:
+    """Dark bids, blind passes and games without the talon."""
+    n = len(states)
+    counts = _first_calls(states)
+    dark = states["dark"] != 0
+    blind = states["blind"] != 0
+    decl = states["declarer"].astype(np.int64)
+    won_dark = (decl >= 0) & ((states["dark"] >> np.maximum(decl, 0)) & 1).astype(bool)
+    bids_nt = counts[:, NO_TALON_BID:].sum(1) > 0
+    nt = states["no_talon"]
+    games = states["kind"] == engine.GAME
+    rows = np.arange(n)
+    taken = states["tricks"][rows, np.maximum(decl, 0)]
+    level = LEVEL[np.maximum(states["contract"], 0)]
+    made = games & ((taken >= level) | ~states["played"])
+
+    def pct(x, of):
+        return f"{100 * x / of:5.1f} %" if of else "   -  "
+
+    raspasy = states["kind"] == engine.RASPASY
+    print(f"  dark bid in {pct(dark.sum(), n)} of deals (won dark {pct(won_dark.sum(), n)}, "
+          f"made {pct((won_dark & made).sum(), (won_dark & games).sum())} of those trick "
+          f"games); blind pass in {pct(blind.sum(), n)} ({counts[:, BLIND_PASS].sum()} "
+          f"calls; all passed after one {pct((blind & raspasy).sum(), blind.sum())})")
+    print(f"  bids without the talon in {pct(bids_nt.sum(), n)} of deals; played so "
+          f"{pct(nt.sum(), n)} (trick games {(nt & games).sum()}, made "
+          f"{pct((nt & made).sum(), (nt & games).sum())}; misère "
+          f"{(nt & (states['kind'] == engine.MISERE_GAME)).sum()}); multiplier > 1 in "
+          f"{pct((states['multiplier'] > 1).sum(), n)}")
+
+
+def gusarik_report(states: np.ndarray) -> None:
+    """The defender's call and the raspasy tricks."""
+    games = states[states["kind"] == engine.GAME]
+    decl = games["declarer"].astype(np.int64)
+    # the defending player's call: the role that is not the dummy's (seat 2)
+    dummy_first = (decl + 1) % 3 == 2
+    call = np.where(dummy_first, games["second"], games["first"])
+    ras = states[states["kind"] == engine.RASPASY]
+    two = (ras["tricks"][:, 2] == 0).all() and (ras["tricks"][:, :2].sum(1) == 10).all()
+    n = len(games)
+
+    def pct(x, of):
+        return f"{100 * x / of:5.1f} %" if of else "   -  "
+
+    print(f"  defender with the dummy: whist {pct((call == W_WHIST).sum(), n)}, pass "
+          f"{pct((call == W_PASS).sum(), n)}, half {pct((call == W_HALF).sum(), n)}; "
+          f"raspasy {len(ras)}: the two players' tricks sum to 10 and the dummy has none: "
+          f"{two}; mean tricks of the first hand {ras['tricks'][:, 0].mean():.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--deals", type=int, default=20_000)
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--presets", nargs="+", default=list(PRESETS))
+    ap.add_argument("--presets", nargs="+", default=list(PRESETS),
+                    help="preset names, name/4 for four players")
+    ap.add_argument("--step", type=int, default=0, help="raspasy step of every deal")
+    ap.add_argument("--bombs", type=int, default=1, help="every seat's bomb multiplier")
     args = ap.parse_args()
     tables = default_tables("heuristic")
     d = deal(args.deals, seed=args.seed)
-    for name in args.presets:
+    for spec in args.presets:
+        name, _, players = spec.partition("/")
+        variant = get_variant(name, players=int(players) if players else None)
         t0 = time.perf_counter()
-        states = play(d, get_variant(name), args.seed)
-        print(f"{name}: {args.deals} deals, seed {args.seed} "
-              f"(played in {time.perf_counter() - t0:.0f} s)")
+        states = play(d, variant, args.seed, args.step, args.bombs)
+        print(f"{spec}: {args.deals} deals, seed {args.seed}, raspasy step {args.step}, "
+              f"bombs {args.bombs} (played in {time.perf_counter() - t0:.0f} s)")
         play_report(states)
+        if variant.dark_bids or variant.blind_pass or variant.no_talon_bids:
+            classic_report(states)
+        if variant.players == 2:
+            gusarik_report(states)
         evaluator_report(states, tables)
 
 

@@ -20,6 +20,17 @@ call when its catch probability is low and it is worth more. The discard and the
 contract maximise the same value after the talon (raising when it pays). A defender
 whists, passes or half-whists by the value of each call, guessing the other
 defender's call when it is not known yet.
+
+Classic: a blind pass or "dark" is drawn before looking, with the chances of the
+parameters (:mod:`prefstats.players.params`); the dark bidder bids the lowest legal
+bid blind and then passes. The seat's bomb multiplies its game values (a raspasy is
+never multiplied), less ``bomb_reserve`` per extra multiplier when the game is made or
+credited, which spends the bomb (a failed game keeps it). Bids
+without the talon are valued on the dealt hand (the ``POST`` model, less
+``no_talon_margin`` tricks) and made when needed to outrank and worth more than going
+up with the talon; such a contract is named for the dealt hand. Gusarik: the tables
+hold the two players' values; the lone defender, seeing his hand and the dummy's,
+estimates the declarer's tricks from the twelve cards left.
 """
 
 from __future__ import annotations
@@ -31,14 +42,30 @@ import numpy as np
 from numba import njit
 
 from prefstats import engine
-from prefstats.auction import PASS, W_HALF, W_PASS, W_WHIST
+from prefstats.auction import (
+    BLIND_PASS,
+    DARK,
+    N_CALLS,
+    NO_TALON_BID,
+    PASS,
+    W_HALF,
+    W_PASS,
+    W_WHIST,
+)
 from prefstats.cards import lowest_card, popcount
 from prefstats.contracts import LEVEL, MISERE, N_CONTRACTS, NO_TRUMP, TRUMP
 from prefstats.players import evaluate as ev
 from prefstats.players.params import (
     AGGRESSION,
+    BLIND_PASS_P,
+    BLIND_PASS_STEP,
+    BOMB_RESERVE,
+    DARK_BID_P,
+    DARK_BID_STEP,
+    DARK_BOMB,
     EXPECT_WHIST,
     MISERE_RISK,
+    NO_TALON_MARGIN,
     OTHERS_PASS,
     PARTNER_WHIST,
     RASPASY_FEAR,
@@ -90,24 +117,36 @@ def _value_table(variant) -> np.ndarray:
             roles = (W_WHIST, W_WHIST) if scenario == D_WHISTED else (W_PASS, W_PASS)
             for t in range(N_TRICKS):
                 k = 10 - t
-                add(GAME, code if code != MISERE else 0, (t, k - k // 2, k // 2), *roles)
+                tricks = (t, k) if n == 2 else (t, k - k // 2, k // 2)
+                add(GAME, code if code != MISERE else 0, tricks, *roles)
     for code in range(N_CONTRACTS):
         for pos in range(2):
             for mine, other in _SCENARIO_ROLES:
                 first, second = (mine, other) if pos == 0 else (other, mine)
                 if first == W_HALF:  # only the second defender half-whists
                     first, second = second, first
+                if n == 2:
+                    # Gusarik: the defending player (seat 1) makes the one call and owns
+                    # the dummy's tricks, whatever his place; the other's call is moot.
+                    first, second = mine, W_PASS
                 for k in range(N_TRICKS):
                     for own in range(N_TRICKS):
                         own = min(own, k)
                         split = (own, k - own) if pos == 0 else (k - own, own)
-                        add(GAME, code if code != MISERE else 0, (10 - k, *split), first,
-                            second, seat=1 + pos)
+                        if n == 2:
+                            add(GAME, code if code != MISERE else 0, (10 - k, k), first,
+                                second, seat=1)
+                        else:
+                            add(GAME, code if code != MISERE else 0, (10 - k, *split), first,
+                                second, seat=1 + pos)
+    def others(t):  # the other players' tricks when one takes t
+        return (10 - t,) if n == 2 else (10 - t - (10 - t) // 2, (10 - t) // 2)
+
     for t in range(N_TRICKS):
-        add(MISERE_GAME, MISERE, (t, 10 - t - (10 - t) // 2, (10 - t) // 2))
+        add(MISERE_GAME, MISERE, (t, *others(t)))
     for step in range(N_STEPS):
         for t in range(N_TRICKS):
-            add(RASPASY, 0, (t, 10 - t - (10 - t) // 2, (10 - t) // 2), step=step)
+            add(RASPASY, 0, (t, *others(t)), step=step)
     kind, contract, tricks, first, second, step, seat = (np.array(c) for c in zip(*rows,
                                                                                  strict=True))
     values = deal_values(variant, *score_batch(variant, kind, 0, contract, tricks, first,
@@ -193,14 +232,25 @@ def _declarer_value(tables, code, probs, whisted):
 
 
 @njit(cache=True)
-def _best_in_strain(tables, params, lowest, strain, mean, sd, probs):
-    """``(code, value)`` of the best contract in ``strain`` not below code ``lowest``."""
+def _made_chance(code, probs, whisted):
+    """Chance that contract ``code`` with tricks ``probs`` is made or credited (what
+    spends the declarer's bomb)."""
+    made = 0.0
+    for t in range(LEVEL[code], N_TRICKS):
+        made += probs[t]
+    return whisted * made + (1.0 - whisted)
+
+
+@njit(cache=True)
+def _best_in_strain(tables, params, legal, strain, mean, sd, probs):
+    """``(code, value)`` of the best contract in ``strain`` among the codes in mask
+    ``legal`` (-1 and a very low value when none is)."""
     _trick_probs(mean, sd, probs)
     best_code = -1
     best = -1e18
     for level in range(6, 11):
         code = _contract(level, strain)
-        if code >= lowest:
+        if (legal >> code) & 1:
             value = _declarer_value(tables, code, probs, params[EXPECT_WHIST])
             if value > best:
                 best_code, best = code, value
@@ -219,10 +269,11 @@ def _misere_value(tables, tricks, catch):
 
 
 @njit(cache=True)
-def _raspasy_value(tables, params, hand, leads, step, probs):
+def _raspasy_value(tables, params, hand, leads, step, probs, scale):
     """Expected value of a raspasy to this hand: its raspasy tricks are guessed from its
-    no-trump strength (the tricks its high cards cannot avoid)."""
-    mean = ev.declarer_tricks(tables, hand, NO_TRUMP, leads, False)
+    no-trump strength (the tricks its high cards cannot avoid), times ``scale`` (3/2
+    when two play the raspasy, as in Gusarik, where each takes five on average)."""
+    mean = scale * ev.declarer_tricks(tables, hand, NO_TRUMP, leads, False)
     _trick_probs(mean, ev.sigma(tables, ev.POST, NO_TRUMP), probs)
     base = V_RASPASY + min(step, N_STEPS - 1) * N_TRICKS
     total = 0.0
@@ -231,26 +282,138 @@ def _raspasy_value(tables, params, hand, leads, step, probs):
     return params[RASPASY_FEAR] * total
 
 
+@njit(cache=True)
+def _game_value(tables, code, probs, params, mult, cost):
+    """A bidder's value of contract ``code``: times his bomb's multiplier ``mult``, less
+    ``cost`` (the bomb's reserve) when the game is made or credited, which spends it."""
+    whisted = params[EXPECT_WHIST]
+    value = mult * _declarer_value(tables, code, probs, whisted)
+    if cost != 0.0:
+        value -= cost * _made_chance(code, probs, whisted)
+    return value
+
+
+@njit(cache=True)
+def _uniform(key):
+    """A uniform number in [0, 1) from a decision's random key."""
+    return np.float64(key >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def _is_bid(call):
+    return call < N_CONTRACTS or call >= NO_TALON_BID
+
+
+@njit(cache=True)
+def _lowest_bid(legal, rules):
+    """The legal bid lowest on the ladder, misère last (PASS when there is none)."""
+    best = PASS
+    best_rank = 1 << 30
+    for c in range(N_CALLS):
+        if (legal >> c) & 1 and _is_bid(c):
+            r = rules[engine.R_RANK + c] + (1 << 20) * (c % NO_TALON_BID == MISERE)
+            if r < best_rank:
+                best, best_rank = c, r
+    return best
+
+
+@njit(cache=True)
+def _blind_call(obs, params, key, high):
+    """A blind pass or "dark", decided before looking at the cards: only at a first call
+    before anyone bids, with the chances of the parameters (raised by the raspasy step;
+    the dark one by the seat's bomb); -1 to look at the cards instead."""
+    legal = np.int64(obs.legal)
+    can_blind = (legal >> BLIND_PASS) & 1
+    can_dark = (legal >> DARK) & 1
+    if high >= 0 or not (can_blind or can_dark):
+        return -1
+    step = obs.raspasy_step
+    u = _uniform(key)
+    p_blind = params[BLIND_PASS_P] + params[BLIND_PASS_STEP] * step if can_blind else 0.0
+    if u < p_blind:
+        return BLIND_PASS
+    p_dark = 0.0
+    if can_dark:
+        p_dark = params[DARK_BID_P] + params[DARK_BID_STEP] * step
+        if obs.bombs[obs.seat] > 1:
+            p_dark *= params[DARK_BOMB]
+    if u < p_blind + p_dark:
+        return DARK
+    return -1
+
+
+@njit(cache=True)
+def _best_above(values, rules, call):
+    """The best of ``values`` (per contract code, all with the talon or all without)
+    among the contracts a win with bid ``call`` allows: not below it on the ladder."""
+    shift = NO_TALON_BID if call >= NO_TALON_BID else 0
+    floor = rules[engine.R_RANK + call]
+    best = -1e18
+    for c in range(N_CONTRACTS):
+        if c != MISERE and rules[engine.R_RANK + c + shift] >= floor:
+            best = max(best, values[c])
+    return best
+
+
+@njit(cache=True)
+def _lowest_up_to(legal, rules, top, shift):
+    """The legal trick bid (codes + ``shift``) lowest on the ladder and not above
+    contract ``top`` + ``shift``; -1 if none."""
+    if top < 0:
+        return -1
+    ceiling = rules[engine.R_RANK + top + shift]
+    best = -1
+    best_rank = 1 << 30
+    for c in range(N_CONTRACTS):
+        call = c + shift
+        if c != MISERE and (legal >> call) & 1:
+            r = rules[engine.R_RANK + call]
+            if r <= ceiling and r < best_rank:
+                best, best_rank = call, r
+    return best
+
+
 # ---- decisions --------------------------------------------------------------------------
 
 
 @njit(cache=True)
-def bid_decision(obs, rules, params, tables):
+def bid_decision(obs, rules, params, tables, key):
     """The call: the lowest legal bid up to the highest contract worth more than
-    passing, misère when it is worth more still, else pass."""
-    legal = obs.legal
-    hand = np.int64(obs.hand)
-    leads = 1.0 if obs.seat == 0 else 0.0
+    passing, misère when it is worth more still, else pass.
+
+    Classic: at a first call before anyone bids, a blind pass or "dark" with the chances
+    of the parameters, drawn from ``key`` before looking; a seat that said "dark" bids
+    the lowest legal bid blind, then passes. A game's value is multiplied by the seat's
+    bomb, less ``bomb_reserve`` per extra multiplier times the chance that the game is
+    made or credited, which spends the bomb (a raspasy is never multiplied).
+    Bids without the talon are valued on the dealt hand (less ``no_talon_margin``
+    tricks); one is made when it is the lowest acceptable call and its best contract is
+    worth more than the one the lowest acceptable bid with the talon leads to.
+    """
+    legal = np.int64(obs.legal)
+    seat = obs.seat
     calls = np.empty(obs.n_calls, dtype=np.int64)
     for i in range(obs.n_calls):
         calls[i] = obs.calls[i]
-    high, _, passed = engine.replay_auction(calls, rules, obs.min_level)[1:4]
+    state = engine.replay_auction(calls, rules, obs.min_level)
+    high, passed, dark = state[1], state[3], state[6]
+    if (dark >> seat) & 1:  # he bids blind: the lowest bid, then he passes
+        return PASS if (legal >> PASS) & 1 else _lowest_bid(legal, rules)
+    blind = _blind_call(obs, params, key, high)
+    if blind >= 0:
+        return blind
+    hand = np.int64(obs.hand)
+    leads = 1.0 if seat == 0 else 0.0
     probs = np.empty(N_TRICKS)
     pass_value = 0.0
     if high < 0:  # nobody has bid: passing may end in a raspasy
         others = 2 - popcount(passed)
+        scale = 1.5 if rules[engine.R_DUMMY] >= 0 else 1.0
         pass_value = params[OTHERS_PASS] ** others * _raspasy_value(
-            tables, params, hand, leads, obs.raspasy_step, probs)
+            tables, params, hand, leads, obs.raspasy_step, probs, scale)
+    bomb = max(np.int64(obs.bombs[seat]), 1)
+    mult = np.float64(bomb)
+    cost = params[BOMB_RESERVE] * (bomb - 1)
     top = -1  # the highest contract worth more than passing
     best = -1e18
     for strain in range(5):
@@ -260,19 +423,62 @@ def bid_decision(obs, rules, params, tables):
         _trick_probs(mean, ev.sigma(tables, ev.PRE, strain), probs)
         for level in range(6, min(10, int(mean) + 2) + 1):
             code = _contract(level, strain)
-            value = _declarer_value(tables, code, probs, params[EXPECT_WHIST])
+            value = _game_value(tables, code, probs, params, mult, cost)
             best = max(best, value)
             if value > pass_value and code > top:
                 top = code
-    if (legal >> MISERE) & 1:
-        tricks, catch = ev.misere_risk(tables, hand, leads, True)
-        value = _misere_value(tables, tricks, catch)
-        if catch <= params[MISERE_RISK] and value > max(best, pass_value):
-            return MISERE
-    for code in range(top + 1):
-        if code != MISERE and (legal >> code) & 1:
-            return code
-    return PASS
+    no_talon = rules[engine.R_RANK + NO_TALON_BID] >= 0  # the ladder has such bids
+    top_nt = -1
+    nt_values = np.full(N_CONTRACTS, -1e18)
+    if no_talon:
+        for strain in range(5):
+            mean = (ev.declarer_tricks(tables, hand, strain, leads, False)
+                    + params[AGGRESSION] - params[NO_TALON_MARGIN])
+            if mean < 4.0:
+                continue
+            _trick_probs(mean, ev.sigma(tables, ev.POST, strain), probs)
+            for level in range(6, min(10, int(mean) + 2) + 1):
+                code = _contract(level, strain)
+                value = _game_value(tables, code, probs, params, mult, cost)
+                nt_values[code] = value
+                best = max(best, value)
+                if value > pass_value and code > top_nt:
+                    top_nt = code
+    misere = -1  # misère (as a first call) when it is safe and worth more than the rest
+    floor = max(best, pass_value)
+    for shift in (0, NO_TALON_BID):
+        if (legal >> (MISERE + shift)) & 1:
+            tricks, catch = ev.misere_risk(tables, hand, leads, shift == 0)
+            value = mult * _misere_value(tables, tricks, catch)
+            if cost != 0.0:
+                value -= cost * (1.0 - catch)
+            if catch <= params[MISERE_RISK] and value > floor:
+                misere, floor = MISERE + shift, value
+    if misere >= 0:
+        return misere
+    call = _lowest_up_to(legal, rules, top, 0)
+    if no_talon:
+        nt_call = _lowest_up_to(legal, rules, top_nt, NO_TALON_BID)
+        if nt_call >= 0:
+            if call < 0:
+                return nt_call
+            values = np.full(N_CONTRACTS, -1e18)  # with the talon, over every level
+            for strain in range(5):
+                mean = ev.declarer_tricks(tables, hand, strain, leads, True) + params[AGGRESSION]
+                _trick_probs(mean, ev.sigma(tables, ev.PRE, strain), probs)
+                for level in range(6, 11):
+                    code = _contract(level, strain)
+                    values[code] = _game_value(tables, code, probs, params, mult, cost)
+            if _best_above(nt_values, rules, nt_call) > _best_above(values, rules, call):
+                return nt_call
+    return call if call >= 0 else PASS
+
+
+@njit(cache=True)
+def _from_bid(bid):
+    """Mask of the trick contracts (codes) not below ``bid`` (a bid with the talon)."""
+    return ((np.int64(1) << N_CONTRACTS) - 1) & ~((np.int64(1) << bid) - 1) & ~(
+        np.int64(1) << MISERE)
 
 
 @njit(cache=True)
@@ -287,10 +493,11 @@ def discard_decision(obs, rules, params, tables):
     best = -1e18
     best_mask = 0
     bias = tables[ev.COEF, ev.BLOCK * ev.POST + ev.K_DISCARD_BIAS]
+    allowed = _from_bid(obs.bid)
     for strain in range(5):
         mask, mean = ev.best_discard(tables, hand, strain, leads)
         sd = ev.sigma(tables, ev.POST, strain)
-        value = _best_in_strain(tables, params, obs.bid, strain, mean - bias, sd, probs)[1]
+        value = _best_in_strain(tables, params, allowed, strain, mean - bias, sd, probs)[1]
         if value > best:
             best, best_mask = value, mask
     return best_mask
@@ -298,17 +505,21 @@ def discard_decision(obs, rules, params, tables):
 
 @njit(cache=True)
 def contract_decision(obs, rules, params, tables):
-    """The contract worth most for the hand after the discard (raising when it pays)."""
+    """The contract worth most for the hand after the discard (raising when it pays);
+    without the talon (``obs.no_talon``), for the dealt hand as it is."""
     hand = np.int64(obs.hand)
     leads = 1.0 if obs.seat == 0 else 0.0
     probs = np.empty(N_TRICKS)
     best = -1e18
-    best_code = obs.bid
+    best_code = lowest_card(obs.legal)
     for strain in range(5):
-        mean = ev.discarded_tricks(tables, hand, strain, leads)
+        if obs.no_talon:
+            mean = ev.declarer_tricks(tables, hand, strain, leads, False)
+        else:
+            mean = ev.discarded_tricks(tables, hand, strain, leads)
         sd = ev.sigma(tables, ev.POST, strain)
-        code, value = _best_in_strain(tables, params, obs.bid, strain, mean, sd, probs)
-        if code >= 0 and (obs.legal >> code) & 1 and value > best:
+        code, value = _best_in_strain(tables, params, obs.legal, strain, mean, sd, probs)
+        if code >= 0 and value > best:
             best, best_code = value, code
     return best_code
 
@@ -326,6 +537,31 @@ def _defence_value(tables, code, pos, scenario, probs, share):
 
 
 @njit(cache=True)
+def _lone_whist_decision(obs, rules, params, tables, code, strain, hand):
+    """Gusarik: the one defender, who sees his hand and the open dummy's, whists with
+    the dummy, passes or leaves the obligatory tricks (half), by expected value. The
+    declarer holds ten of the other twelve cards (he kept the best ten after the talon,
+    or holds ten with the unseen talon aside); the defence takes the rest of the
+    tricks, whose value is all the defender's."""
+    rest = np.int64(0xFFFFFFFF) & ~hand & ~np.int64(obs.visible[rules[engine.R_DUMMY]])
+    leads = 1.0 if obs.declarer == 0 else 0.0
+    declarer = ev.best_discard(tables, rest, strain, leads)[1]
+    declarer -= tables[ev.COEF, ev.BLOCK * ev.POST + ev.K_DISCARD_BIAS]
+    team = 10.0 - declarer + params[WHIST_APPETITE]
+    probs = np.empty(N_TRICKS)
+    _trick_probs(team, ev.sigma(tables, ev.POST, strain), probs)
+    values = np.full(3, -1e18)  # by call W_PASS, W_WHIST, W_HALF
+    values[W_WHIST] = _defence_value(tables, code, 1, S_ALONE, probs, 1.0)
+    values[W_PASS] = _defence_value(tables, code, 1, S_NONE, probs, 1.0)
+    values[W_HALF] = _defence_value(tables, code, 1, S_HALF, probs, 1.0)
+    best = lowest_card(obs.legal)
+    for call in range(3):
+        if (obs.legal >> call) & 1 and values[call] > values[best]:
+            best = call
+    return best
+
+
+@njit(cache=True)
 def whist_decision(obs, rules, params, tables):
     """Whist, pass or half-whist: the legal call of highest expected value, from the
     defence's estimated tricks (with the whist appetite) and this hand's share of them.
@@ -336,6 +572,8 @@ def whist_decision(obs, rules, params, tables):
     strain = _strain(code)
     pos = 0 if obs.seat == (obs.declarer + 1) % 3 else 1
     hand = np.int64(obs.hand)
+    if rules[engine.R_DUMMY] >= 0:
+        return _lone_whist_decision(obs, rules, params, tables, code, strain, hand)
     team = ev.defence_tricks(tables, hand, strain, level, 1.0 if obs.declarer == 0 else 0.0)
     team += params[WHIST_APPETITE]
     k_mean = ev.K_MEAN_NT if strain == NO_TRUMP else ev.K_MEAN_TRUMP

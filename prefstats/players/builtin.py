@@ -5,6 +5,9 @@ alike on the same observation.
 A built-in player is a ``policy`` code plus a float64 parameter array. Its decisions
 may depend only on the observation, the rules, the parameters and a per-decision
 ``key`` (a reproducible random number fixed by the deal and the decision's number).
+The heuristic draws on the key only for classic's calls made before looking (a blind
+pass, "dark"; see :mod:`prefstats.players.params`), so both drivers, numbering a
+seat's decisions alike, make the same draws.
 """
 
 from __future__ import annotations
@@ -13,7 +16,6 @@ import numpy as np
 from numba import njit
 
 from prefstats import engine
-from prefstats.cards import nth_card, popcount
 from prefstats.players.base import BasePlayer, Observation
 from prefstats.players.bidding import (
     bid_decision,
@@ -50,15 +52,38 @@ def seat_key(base_key, deal_index, seat):
 
 
 @njit(cache=True)
+def _count_bits(mask):
+    """Set bits of a 64-bit mask (calls reach bit 57, beyond the cards' 32)."""
+    n = 0
+    while mask:
+        mask &= mask - 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _nth_bit(mask, n):
+    """Index of the ``n``-th lowest set bit of ``mask`` (0-based; ``n`` < its count)."""
+    for _ in range(n):
+        mask &= mask - 1
+    i = 0
+    while not (mask >> i) & 1:
+        i += 1
+    return i
+
+
+@njit(cache=True)
 def random_decision(obs, key):
-    """Uniform among the legal decisions (a discard: two distinct cards)."""
-    legal = obs.legal
-    count = popcount(legal)
-    first = nth_card(legal, np.int64(key % np.uint64(count)))
+    """Uniform among the legal decisions (a discard: two distinct cards). Classic's
+    blind pass and dark call are legal calls like any other, so this player passes
+    blind or bids dark at random too (never looking at its cards anyway)."""
+    legal = np.int64(obs.legal)
+    count = _count_bits(legal)
+    first = _nth_bit(legal, np.int64(key % np.uint64(count)))
     if obs.phase != engine.DISCARD:
         return first
-    rest = legal & ~(1 << first)
-    second = nth_card(rest, np.int64((key >> np.uint64(32)) % np.uint64(count - 1)))
+    rest = legal & ~(np.int64(1) << first)
+    second = _nth_bit(rest, np.int64((key >> np.uint64(32)) % np.uint64(count - 1)))
     return (1 << first) | (1 << second)
 
 
@@ -69,7 +94,7 @@ def decide(policy, obs, rules, params, tables, key):
         return random_decision(obs, key)
     phase = obs.phase
     if phase == engine.AUCTION:
-        return bid_decision(obs, rules, params, tables)
+        return bid_decision(obs, rules, params, tables, key)
     if phase == engine.DISCARD:
         return discard_decision(obs, rules, params, tables)
     if phase == engine.CONTRACT:

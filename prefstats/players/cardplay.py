@@ -20,7 +20,8 @@ The rules, by seat:
   lead, discard from worthless suits and keep guards;
 - raspasy (each for himself): duck with the highest card that still loses, lead the
   card that others must overtake, take an unavoidable trick with the highest card, and
-  throw the most dangerous high card when void;
+  throw the most dangerous high card when void; on a Gusarik raspasy the dummy sits
+  out (two cards a trick) and holds nothing in play;
 - misère: the declarer ducks like on raspasy; the catchers lead their lowest cards and
   play under the declarer to force him.
 
@@ -43,7 +44,7 @@ import numpy as np
 from numba import njit
 
 from prefstats.contracts import TRUMP
-from prefstats.engine import GAME, MISERE_GAME, RASPASY
+from prefstats.engine import GAME, MISERE_GAME, R_DUMMY, RASPASY
 from prefstats.tricks import TALON, beats
 
 FULL = np.int64(0xFFFFFFFF)
@@ -96,11 +97,12 @@ def _below(c):
 
 
 @njit(cache=True)
-def possible_cards(obs):
+def possible_cards(obs, skip=-1):
     """Cards each seat may hold, as the deciding seat sees it: a visible hand exactly,
     a hidden one as every card not played, not seen and not known to be out of play
     (own discard, a raspasy talon shown); a hidden defender cannot hold the shown talon
-    (it went to the declarer). Voids shown in the current trick are removed.
+    (it went to the declarer). Voids shown in the current trick are removed. Seat
+    ``skip`` (Gusarik's dummy on a raspasy) sits the play out: it holds nothing in play.
 
     Returns (possible masks, hidden flags), both indexed by seat.
     """
@@ -115,6 +117,8 @@ def possible_cards(obs):
     p = [np.int64(0), np.int64(0), np.int64(0)]
     h = [False, False, False]
     for s in range(3):
+        if s == skip:
+            continue
         if s == obs.seat or obs.visible[s] != 0:
             p[s] = np.int64(obs.visible[s])
         else:
@@ -128,21 +132,27 @@ def possible_cards(obs):
         led = _suit(obs.trick_cards[0] >> 3)
         for i in range(1, n):
             if not (np.int64(1) << obs.trick_cards[i]) & led:
-                s = _seat_at(obs, i)
+                s = _seat_at(obs, i, skip)
                 p[s] &= ~led
     return (p[0], p[1], p[2]), (h[0], h[1], h[2])
 
 
 @njit(cache=True)
-def _seat_at(obs, i):
-    """Seat that played position ``i`` of the current trick (TALON for a led talon card)."""
+def _seat_at(obs, i, skip):
+    """Seat that played position ``i`` of the current trick (TALON for a led talon card),
+    seat ``skip`` sitting the trick out."""
     if obs.leader == TALON:
         return i - 1
-    return (obs.leader + i) % 3
+    s = obs.leader
+    for _ in range(i):
+        s = (s + 1) % 3
+        if s == skip:
+            s = (s + 1) % 3
+    return s
 
 
 @njit(cache=True)
-def _trick_state(obs, trump):
+def _trick_state(obs, trump, skip):
     """The card winning the current trick so far and the seat that played it."""
     best = np.int64(obs.trick_cards[0])
     pos = 0
@@ -151,7 +161,7 @@ def _trick_state(obs, trump):
         if beats(c, best, trump):
             best = c
             pos = i
-    return best, _seat_at(obs, pos)
+    return best, _seat_at(obs, pos, skip)
 
 
 @njit(cache=True)
@@ -177,16 +187,20 @@ def _team(obs, s):
 
 
 @njit(cache=True)
-def _n_after(obs):
+def _n_after(obs, skip):
     """How many seats play to the current trick after the deciding one."""
-    return (4 if obs.leader == TALON else 3) - obs.n_in_trick - 1
+    size = 4 if obs.leader == TALON else 3 if skip < 0 else 2
+    return size - obs.n_in_trick - 1
 
 
 @njit(cache=True)
-def _threatened(obs, poss, hidden, me, x, led, trump):
+def _threatened(obs, poss, hidden, me, x, led, trump, skip):
     """Whether an opponent of ``me`` still to play in this trick could beat card ``x``."""
-    for k in range(1, _n_after(obs) + 1):
-        s = (me + k) % 3
+    s = me
+    for _ in range(_n_after(obs, skip)):
+        s = (s + 1) % 3
+        if s == skip:
+            s = (s + 1) % 3
         if _team(obs, s) != _team(obs, me) and _may_beat(poss[s], hidden[s], x, led, trump):
             return True
     return False
@@ -344,7 +358,7 @@ def _game_lead(obs, poss, hidden, me, hand, legal, trump):
 
 @njit(cache=True)
 def _game_follow(obs, poss, hidden, me, hand, legal, trump):
-    best, winner = _trick_state(obs, trump)
+    best, winner = _trick_state(obs, trump, -1)
     led = obs.trick_cards[0] >> 3
     winners = np.int64(0)
     rest = legal
@@ -354,14 +368,14 @@ def _game_follow(obs, poss, hidden, me, hand, legal, trump):
         if beats(c, best, trump):
             winners |= np.int64(1) << c
     partner_wins = winner != me and _team(obs, winner) == _team(obs, me)
-    if partner_wins and not _threatened(obs, poss, hidden, me, best, led, trump):
+    if partner_wins and not _threatened(obs, poss, hidden, me, best, led, trump, -1):
         return _cheapest(obs, poss, hidden, me, hand, legal, trump)  # never overtake
     # Win with the lowest card no opponent still to play can beat.
     rest = winners
     while rest:
         c = _low(rest)
         rest &= rest - 1
-        if not _threatened(obs, poss, hidden, me, c, led, trump):
+        if not _threatened(obs, poss, hidden, me, c, led, trump, -1):
             return c
     if winners and obs.n_in_trick == 1 and obs.leader != obs.declarer and me != obs.declarer:
         # The partner led and the declarer plays last: play high to force his honour.
@@ -374,11 +388,11 @@ def _game_follow(obs, poss, hidden, me, hand, legal, trump):
 
 
 @njit(cache=True)
-def _duck(obs, poss, hidden, me, legal):
+def _duck(obs, poss, hidden, me, legal, skip):
     """Follow without trumps trying not to win: the highest card that loses; when every
     card wins, the highest if the trick is ours anyway, else the lowest; when void,
     throw the most dangerous card."""
-    best, _ = _trick_state(obs, -1)
+    best, _ = _trick_state(obs, -1, skip)
     led = best >> 3
     follow = legal & _suit(led)
     if follow == 0:
@@ -387,7 +401,7 @@ def _duck(obs, poss, hidden, me, legal):
     if under:
         return _high(under)
     top = _high(follow)
-    if _threatened(obs, poss, hidden, me, _low(follow), led, -1):
+    if _threatened(obs, poss, hidden, me, _low(follow), led, -1, skip):
         return _low(follow)
     return top
 
@@ -468,10 +482,10 @@ def _catcher_play(obs, poss, hidden, me, legal):
                 best_v = low
                 best = c
         return best if best >= 0 else _high(legal)
-    best, winner = _trick_state(obs, -1)
+    best, winner = _trick_state(obs, -1, -1)
     follow = legal & _suit(best >> 3)
     declarer_after = False
-    for k in range(1, _n_after(obs) + 1):
+    for k in range(1, _n_after(obs, -1) + 1):
         declarer_after |= (me + k) % 3 == decl
     if follow == 0:
         return _high(legal)  # keep the low cards for catching
@@ -484,6 +498,17 @@ def _catcher_play(obs, poss, hidden, me, legal):
 
 
 @njit(cache=True)
+def _raspasy_dummy(obs, rules):
+    """Gusarik's dummy on a raspasy (it sits the play out, two cards a trick), else -1;
+    ``rules`` may be None (no dummy)."""
+    if rules is None:
+        return -1
+    if obs.kind != RASPASY:
+        return -1
+    return rules[R_DUMMY]
+
+
+@njit(cache=True)
 def play_decision(obs, rules, params, tables):
     """The card seat ``obs.playing_for`` plays (see the module docstring for the rules)."""
     legal = np.int64(obs.legal)
@@ -491,12 +516,13 @@ def play_decision(obs, rules, params, tables):
         return _low(legal)
     me = obs.playing_for
     hand = np.int64(obs.visible[me])
-    poss, hidden = possible_cards(obs)
     kind = obs.kind
+    skip = _raspasy_dummy(obs, rules)
+    poss, hidden = possible_cards(obs, skip)
     if kind == RASPASY or (kind == MISERE_GAME and me == obs.declarer):
         if obs.n_in_trick == 0:
             return _safe_lead(obs, poss, hidden, me, legal)
-        return _duck(obs, poss, hidden, me, legal)
+        return _duck(obs, poss, hidden, me, legal, skip)
     if kind == MISERE_GAME:
         return _catcher_play(obs, poss, hidden, me, legal)
     trump = np.int64(TRUMP[obs.contract]) if kind == GAME else np.int64(-1)

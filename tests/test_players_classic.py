@@ -1,0 +1,257 @@
+"""The built-in players on classic (3 and 4 players) and Gusarik: both drivers alike,
+legal decisions, hidden cards out of reach, and the rates of the new calls."""
+
+import numpy as np
+import pytest
+
+from prefstats import engine
+from prefstats.auction import BLIND_PASS, DARK, N_CALLS, NO_TALON_BID, PASS
+from prefstats.deal import deal
+from prefstats.play import play_batch, play_hand, play_hands
+from prefstats.players.builtin import (
+    HEURISTIC,
+    BuiltinPlayer,
+    decide,
+    default_params,
+    default_tables,
+    seat_key,
+)
+from prefstats.players.params import heuristic_params
+from prefstats.variants import get_variant
+
+TABLES = [("classic", 3), ("classic", 4), ("gusarik", 2)]
+IDS = ["classic", "classic4", "gusarik"]
+
+
+def _variant(name, players):
+    return get_variant(name, players=players)
+
+
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
+@pytest.mark.parametrize(("name", "players"), TABLES, ids=IDS)
+def test_both_drivers_decide_alike(name, players, policy):
+    """1,000 deals: identical final states from the batch and Python drivers."""
+    variant = _variant(name, players)
+    d = deal(1000, seed=41)
+    states = play_batch(d, variant, policy=policy, key=3)
+    assert play_hands(d, variant, policy=policy, key=3).tobytes() == states.tobytes()
+    assert (states["phase"] == engine.DONE).all()
+
+
+def test_both_drivers_decide_alike_with_bombs_and_raspasy_steps():
+    variant = get_variant("classic")
+    d = deal(300, seed=42)
+    bombs = np.array([[1, 2, 4]] * 300)
+    steps = np.arange(300) % 3
+    states = play_batch(d, variant, key=8, bombs=bombs, raspasy_step=steps)
+    assert play_hands(d, variant, key=8, bombs=bombs, raspasy_step=steps).tobytes() == \
+        states.tobytes()
+
+
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
+@pytest.mark.parametrize(("name", "players"), TABLES, ids=IDS)
+def test_no_illegal_decision(name, players, policy):
+    """20,000 deals, every card by the policy (no solver): play_batch raises on any
+    illegal decision."""
+    variant = _variant(name, players)
+    states = play_batch(deal(20_000, seed=43), variant, policy=policy, double_dummy=False)
+    assert (states["phase"] == engine.DONE).all()
+    played = states["played"]
+    assert (states["tricks"][played].sum(axis=1) == 10).all()
+
+
+# ---- what a seat may see -------------------------------------------------------------------
+
+
+class Spy(BuiltinPlayer):
+    def __init__(self, policy="heuristic"):
+        super().__init__(policy)
+        self.seen = []
+
+    def act(self, obs):
+        self.seen.append(obs.record.copy())
+        return super().act(obs)
+
+
+def _spied(variant, n, seed, policy="heuristic", **params):
+    d = deal(n, seed=seed)
+    out = []
+    for i in range(n):
+        spies = [Spy(policy) for _ in range(3)]
+        if params:
+            for s in spies:
+                s.params = heuristic_params(**params)
+        for s, p in enumerate(spies):
+            p.start_deal(seat_key(np.uint64(1), d.index[i], s))
+        st = play_hand(d.hands[i], d.talon[i], spies, variant, talon_first=d.talon_first[i])
+        out.append((st, spies))
+    return out
+
+
+def test_dark_bidder_sees_no_card_in_the_auction():
+    seen_dark = 0
+    for _, spies in _spied(get_variant("classic"), 300, 44, dark_bid=0.3):
+        for seat, spy in enumerate(spies):
+            for r in spy.seen:
+                if r["phase"] == engine.AUCTION and (r["dark"] >> seat) & 1:
+                    seen_dark += 1
+                    assert r["hand"] == 0 and (r["visible"] == 0).all()
+    assert seen_dark > 50
+
+
+def test_gusarik_hides_the_defender_from_the_declarer_and_the_dummy_until_the_contract():
+    variant = get_variant("gusarik")
+    checked = 0
+    for st, spies in _spied(variant, 300, 45):
+        declarer = int(st["declarer"])
+        dealt = [int(h) for h in st["dealt"]]
+        for seat, spy in enumerate(spies):
+            assert seat != 2 or not spy.seen  # the dummy's decisions go to its controller
+            for r in spy.seen:
+                if r["phase"] in (engine.AUCTION, engine.DISCARD, engine.CONTRACT):
+                    assert r["visible"][2] == 0  # nobody sees the dummy before the contract
+                    assert int(r["talon"]) & dealt[2] == 0
+                if seat == declarer and r["phase"] != engine.DONE:
+                    other = 1 - declarer
+                    assert r["visible"][other] == 0
+                    hidden = dealt[other] & ~int(r["gone"])
+                    assert int(r["hand"]) & hidden == 0
+                    checked += 1
+    assert checked > 300
+
+
+def test_going_blind_does_not_depend_on_the_hand():
+    """The blind pass / dark choice of a first call is the same whatever the hand."""
+    variant = get_variant("classic")
+    rules = engine.rules_array(variant)
+    params = heuristic_params(blind_pass=0.2, dark_bid=0.2)
+    tables = default_tables("heuristic", variant)
+    d = deal(400, seed=46)
+    rng = np.random.default_rng(0)
+    blind = 0
+    for i in range(len(d)):
+        st = np.zeros(1, dtype=engine.STATE)[0]
+        engine.reset(st, d.hands[i], d.talon[i], 0, 6, i % 3)
+        obs = np.zeros(1, dtype=engine.OBSERVATION)[0]
+        engine.observe(st, rules, obs)
+        key = rng.integers(0, 2**64 - 1, dtype=np.uint64, endpoint=True)
+        call = decide(HEURISTIC, obs, rules, params, tables, key)
+        for other in range(1, 3):
+            obs["hand"] = obs["visible"][0] = d.hands[i][other]
+            again = decide(HEURISTIC, obs, rules, params, tables, key)
+            if call in (BLIND_PASS, DARK):
+                assert again == call
+            else:
+                assert again not in (BLIND_PASS, DARK)
+        blind += call in (BLIND_PASS, DARK)
+    assert 80 < blind < 250
+
+
+def test_dark_bidder_bids_the_lowest_bid_then_passes():
+    variant = get_variant("classic")
+    states = play_batch(deal(5000, seed=47), variant,
+                        params=heuristic_params(dark_bid=0.2, blind_pass=0.0))
+    checked = 0
+    for st in states:
+        calls = list(st["calls"][: st["n_calls"]])
+        if DARK not in calls:
+            continue
+        i = calls.index(DARK)
+        assert calls[i + 1] == 0  # 6♠: nobody had bid
+        checked += 1
+    assert checked > 500
+
+
+# ---- rates -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "players"), TABLES[:2], ids=IDS[:2])
+def test_new_calls_come_at_the_intended_rates(name, players):
+    states = play_batch(deal(20_000, seed=48), _variant(name, players))
+    dark = (states["dark"] != 0).mean()
+    blind = (states["blind"] != 0).mean()
+    no_talon = states["no_talon"].mean()
+    assert 0.01 < dark < 0.06
+    assert 0.03 < blind < 0.12 and blind > dark
+    assert 0.001 < no_talon < 0.03
+    kinds = np.bincount(states["kind"], minlength=4) / len(states)
+    assert kinds[engine.GAME] > 0.6 and 0.05 < kinds[engine.RASPASY] < 0.35
+    calls = states["calls"].astype(np.int64)
+    assert (calls[states["n_calls"][:, None] > np.arange(calls.shape[1])] < N_CALLS).all()
+
+
+def test_a_raspasy_streak_raises_the_blind_calls():
+    variant = get_variant("classic")
+    d = deal(5000, seed=49)
+    calm = (play_batch(d, variant, raspasy_step=0)["blind"] != 0).mean()
+    streak = (play_batch(d, variant, raspasy_step=2)["blind"] != 0).mean()
+    assert streak > calm + 0.02
+
+
+def test_bombs_multiply_games_and_the_reserve_keeps_them():
+    variant = get_variant("classic")
+    d = deal(5000, seed=50)
+    plain = play_batch(d, variant)
+    bombed = play_batch(d, variant, bombs=2)
+    assert (bombed["multiplier"][bombed["declarer"] >= 0] >= 2).all()
+    assert (plain["multiplier"] <= 2).all()
+    thrifty = play_batch(d, variant, bombs=2, params=heuristic_params(bomb_reserve=30.0))
+    assert (thrifty["kind"] == engine.RASPASY).mean() > (bombed["kind"] == engine.RASPASY).mean()
+
+
+def test_no_talon_contract_is_named_without_the_talon():
+    states = play_batch(deal(20_000, seed=51), get_variant("classic"))
+    nt = states[states["no_talon"]]
+    assert len(nt) > 20
+    assert (nt["bid"] >= NO_TALON_BID).all() and (nt["discard"] == 0).all()
+    games = nt[nt["kind"] == engine.GAME]
+    rank = engine.rules_array(get_variant("classic"))[engine.R_RANK:]
+    assert (rank[games["contract"] + NO_TALON_BID] >= rank[games["bid"]]).all()
+
+
+# ---- Gusarik ---------------------------------------------------------------------------------
+
+
+def test_gusarik_raspasy_has_two_card_tricks():
+    variant = get_variant("gusarik")
+    states = play_batch(deal(3000, seed=52), variant, double_dummy=False)
+    ras = states[states["kind"] == engine.RASPASY]
+    assert len(ras) > 300
+    assert (ras["tricks"][:, 2] == 0).all() and (ras["tricks"][:, :2].sum(1) == 10).all()
+    assert (ras["played_by"][:, 2] == 0).all()
+    for st, spies in _spied(variant, 200, 53):
+        if st["kind"] != engine.RASPASY:
+            continue
+        for spy in spies:
+            for r in spy.seen:
+                if r["phase"] == engine.PLAY:
+                    assert r["n_in_trick"] <= 1 and r["trick_cards"][2] == -1
+
+
+def test_gusarik_open_deals_credit_the_defending_player():
+    variant = get_variant("gusarik")
+    states = play_batch(deal(3000, seed=54), variant)
+    solved = states[states["double_dummy"]]
+    assert len(solved) > 300
+    decl = solved["declarer"].astype(np.int64)
+    rows = np.arange(len(solved))
+    assert (solved["tricks"][:, 2] == 0).all()
+    assert (solved["tricks"][rows, 1 - decl] + solved["tricks"][rows, decl] == 10).all()
+
+
+def test_gusarik_defender_whists_more_with_a_strong_dummy():
+    """The lone defender's call reads his hand and the dummy's."""
+    variant = get_variant("gusarik")
+    states = play_batch(deal(5000, seed=55), variant)
+    games = states[states["kind"] == engine.GAME]
+    decl = games["declarer"].astype(np.int64)
+    call = np.where((decl + 1) % 3 == 2, games["second"], games["first"])
+    calls = np.bincount(call, minlength=3) / len(games)
+    assert calls.min() >= 0 and calls[1] > 0.2 and calls[0] + calls[2] > 0.2
+    # raspasy is common with two players but not the rule
+    assert 0.1 < (states["kind"] == engine.RASPASY).mean() < 0.5
+    assert PASS not in (states["bid"][states["declarer"] >= 0])
+
+
+def test_random_policy_runs_without_parameters():
+    assert default_params("random").size == 0
