@@ -271,6 +271,8 @@ class Variant:
                 raise ValueError(f"{f.name}: {checked!r} is not one of {listed}")
         if self.raspasy_talon == "dealer" and self.players != 4:
             raise ValueError("raspasy_talon: 'dealer' needs players = 4 (the dealer sits out)")
+        if self.bomb_rounds and not self.blind_pass:
+            raise ValueError("bomb_rounds: the opening rounds are blind passes; needs blind_pass")
         if self.talon_whists and self.players != 4:
             raise ValueError("talon_whists: needs players = 4 (the dealer sits out)")
         if not self.raspasy_rates and not self.raspasy_whists:
