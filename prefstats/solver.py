@@ -495,7 +495,9 @@ def _lead_score(hands, c, player, declarer, trump, misere):
             (sa == 0 and _suit_len(hands[a], trump) > 0)
             or (sb == 0 and _suit_len(hands[b], trump) > 0)):
         return -30 - r  # a defender ruffs
-    return -r
+    # Other leads: low cards of short side suits first (measured: fewer nodes than by
+    # rank alone), trumps last.
+    return -r - 3 * popcount((hands[player] >> sh) & 0xFF) - 8 * (s == trump)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
