@@ -27,8 +27,8 @@ and the game or misère is scored at that multiplier.
   blind before looking (the calls are made for them, right after the deal), so each is a
   raspasy scored as any other (it counts in the progression) and earns every bidder a
   bomb of ``2^bidders``: 8 with 3 or 4 players (the 4-player dealer sits out and earns
-  none), 4 in Gusarik. Blind passes must be legal: ``bomb_rounds`` needs ``blind_pass``
-  (:func:`play_pulkas` refuses the variant otherwise).
+  none), 4 in Gusarik. Blind passes must be legal: the variant refuses ``bomb_rounds``
+  without ``blind_pass``.
 
 Deal ``k`` of pulka ``j`` is deal ``j · STRIDE + k`` of the seed's stream, so a pulka
 is the same whatever chunk or worker plays it.
@@ -261,8 +261,7 @@ def play_pulkas(
     pulka's row, the deal's number in it and the dealer's place. The pulkas are played
     twice then (to size the arrays), with the same result.
 
-    A place holding more than :data:`MAX_BOMBS` unused bombs raises ``RuntimeError``;
-    ``bomb_rounds`` without ``blind_pass`` raises ``ValueError``.
+    A place holding more than :data:`MAX_BOMBS` unused bombs raises ``RuntimeError``.
     """
     if pool_target < 1:
         raise ValueError(f"pool_target must be a positive number of points, got {pool_target}")
@@ -270,9 +269,6 @@ def play_pulkas(
         raise ValueError(f"max_deals must lie in 1..{STRIDE}, got {max_deals}")
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; choose from {POLICIES}")
-    if variant.bomb_rounds and not variant.blind_pass:
-        raise ValueError("bomb_rounds: the bomb rounds are blind passes; they need "
-                         "blind_pass = true")
     ids = np.asarray(pulka_ids, dtype=np.int64)
     n = variant.players
     count = len(ids)

@@ -114,6 +114,8 @@ BOMB_VARIANTS = [
     ("sochi", 3, {"whist_responsibility": "full", "underbid_penalty": True}),
     ("classic", 3, {}),
     ("classic", 4, {}),
+    ("gusarik", 2, {}),
+    ("gusarik", 2, {"blind_pass": True, "bomb_rounds": 2, "whist_split": "gentleman"}),
 ]
 
 
@@ -157,7 +159,7 @@ def test_bombs_multiply_the_games_they_are_spent_on():
 
 
 def test_pulkas_are_reproducible_by_seed_and_number():
-    for name, players in (("classic", 3), ("classic", 4)):
+    for name, players in (("classic", 3), ("classic", 4), ("gusarik", 2)):
         v = get_variant(name, players=players)
         a = play_pulkas(v, [3, 4], seed=2, pool_target=4)
         b = play_pulkas(v, [4], seed=2, pool_target=4)
@@ -251,12 +253,11 @@ def test_gusarik_places_and_dummy():
 
 
 def test_bomb_rounds_need_blind_pass():
-    v = get_variant("sochi", bomb_rounds=1)
     with pytest.raises(ValueError, match=r"bomb_rounds.*blind_pass"):
-        play_pulkas(v, [0], seed=1, pool_target=5)
+        get_variant("sochi", bomb_rounds=1)
 
 
-@pytest.mark.parametrize(("name", "players"), [("classic", 3), ("classic", 4)])
+@pytest.mark.parametrize(("name", "players"), [("classic", 3), ("classic", 4), ("gusarik", 2)])
 def test_pulka_datasets_of_the_new_presets(tmp_path, name, players):
     import polars as pl
 

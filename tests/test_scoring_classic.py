@@ -378,7 +378,7 @@ def _state_entries(variant, st):
                         multiplier=mult, talon=talon)  # fmt: skip
 
 
-@pytest.mark.parametrize(("name", "players"), [("classic", 3), ("classic", 4)])
+@pytest.mark.parametrize(("name", "players"), [("classic", 3), ("classic", 4), ("gusarik", 2)])
 def test_score_states_maps_engine_states(name, players):
     v = get_variant(name, players=players)
     states = play_batch(deal(300, seed=players), v, key=5)
