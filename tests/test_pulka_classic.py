@@ -109,24 +109,28 @@ def replay(variant, pulka_id, seed, target, policy, key):
 
 
 BOMB_VARIANTS = [
-    ("sochi", 3, {"blind_pass": True, "bomb_rounds": 2}),
-    ("sochi", 4, {"blind_pass": True, "bomb_rounds": 1, "talon_whists": True}),
-    ("sochi", 3, {"whist_responsibility": "full", "underbid_penalty": True}),
-    ("classic", 3, {}),
-    ("classic", 4, {}),
-    ("gusarik", 2, {}),
-    ("gusarik", 2, {"blind_pass": True, "bomb_rounds": 2, "whist_split": "gentleman"}),
+    ("sochi", 3, {"blind_pass": True, "bomb_rounds": 2}, "heuristic"),
+    ("sochi", 4, {"blind_pass": True, "bomb_rounds": 1, "talon_whists": True}, "heuristic"),
+    ("sochi", 3, {"whist_responsibility": "full", "underbid_penalty": True}, "heuristic"),
+    ("classic", 3, {}, "heuristic"),
+    ("classic", 4, {}, "heuristic"),
+    ("classic", 4, {"underbid_penalty": True}, "random"),  # dark bids, no talon: often
+    ("gusarik", 2, {}, "heuristic"),
+    ("gusarik", 2, {"blind_pass": True, "bomb_rounds": 2, "whist_split": "gentleman"},
+     "heuristic"),
+    ("gusarik", 2, {"dark_bids": True, "no_talon_bids": True}, "random"),
 ]
 
 
-@pytest.mark.parametrize(("name", "players", "options"), BOMB_VARIANTS)
-def test_pulka_loop_equals_sheet_replay_with_bombs(name, players, options):
+@pytest.mark.parametrize(("name", "players", "options", "policy"), BOMB_VARIANTS)
+def test_pulka_loop_equals_sheet_replay_with_bombs(name, players, options, policy):
     variant = get_variant(name, players=players, **options)
     ids = [0, 7]
-    result = play_pulkas(variant, ids, seed=5, pool_target=5, player_key=11, with_deals=True)
+    result = play_pulkas(variant, ids, seed=5, pool_target=5, player_key=11, with_deals=True,
+                         policy=policy)  # fmt: skip
     rows, numbers = result["deal_places"][:, 0], result["deal_places"][:, 1]
     for row, pid in enumerate(ids):
-        sheet, states, bombs = replay(variant, pid, 5, 5, "heuristic", 11)
+        sheet, states, bombs = replay(variant, pid, 5, 5, policy, 11)
         assert result["finished"][row] and result["deals"][row] == len(states)
         np.testing.assert_array_equal(result["pool"][row], sheet.pool)
         np.testing.assert_array_equal(result["mountain"][row], sheet.mountain)
