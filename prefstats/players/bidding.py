@@ -429,7 +429,7 @@ def bid_decision(obs, rules, params, tables, key):
                 top = code
     no_talon = rules[engine.R_RANK + NO_TALON_BID] >= 0  # the ladder has such bids
     top_nt = -1
-    nt_values = np.full(N_CONTRACTS, -1e18)
+    nt_values = np.full(N_CONTRACTS if no_talon else 0, -1e18)
     if no_talon:
         for strain in range(5):
             mean = (ev.declarer_tricks(tables, hand, strain, leads, False)

@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit
 
 from prefstats import engine
+from prefstats.cards import nth_card, popcount
 from prefstats.players.base import BasePlayer, Observation
 from prefstats.players.bidding import (
     bid_decision,
@@ -51,25 +52,22 @@ def seat_key(base_key, deal_index, seat):
     return decision_key(base_key ^ np.uint64(seat), deal_index)
 
 
+_LOW = np.int64(0xFFFFFFFF)
+
+
 @njit(cache=True)
 def _count_bits(mask):
     """Set bits of a 64-bit mask (calls reach bit 57, beyond the cards' 32)."""
-    n = 0
-    while mask:
-        mask &= mask - 1
-        n += 1
-    return n
+    return popcount(mask & _LOW) + popcount(mask >> 32)
 
 
 @njit(cache=True)
 def _nth_bit(mask, n):
-    """Index of the ``n``-th lowest set bit of ``mask`` (0-based; ``n`` < its count)."""
-    for _ in range(n):
-        mask &= mask - 1
-    i = 0
-    while not (mask >> i) & 1:
-        i += 1
-    return i
+    """Index of the ``n``-th lowest set bit of 64-bit ``mask`` (0-based; ``n`` < its count)."""
+    low = popcount(mask & _LOW)
+    if n < low:
+        return nth_card(mask & _LOW, n)
+    return 32 + nth_card(mask >> 32, n - low)
 
 
 @njit(cache=True)

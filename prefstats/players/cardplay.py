@@ -143,6 +143,8 @@ def _seat_at(obs, i, skip):
     seat ``skip`` sitting the trick out."""
     if obs.leader == TALON:
         return i - 1
+    if skip < 0:
+        return (obs.leader + i) % 3
     s = obs.leader
     for _ in range(i):
         s = (s + 1) % 3
