@@ -123,3 +123,43 @@ def test_helpers_keep_shape():
     arr = np.zeros((4, 3), dtype=np.uint32)
     assert suit_lengths(arr).shape == (4, 3, 4)
     assert card_counts(arr).shape == (4, 3)
+
+
+# ---- compiled bit helpers ------------------------------------------------------------
+
+
+def _ref_popcount(m: int) -> int:
+    return bin(int(m) & 0xFFFFFFFF).count("1")
+
+
+def _ref_lowest(m: int) -> int:
+    low = int(m) & 0xFFFFFFFF
+    return (low & -low).bit_length() - 1 if low else 32
+
+
+@settings(max_examples=300)
+@given(st.integers(min_value=-(2**63), max_value=2**63 - 1))
+def test_bit_helpers_match_reference(value):
+    from prefstats.cards import lowest_card, nth_card, popcount
+
+    for m in (value, np.int64(value), np.uint64(value % 2**64), np.uint32(value % 2**32),
+              np.int32((value % 2**32) - 2**31)):
+        assert popcount(m) == _ref_popcount(m)
+        assert lowest_card(m) == _ref_lowest(m)
+    low = value & 0xFFFFFFFF
+    cards = [c for c in range(32) if low >> c & 1]
+    for n, c in enumerate(cards[:4]):
+        assert nth_card(low, n) == c
+
+
+def test_bit_helpers_compiled_callers():
+    from numba import njit
+
+    from prefstats.cards import lowest_card, popcount
+
+    @njit
+    def both(a, b, c):
+        return popcount(a) + 100 * lowest_card(b) + 10000 * popcount(c)
+
+    assert both(np.uint8(255), np.uint16(1 << 9), np.int64(-1)) == 8 + 900 + 320000
+    assert both(0, 0, np.uint64(1 << 40 | 5)) == 3200 + 20000
