@@ -196,8 +196,9 @@ def deals_table(states: np.ndarray, deal_ids: np.ndarray, variant: Variant, *,
 
 
 def pulkas_table(result: dict[str, np.ndarray], pulka_ids: np.ndarray) -> pa.Table:
-    """One row per pulka: its length, what its deals were, and each place's sheet and
-    result in whists (places 0..N-1; the first dealer is place N-1)."""
+    """One row per pulka: its length, what its deals were, the bombs earned and spent
+    (Classic), and each place's sheet and result in whists (places 0..N-1; the first
+    dealer is place N-1)."""
     columns: dict[str, Any] = {
         "pulka_id": pulka_ids.astype(np.uint32),
         "deals": result["deals"].astype(np.uint16),
@@ -205,6 +206,8 @@ def pulkas_table(result: dict[str, np.ndarray], pulka_ids: np.ndarray) -> pa.Tab
         "games": result["games"].astype(np.uint16),
         "miseres": result["miseres"].astype(np.uint16),
         "finished": result["finished"],
+        "bombs_earned": result["bombs_earned"].astype(np.uint16),
+        "bombs_spent": result["bombs_spent"].astype(np.uint16),
     }
     for i in range(result["pool"].shape[1]):
         columns[f"result_{i}"] = result["result"][:, i].astype(np.float32)
