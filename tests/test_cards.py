@@ -137,7 +137,7 @@ def _ref_lowest(m: int) -> int:
     return (low & -low).bit_length() - 1 if low else 32
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(st.integers(min_value=-(2**63), max_value=2**63 - 1))
 def test_bit_helpers_match_reference(value):
     from prefstats.cards import lowest_card, nth_card, popcount
