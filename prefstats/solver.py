@@ -39,9 +39,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import llvmlite.binding as llvm
 import numba
 import numpy as np
-from numba import njit, prange
+from llvmlite import ir
+from numba import njit, prange, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from prefstats.cards import N_CARDS, format_cards, lowest_card, popcount
 from prefstats.tricks import beats, legal_cards, trick_winner
@@ -70,6 +74,84 @@ def _bit_tables() -> tuple[np.ndarray, np.ndarray]:
 
 
 PEXT, PDEP = _bit_tables()
+
+
+def _fast_bmi2() -> bool:
+    """Whether numba compiles for a CPU with fast PEXT / PDEP instructions (BMI2; on
+    AMD from Zen 3 on, earlier ones run them in microcode)."""
+    if numba.config.CPU_NAME or numba.config.CPU_FEATURES:  # a portable target
+        return False
+    try:
+        name = llvm.get_host_cpu_name()
+        bmi2 = bool(llvm.get_host_cpu_features().get("bmi2"))
+    except RuntimeError:
+        return False
+    return bmi2 and not name.startswith(("znver1", "znver2", "bdver", "btver"))
+
+
+FAST_BMI2 = _fast_bmi2()
+
+
+def _bmi2_intrinsic(name):
+    @intrinsic
+    def op(typingctx, x, m):
+        if not (isinstance(x, types.Integer) and isinstance(m, types.Integer)):
+            return None
+
+        def codegen(context, builder, signature, args):
+            i32 = ir.IntType(32)
+            fn = cgutils.get_or_insert_function(
+                builder.module, ir.FunctionType(i32, [i32, i32]), name)
+            a = context.cast(builder, args[0], x, types.int64)
+            b = context.cast(builder, args[1], m, types.int64)
+            r = builder.call(fn, [builder.trunc(a, i32), builder.trunc(b, i32)])
+            return builder.zext(r, ir.IntType(64))
+
+        return types.int64(x, m), codegen
+
+    return op
+
+
+_pext_bmi2 = _bmi2_intrinsic("llvm.x86.bmi.pext.32")
+_pdep_bmi2 = _bmi2_intrinsic("llvm.x86.bmi.pdep.32")
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _pext_hw(x, m):
+    return _pext_bmi2(x, m)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _pdep_hw(x, m):
+    return _pdep_bmi2(x, m)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _pext_tables(x, m):
+    r = 0
+    k = 0
+    for sh in range(0, 32, 8):
+        mb = (m >> sh) & 0xFF
+        r |= np.int64(PEXT[mb, (x >> sh) & 0xFF]) << k
+        k += popcount(mb)
+    return r
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _pdep_tables(x, m):
+    r = 0
+    k = 0
+    for sh in range(0, 32, 8):
+        mb = (m >> sh) & 0xFF
+        r |= np.int64(PDEP[mb, (x >> k) & 0xFF]) << sh
+        k += popcount(mb)
+    return r
+
+
+#: ``pext(x, m)`` packs the bits of the 32-bit ``x`` selected by ``m`` down; ``pdep`` is
+#: its inverse: one instruction each where they are fast, else four table look-ups.
+pext = _pext_hw if FAST_BMI2 else _pext_tables
+pdep = _pdep_hw if FAST_BMI2 else _pdep_tables
 #: Highest set bit of an 8-bit holding (-1 for none).
 HIGH8 = np.array([-1] + [h.bit_length() - 1 for h in range(1, 256)], dtype=np.int64)
 #: Lowest set bit of an 8-bit holding (8 for none).
@@ -141,19 +223,15 @@ def _store(words, slot, k1, k2, lo, hi, packed):
 
 @njit(cache=True, inline="always", error_model="numpy")
 def _position_key(hands, leader, declarer, trump, misere):
-    """Key of a trick-boundary position, on ranks relative to the cards in play."""
+    """Key of a trick-boundary position, on ranks relative to the cards in play: which
+    of the cards in play, lowest first, the first two hands hold (the third holds the
+    rest) and how many cards of each suit are in play."""
     all_cards = hands[0] | hands[1] | hands[2]
-    packed0 = 0
-    packed1 = 0
-    packed2 = 0
+    counts = 0
     for s in range(4):
-        sh = 8 * s
-        m = (all_cards >> sh) & 0xFF
-        packed0 |= np.int64(PEXT[m, (hands[0] >> sh) & 0xFF]) << sh
-        packed1 |= np.int64(PEXT[m, (hands[1] >> sh) & 0xFF]) << sh
-        packed2 |= np.int64(PEXT[m, (hands[2] >> sh) & 0xFF]) << sh
+        counts |= popcount((all_cards >> (8 * s)) & 0xFF) << (4 * s)
     meta = leader | (trump + 1) << 2 | declarer << 5 | misere << 7
-    return packed0 | packed1 << 32, packed2 | meta << 32
+    return pext(hands[0], all_cards) | pext(hands[1], all_cards) << 32, counts | meta << 16
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -167,7 +245,7 @@ def _pack_card(hands, c):
     """Card ``c`` on ranks relative to the cards in ``hands`` (as in table keys)."""
     sh = c & ~7
     m = ((hands[0] | hands[1] | hands[2]) >> sh) & 0xFF
-    return sh + lowest_card(np.int64(PEXT[m, 1 << (c & 7)]))
+    return sh + popcount(m & ((1 << (c & 7)) - 1))
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -177,7 +255,7 @@ def _unpack_card(hands, packed):
         return -1
     sh = packed & ~7
     m = ((hands[0] | hands[1] | hands[2]) >> sh) & 0xFF
-    return sh + lowest_card(np.int64(PDEP[m, 1 << (packed & 7)]))
+    return sh + lowest_card(pdep(1 << (packed & 7), m))
 
 
 # ---- bounds and move ordering ---------------------------------------------------------
@@ -370,15 +448,15 @@ def _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, hi
     in_play = hands[0] | hands[1] | hands[2]
     for i in range(tlen):
         in_play |= 1 << trick[i]
-    # Top card of each run of legal cards with no other in-play card between them.
-    reps = 0
+    # Top card of each run of legal cards with no other in-play card between them: on
+    # the cards in play packed down, lowest first, a legal card whose next one is not
+    # legal or is the lowest of the next suit.
+    bottoms = 0
     for s in range(4):
-        sh = 8 * s
-        mine = (legal >> sh) & 0xFF
-        if mine:
-            m = (in_play >> sh) & 0xFF
-            x = np.int64(PEXT[m, mine])
-            reps |= np.int64(PDEP[m, x & ~(x >> 1)]) << sh
+        m = (in_play >> (8 * s)) & 0xFF
+        bottoms |= (m & -m) << (8 * s)
+    x = pext(legal, in_play)
+    reps = pdep(x & ~((x & ~pext(bottoms, in_play)) >> 1), in_play)
     if reps & (reps - 1) == 0:  # one choice: nothing to order
         out[0] = lowest_card(reps)
         return 1
