@@ -423,13 +423,14 @@ def bid_decision(obs, rules, params, tables, key):
         _trick_probs(mean, ev.sigma(tables, ev.PRE, strain), probs)
         for level in range(6, min(10, int(mean) + 2) + 1):
             code = _contract(level, strain)
-            value = _game_value(tables, code, probs, params, mult, cost)
+            value = _declarer_value(tables, code, probs, params[EXPECT_WHIST])
+            if bomb > 1:  # (written out: a call here costs a third of the decision)
+                value = mult * value - cost * _made_chance(code, probs, params[EXPECT_WHIST])
             best = max(best, value)
             if value > pass_value and code > top:
                 top = code
     no_talon = rules[engine.R_RANK + NO_TALON_BID] >= 0  # the ladder has such bids
     top_nt = -1
-    nt_values = np.full(N_CONTRACTS if no_talon else 0, -1e18)
     if no_talon:
         for strain in range(5):
             mean = (ev.declarer_tricks(tables, hand, strain, leads, False)
@@ -440,35 +441,49 @@ def bid_decision(obs, rules, params, tables, key):
             for level in range(6, min(10, int(mean) + 2) + 1):
                 code = _contract(level, strain)
                 value = _game_value(tables, code, probs, params, mult, cost)
-                nt_values[code] = value
                 best = max(best, value)
                 if value > pass_value and code > top_nt:
                     top_nt = code
     misere = -1  # misère (as a first call) when it is safe and worth more than the rest
     floor = max(best, pass_value)
-    for shift in (0, NO_TALON_BID):
-        if (legal >> (MISERE + shift)) & 1:
-            tricks, catch = ev.misere_risk(tables, hand, leads, shift == 0)
-            value = mult * _misere_value(tables, tricks, catch)
-            if cost != 0.0:
-                value -= cost * (1.0 - catch)
-            if catch <= params[MISERE_RISK] and value > floor:
-                misere, floor = MISERE + shift, value
+    if (legal >> MISERE) & 1:
+        tricks, catch = ev.misere_risk(tables, hand, leads, True)
+        value = _misere_value(tables, tricks, catch)
+        if bomb > 1:
+            value = mult * value - cost * (1.0 - catch)
+        if catch <= params[MISERE_RISK] and value > floor:
+            misere, floor = MISERE, value
+    if no_talon and (legal >> (MISERE + NO_TALON_BID)) & 1:
+        tricks, catch = ev.misere_risk(tables, hand, leads, False)
+        value = _misere_value(tables, tricks, catch)
+        if bomb > 1:
+            value = mult * value - cost * (1.0 - catch)
+        if catch <= params[MISERE_RISK] and value > floor:
+            misere = MISERE + NO_TALON_BID
     if misere >= 0:
         return misere
+    if not no_talon:  # the ladder's codes in order: the lowest legal one up to the top
+        for code in range(top + 1):
+            if code != MISERE and (legal >> code) & 1:
+                return code
+        return PASS
     call = _lowest_up_to(legal, rules, top, 0)
     if no_talon:
         nt_call = _lowest_up_to(legal, rules, top_nt, NO_TALON_BID)
         if nt_call >= 0:
             if call < 0:
                 return nt_call
-            values = np.full(N_CONTRACTS, -1e18)  # with the talon, over every level
+            values = np.empty(N_CONTRACTS)  # with the talon, and without it
+            nt_values = np.empty(N_CONTRACTS)
             for strain in range(5):
-                mean = ev.declarer_tricks(tables, hand, strain, leads, True) + params[AGGRESSION]
-                _trick_probs(mean, ev.sigma(tables, ev.PRE, strain), probs)
-                for level in range(6, 11):
-                    code = _contract(level, strain)
-                    values[code] = _game_value(tables, code, probs, params, mult, cost)
+                for model, out, margin in ((ev.PRE, values, 0.0),
+                                           (ev.POST, nt_values, params[NO_TALON_MARGIN])):
+                    mean = (ev.declarer_tricks(tables, hand, strain, leads, model == ev.PRE)
+                            + params[AGGRESSION] - margin)
+                    _trick_probs(mean, ev.sigma(tables, model, strain), probs)
+                    for level in range(6, 11):
+                        code = _contract(level, strain)
+                        out[code] = _game_value(tables, code, probs, params, mult, cost)
             if _best_above(nt_values, rules, nt_call) > _best_above(values, rules, call):
                 return nt_call
     return call if call >= 0 else PASS
