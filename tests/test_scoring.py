@@ -1,12 +1,17 @@
 """Scoring: each rate row of RULES.md §7 per preset, each option's effect, help and the
 end rules, and properties of the settlement (hypothesis, derandomised)."""
 
-from fractions import Fraction
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sheet_checks import (
+    assert_deal_values_add_up,
+    assert_relabelling_permutes_the_scores,
+    assert_settles_to_zero,
+    play,
+)
 
 from prefstats.auction import legal_whist_calls, whist_outcome
 from prefstats.contracts import MISERE, contract_code, parse_contract
@@ -16,8 +21,6 @@ from prefstats.scoring import (
     entry_totals,
     game_entries,
     load_pulka,
-    misere_entries,
-    raspasy_entries,
     settle,
     sheet_from_records,
 )
@@ -469,69 +472,19 @@ def pulkas(draw, max_deals=8):
     return variant, draw(st.lists(deals(variant), min_size=1, max_size=max_deals))
 
 
-def play(variant, history, pool_target=None):
-    sheet = ScoreSheet(variant, pool_target)
-    for method, args, kwargs in history:
-        getattr(sheet, method)(*args, **kwargs)
-    return sheet
-
-
 PROPERTY = settings(derandomize=True, max_examples=300, deadline=None)
 
 
 @PROPERTY
 @given(pulkas(), st.sampled_from([None, 3, 10]))
 def test_settlement_sums_to_zero(pulka, pool_target):
-    variant, history = pulka
-    sheet = ScoreSheet(variant, pool_target)
-    for method, args, kwargs in history:
-        if sheet.finished:
-            break
-        getattr(sheet, method)(*args, **kwargs)
-    assert sum(sheet.value_exact()) == 0
-    assert abs(sheet.settle().sum()) < 1e-9
+    assert_settles_to_zero(*pulka, pool_target)
 
 
 @PROPERTY
 @given(pulkas())
 def test_deal_values_add_up_without_help(pulka):
-    variant, history = pulka
-    sheet = play(variant, history)
-    total = [Fraction(0)] * variant.players
-    step = 0
-    for method, args, kwargs in history:
-        if method == "record_game":
-            entries = game_entries(variant, *args, **kwargs)
-        elif method == "record_misere":
-            entries = misere_entries(variant, *args, **kwargs)
-        else:
-            entries = raspasy_entries(variant, *args, step=step, **kwargs)
-        step = step + 1 if method == "record_raspasy" else 0
-        total = [
-            a + b for a, b in zip(total, deal_value(variant, entries, exact=True), strict=True)
-        ]
-    assert total == sheet.value_exact()
-
-
-def relabel(history, perm):
-    out = []
-    for method, args, kwargs in history:
-        kwargs = {"dealer": None if kwargs["dealer"] is None else perm[kwargs["dealer"]]}
-        if method == "record_raspasy":
-            tricks = [0] * len(perm)
-            for p, t in enumerate(args[0]):
-                tricks[perm[p]] = t
-            args = (tricks,)
-        elif method == "record_misere":
-            args = (perm[args[0]], args[1])
-        else:
-            declarer, code, counts, whist = args
-            tricks = [0] * len(perm)
-            for p, t in enumerate(counts):
-                tricks[perm[p]] = t
-            args = (perm[declarer], code, tricks, {perm[d]: c for d, c in whist.items()})
-        out.append((method, args, kwargs))
-    return out
+    assert_deal_values_add_up(*pulka)
 
 
 @PROPERTY
@@ -539,9 +492,7 @@ def relabel(history, perm):
 def test_relabelling_players_permutes_the_scores(pulka, data):
     variant, history = pulka
     perm = data.draw(st.permutations(range(variant.players)))
-    original = play(variant, history).value_exact()
-    relabelled = play(variant, relabel(history, perm)).value_exact()
-    assert [relabelled[perm[p]] for p in range(variant.players)] == original
+    assert_relabelling_permutes_the_scores(variant, history, perm)
 
 
 @PROPERTY

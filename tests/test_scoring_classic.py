@@ -2,12 +2,17 @@
 whist responsibility, talon whists and two players; the compiled batch against the entry
 functions; properties of the sheet (hypothesis, derandomised)."""
 
-from fractions import Fraction
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sheet_checks import (
+    assert_deal_values_add_up,
+    assert_relabelling_permutes_the_scores,
+    assert_settles_to_zero,
+    play,
+)
 
 from prefstats import engine
 from prefstats.auction import W_HALF, W_PASS, W_WHIST, legal_whist_calls, whist_outcome
@@ -458,45 +463,19 @@ def pulkas(draw, max_deals=8):
     return variant, draw(st.lists(deals(variant), min_size=1, max_size=max_deals))
 
 
-def play(variant, history, pool_target=None):
-    s = ScoreSheet(variant, pool_target)
-    for method, args, kwargs in history:
-        if s.finished:
-            break
-        getattr(s, method)(*args, **kwargs)
-    return s
-
-
 PROPERTY = settings(derandomize=True, max_examples=250, deadline=None)
 
 
 @PROPERTY
 @given(pulkas(), st.sampled_from([None, 3, 10]))
 def test_settlement_sums_to_zero(pulka, pool_target):
-    variant, history = pulka
-    s = play(variant, history, pool_target)
-    assert sum(s.value_exact()) == 0
-    assert abs(s.settle().sum()) < 1e-9
+    assert_settles_to_zero(*pulka, pool_target)
 
 
 @PROPERTY
 @given(pulkas())
 def test_deal_values_add_up_without_help(pulka):
-    variant, history = pulka
-    s = play(variant, history)
-    total = [Fraction(0)] * variant.players
-    step = 0
-    for method, args, kwargs in history:
-        if method == "record_game":
-            entries = game_entries(variant, *args, **kwargs)
-        elif method == "record_misere":
-            entries = misere_entries(variant, *args, **kwargs)
-        else:
-            entries = raspasy_entries(variant, *args, step=step, **kwargs)
-        step = step + 1 if method == "record_raspasy" else 0
-        value = deal_value(variant, entries, exact=True)
-        total = [a + b for a, b in zip(total, value, strict=True)]
-    assert total == s.value_exact()
+    assert_deal_values_add_up(*pulka)
 
 
 @PROPERTY
@@ -504,29 +483,7 @@ def test_deal_values_add_up_without_help(pulka):
 def test_relabelling_players_permutes_the_scores(pulka, data):
     variant, history = pulka
     perm = data.draw(st.permutations(range(variant.players)))
-    relabelled = []
-    for method, args, kwargs in history:
-        kwargs = dict(kwargs)
-        if kwargs.get("dealer") is not None:
-            kwargs["dealer"] = perm[kwargs["dealer"]]
-
-        def moved(counts):
-            out = [0] * len(perm)
-            for p, t in enumerate(counts):
-                out[perm[p]] = t
-            return out
-
-        if method == "record_raspasy":
-            args = (moved(args[0]),)
-        elif method == "record_misere":
-            args = (perm[args[0]], args[1])
-        else:
-            declarer, code, counts, whist = args
-            args = (perm[declarer], code, moved(counts), {perm[d]: c for d, c in whist.items()})
-        relabelled.append((method, args, kwargs))
-    original = play(variant, history).value_exact()
-    after = play(variant, relabelled).value_exact()
-    assert [after[perm[p]] for p in range(variant.players)] == original
+    assert_relabelling_permutes_the_scores(variant, history, perm)
 
 
 @PROPERTY
