@@ -281,13 +281,19 @@ def talon_honours(talon):
 
 
 @njit(cache=True)
-def _set_tricks(t, row, taken):
-    """Tricks the declarer is set by: his undertricks, plus (``underbid_penalty``) the
-    tricks he took beyond his contract's level; and whether he is short (a real remise)."""
+def _declarer_result(t, row, taken, d, n, out):
+    """The declarer's made pool or remise mountain into ``out``. He is set by his
+    undertricks plus (``underbid_penalty``) the tricks he took beyond his contract's
+    level. Returns each defender's consolation and whether he is short (a real
+    remise)."""
     level = t[row + C_LEVEL]
     under = max(0, level - taken)
-    over = max(0, taken - level) if t[T_UNDERBID_PENALTY] else 0
-    return under + over, under > 0
+    set_by = under + (max(0, taken - level) if t[T_UNDERBID_PENALTY] else 0)
+    if set_by:
+        out[n + d] += t[row + C_REMISE] * set_by
+    else:
+        out[d] += t[row + C_MADE]
+    return t[row + C_CONSOLATION] * set_by, under > 0
 
 
 @njit(cache=True)
@@ -306,12 +312,7 @@ def _duel_totals(t, declarer, contract, tricks, role, out):
         if role == W_HALF:  # he leaves the obligatory tricks: half the obligation
             out[w + p * n + d] += whist_rate * t[row + C_OBLIGATION] // 2
         return
-    set_by, _ = _set_tricks(t, row, tricks[d])
-    consolation = t[row + C_CONSOLATION] * set_by
-    if set_by:
-        out[n + d] += t[row + C_REMISE] * set_by
-    else:
-        out[d] += t[row + C_MADE]
+    consolation, _ = _declarer_result(t, row, tricks[d], d, n, out)
     if t[T_TEN_CHECKED] and t[row + C_LEVEL] == 10:  # no trick whists, no obligation
         out[w + p * n + d] += consolation
         return
@@ -342,12 +343,7 @@ def _game_totals(t, n, declarer, defender, contract, tricks, first, second, deal
         if second == W_HALF:  # the half-whister writes half the obligation
             out[w + s1 * n + d] += whist_rate * t[row + C_OBLIGATION] // 2
         return
-    set_by, under = _set_tricks(t, row, tricks[d])
-    consolation = t[row + C_CONSOLATION] * set_by
-    if set_by:
-        out[n + d] += t[row + C_REMISE] * set_by
-    else:
-        out[d] += made
+    consolation, under = _declarer_result(t, row, tricks[d], d, n, out)
     if dealer >= 0:
         out[w + dealer * n + d] += consolation
     if t[T_TEN_CHECKED] and t[row + C_LEVEL] == 10:  # no trick whists, no obligation
