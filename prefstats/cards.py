@@ -140,37 +140,39 @@ def format_cards(mask: int, *, voids: bool = False) -> str:
 # ---- bit helpers for compiled code (one copy for the solver, engine and players) -------
 
 
-@intrinsic
-def _ctpop32(typingctx, mask):
-    """Bits set in the low 32 bits of an integer: LLVM's ``ctpop`` (one POPCNT)."""
-    if not isinstance(mask, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        [x] = args
-        x32 = builder.trunc(x, ir.IntType(32)) if mask.bitwidth > 32 else (
-            builder.sext(x, ir.IntType(32)) if mask.signed and mask.bitwidth < 32
-            else builder.zext(x, ir.IntType(32)) if mask.bitwidth < 32 else x)
-        return builder.zext(builder.ctpop(x32), ir.IntType(64))
-
-    return types.int64(mask), codegen
+def _low32(builder, x, mask):
+    """LLVM code: the low 32 bits of the integer ``x`` of numba type ``mask``."""
+    width = mask.bitwidth
+    if width > 32:
+        return builder.trunc(x, ir.IntType(32))
+    if width < 32:
+        extend = builder.sext if mask.signed else builder.zext
+        return extend(x, ir.IntType(32))
+    return x
 
 
-@intrinsic
-def _cttz32(typingctx, mask):
-    """Trailing zeros of the low 32 bits of an integer, 32 when they are all zero:
-    LLVM's ``cttz`` (one TZCNT/BSF)."""
-    if not isinstance(mask, types.Integer):
-        return None
+def _bit_intrinsic(emit, doc: str):
+    """A numba intrinsic applying the LLVM instruction ``emit(builder, x32)`` to the
+    low 32 bits of an integer, returning an int64."""
 
-    def codegen(context, builder, signature, args):
-        [x] = args
-        x32 = builder.trunc(x, ir.IntType(32)) if mask.bitwidth > 32 else (
-            builder.sext(x, ir.IntType(32)) if mask.signed and mask.bitwidth < 32
-            else builder.zext(x, ir.IntType(32)) if mask.bitwidth < 32 else x)
-        return builder.zext(builder.cttz(x32, ir.Constant(ir.IntType(1), 0)), ir.IntType(64))
+    def typer(typingctx, mask):
+        if not isinstance(mask, types.Integer):
+            return None
 
-    return types.int64(mask), codegen
+        def codegen(context, builder, signature, args):
+            return builder.zext(emit(builder, _low32(builder, args[0], mask)), ir.IntType(64))
+
+        return types.int64(mask), codegen
+
+    typer.__doc__ = doc
+    return intrinsic(typer)
+
+
+_ctpop32 = _bit_intrinsic(lambda b, x: b.ctpop(x),
+                          "Bits set in the low 32 bits: LLVM's ``ctpop`` (one POPCNT).")
+_cttz32 = _bit_intrinsic(lambda b, x: b.cttz(x, ir.Constant(ir.IntType(1), 0)),
+                         "Trailing zeros of the low 32 bits (32 when all are zero): "
+                         "LLVM's ``cttz`` (one TZCNT/BSF).")
 
 
 @njit(cache=True, inline="always")
