@@ -164,14 +164,18 @@ def _legal_mask(speaker, high, high_bidder, spoken, misere_bidder, dark, blind, 
     hold_bit = 0
     if high >= 0 and not _is_misere(high) and hold != HOLD_NONE and senior:
         hold_bit = 1 << high  # "here": a senior player takes the current bid
-    dark_calls = hold_bit | _bids(high, first_call, min_level, jump_bids, rank)
-    if first_call and (dark >> speaker) & 1:
-        return dark_calls  # he said "dark": now he bids
+    going_dark = first_call and (dark >> speaker) & 1  # he said "dark": now he bids
     # after a blind pass, only a bid of 7 or more (misère included) or a dark one
-    low_level = max(min_level, 7) if blind else min_level
-    mask = 1 << PASS | hold_bit | _bids(high, first_call, low_level, jump_bids, rank)
-    if first_call and dark_bids and dark_calls:
-        mask |= 1 << DARK
+    low_level = max(min_level, 7) if blind and not going_dark else min_level
+    bids = hold_bit | _bids(high, first_call, low_level, jump_bids, rank)
+    if going_dark:
+        return bids
+    mask = 1 << PASS | bids
+    if first_call and dark_bids:  # "dark" only if a bid can follow it
+        dark_calls = bids if not blind else hold_bit | _bids(high, True, min_level,
+                                                             jump_bids, rank)
+        if dark_calls:
+            mask |= 1 << DARK
     if first_call and blind_pass and high < 0:
         mask |= 1 << BLIND_PASS
     return mask
