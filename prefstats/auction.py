@@ -26,6 +26,7 @@ on int64 call arrays; the functions here wrap it and raise ``ValueError`` on bad
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -82,6 +83,7 @@ def parse_call(text: str) -> int:
     return parse_contract(text).code
 
 
+@functools.cache  # read-only, shared by every call
 def ladder_rank(no_talon_bids: bool = False, misere_over_nine: bool = False) -> np.ndarray:
     """Rank of every call on the bidding ladder (-1: not a bid of this ladder), int64.
 
@@ -321,7 +323,8 @@ def legal_contracts(bid: int, variant: Variant | None = None) -> list[int]:
     no_talon = bid >= NO_TALON_BID
     if bid % NO_TALON_BID == MISERE:
         return [MISERE]
-    rank = ladder_rank(no_talon) if variant is None else auction_options(variant)[3]
+    rank = (ladder_rank(no_talon) if variant is None
+            else ladder_rank(variant.no_talon_bids, variant.misere_over_nine))
     shift = NO_TALON_BID if no_talon else 0
     return [c for c in range(N_CONTRACTS) if c != MISERE and rank[c + shift] >= rank[bid]]
 
