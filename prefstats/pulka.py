@@ -30,8 +30,11 @@ and the game or misère is scored at that multiplier.
   none), 4 in Gusarik. Blind passes must be legal: the variant refuses ``bomb_rounds``
   without ``blind_pass``.
 
-Deal ``k`` of pulka ``j`` is deal ``j · STRIDE + k`` of the seed's stream, so a pulka
-is the same whatever chunk or worker plays it.
+Deal ``k`` of pulka ``j`` is deal ``j · STRIDE + k`` of the seed's *pulka stream*: the
+deal stream of :func:`~prefstats.deal.deal` keyed by ``SeedSequence(seed,
+spawn_key=(PULKA_STREAM,))`` instead of ``SeedSequence(seed)`` (:func:`pulka_keys`).
+So a pulka is the same whatever chunk or worker plays it, and the pulkas of a seed
+share no deals with the deal dataset of the same seed (``make run`` makes both).
 
 >>> from prefstats.variants import get_variant
 >>> r = play_pulkas(get_variant("sochi"), [0, 1], seed=3, pool_target=5)
@@ -48,13 +51,15 @@ from prefstats import engine
 from prefstats.auction import BLIND_PASS, game_played
 from prefstats.cards import popcount
 from prefstats.contracts import LEVEL
-from prefstats.deal import deal_kernel, free_slots, seed_keys
+from prefstats.deal import Deals, deal_kernel, free_slots
 from prefstats.play import play_state, solver_table
 from prefstats.players.builtin import DOUBLE_DUMMY_OPEN, POLICIES, default_params, default_tables
 from prefstats.scoring import apply_help, deal_values, state_totals
 
-#: Deal numbers reserved for one pulka in the seed's stream.
+#: Deal numbers reserved for one pulka in the seed's pulka stream.
 STRIDE = 1 << 16
+#: The spawn key that sets the pulka stream apart from the seed's deal stream.
+PULKA_STREAM = 1
 #: Most unused bombs a place may hold.
 MAX_BOMBS = 64
 _BATCH = 64  # deals dealt at a time for a pulka
@@ -238,6 +243,27 @@ def _ended(pool, target, total_end):
     return pool.min() >= target
 
 
+def pulka_keys(seed: int) -> tuple[np.uint64, np.uint64]:
+    """The two keys of the seed's pulka stream, as :func:`seed_keys` gives them for the
+    deal stream (a spawned ``SeedSequence``: its words never meet those of the deal
+    stream of any seed below 2^128)."""
+    seq = np.random.SeedSequence(seed, spawn_key=(PULKA_STREAM,))
+    key0, key1 = seq.generate_state(2, dtype=np.uint64)
+    return key0, key1
+
+
+def pulka_deals(n: int, *, seed: int, start: int = 0) -> Deals:
+    """Deals ``start .. start + n - 1`` of the seed's pulka stream (deal ``k`` of pulka
+    ``j`` is number ``j · STRIDE + k``), as :func:`~prefstats.deal.deal` deals its own."""
+    key0, key1 = pulka_keys(seed)
+    free, sizes, fixed = free_slots()
+    hands = np.empty((n, 3), dtype=np.uint32)
+    talon = np.empty(n, dtype=np.uint32)
+    turned = np.empty(n, dtype=np.int8)
+    deal_kernel(key0, key1, start, n, free, sizes, fixed, hands, talon, turned)
+    return Deals(hands, talon, seed, np.arange(start, start + n, dtype=np.int64), turned)
+
+
 def play_pulkas(
     variant,
     pulka_ids,
@@ -277,7 +303,7 @@ def play_pulkas(
     whists = np.zeros((count, n, n), dtype=np.int64)
     counts = np.zeros((count, 7), dtype=np.int64)
     status = np.zeros(2, dtype=np.int64)
-    _, key0, key1 = seed_keys(seed)
+    key0, key1 = pulka_keys(seed)
     free, sizes, fixed = free_slots()
     index = POLICIES.index(policy)
 

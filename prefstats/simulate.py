@@ -19,9 +19,14 @@ dataset, and a rerun skips the chunks already finished (see :mod:`prefstats.stor
 from __future__ import annotations
 
 import datetime as dt
+import os
+import signal
 import sys
+import threading
+import time
 import tomllib
 from collections.abc import Iterator
+from contextlib import ExitStack, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,27 +43,37 @@ from prefstats.pulka import STRIDE, play_pulkas
 from prefstats.scoring import deal_values, score_states
 from prefstats.storage import (
     FORMAT,
-    MANIFEST,
+    KINDS,
+    LOCK,
     SCHEMA_VERSION,
+    TMP_PREFIX,
     DatasetError,
     atomic_write,
     check_chunk,
     chunk_name,
+    chunk_units,
+    clear_dataset,
+    dataset_lock,
+    entry_problem,
+    entry_shape,
+    listed_files,
     load,
-    read_manifest,
+    parse_manifest,
+    read_only_error,
     sha256,
     signature,
+    size_key,
     table_bytes,
     write_manifest,
+    written_by_prefstats,
 )
 from prefstats.variants import Variant
 
 __all__ = ["RunSpec", "deals_table", "load", "pulkas_table", "run", "simulate", "simulate_pulkas"]
 
 BACKENDS = ("local", "dask")
-
-
-KINDS = ("deals", "pulkas", "pulka-deals")
+#: Most pulkas a dataset holds: ``pulka_id`` is a uint32.
+MAX_PULKAS = 1 << 32
 
 
 @dataclass(frozen=True)
@@ -86,6 +101,8 @@ class RunSpec:
             raise ValueError("pool_target is needed for pulkas, and only for them")
         if self.pool_target is not None and self.pool_target < 1:
             raise ValueError(f"pool_target must be positive, got {self.pool_target}")
+        if self.kind != "deals" and self.size > MAX_PULKAS:
+            raise ValueError(f"at most {MAX_PULKAS:,} pulkas a dataset, got {self.size:,}")
         if self.seed < 0:
             raise ValueError(f"seed must be non-negative, got {self.seed}")
         if self.policy not in POLICIES:
@@ -153,7 +170,7 @@ def deals_table(states: np.ndarray, deal_ids: np.ndarray, variant: Variant, *,
     values = deal_values(variant, pool, mountain, whists)
     solved = states["double_dummy"]
     columns: dict[str, Any] = {
-        "deal_id": deal_ids.astype(np.uint64 if dealer is not None else np.uint32),
+        "deal_id": deal_ids.astype(np.uint64),
         "dealer": (deal_ids % n_players if dealer is None else dealer).astype(np.uint8),
         "hand_0": states["dealt"][:, 0],
         "hand_1": states["dealt"][:, 1],
@@ -179,7 +196,7 @@ def deals_table(states: np.ndarray, deal_ids: np.ndarray, variant: Variant, *,
         "no_talon": states["no_talon"],
         "dark": states["dark"],
         "blind": states["blind"],
-        "multiplier": states["multiplier"].astype(np.uint8),
+        "multiplier": states["multiplier"].astype(np.uint16),  # up to 2 x 2^8
     }
     for s in range(max(n_players, 3)):
         columns[f"tricks_{s}"] = states["tricks"][:, s]
@@ -243,8 +260,8 @@ def run_chunk(spec: RunSpec, index: int, run: str) -> tuple[int, bytes, int, int
         states = play_batch(deals, spec.variant, policy=spec.policy, params=params,
                             key=player_key(spec.seed))
         table = deals_table(states, deals.index, spec.variant)
-    meta = {"signature": run, "chunk": index, "first_unit": start, "rows": table.num_rows,
-            "kind": spec.kind, "schema_version": SCHEMA_VERSION}
+    meta = {"signature": run, "chunk": index, "first_unit": start, "units": count,
+            "rows": table.num_rows, "kind": spec.kind, "schema_version": SCHEMA_VERSION}
     return index, table_bytes(table, meta), table.num_rows, count
 
 
@@ -252,44 +269,114 @@ def _now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
-def _prepare(folder: Path, spec: RunSpec, run: str, force: bool) -> dict[str, Any]:
-    """The manifest to continue: finished, valid chunks kept; anything else cleared."""
-    folder.mkdir(parents=True, exist_ok=True)
-    ours = [p for p in folder.iterdir()
-            if p.name == MANIFEST or p.name.startswith((".tmp-", "chunk-"))]
-    others = [p.name for p in folder.iterdir() if p not in ours]
-    if force:
-        for p in ours:
-            p.unlink()
-    manifest = read_manifest(folder)
-    if manifest is None and any(p.name.startswith("chunk-") for p in ours if p.exists()):
-        raise DatasetError(f"{folder}: chunk files without a manifest; use --force to start over")
-    if manifest is None and others:
+def _check_empty(folder: Path, *, chunks_ok: bool) -> None:
+    """Refuse a folder without a manifest that holds anything but a run's leftovers
+    (its lock, temporaries) -- or, unless ``chunks_ok``, chunk files."""
+    others = sorted(p.name for p in folder.iterdir()
+                    if p.name != LOCK and not p.name.startswith(TMP_PREFIX))
+    chunks = [name for name in others if name.startswith("chunk-")]
+    if chunks and not chunks_ok:
+        raise DatasetError(f"{folder}: chunk files without a manifest; use --force to start "
+                           "over (it deletes only files prefstats wrote)")
+    if len(chunks) < len(others):
         raise DatasetError(f"{folder}: not empty and not a prefstats dataset "
-                           f"({', '.join(sorted(others)[:3])}); choose another folder")
-    if manifest is not None and manifest["signature"] != run:
-        old = manifest.get("spec", {})
+                           f"({', '.join(n for n in others if n not in chunks)[:80]}); "
+                           "choose another folder")
+
+
+def _existing(folder: Path, spec: RunSpec, run: str, force: bool) -> dict[str, Any] | None:
+    """The manifest in ``folder`` to continue, ``None`` to start afresh. Refuses a
+    folder that is not this run's dataset; ``force`` clears the dataset instead, once
+    every check has passed."""
+    try:
+        manifest = parse_manifest(folder)
+    except DatasetError:
+        if not force:
+            raise
+        manifest = {}
+    if force:
+        if manifest is None:
+            _check_empty(folder, chunks_ok=True)
+        clear_dataset(folder)
+        return None
+    if manifest is None:
+        _check_empty(folder, chunks_ok=False)
+        return None
+    if manifest.get("signature") != run:
+        old = manifest.get("spec") if isinstance(manifest.get("spec"), dict) else {}
         new = spec.describe()
-        differ = sorted(k for k in new if old.get(k) != new[k])
+        differ = sorted(k for k in new if k != size_key(new) and old.get(k) != new[k])
         raise DatasetError(
             f"{folder}: holds a dataset made with other arguments (differing: "
             f"{', '.join(differ) or 'signature'}); use --force to replace it or another --out"
         )
-    for p in folder.glob(".tmp-*"):  # pieces of an interrupted write
-        p.unlink()
-    if manifest is None:
-        manifest = {"format": FORMAT, "schema_version": SCHEMA_VERSION, "signature": run,
-                    "spec": spec.describe(), "variant_toml": spec.variant.to_toml(),
-                    "started": _now(), "finished": None, "chunks": []}
-    kept = [e for e in manifest["chunks"] if not check_chunk(folder, e, run, checksum=True)]
-    listed = {e["file"] for e in kept}
-    for p in folder.glob("chunk-*.parquet"):  # written but never listed, or invalid
-        if p.name not in listed:
-            p.unlink()
-    manifest["chunks"] = kept
-    manifest["finished"] = None
-    write_manifest(folder, manifest)
     return manifest
+
+
+def _kept(folder: Path, manifest: dict[str, Any], spec: dict[str, Any], run: str) -> list:
+    """The manifest's chunks that are valid parts of a dataset of ``spec``: each index
+    once, checksums and footers right; a last partial chunk of a smaller run is left to
+    redo. A valid chunk beyond ``spec``'s size is refused (datasets grow, not shrink)."""
+    entries = manifest.get("chunks")
+    kept, seen = [], set()
+    for e in entries if isinstance(entries, list) else []:
+        if entry_shape(e) is None and e["units"] > chunk_units(spec, e["index"]) and \
+                not check_chunk(folder, e, run, checksum=True):
+            raise DatasetError(
+                f"{folder}: holds {chunk_name(e['index'])}, beyond the "
+                f"{spec[size_key(spec)]:,} asked; a dataset grows but does not shrink: ask "
+                "for at least as many as it holds, or use --force to remake it")
+        if entry_problem(e, spec) is None and e["index"] not in seen and \
+                not check_chunk(folder, e, run, checksum=True):
+            kept.append(e)
+            seen.add(e["index"])
+    return kept
+
+
+def _prepare(folder: Path, spec: RunSpec, run: str,
+             force: bool) -> tuple[dict[str, Any], list[int], list[Path], bool]:
+    """What a run in ``folder`` must do: ``(manifest, chunks to play, files to delete,
+    whether the manifest changes)``. Nothing is written, except that ``force`` clears
+    the old dataset. Listed chunks that are damaged, duplicated or partial are dropped,
+    and their files (which prefstats wrote) deleted to be redone; a chunk file the run
+    does not own is refused."""
+    described = spec.describe()
+    existing = _existing(folder, spec, run, force)
+    kept = [] if existing is None else _kept(folder, existing, described, run)
+    names = {e["file"] for e in kept}
+    listed = listed_files(folder)
+    remove = [p for p in folder.glob(TMP_PREFIX + "*") if p.is_file()]
+    for p in sorted(folder.glob("chunk-*.parquet")):
+        if p.name in names:
+            continue
+        meta = written_by_prefstats(p)
+        if p.name not in listed and (meta is None or meta.get("signature") != run):
+            raise DatasetError(f"{p}: not a chunk of this dataset; move it away (or use "
+                               "--force if prefstats wrote it)")
+        remove.append(p)
+    manifest = {**(existing or {}), "format": FORMAT, "schema_version": SCHEMA_VERSION,
+                "signature": run, "spec": described, "variant_toml": spec.variant.to_toml(),
+                "chunks": kept}
+    manifest.setdefault("started", _now())
+    manifest.setdefault("finished", None)
+    done = {e["index"] for e in kept}
+    todo = [i for i in range(spec.n_chunks) if i not in done]
+    dirty = bool(todo or remove) or manifest != existing or not manifest["finished"]
+    return manifest, todo, remove, dirty
+
+
+def _worker_setup(main: int) -> None:
+    """In each worker process: leave Ctrl-C to the main process (which then stops the
+    workers), and exit once the main process is gone -- killed outright, it stops none."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if os.getppid() == main:
+        threading.Thread(target=_watch_parent, args=(main,), daemon=True).start()
+
+
+def _watch_parent(main: int) -> None:
+    while os.getppid() == main:  # an orphan is re-parented
+        time.sleep(0.5)
+    os._exit(1)
 
 
 def _local(spec: RunSpec, todo: list[int], run: str, workers: int) -> Iterator[tuple]:
@@ -297,30 +384,51 @@ def _local(spec: RunSpec, todo: list[int], run: str, workers: int) -> Iterator[t
         for index in todo:
             yield run_chunk(spec, index, run)
         return
-    from joblib import Parallel, delayed
+    from concurrent.futures import as_completed
 
-    parallel = Parallel(n_jobs=workers, return_as="generator_unordered")
-    yield from parallel(delayed(run_chunk)(spec, i, run) for i in todo)
+    from joblib.externals.loky import ProcessPoolExecutor
 
-
-def _dask(spec: RunSpec, todo: list[int], run: str, scheduler: str | None,
-          workers: int) -> Iterator[tuple]:
+    # A pool of this run's own, shut down (workers killed) however the run ends.
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_setup,
+                               initargs=(os.getpid(),))
     try:
-        from dask.distributed import Client, LocalCluster, as_completed
+        futures = [pool.submit(run_chunk, spec, i, run) for i in todo]
+        for future in as_completed(futures):
+            yield future.result()
+    finally:
+        pool.shutdown(wait=True, kill_workers=True)
+
+
+def _dask_client(scheduler: str):
+    """A client of the Dask scheduler at ``scheduler``; one that is down: ValueError."""
+    try:
+        from dask.distributed import Client
     except ImportError:
         raise RuntimeError("the dask backend needs dask.distributed: "
                            "pip install 'prefstats[cluster]'") from None
+    try:
+        return Client(scheduler, timeout="5s")
+    except (OSError, TimeoutError, ValueError, TypeError) as exc:
+        raise ValueError(f"cannot reach the dask scheduler at {scheduler!r} ({exc}); is it "
+                         "running, and is the address right?") from None
+
+
+def _dask(spec: RunSpec, todo: list[int], run: str, client, workers: int) -> Iterator[tuple]:
+    if not todo:
+        return
+    from dask.distributed import Client, LocalCluster, as_completed
+
     cluster = None
-    if scheduler is None:
+    if client is None:
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True)
-    client = Client(scheduler or cluster)
+        client = Client(cluster)
     try:
         futures = [client.submit(run_chunk, spec, i, run, pure=False) for i in todo]
         for future in as_completed(futures):
             yield future.result()
     finally:
-        client.close()
         if cluster is not None:
+            client.close()
             cluster.close()
 
 
@@ -364,14 +472,10 @@ def simulate_pulkas(
     one row per pulka (see :mod:`prefstats.pulka`); otherwise as :func:`simulate`.
     ``with_deals`` also writes every deal of those pulkas, a row a deal with its
     ``pulka_id``, ``deal_no`` and the dealer's place, as the dataset ``out/deals``."""
-    spec = RunSpec(variant, pulkas, seed, chunk_size, policy, _params(params), "pulkas",
-                   pool_target)
-    manifest = run(spec, out, **options)
-    if with_deals:
-        deals = RunSpec(variant, pulkas, seed, chunk_size, policy, _params(params),
-                        "pulka-deals", pool_target)
-        run(deals, Path(out) / "deals", **options)
-    return manifest
+    kinds = (("pulkas", ""), ("pulka-deals", "deals"))[:2 if with_deals else 1]
+    specs = [(RunSpec(variant, pulkas, seed, chunk_size, policy, _params(params), kind,
+                      pool_target), sub) for kind, sub in kinds]
+    return _run_all(Path(out), specs, **options)[0]
 
 
 def _params(params: np.ndarray | None) -> tuple[float, ...]:
@@ -388,21 +492,91 @@ def run(
     force: bool = False,
     progress: bool | None = None,
 ) -> dict[str, Any]:
-    """Make (or finish) the dataset of ``spec`` in ``out`` with ``workers`` processes
-    of the ``backend`` ("local" or "dask" at ``scheduler``); ``force`` starts over;
-    ``progress`` shows a bar (default: when stderr is a terminal)."""
+    """Make (or finish, or extend) the dataset of ``spec`` in ``out`` with ``workers``
+    processes of the ``backend`` ("local" or "dask" at ``scheduler``); ``force`` starts
+    over, deleting only the dataset's own files; ``progress`` shows a bar (default: when
+    stderr is a terminal). The run holds the folder's lock throughout: a second run on
+    it is refused. A finished dataset is returned as it is, without a write (a
+    read-only copy works)."""
+    return _run_all(Path(out), [(spec, "")], workers=workers, backend=backend,
+                    scheduler=scheduler, force=force, progress=progress)[0]
+
+
+def _run_all(out: Path, specs: list[tuple[RunSpec, str]], *, workers: int | None = None,
+             backend: str = "local", scheduler: str | None = None, force: bool = False,
+             progress: bool | None = None) -> list[dict[str, Any]]:
+    """Make each ``(spec, sub-folder)`` of ``specs`` in turn under ``out``, holding the
+    lock of ``out`` until the last is done (a pulka dataset and its ``deals/``)."""
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
-    signed = signature(spec.describe())
-    folder = Path(out)
-    manifest = _prepare(folder, spec, signed, force)
-    done = {e["index"] for e in manifest["chunks"]}
-    todo = [i for i in range(spec.n_chunks) if i not in done]
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
+                                or workers < 1):
+        raise ValueError(f"workers must be a positive number of processes, got {workers!r}")
     workers = workers or _cores()
-    results = (_dask(spec, todo, signed, scheduler, workers) if backend == "dask"
-               else _local(spec, todo, signed, min(workers, max(1, len(todo)))))
     show = sys.stderr.isatty() if progress is None else progress
-    finished = sum(e.get("units", e["rows"]) for e in manifest["chunks"])
+    with ExitStack() as stack:
+        client = None
+        if backend == "dask" and scheduler is not None:
+            client = _dask_client(scheduler)
+            stack.callback(client.close)
+        manifests = []
+        for spec, sub in specs:
+            folder = _folder(out / sub)
+            signed = signature(spec.describe())
+            try:
+                stack.enter_context(dataset_lock(folder) if sub or not manifests
+                                    else nullcontext())
+            except OSError as exc:
+                if not read_only_error(exc):
+                    raise
+                manifests.append(_read_only(folder, spec, signed, force, exc))
+                continue
+            plan = _prepare(folder, spec, signed, force)
+            manifests.append(_make(folder, spec, signed, plan, show,
+                                   lambda todo, s=spec, r=signed: (
+                                       _dask(s, todo, r, client, workers) if backend == "dask"
+                                       else _local(s, todo, r, min(workers, max(1, len(todo)))))))
+        return manifests
+
+
+def _folder(path: Path) -> Path:
+    """The dataset folder ``path``, created if need be; a file or an uncreatable path
+    raises :class:`DatasetError`."""
+    if path.exists() and not path.is_dir():
+        raise DatasetError(f"{path}: a file, not a folder; choose another --out")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DatasetError(f"{path}: cannot create the dataset folder ({exc.strerror})") from None
+    return path
+
+
+def _read_only(folder: Path, spec: RunSpec, run: str, force: bool,
+               exc: OSError) -> dict[str, Any]:
+    """A run in a folder that cannot be written: fine if its dataset is finished."""
+    why = f"{folder}: cannot write there ({exc.strerror})"
+    if force:
+        raise DatasetError(f"{why}; --force needs a writable folder")
+    manifest, _todo, _remove, dirty = _prepare(folder, spec, run, force=False)
+    if dirty:
+        raise DatasetError(f"{why}, and the dataset is not finished; make it in a "
+                           "writable folder")
+    return manifest
+
+
+def _make(folder: Path, spec: RunSpec, run: str, plan: tuple, show: bool,
+          chunks) -> dict[str, Any]:
+    """Carry out ``plan`` (see :func:`_prepare`): play the chunks to do with
+    ``chunks(todo)`` and list each in the manifest as it lands."""
+    manifest, todo, remove, dirty = plan
+    if not dirty:
+        return manifest
+    for p in remove:
+        p.unlink(missing_ok=True)
+    manifest["finished"] = None
+    write_manifest(folder, manifest)
+    finished = sum(e["units"] for e in manifest["chunks"])
+    results = chunks(todo)
     with _Progress(show, spec.size, finished, spec.kind) as bar:
         try:
             for index, data, rows, units in results:
@@ -418,6 +592,8 @@ def run(
             print(f"interrupted: {kept} finished chunk(s) kept in {folder}; rerun the same "
                   "command to resume", file=sys.stderr)
             raise
+        finally:
+            results.close()  # stops the workers
     manifest["chunks"].sort(key=lambda e: e["index"])
     manifest["finished"] = _now()
     write_manifest(folder, manifest)
@@ -425,8 +601,6 @@ def run(
 
 
 def _cores() -> int:
-    import os
-
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
 
 

@@ -5,9 +5,8 @@ import pytest
 
 from prefstats import engine
 from prefstats.auction import WHIST_CALL_NAMES
-from prefstats.deal import deal
 from prefstats.play import play_batch
-from prefstats.pulka import STRIDE, play_pulkas
+from prefstats.pulka import STRIDE, play_pulkas, pulka_deals
 from prefstats.scoring import ScoreSheet
 from prefstats.variants import get_variant
 
@@ -19,7 +18,7 @@ def _replay(variant, pulka_id, seed, target, policy, key):
     min_level = 6
     k = 0
     while not sheet.finished:
-        d = deal(1, seed=seed, start=pulka_id * STRIDE + k)
+        d = pulka_deals(1, seed=seed, start=pulka_id * STRIDE + k)
         st = play_batch(d, variant, policy=policy, key=key, min_level=min_level,
                         raspasy_step=sheet.raspasy_step)[0]
         dealer = (n - 1 + k) % n

@@ -7,7 +7,6 @@ import pytest
 from prefstats import engine
 from prefstats.auction import BLIND_PASS, WHIST_CALL_NAMES
 from prefstats.contracts import LEVEL
-from prefstats.deal import deal
 from prefstats.play import play_state, solver_table
 from prefstats.players.builtin import DOUBLE_DUMMY_OPEN, POLICIES, default_params, default_tables
 from prefstats.pulka import (
@@ -15,6 +14,7 @@ from prefstats.pulka import (
     STRIDE,
     game_made,
     play_pulkas,
+    pulka_deals,
     seat_places,
     set_bombs,
     update_bombs,
@@ -60,7 +60,7 @@ def replay(variant, pulka_id, seed, target, policy, key):
     min_level = 6
     k = 0
     while not sheet.finished:
-        d = deal(1, seed=seed, start=pulka_id * STRIDE + k)
+        d = pulka_deals(1, seed=seed, start=pulka_id * STRIDE + k)
         dealer = (n - 1 + k) % n
         seats = 2 if n == 2 else 3
         place = [(dealer + 1 + s) % n for s in range(seats)]

@@ -70,12 +70,12 @@ def test_rerun_resumes_and_redoes_damaged_chunks(reference, tmp_path):
     chunk.write_bytes(chunk.read_bytes()[:-100])  # truncated
     with pytest.raises(DatasetError, match=r"chunk-000001.parquet"):
         load(tmp_path)
-    (tmp_path / ".tmp-stale.parquet").write_bytes(b"partial")
+    (tmp_path / ".prefstats-tmp-stale.parquet").write_bytes(b"partial")
     before = {c["index"]: c["sha256"] for c in manifest_of(tmp_path)["chunks"]}
     _run(tmp_path)
     after = {c["index"]: c["sha256"] for c in manifest_of(tmp_path)["chunks"]}
     assert after == before
-    assert not list(tmp_path.glob(".tmp-*"))
+    assert not list(tmp_path.glob(".prefstats-tmp-*"))
     assert _rows(tmp_path).equals(_rows(reference))
 
 
