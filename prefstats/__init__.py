@@ -42,13 +42,49 @@ def _prune(current: Path, days: float = 14) -> None:
             shutil.rmtree(old, ignore_errors=True)
 
 
-if "NUMBA_CACHE_DIR" not in os.environ:  # a user's own setting wins
-    import numba
+def _register_cache_locator() -> None:
+    """Cache prefstats' compiled functions, and only them, in :data:`CACHE`.
 
-    _cache = _numba_cache_dir()
-    if not _cache.exists():
-        _prune(_cache)
-    numba.config.CACHE_DIR = str(_cache)
+    A numba cache locator placed first in numba's list claims the functions whose source
+    file lies in this package; any other ``cache=True`` function (a user's own) keeps
+    numba's usual place. A user's ``NUMBA_CACHE_DIR`` wins for prefstats' functions too.
+    """
+    from numba.core import caching, config
+
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # numba < 0.61 name
+
+    class PackageCacheLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
+        def __init__(self, py_func, py_file: str) -> None:
+            self._py_file = py_file
+            self._lineno = py_func.__code__.co_firstlineno
+            self._cache_path = str(CACHE / Path(py_file).resolve().parent.relative_to(_PACKAGE))
+
+        def get_cache_path(self) -> str:
+            return self._cache_path
+
+        @classmethod
+        def from_function(cls, py_func, py_file: str):
+            if config.CACHE_DIR or not Path(py_file).resolve().is_relative_to(_PACKAGE):
+                return None
+            return super().from_function(py_func, py_file)
+
+    if not any(c.__name__ == PackageCacheLocator.__name__ for c in impl._locator_classes):
+        impl._locator_classes.insert(0, PackageCacheLocator)
+
+
+def is_compiled(*functions: str) -> bool:
+    """Whether every compiled function named (``"module.function"``, in a subpackage
+    ``"players/bidding._value"``) is in the current cache: false on a first run after an
+    install or an edit of the source."""
+    return all(any((CACHE / f).parent.glob(f"{Path(f).name}-*.nbi")) for f in functions)
+
+
+_PACKAGE = Path(__file__).resolve().parent
+#: The folder of prefstats' compiled functions for the current source.
+CACHE = _numba_cache_dir()
+if not CACHE.exists():
+    _prune(CACHE)
+_register_cache_locator()
 
 
 def __getattr__(name: str):

@@ -2,13 +2,72 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import typer
+from typer.core import TyperGroup
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def _user_error(exc: BaseException) -> str | None:
+    """The one-line message of an everyday mistake, or ``None`` for a real bug.
+
+    Mistakes are prefstats' own refusals (a ``ValueError``, ``DatasetError`` included,
+    raised by prefstats' code) and operating-system errors (a missing, unreadable or
+    read-only path, a refused connection). A ``ValueError`` raised inside a library
+    prefstats calls is a bug of prefstats and keeps its traceback.
+    """
+    if isinstance(exc, OSError):
+        if exc.filename is not None and exc.strerror:
+            return f"{exc.filename}: {exc.strerror}"
+        return str(exc) or type(exc).__name__
+    if isinstance(exc, ValueError):
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        origin = Path(tb.tb_frame.f_code.co_filename).resolve() if tb else None
+        if origin is not None and origin.is_relative_to(_PACKAGE):
+            return str(exc)
+    return None
+
+
+class _Commands(TyperGroup):
+    """The command group: a user's mistake ends the command with its message on stderr
+    and exit status 2; Ctrl-C with status 130; anything else keeps its traceback."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise typer.Exit(130) from None
+        except Exception as exc:
+            message = _user_error(exc)
+            if message is None:
+                raise
+            typer.echo(f"error: {message}", err=True)
+            raise typer.Exit(2) from None
+
 
 app = typer.Typer(
+    cls=_Commands,
     help="Deal, play and score Preferans hands and turn them into statistics.",
     no_args_is_help=True,
     add_completion=False,
 )
+
+
+def _compile_notice(*functions: str) -> None:
+    """On a terminal, say so when the compiled code must be made first (a fresh cache
+    after an install or an upgrade): it takes a minute or more before anything moves."""
+    import prefstats
+
+    if sys.stderr.isatty() and not prefstats.is_compiled(*functions):
+        from rich.console import Console
+
+        Console(stderr=True).print("compiling prefstats' game engine for this version "
+                                   "(first run only, a minute or two)…", style="dim")
 
 
 def _print_deals(deals, count: int) -> None:
@@ -31,12 +90,14 @@ def _print_deals(deals, count: int) -> None:
 @app.command("deal")
 def deal_command(
     n: int = typer.Option(5, "-n", "--count", min=1, help="How many deals to print."),
-    seed: int | None = typer.Option(None, help="Seed; omitted: fresh entropy (printed)."),
+    seed: int | None = typer.Option(None, min=0, help="Seed (non-negative); omitted: fresh "
+                                    "entropy (printed)."),
     start: int = typer.Option(0, min=0, help="Number of the first deal in the seed's stream."),
 ) -> None:
     """Deal and print hands: seats from the dealer's left, suits sorted, talon shown."""
     from prefstats.deal import deal
 
+    _compile_notice("deal.deal_kernel")
     _print_deals(deal(n, seed=seed, start=start), n)
 
 
@@ -78,21 +139,23 @@ def demo(
     hands: int = typer.Option(200_000, help="Deals to simulate."),
     pulkas: int = typer.Option(3000, help="Whole pulkas to play (seat luck); 0 for none."),
     pool_target: int = typer.Option(20, help="Pool target of those pulkas."),
-    seed: int = typer.Option(1, help="Seed of the runs."),
+    seed: int = typer.Option(1, min=0, help="Seed of the runs."),
     data: str = typer.Option("data", help="Folder for the datasets."),
     out: str = typer.Option("reports", help="Folder for the report."),
+    force: bool = typer.Option(False, help="Start the datasets over when they were made "
+                               "with other arguments."),
     quiet: bool = typer.Option(False, help="No progress bars."),
 ) -> None:
     """The main job: simulate a variant (deals and whole pulkas) with the built-in
     players and write its report and bidding guide. Reruns resume the datasets."""
     import time
-    from pathlib import Path
 
     from prefstats.reports import guide, report
     from prefstats.simulate import simulate, simulate_pulkas
     from prefstats.variants import get_variant
 
     started = time.perf_counter()
+    _compile_notice("deal.deal_kernel", "play._batch_kernel", "pulka._pulka_kernel")
     _exact_table(1_000_000, seed)
     rules = get_variant(variant)
     deals_dir = Path(data) / variant
@@ -100,11 +163,11 @@ def demo(
     progress = False if quiet else None
     typer.echo(f"simulating {hands:,} deals of {variant} into {deals_dir}")
     simulate(rules, hands=hands, seed=seed, out=deals_dir, chunk_size=25_000,
-             progress=progress)
+             progress=progress, force=force)
     if pulkas_dir is not None:
         typer.echo(f"playing {pulkas:,} pulkas to {pool_target} into {pulkas_dir}")
         simulate_pulkas(rules, pulkas=pulkas, pool_target=pool_target, seed=seed,
-                        out=pulkas_dir, chunk_size=250, progress=progress)
+                        out=pulkas_dir, chunk_size=250, progress=progress, force=force)
     folder = Path(out) / variant
     report(deals_dir, folder, pulkas=pulkas_dir)
     guide(deals_dir, folder)
@@ -177,61 +240,65 @@ def score_command(
         console.print(entries)
 
 
-def _simulation_setup(variant: str, config: str | None, players: int | None, policy: str,
-                      param: list[str] | None):
+def _simulation_setup(variant: str | None, config: Path | None, players: int | None,
+                      policy: str, param: list[str] | None, backend: str,
+                      scheduler: str | None):
     """The variant and player parameters of a simulation command (raises ValueError)."""
     from prefstats.players.params import heuristic_params
     from prefstats.variants import get_variant, load_variant
 
-    rules = load_variant(config) if config else get_variant(variant, players=players)
+    if config is not None and (variant is not None or players is not None):
+        raise ValueError("--config names the variant and its players; leave out --variant "
+                         "and --players (or put them in the file as base and players)")
+    if scheduler is not None and backend != "dask":
+        raise ValueError("--scheduler is a dask scheduler's address; it needs --backend dask")
+    rules = load_variant(config) if config else get_variant(variant or "sochi", players=players)
     overrides = {}
     for item in param or []:
-        name, sep, value = item.partition("=")
-        if not sep:
-            raise ValueError(f"--param expects NAME=VALUE, got {item!r}")
-        overrides[name.strip()] = float(value)
+        name, _, value = item.partition("=")
+        try:
+            overrides[name.strip()] = float(value)
+        except ValueError:
+            raise ValueError(f"--param expects NAME=NUMBER, got {item!r}") from None
     if overrides and policy != "heuristic":
         raise ValueError(f"--param applies to the heuristic players, not {policy!r}")
     return rules, heuristic_params(**overrides) if policy == "heuristic" else None
 
 
 def _run_simulation(make, unit: str, out: str) -> None:
-    """Run ``make()`` (a simulation) with clear errors, and summarise the dataset."""
-    from prefstats.storage import DatasetError
-
-    try:
-        manifest = make()
-    except (ValueError, DatasetError) as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
-    except KeyboardInterrupt:
-        raise typer.Exit(130) from None
+    """Run ``make()`` (a simulation) and summarise the dataset."""
+    _compile_notice("pulka._pulka_kernel" if unit == "pulkas" else "play._batch_kernel")
+    manifest = make()
     rows = sum(c["rows"] for c in manifest["chunks"])
     size = sum(c["bytes"] for c in manifest["chunks"])
     typer.echo(f"{out}: {rows:,} {unit} in {len(manifest['chunks'])} chunk(s), "
                f"{size / max(rows, 1):.1f} bytes a row on disk")
 
 
-_VARIANT = typer.Option("sochi", help="Preset: sochi, leningrad, rostov, classic or gusarik.")
-_CONFIG = typer.Option(None, help="A variant TOML file (overrides --variant and --players).")
+_VARIANT = typer.Option(None, help="Preset: sochi (the default), leningrad, rostov, classic "
+                        "or gusarik.")
+_CONFIG = typer.Option(None, exists=True, dir_okay=False, readable=True,
+                       help="A variant TOML file (base preset plus overrides), instead of "
+                       "--variant and --players.")
 _PLAYERS = typer.Option(None, help="Players at the table: 3 or 4 (default: the preset's; "
                         "gusarik is 2).")
-_SEED = typer.Option(42, help="Seed: the same seed deals the same hands.")
+_SEED = typer.Option(42, min=0, help="Seed: the same seed deals the same hands.")
 _OUT = typer.Option(..., help="Dataset folder (created; a rerun resumes).")
-_WORKERS = typer.Option(None, help="Local processes (default: all cores).")
+_WORKERS = typer.Option(None, min=1, help="Local processes (default: all cores).")
 _BACKEND = typer.Option("local", help="local (joblib processes) or dask.")
 _SCHEDULER = typer.Option(None, help="Dask scheduler address, e.g. tcp://host:8786 "
-                          "(default: a local cluster).")
+                          "(default: a local cluster); needs --backend dask.")
 _POLICY = typer.Option("heuristic", help="Built-in players: heuristic or random.")
-_PARAM = typer.Option(None, help="Player parameter NAME=VALUE (repeatable).")
+_PARAM = typer.Option(None, help="Player parameter NAME=VALUE (repeatable); each has a "
+                      "range, see prefstats.players.params.")
 _FORCE = typer.Option(False, help="Start over, replacing an existing dataset.")
 _QUIET = typer.Option(False, help="No progress bar.")
 
 
 @app.command("simulate")
 def simulate_command(
-    variant: str = _VARIANT,
-    config: str | None = _CONFIG,
+    variant: str | None = _VARIANT,
+    config: Path | None = _CONFIG,
     players: int | None = _PLAYERS,
     hands: int = typer.Option(100_000, help="Deals to simulate."),
     seed: int = _SEED,
@@ -249,7 +316,8 @@ def simulate_command(
     from prefstats.simulate import simulate
 
     def make():
-        rules, params = _simulation_setup(variant, config, players, policy, param)
+        rules, params = _simulation_setup(variant, config, players, policy, param, backend,
+                                          scheduler)
         return simulate(rules, hands=hands, seed=seed, out=out, chunk_size=chunk_size,
                         policy=policy, params=params, workers=workers, backend=backend,
                         scheduler=scheduler, force=force, progress=False if quiet else None)
@@ -259,8 +327,8 @@ def simulate_command(
 
 @app.command("simulate-pulkas")
 def simulate_pulkas_command(
-    variant: str = _VARIANT,
-    config: str | None = _CONFIG,
+    variant: str | None = _VARIANT,
+    config: Path | None = _CONFIG,
     players: int | None = _PLAYERS,
     pulkas: int = typer.Option(10_000, help="Pulkas to play to the end."),
     pool_target: int = typer.Option(20, help="Pool each player plays to (the pulka size)."),
@@ -281,7 +349,8 @@ def simulate_pulkas_command(
     from prefstats.simulate import simulate_pulkas
 
     def make():
-        rules, params = _simulation_setup(variant, config, players, policy, param)
+        rules, params = _simulation_setup(variant, config, players, policy, param, backend,
+                                          scheduler)
         return simulate_pulkas(rules, pulkas=pulkas, pool_target=pool_target, seed=seed,
                                out=out, chunk_size=chunk_size, policy=policy, params=params,
                                with_deals=with_deals, workers=workers, backend=backend,
@@ -327,21 +396,17 @@ def guide_command(
 
 
 def _report_output(write, *files: str) -> None:
-    """Run a report writer; print the files written, or the dataset error (exit 2)."""
-    from prefstats.storage import DatasetError
-
-    try:
-        folder = write()
-    except DatasetError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+    """Run a report writer and print the files written."""
+    _compile_notice("reports/classes._best_strain_tricks")
+    folder = write()
     typer.echo(", ".join(f"{folder}/{f}" for f in files))
 
 
 @app.command("solve")
 def solve_command(
     hands: list[str] = typer.Argument(help='Three hands, seats 0 1 2, e.g. "♠AKQJ10 ♣AK ♦A ♥87".'),
-    trump: str = typer.Option("NT", help="Trump suit: S C D H (or ♠ ♣ ♦ ♥), or NT."),
+    trump: str | None = typer.Option(None, help="Trump suit: S C D H (or ♠ ♣ ♦ ♥), or NT "
+                                     "(the default; a misère has no trumps)."),
     leader: int = typer.Option(0, min=0, max=2, help="Seat that leads the first trick."),
     declarer: int = typer.Option(0, min=0, max=2, help="Seat of the declarer."),
     misere: bool = typer.Option(False, "--misere", help="Misère: no trumps, declarer ducks."),
@@ -350,21 +415,20 @@ def solve_command(
     from prefstats.cards import SUIT_LETTERS, SUITS, card_name, parse_cards
     from prefstats.solver import solve_leads
 
-    try:
-        if len(hands) != 3:
-            raise ValueError(f"expected three hands, got {len(hands)}")
-        masks = [parse_cards(h) for h in hands]
-        t = trump.strip().upper()
-        if t in ("NT", "N", "-", "БК"):
-            suit = None
-        elif len(t) == 1 and t in SUIT_LETTERS + SUITS:
-            suit = (SUIT_LETTERS + SUITS).index(t) % 4
-        else:
-            raise ValueError(f"trump must be one of S C D H ♠ ♣ ♦ ♥ NT, got {trump!r}")
-        leads = solve_leads(masks, trump=suit, leader=leader, declarer=declarer, misere=misere)
-    except ValueError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+    if len(hands) != 3:
+        raise ValueError(f"expected three hands, got {len(hands)}")
+    masks = [parse_cards(h) for h in hands]
+    t = (trump or "NT").strip().upper()
+    if t in ("NT", "N", "-", "БК"):
+        suit = None
+    elif len(t) == 1 and t in SUIT_LETTERS + SUITS:
+        suit = (SUIT_LETTERS + SUITS).index(t) % 4
+    else:
+        raise ValueError(f"trump must be one of S C D H ♠ ♣ ♦ ♥ NT, got {trump!r}")
+    if misere and suit is not None:
+        raise ValueError(f"a misère is played without trumps; leave out --trump {trump}")
+    _compile_notice("solver._leads_one")
+    leads = solve_leads(masks, trump=suit, leader=leader, declarer=declarer, misere=misere)
     # The leader picks the best card for his side: the declarer's side wants tricks on a
     # trick contract, the defenders want the misère declarer to take them.
     wants_tricks = (leader == declarer) != misere

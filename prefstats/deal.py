@@ -24,6 +24,8 @@ from prefstats.cards import FULL_DECK, card_counts, format_cards, lowest_card, p
 
 HAND_SIZE = 10
 TALON_SIZE = 2
+#: One past the last deal number of a seed's stream (deal numbers are int64).
+MAX_DEALS = 2**63 - 1
 #: Seat names in speaking order from the dealer's left.
 SEAT_NAMES = ("first hand", "second hand", "third hand")
 
@@ -278,6 +280,11 @@ def deal(
     """
     if n < 0 or start < 0:
         raise ValueError(f"n and start must be non-negative, got n={n}, start={start}")
+    if start + n > MAX_DEALS:
+        raise ValueError(f"deal numbers end at 2**63 - 1 (they are int64): start + n = "
+                         f"{start + n:,} is past it")
+    if seed is not None and (not isinstance(seed, int | np.integer) or seed < 0):
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     entropy, key0, key1 = seed_keys(seed)
     free, sizes, fixed = _slots(fixed_hands, fixed_talon)
 
@@ -289,19 +296,19 @@ def deal(
         index = np.arange(first, first + count, dtype=np.int64)
         return Deals(hands, talon, entropy, index, turned)
 
-    if where is None:
+    if where is None or n == 0:
         return run(start, n)
 
     kept: list[Deals] = []
     found = tried = 0
     batch = max(1024, min(n, 1_000_000))
     while found < n:
-        if tried >= max_tries:
+        if tried >= min(max_tries, MAX_DEALS - start):
             raise ValueError(
                 f"only {found} of {n} deals matched the constraints in {tried:,} tries: "
                 "they are impossible or too rare (raise max_tries to deal on)"
             )
-        chunk = run(start + tried, min(batch, max_tries - tried))
+        chunk = run(start + tried, min(batch, max_tries - tried, MAX_DEALS - start - tried))
         tried += len(chunk)
         ok = np.asarray(where(chunk), dtype=bool)
         if ok.shape != (len(chunk),):

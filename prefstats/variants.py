@@ -71,6 +71,8 @@ class Rate:
         if isinstance(value, str):
             m = _RATE.match(value.replace(" ", ""))
             if m:
+                if int(m["den"] or 1) == 0:
+                    raise ValueError(f"{key}: {value!r} divides by zero")
                 per = Fraction(int(m["num"] or 1), int(m["den"] or 1))
                 if (2 * per).denominator != 1:
                     raise ValueError(f"{key}: {value!r} must be a multiple of c/2")
@@ -461,6 +463,8 @@ def get_variant(name: str, *, players: int | None = None, **options: Any) -> Var
     four = values.pop("four_players", {})
     if players is None:
         players = values.get("players", 3)
+    elif "players" in values and players != values["players"]:  # a preset of a fixed table
+        raise ValueError(f"players: {name} is played by {values['players']}, got {players}")
     if players == 4:
         values.update(four)
     values.update(options, base=name, players=players)
@@ -497,3 +501,76 @@ def load_variant(path: str | Path) -> Variant:
     the key. ``load_variant`` reads back what :meth:`Variant.to_toml` writes.
     """
     return load_variant_text(Path(path).read_text("utf-8"))
+
+
+# ---- naming a variant: its preset and what it changes -----------------------------------
+
+
+def overrides(variant: Variant) -> dict[str, Any]:
+    """The options in which ``variant`` differs from its preset at its table size, as
+    TOML values (in field order).
+
+    >>> overrides(get_variant("leningrad", stalingrad=True, raspasy_rates=[1, 2]))
+    {'stalingrad': True, 'raspasy_rates': [1, 2]}
+    >>> overrides(get_variant("sochi", players=4))
+    {}
+    """
+    preset = get_variant(variant.base, players=variant.players)
+    out = {}
+    for f in dataclasses.fields(variant):
+        value = getattr(variant, f.name)
+        if f.name not in ("base", "players") and value != getattr(preset, f.name):
+            value = value.to_toml_value() if isinstance(value, Rate) else value
+            out[f.name] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
+def describe(variant: Variant) -> str:
+    """The variant in words: its preset, the table size when not the preset's, and
+    every option it changes.
+
+    >>> describe(get_variant("leningrad", stalingrad=True))
+    'Leningrad with stalingrad = true'
+    >>> describe(get_variant("sochi", players=4, whist_split="gentleman", half_whist=False))
+    'Sochi, 4 players, with half_whist = false and whist_split = "gentleman"'
+    >>> describe(get_variant("gusarik"))
+    'Gusarik'
+    """
+    text = variant.base.capitalize()
+    if variant.players != get_variant(variant.base).players:
+        text += f", {variant.players} players,"
+    changed = [f"{k} = {_toml_value(getattr(variant, k))}" for k in overrides(variant)]
+    if not changed:
+        return text.rstrip(",")
+    listed = changed[0] if len(changed) == 1 else ", ".join(changed[:-1]) + " and " + changed[-1]
+    return f"{text} with {listed}"
+
+
+def overrides_toml(variant: Variant) -> str:
+    """The shortest variant file of ``variant``: ``base``, ``players`` and its overrides.
+
+    >>> v = get_variant("sochi", players=4, whist_split="gentleman")
+    >>> print(overrides_toml(v), end="")
+    base = "sochi"
+    players = 4
+    whist_split = "gentleman"
+    >>> load_variant_text(overrides_toml(v)) == v
+    True
+    """
+    names = ["base", "players", *overrides(variant)]
+    return "".join(f"{k} = {_toml_value(getattr(variant, k))}\n" for k in names)
+
+
+def differences(variants: Mapping[str, Variant]) -> dict[str, dict[str, str]]:
+    """The options (table size and preset included) in which the named variants differ,
+    each with every variant's value as TOML text.
+
+    >>> differences({"a": get_variant("sochi"), "b": get_variant("sochi", stalingrad=True)})
+    {'stalingrad': {'a': 'false', 'b': 'true'}}
+    """
+    out = {}
+    for f in dataclasses.fields(Variant):
+        values = {label: getattr(v, f.name) for label, v in variants.items()}
+        if len(set(values.values())) > 1:
+            out[f.name] = {label: _toml_value(v) for label, v in values.items()}
+    return out

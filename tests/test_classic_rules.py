@@ -259,9 +259,9 @@ def test_nobody_sees_the_dummy_before_the_contract():
 @pytest.mark.parametrize("players", [None, 4])
 @pytest.mark.parametrize("name", PRESETS)
 def test_random_legal_decisions_finish_every_deal(name, players):
-    variant = get_variant(name, players=players)
     if name == "gusarik" and players == 4:
         return
+    variant = get_variant(name, players=players)
     rules = engine.rules_array(variant)
     d = deal(400, seed=21)
     rng = np.random.default_rng(5)

@@ -34,3 +34,9 @@ def test_demo_simulates_and_reports(tmp_path):
     folder = tmp_path / "reports" / "sochi"
     assert (folder / "index.html").exists() and (folder / "guide.md").exists()
     assert "pulkas" in (folder / "report.md").read_text()
+    other = ["demo", "--hands", "2000", *args[3:]]  # other arguments: refused, then --force
+    refused = runner.invoke(app, other)
+    assert refused.exit_code == 2 and "--force" in refused.output
+    assert "Traceback" not in refused.output
+    forced = runner.invoke(app, [*other, "--force"])
+    assert forced.exit_code == 0, forced.output

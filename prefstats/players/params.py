@@ -14,9 +14,18 @@ about 2.5 % of deals have a dark bid and 5 % a blind pass (3 and 4 players alike
 is spent when it is made; a raspasy is never multiplied); ``no_talon_margin`` is the
 caution of bids without the talon (about 0.5 % of classic deals are played so).
 
+Every parameter has an allowed range (:data:`RANGES`): chances lie in [0, 1], trick
+margins within ±3 tricks, weights and factors between 0 and a bound well past any
+sensible value. A value outside it, or not finite, is refused by name (the compiled
+player reads cards by estimated tricks and would fail on nan or an absurd margin).
+
 >>> p = heuristic_params(aggression=0.5)
 >>> float(p[AGGRESSION])
 0.5
+>>> heuristic_params(blind_pass=5)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+ValueError: player parameter blind_pass = 5 is out of range: allowed 0 to 1 (chance of ...)
 """
 
 from __future__ import annotations
@@ -51,9 +60,21 @@ BLIND_PASS_P, BLIND_PASS_STEP, DARK_BID_P, DARK_BID_STEP, DARK_BOMB = (
 BOMB_RESERVE, NO_TALON_MARGIN = (PARAMETERS[k][0] for k in ("bomb_reserve", "no_talon_margin"))
 N_PARAMS = len(PARAMETERS)
 
+_CHANCE = (0.0, 1.0)
+_TRICKS = (-3.0, 3.0)
+#: name -> (lowest, highest) allowed value, both included.
+RANGES: dict[str, tuple[float, float]] = {
+    "aggression": _TRICKS, "whist_appetite": _TRICKS, "misere_risk": _CHANCE,
+    "expect_whist": _CHANCE, "others_pass": _CHANCE, "raspasy_fear": (0.0, 10.0),
+    "partner_whist": _CHANCE, "blind_pass": _CHANCE, "blind_pass_step": _CHANCE,
+    "dark_bid": _CHANCE, "dark_bid_step": _CHANCE, "dark_bomb": (0.0, 10.0),
+    "bomb_reserve": (0.0, 100.0), "no_talon_margin": _TRICKS,
+}
+
 
 def heuristic_params(**overrides: float) -> np.ndarray:
-    """The parameter array with the defaults, changed by ``overrides`` (by name)."""
+    """The parameter array with the defaults, changed by ``overrides`` (by name);
+    raises ``ValueError`` for an unknown name or a value outside its range."""
     params = np.zeros(N_PARAMS, dtype=np.float64)
     for index, default, _ in PARAMETERS.values():
         params[index] = default
@@ -61,4 +82,25 @@ def heuristic_params(**overrides: float) -> np.ndarray:
         if name not in PARAMETERS:
             raise ValueError(f"unknown player parameter {name!r}; known: {', '.join(PARAMETERS)}")
         params[PARAMETERS[name][0]] = float(value)
+    return check_params(params)
+
+
+def check_params(params: np.ndarray) -> np.ndarray:
+    """``params`` (a full parameter array) if every value is finite and in its range."""
+    params = np.asarray(params, dtype=np.float64)
+    if params.shape != (N_PARAMS,):
+        raise ValueError(f"player parameters: expected {N_PARAMS} values, got shape "
+                         f"{params.shape}")
+    for name, (index, _, meaning) in PARAMETERS.items():
+        low, high = RANGES[name]
+        value = float(params[index])
+        if not low <= value <= high:  # false for nan too
+            raise ValueError(f"player parameter {name} = {value:g} is out of range: allowed "
+                             f"{low:g} to {high:g} ({meaning})")
     return params
+
+
+def describe_ranges() -> str:
+    """Each parameter with its default and range, for help texts."""
+    return "; ".join(f"{name} (default {default:g}, {RANGES[name][0]:g} to {RANGES[name][1]:g})"
+                     for name, (_, default, _) in PARAMETERS.items())

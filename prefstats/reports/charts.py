@@ -6,6 +6,7 @@ Only rows with enough samples are drawn. Each chart is saved as PNG and SVG.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
+import numpy as np
 import polars as pl
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
@@ -73,8 +75,11 @@ def line_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | Non
                group_label: str = "", zero_line: bool = False, note: str | None = None,
                percent: bool = False) -> list[Path]:
     """Lines of ``y`` against ``x``, one per ``group``, with shaded ``y_lo``–``y_hi``;
-    ``percent`` writes a share axis as percentages."""
+    ``percent`` writes a share axis as percentages. No rows with enough samples: no
+    chart (an empty list)."""
     df = df.filter("enough").sort(x)
+    if not len(df):
+        return []
     groups = df[group].unique(maintain_order=True).sort().to_list() if group else [None]
     palette = colours_for(groups, colours)
     with plt.rc_context(STYLE):
@@ -100,8 +105,11 @@ def bar_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None
               group_label: str = "", zero_line: bool = True, note: str | None = None,
               percent: bool = False, errors: bool = True) -> list[Path]:
     """Grouped bars of ``y`` per ``x`` category and ``group``, with 95% error bars from
-    ``y_lo``/``y_hi`` unless ``errors`` is false."""
+    ``y_lo``/``y_hi`` unless ``errors`` is false; no chart without rows, as for
+    :func:`line_chart`."""
     df = df.filter("enough")
+    if not len(df):
+        return []
     cats = df[x].unique(maintain_order=True).to_list()
     groups = df[group].unique(maintain_order=True).to_list() if group else [None]
     # without groups each category has its own colour (e.g. one per seat)
@@ -113,12 +121,15 @@ def bar_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None
         for k, g in enumerate(groups):
             part = df.filter(pl.col(group) == g) if group else df
             pos = [cats.index(v) + (k - (len(groups) - 1) / 2) * width for v in part[x]]
-            err = ([(part[y] - part[f"{y}_lo"]).to_list(), (part[f"{y}_hi"] - part[y]).to_list()]
+            # an interval may end a hair inside its estimate (clamped or rounded bounds)
+            err = (np.clip([(part[y] - part[f"{y}_lo"]).to_numpy(),
+                            (part[f"{y}_hi"] - part[y]).to_numpy()], 0, None)
                    if errors else None)
             colour = palette[g] if group else [palette[v] for v in part[x]]
             ax.bar(pos, part[y], width * 0.95, yerr=err, capsize=3, color=colour,
                    label=f"{group_label}{g}" if group else None, error_kw={"elinewidth": 1})
-        ax.set_xticks(range(len(cats)), [str(c) for c in cats])
+        # a variant with house rules is named in words: wrap it under its bars
+        ax.set_xticks(range(len(cats)), [textwrap.fill(str(c), 24) for c in cats])
         if zero_line:
             ax.axhline(0, color="black", linewidth=0.8)
         if group:

@@ -10,9 +10,11 @@ from pathlib import Path
 import polars as pl
 
 from prefstats.reports.bidding import bidding_table, hand_rows, misere_table, thresholds
+from prefstats.reports.meta import deal_dataset
 from prefstats.reports.stats import MIN_SAMPLES
 from prefstats.reports.whist import whist_table
-from prefstats.storage import load, manifest_of
+from prefstats.storage import atomic_write, load
+from prefstats.variants import describe
 
 
 def _ci(row: dict, col: str, digits: int = 1, scale: float = 1.0) -> str:
@@ -98,10 +100,11 @@ def guide_lines(lf: pl.LazyFrame, variant: str) -> list[str]:
 
 
 def guide(path: str | Path, out: str | Path) -> Path:
-    """Write ``guide.md`` for the dataset at ``path`` into the folder ``out``."""
-    variant = manifest_of(path)["spec"]["variant"]["base"].capitalize()
+    """Write ``guide.md`` for the deal dataset at ``path`` into the folder ``out``."""
+    _, variant = deal_dataset(path)
+    text = "\n".join(guide_lines(load(path), describe(variant))) + "\n"
     target = Path(out)
     target.mkdir(parents=True, exist_ok=True)
     target = target / "guide.md"
-    target.write_text("\n".join(guide_lines(load(path), variant)) + "\n")
+    atomic_write(target, text.encode("utf-8"))
     return target

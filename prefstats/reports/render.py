@@ -7,9 +7,12 @@ row says so instead of showing noise.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import math
+import os
 import re
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,6 +54,9 @@ class Report:
     title: str
     meta: list[str]
     sections: list[Section]
+    #: Text files written beside the report (the variant files its commands name),
+    #: each also shown in it.
+    files: dict[str, str] = field(default_factory=dict)
 
 
 def _fmt(value, kind: str) -> str:
@@ -107,23 +113,51 @@ def _sample_note(block: Block) -> str | None:
 
 
 def write_report(report: Report, out: str | Path) -> Path:
-    """Write CSVs, charts, ``report.md`` and ``index.html`` into ``out``; returns it."""
+    """Write CSVs, charts, ``report.md`` and ``index.html`` into ``out``; returns it.
+
+    Everything is made in a temporary folder inside ``out`` and then moved into place,
+    ``index.html`` last: a failure leaves no half-written report (and removes the
+    folders it created); other files in ``out`` are left alone.
+    """
     out = Path(out)
+    created = [p for p in (out, *out.parents) if not p.exists()]
     out.mkdir(parents=True, exist_ok=True)
+    try:
+        with tempfile.TemporaryDirectory(prefix=".report-", dir=out) as tmp:
+            for name in _write_files(report, Path(tmp)):
+                os.replace(Path(tmp) / name, out / name)
+    except BaseException:
+        for folder in created:  # innermost first; only if still empty
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise
+    return out
+
+
+def _write_files(report: Report, out: Path) -> list[str]:
+    """Write the report's files into ``out``; their names, ``index.html`` last."""
     charts: dict[str, str | None] = {}
+    names = []
     for section in report.sections:
         for b in section.blocks:
             b.table.write_csv(out / f"{b.name}.csv", float_precision=9)  # summation-order noise
+            names.append(f"{b.name}.csv")
             data = b.table if b.chart_table is None else b.chart_table
-            drawn = b.chart is not None and len(data.filter("enough")) > 0
-            charts[b.name] = b.chart(data, out / b.name)[0].name if drawn else None
-    (out / "report.md").write_text(_markdown(report, charts))
-    (out / "index.html").write_text(_html(report, charts))
-    return out
+            drawn = b.chart(data, out / b.name) if b.chart is not None and len(
+                data.filter("enough")) else []
+            charts[b.name] = drawn[0].name if drawn else None
+            names += [p.name for p in drawn]
+    texts = {**report.files, "report.md": _markdown(report, charts),
+             "index.html": _html(report, charts)}
+    for name, text in texts.items():
+        (out / name).write_text(text, encoding="utf-8")
+    return names + list(texts)
 
 
 def _markdown(report: Report, charts: dict[str, str | None]) -> str:
     lines = [f"# {report.title}", "", *(f"- {m}" for m in report.meta), ""]
+    for name, text in report.files.items():
+        lines += [f"`{name}`:", "", "```toml", text.rstrip("\n"), "```", ""]
     for section in report.sections:
         lines += [f"## {section.title}", "", section.intro, ""]
         for b in section.blocks:
@@ -159,6 +193,8 @@ def _html(report: Report, charts: dict[str, str | None]) -> str:
              f"</title><style>{_CSS}</style></head><body><h1>{e(report.title)}</h1><ul>"]
     parts += ["<li>" + _CODE.sub(r"<code>\1</code>", e(m)) + "</li>" for m in report.meta]
     parts.append("</ul>")
+    parts += [f"<p><code>{e(name)}</code>:</p><pre>{e(text)}</pre>"
+              for name, text in report.files.items()]
     for section in report.sections:
         parts.append(f"<h2>{e(section.title)}</h2><p>{e(section.intro)}</p>")
         for b in section.blocks:

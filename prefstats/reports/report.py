@@ -5,6 +5,7 @@ charts and readings, handed to :func:`prefstats.reports.render.write_report`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from functools import partial
 from pathlib import Path
@@ -12,11 +13,11 @@ from typing import Any
 
 import polars as pl
 
-from prefstats.reports import bidding, charts, compare, raspasy, seats, whist
-from prefstats.reports.frames import n_players
+from prefstats.reports import bidding, charts, compare, meta, raspasy, seats, whist
 from prefstats.reports.render import Block, Report, Section, write_report
 from prefstats.reports.stats import MIN_SAMPLES
 from prefstats.storage import DatasetError, load, manifest_of
+from prefstats.variants import Variant, describe, differences, overrides
 
 OBSERVATIONAL = ("Figures compare the choices the simulated players made; they are not a "
                  "replay of each hand with the other choice.")
@@ -24,26 +25,20 @@ NO_PULKAS = ("No pulka dataset was given (`--pulkas DIR`, made by `simulate-pulk
              "pulka results by seat are not shown.")
 
 
-def _command(spec: Mapping[str, Any]) -> str:
-    """The ``prefstats simulate`` (or ``simulate-pulkas``) command that remakes a dataset
-    of ``spec`` with the default player parameters."""
-    v = spec["variant"]
-    size = (f"simulate-pulkas --pulkas {spec['pulkas']} --pool-target {spec['pool_target']}"
-            if spec.get("kind") == "pulkas" else f"simulate --hands {spec['hands']}")
-    return (f"prefstats {size} --variant {v['base']} --players {v['players']} --seed "
-            f"{spec['seed']} --policy {spec['players']['policy']}")
-
-
-def _meta(path: Path, manifest: Mapping[str, Any], rows: int,
+def _meta(path: Path, manifest: Mapping[str, Any], variant: Variant, rows: int,
           pulkas: Mapping[str, Any] | None) -> list[str]:
     spec = manifest["spec"]
     players = spec["players"]
     params = ", ".join(f"{k}={v:g}" for k, v in players.get("params", {}).items())
-    lines = [f"dataset: {path.name} ({rows:,} deals), made by `{_command(spec)}`",
-             f"variant: {spec['variant']['base']}, {spec['variant']['players']} players",
+    lines = [f"dataset: {path.name} ({rows:,} deals), made by "
+             f"`{meta.remake_command(spec, variant)}`",
+             f"variant: {describe(variant)}; {variant.players} players",
              f"players: built-in {players['policy']}" + (f" ({params})" if params else "")]
     if pulkas is not None:
-        lines.append(f"pulkas: made by `{_command(pulkas['spec'])}`")
+        lines.append(f"pulkas: made by `{meta.remake_command(pulkas['spec'], variant)}`")
+    if overrides(variant):
+        lines.append(f"the variant file `{meta.config_name(variant)}` (below) is written "
+                     "beside the report")
     return [*lines, f"prefstats {spec['package_version']}; every number: estimate [95% CI]; "
             f"groups with fewer than {MIN_SAMPLES} samples are not shown"]
 
@@ -226,75 +221,133 @@ def seat_section(lf: pl.LazyFrame, variant: str, pulkas: pl.LazyFrame | None) ->
 
 
 def _test_note(test: Mapping[str, float]) -> str:
+    if math.isnan(test["chi2"]):
+        return (f"Does seat matter? Not tested: {test['n']:,} samples, too few or without "
+                "variation.")
     return (f"Does seat matter? Wald test that all seat means are zero: χ² = "
             f"{test['chi2']:.2f} on {test['df']} df, p = {test['p_value']:.3g} (n = "
             f"{test['n']:,}).")
 
 
-def _expect(path: Path, manifest: Mapping[str, Any], kind: str, hint: str) -> None:
-    """Refuse a dataset of the wrong kind (deals or pulkas) by name."""
-    found = manifest["spec"].get("kind", "deals")
-    if found != kind:
-        raise DatasetError(f"{path}: a dataset of {found}, not of {kind}; {hint}")
+def _pulka_dataset(path: str | Path, deals: Mapping[str, Any], variant: Variant
+                   ) -> tuple[dict[str, Any], pl.LazyFrame]:
+    """The manifest and rows of the pulka dataset at ``path``, refused unless it is of
+    pulkas played with the deals' variant and players and some pulka finished."""
+    manifest = manifest_of(path)
+    meta.expect_kind(path, manifest, "pulkas", "make one with simulate-pulkas")
+    theirs = meta.dataset_variant(path, manifest)
+    if theirs != variant:
+        raise DatasetError(f"{path}: pulkas of {describe(theirs)}, but the deals are of "
+                           f"{describe(variant)}; pass pulkas made with the same rules")
+    if manifest["spec"]["players"] != deals["spec"]["players"]:
+        raise DatasetError(f"{path}: its pulkas were played by other players (policy or "
+                           "parameters) than the deals; pass pulkas made with the same players")
+    lf = load(path)
+    if "finished" in lf.collect_schema().names():
+        counts = lf.select(pl.len(), pl.col("finished").sum()).collect().row(0)
+        if not counts[1]:
+            raise DatasetError(f"{path}: none of its {counts[0]:,} pulkas finished, so there "
+                               "are no pulka results; play more deals a pulka or a lower "
+                               "--pool-target")
+    return manifest, lf
 
 
 def dataset_report(path: str | Path, *, pulkas: str | Path | None = None,
                    lf: pl.LazyFrame | None = None) -> Report:
     """The report of the dataset at ``path`` (``lf`` overrides its rows, e.g. a sample);
-    ``pulkas``: a ``simulate-pulkas`` dataset for the pulka part of seat luck."""
+    ``pulkas``: a ``simulate-pulkas`` dataset of the same variant and players for the
+    pulka part of seat luck."""
     path = Path(path)
-    manifest = manifest_of(path)
-    _expect(path, manifest, "deals", "pass a pulka dataset with --pulkas")
+    manifest, variant = meta.deal_dataset(path)
     lf = load(path) if lf is None else lf
     rules = manifest["spec"]["variant"]
-    name = rules["base"].capitalize()
+    name = meta.short_name(variant)
     rows = lf.select(pl.len()).collect().item()
-    pulka_manifest = manifest_of(pulkas) if pulkas else None
-    if pulkas:
-        _expect(Path(pulkas), pulka_manifest, "pulkas", "make one with simulate-pulkas")
-    plf = load(pulkas) if pulkas else None
-    meta = _meta(path, manifest, rows, pulka_manifest)
-    return Report(f"prefstats report: {name}, {n_players(lf)} players", meta, [
+    pulka_manifest, plf = (_pulka_dataset(pulkas, manifest, variant) if pulkas
+                           else (None, None))
+    notes = _meta(path, manifest, variant, rows, pulka_manifest)
+    return Report(f"prefstats report: {describe(variant)}", notes, [
         bidding_section(lf, name), whist_section(lf, name),
         raspasy_section(lf, name, rules, plf),
-        seat_section(lf, name, plf)])
+        seat_section(lf, name, plf)], meta.variant_files(variant))
+
+
+#: What the table of differences says, by how many comparisons are paired.
+_PAIRED_TEXT = {
+    "all": "Datasets made with the same seed hold the same deals, so each metric's "
+           "difference is taken deal by deal; ci_shrink is how much narrower the paired CI "
+           "is than an unpaired comparison of the same data.",
+    "some": "Datasets made with the baseline's seed hold its deals and are compared deal by "
+            "deal (paired true; ci_shrink is how much narrower that CI is than an unpaired "
+            "one); the others hold other deals, so their differences are unpaired.",
+    "none": "The datasets hold different deals (made with different seeds), so no deal can "
+            "be compared with itself: each difference is unpaired, a two-sample normal 95% "
+            "interval from each dataset's own variance. Datasets made with one seed would be "
+            "compared deal by deal, with narrower intervals.",
+}
 
 
 def comparison_report(paths: Sequence[str | Path]) -> Report:
-    """Variant comparison of the datasets at ``paths`` (named by their variant)."""
+    """Variant comparison of the datasets at ``paths``, each labelled by its variant in
+    words (and its folder when two share one); the rules that differ are listed."""
     datasets: dict[str, pl.LazyFrame] = {}
-    meta = []
+    variants: dict[str, Variant] = {}
+    lines = []
     for p in paths:
-        manifest = manifest_of(p)
-        _expect(Path(p), manifest, "deals", "compare deal datasets")
+        manifest, variant = meta.deal_dataset(p)
         spec = manifest["spec"]
-        name = spec["variant"]["base"]
-        while name in datasets:
-            name += "'"
-        datasets[name] = load(p)
-        meta.append(f"{name}: {p} (seed {spec['seed']}, players {spec['players']['policy']})")
+        label = describe(variant)
+        if label in datasets:
+            label = f"{label} ({Path(p).name})"
+        while label in datasets:
+            label += "'"
+        datasets[label], variants[label] = load(p), variant
+        rows = datasets[label].select(pl.len()).collect().item()
+        lines.append(f"{label}: {p} ({rows:,} deals, seed {spec['seed']}), made by "
+                     f"`{meta.remake_command(spec, variant)}`")
     names = list(datasets)
-    colours = charts.colours_for(names, charts.VARIANT_COLOURS)
+    colours = charts.colours_for(names, _variant_colours(variants))
     metrics = compare.variant_metrics(datasets)
-    paired = compare.paired_differences(datasets) if len(names) > 1 else None
     blocks = [Block("compare_metrics", "Metrics side by side",
                     "Each metric per dataset with its 95% CI.", metrics,
                     [("variant", "variant", "text"), ("metric", "metric", "text"),
                      ("unit", "unit", "text"), ("n", "n", "int"), ("value", "value", "est:g")],
                     partial(_spread_chart, colours=colours))]
-    if paired is not None:
+    differ = differences(variants)
+    if differ:
+        blocks.insert(0, Block(
+            "compare_rules", "Rules that differ",
+            "Every rule option whose value is not the same in all datasets.",
+            pl.DataFrame({"option": list(differ),
+                          **{n: [differ[o][n] for o in differ] for n in names}}),
+            [("option", "option", "text"), *((n, n, "text") for n in names)]))
+    else:
+        lines.append("rules: the same in every dataset")
+    if len(names) > 1:
+        paired = compare.paired_differences(datasets)
+        share = paired["paired"].mean()
+        how = "all" if share == 1 else "none" if share == 0 else "some"
         blocks.append(Block(
-            "compare_paired", f"Deal by deal against {names[0]}",
-            "Datasets made with the same seed hold the same deals, so each metric's "
-            "difference is taken deal by deal; ci_shrink is how much narrower the paired CI "
-            "is than an unpaired comparison of the same data.", paired,
+            "compare_paired", f"{'Deal by deal' if how == 'all' else 'Differences'} "
+            f"against {names[0]}", _PAIRED_TEXT[how], paired,
             [("variant", "variant", "text"), ("metric", "metric", "text"), ("n", "n", "int"),
              ("paired", "paired", "text"), ("difference", "diff", "est:g"),
              ("SE paired", "se_paired", "num:g"), ("SE unpaired", "se_unpaired", "num:g"),
              ("CI shrink", "ci_shrink", "num:3")],
             partial(_paired_chart, baseline=names[0])))
-    return Report("prefstats variant comparison: " + ", ".join(names), meta,
-                  [Section("5. Variant comparison", OBSERVATIONAL, blocks)])
+    return Report("prefstats variant comparison: " + ", ".join(names), lines,
+                  [Section("5. Variant comparison", OBSERVATIONAL, blocks)],
+                  meta.variant_files(*variants.values()))
+
+
+def _variant_colours(variants: Mapping[str, Variant]) -> dict[str, str]:
+    """Each preset's own colour for the first dataset of that preset."""
+    fixed: dict[str, str] = {}
+    for label, v in variants.items():
+        colour = charts.VARIANT_COLOURS.get(v.base)
+        if colour and colour not in fixed.values():
+            fixed[label] = colour
+    return fixed
 
 
 def _spread_chart(table: pl.DataFrame, path: Path, colours: Mapping[str, str]) -> list[Path]:

@@ -66,9 +66,12 @@ def with_proportion(df: pl.DataFrame, hits: str, n: str, name: str) -> pl.DataFr
     bounds = np.array([wilson_interval(np.array([x]), int(m)) for x, m in zip(h, counts,
                                                                               strict=True)])
     bounds = bounds.reshape(len(h), 2)
-    return df.with_columns(
-        pl.Series(name, np.where(counts > 0, h / np.maximum(counts, 1), np.nan)),
-        pl.Series(f"{name}_lo", bounds[:, 0]), pl.Series(f"{name}_hi", bounds[:, 1]))
+    p = np.where(counts > 0, h / np.maximum(counts, 1), np.nan)
+    # rounding puts a bound of 0 or 1 hits a hair past the estimate (1.7e-18 for 0 hits)
+    low = np.clip(np.fmin(bounds[:, 0], p), 0.0, 1.0)
+    high = np.clip(np.fmax(bounds[:, 1], p), 0.0, 1.0)
+    return df.with_columns(pl.Series(name, p), pl.Series(f"{name}_lo", low),
+                           pl.Series(f"{name}_hi", high))
 
 
 def difference(df: pl.DataFrame, a: str, b: str, name: str) -> pl.DataFrame:
@@ -107,5 +110,8 @@ def zero_means_test(values: np.ndarray) -> tuple[float, int, float]:
     n, k = values.shape
     mean = values.mean(axis=0)
     cov = np.atleast_2d(np.cov(values, rowvar=False)) / n
-    chi2 = float(mean @ np.linalg.solve(cov, mean))
+    try:
+        chi2 = float(mean @ np.linalg.solve(cov, mean))
+    except np.linalg.LinAlgError:  # a seat whose value never varies: nothing to test
+        return float("nan"), k, float("nan")
     return chi2, k, float(stats.chi2.sf(chi2, k))

@@ -1,0 +1,182 @@
+"""Everyday mistakes on the command line (issue 12, items 8-11): each is refused with a
+one-line message and exit status 2, never a traceback or a crash; real bugs keep
+their traceback; a first run says that it compiles."""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+import prefstats
+from prefstats import cli
+from prefstats.cli import app
+from prefstats.deal import deal
+from prefstats.players.params import PARAMETERS, RANGES, check_params, heuristic_params
+from prefstats.variants import Rate, get_variant
+
+runner = CliRunner()
+
+
+def _refused(*args: str) -> str:
+    result = runner.invoke(app, [str(a) for a in args])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    return " ".join(re.sub("[│╭╮╰╯─]", " ", result.output).split())  # rich's box, unwrapped
+
+
+SIMULATE = ("simulate", "--hands", "10", "--workers", "1", "--quiet")
+
+
+@pytest.mark.parametrize("value", ["aggression=nan", "aggression=inf", "aggression=-inf",
+                                   "expect_whist=nan", "blind_pass=5", "aggression=1e9",
+                                   "misere_risk=-0.1"])
+def test_player_parameters_out_of_range_are_refused(tmp_path, value):
+    out = _refused(*SIMULATE, "--out", tmp_path / "d", "--param", value)
+    assert "out of range: allowed" in out and value.split("=")[0] in out
+    assert not (tmp_path / "d").exists()
+
+
+def test_every_parameter_has_a_range_holding_its_default():
+    assert set(RANGES) == set(PARAMETERS)
+    for name, (_, default, _) in PARAMETERS.items():
+        low, high = RANGES[name]
+        assert low <= default <= high and math.isfinite(low) and math.isfinite(high)
+        heuristic_params(**{name: low})
+        heuristic_params(**{name: high})
+        for bad in (low - 1e-9, high + 1e-9, float("nan")):
+            with pytest.raises(ValueError, match=f"{name} = .* allowed"):
+                heuristic_params(**{name: bad})
+    with pytest.raises(ValueError, match="expected 14 values"):
+        check_params(np.zeros(3))
+
+
+def test_param_needs_a_number(tmp_path):
+    assert "NAME=NUMBER" in _refused(*SIMULATE, "--out", tmp_path, "--param", "aggression")
+    assert "NAME=NUMBER" in _refused(*SIMULATE, "--out", tmp_path, "--param", "aggression=x")
+
+
+def test_config_missing_or_a_folder(tmp_path):
+    assert "does not exist" in _refused(*SIMULATE, "--out", tmp_path / "d", "--config",
+                                        tmp_path / "none.toml")
+    assert "is a directory" in _refused(*SIMULATE, "--out", tmp_path / "d", "--config",
+                                        tmp_path)
+
+
+def test_config_with_variant_or_players_is_refused(tmp_path):
+    config = tmp_path / "v.toml"
+    config.write_text('base = "leningrad"\nstalingrad = true\n')
+    for extra in (("--variant", "sochi"), ("--players", "4")):
+        assert "leave out --variant" in _refused(*SIMULATE, "--out", tmp_path / "d",
+                                                 "--config", config, *extra)
+
+
+@pytest.mark.parametrize("workers", ["0", "-2"])
+def test_workers_must_be_positive(tmp_path, workers):
+    _refused("simulate", "--hands", "10", "--out", tmp_path, "--workers", workers)
+    _refused("simulate-pulkas", "--pulkas", "2", "--out", tmp_path, "--workers", workers)
+
+
+def test_scheduler_needs_the_dask_backend(tmp_path):
+    assert "--backend dask" in _refused(*SIMULATE, "--out", tmp_path,
+                                        "--scheduler", "tcp://localhost:1")
+
+
+def test_gusarik_is_two_handed():
+    with pytest.raises(ValueError, match="gusarik is played by 2"):
+        get_variant("gusarik", players=3)
+    assert get_variant("gusarik", players=2).players == 2
+    assert "gusarik is played by 2" in _refused("simulate", "--variant", "gusarik",
+                                                "--players", "3", "--out", "x")
+
+
+def test_solve_misere_has_no_trump():
+    hands = ["♠AKQJ10987 ♣AK", "♣QJ10987 ♦AKQJ", "♦10987 ♥AKQJ109"]
+    assert "without trumps" in _refused("solve", *hands, "--misere", "--trump", "S")
+    result = runner.invoke(app, ["solve", *hands, "--misere", "--declarer", "1"])
+    assert result.exit_code == 0, result.output
+
+
+def test_deal_seed_and_start_out_of_range():
+    _refused("deal", "--seed", "-5")
+    assert "2**63" in _refused("deal", "--start", str(2**64 - 1))
+    with pytest.raises(ValueError, match="seed"):
+        deal(1, seed=-5)
+    with pytest.raises(ValueError, match="2\\*\\*63"):
+        deal(2, seed=1, start=2**63 - 2)
+    last = deal(1, seed=1, start=2**63 - 2)
+    assert int(last.index[0]) == 2**63 - 2
+
+
+def test_deal_nothing_with_a_condition():
+    d = deal(0, seed=1, where=lambda d: d.talon > 0)
+    assert len(d) == 0 and d.hands.shape == (0, 3)
+
+
+def test_rate_dividing_by_zero():
+    with pytest.raises(ValueError, match="divides by zero"):
+        Rate.parse("c/0", "whist_rate")
+    with pytest.raises(ValueError, match="whist_rate"):
+        get_variant("sochi", whist_rate="3c/0")
+
+
+def test_a_real_bug_keeps_its_traceback(monkeypatch):
+    import prefstats.deal as dealing
+
+    def bug(*args, **kwargs):
+        return np.zeros(-1)  # numpy's own ValueError: not a refusal by prefstats
+
+    monkeypatch.setattr(dealing, "deal", bug)
+    result = runner.invoke(app, ["deal", "-n", "1", "--seed", "1"])
+    assert result.exit_code == 1 and isinstance(result.exception, ValueError)
+
+
+def test_the_safety_net_names_prefstats_refusals_and_path_errors(tmp_path):
+    try:
+        get_variant("sochi", hold="bogus")
+    except ValueError as exc:
+        assert cli._user_error(exc) == str(exc)
+    try:
+        (tmp_path / "no" / "file").read_text()
+    except OSError as exc:
+        assert cli._user_error(exc).endswith("file: No such file or directory")
+    try:
+        np.zeros(-1)
+    except ValueError as exc:
+        assert cli._user_error(exc) is None
+    assert cli._user_error(KeyError("x")) is None
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_first_run_says_it_compiles(tmp_path, monkeypatch):
+    monkeypatch.setattr(prefstats, "CACHE", tmp_path)
+    terminal = _Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    cli._compile_notice("play._batch_kernel")
+    assert "first run only" in terminal.getvalue()
+    (tmp_path / "play._batch_kernel-227.py311.nbi").write_bytes(b"")
+    assert prefstats.is_compiled("play._batch_kernel")
+    warm = _Terminal()
+    monkeypatch.setattr("sys.stderr", warm)
+    cli._compile_notice("play._batch_kernel")
+    assert warm.getvalue() == ""
+    monkeypatch.setattr("sys.stderr", io.StringIO())  # not a terminal: never a word
+    cli._compile_notice("solver._leads_one")
+
+
+def test_the_compile_check_names_the_real_cached_functions():
+    from prefstats.play import _batch_kernel
+    from prefstats.solver import _leads_one
+
+    deal(1, seed=1)  # compiled or loaded: its index file is in the cache now
+    assert prefstats.is_compiled("deal.deal_kernel")
+    for function in (_batch_kernel, _leads_one):
+        assert function._cache.cache_path == str(prefstats.CACHE)
