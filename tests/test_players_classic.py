@@ -124,6 +124,28 @@ def test_b384_gusarik_hides_the_defender_from_the_declarer_and_the_dummy_until_t
     assert checked > 300
 
 
+def test_b412_nobody_but_the_dark_declarer_sees_the_talon():
+    """B:103, B:412: the dark declarer takes the talon "showing nobody"; A:S5: the
+    Gusarik raspasy talon is never opened."""
+    dark_games = 0
+    for st, spies in _spied(get_variant("classic"), 400, 47, dark_bid=0.3):
+        declarer = int(st["declarer"])
+        if declarer < 0 or not (int(st["dark"]) >> declarer) & 1 or st["no_talon"]:
+            continue
+        dark_games += 1
+        for seat, spy in enumerate(spies):
+            for r in spy.seen:
+                if seat != declarer and r["phase"] != engine.AUCTION:
+                    assert r["talon"] == 0 and int(r["hand"]) & int(st["talon"]) == 0
+    assert dark_games > 10
+    raspasy = 0
+    for st, spies in _spied(get_variant("gusarik"), 200, 48):
+        if st["kind"] == engine.RASPASY:
+            raspasy += 1
+            assert all(r["talon"] == 0 for spy in spies for r in spy.seen)
+    assert raspasy > 20
+
+
 def test_going_blind_does_not_depend_on_the_hand():
     """The blind pass / dark choice of a first call is the same whatever the hand."""
     variant = get_variant("classic")
