@@ -10,11 +10,13 @@ and the compiled batch loop of the built-in players. The rules live here once.
 
 Seats 0, 1, 2 are the active players from the dealer's left (first, second, third
 hand); with 4 players the dealer sits out as seat 3; in Gusarik (2 players) seat 2 is
-the open dummy, which never bids, joins the defence (played by the other player, open
-once the contract is named) and sits raspasy out. Phases run
-``AUCTION → DISCARD → CONTRACT → WHIST → PLAY → DONE``; a raspasy (all pass) goes from
-the auction straight to play, a game that nobody whists (or a standing half-whist)
-straight to ``DONE``. Forced decisions (one legal choice) are made by the engine.
+the open dummy, which never bids, joins the defence (played by the other player; turned
+up once the contract and the whist call are made, B:384) and sits raspasy out. Phases run
+``AUCTION → DISCARD → CONTRACT → WHIST → [LAY] → PLAY → DONE``; a raspasy (all pass)
+goes from the auction straight to play, a game that nobody whists (or a standing
+half-whist) straight to ``DONE``; ``LAY`` (``lone_whist_play = "whister_chooses"``) is
+the lone whister's choice to stand closed or lie open. Forced decisions (one legal
+choice) are made by the engine.
 
 Decisions are ints: a call (see :mod:`prefstats.auction`: a bid, ``PASS``, ``BLIND_PASS``,
 ``DARK``), a discard (mask of the two cards), a contract code (0..25; ``no_talon`` says
@@ -39,7 +41,7 @@ from prefstats.auction import (
     whist_state,
 )
 from prefstats.cards import lowest_card, popcount
-from prefstats.contracts import MISERE, N_CONTRACTS, TRUMP
+from prefstats.contracts import LEVEL, MISERE, N_CONTRACTS, TRUMP
 from prefstats.tricks import (
     RASPASY_TALON_MODES,
     SUIT_LEAD,
@@ -52,8 +54,11 @@ from prefstats.tricks import (
     trick_winner,
 )
 
-AUCTION, DISCARD, CONTRACT, WHIST, PLAY, DONE = range(6)
-PHASES = ("auction", "discard", "contract", "whist", "play", "done")
+AUCTION, DISCARD, CONTRACT, WHIST, PLAY, DONE, LAY = range(7)
+PHASES = ("auction", "discard", "contract", "whist", "play", "done", "lay")
+#: The lone whister's decision in phase ``LAY`` (``lone_whist_play = "whister_chooses"``,
+#: B:215): stand closed, each defender playing his own cards, or lie open.
+LAY_CLOSED, LAY_OPEN = range(2)
 #: What the deal turned out to be.
 UNDECIDED, GAME, MISERE_GAME, RASPASY = range(4)
 KINDS = ("undecided", "game", "misere", "raspasy")
@@ -146,7 +151,8 @@ OBSERVATION = np.dtype(
 # Rule options as the compiled engine reads them: ``rules_array(variant)``; the ladder
 # rank of every call (:func:`~prefstats.auction.ladder_rank`) follows from ``R_RANK``.
 (R_PLAYERS, R_HOLD, R_JUMP, R_HALF_WHIST, R_TEN_CHECKED, R_STALINGRAD, R_TALON, R_DUMMY,
- R_DARK_BIDS, R_BLIND_PASS, R_RANK) = range(11)
+ R_DARK_BIDS, R_BLIND_PASS, R_FIRST_LEADS, R_THIRD_FIRST, R_LAY_CHOICE, R_DEALER_STAYS,
+ R_RANK) = range(15)
 N_RULES = R_RANK + N_CALLS
 
 
@@ -164,6 +170,11 @@ def rules_array(variant) -> np.ndarray:
     rules[R_TEN_CHECKED] = variant.ten_checked
     rules[R_STALINGRAD] = variant.stalingrad
     rules[R_TALON] = RASPASY_TALON_MODES.index(variant.raspasy_talon)
+    # RULES.md §10 (issue 13 part B)
+    rules[R_FIRST_LEADS] = variant.raspasy_first_hand_leads
+    rules[R_THIRD_FIRST] = variant.raspasy_third_lead == "first_hand"
+    rules[R_LAY_CHOICE] = variant.lone_whist_play == "whister_chooses"
+    rules[R_DEALER_STAYS] = variant.dealer_stays
     return rules
 
 
@@ -279,6 +290,8 @@ def legal_mask(st, rules):
         return mask
     if phase == WHIST:
         return _whist(st, rules)[0]
+    if phase == LAY:
+        return 1 << LAY_CLOSED | 1 << LAY_OPEN
     if phase == PLAY:
         seat = st.to_act
         if st.n_in_trick == 0:
@@ -345,13 +358,19 @@ def _start_trick(st, rules, leader):
 
 
 @njit(cache=True)
+def _raspasy_leader(st, rules, winner):
+    return raspasy_leader(st.trick, winner, rules[R_TALON], rules[R_FIRST_LEADS],
+                          rules[R_THIRD_FIRST] != 0)
+
+
+@njit(cache=True)
 def _start_play(st, rules):
     st.phase = PLAY
     st.played = True
     st.trick = 0
     first = 0
     if st.kind == RASPASY:
-        first = raspasy_leader(0, 0, rules[R_TALON])
+        first = _raspasy_leader(st, rules, 0)
     _start_trick(st, rules, first)
 
 
@@ -374,7 +393,7 @@ def _end_trick(st, rules):
         return
     leader = winner
     if st.kind == RASPASY:
-        leader = raspasy_leader(st.trick, winner, rules[R_TALON])
+        leader = _raspasy_leader(st, rules, winner)
     _start_trick(st, rules, leader)
 
 
@@ -403,15 +422,23 @@ def _finish_auction(st, rules, high, high_bidder, passed):
 def _start_misere(st, rules):
     st.contract = MISERE
     st.kind = MISERE_GAME
-    st.open = True  # the catchers lay their hands down
+    # The catchers lay their hands down; a dark misère is caught in the dark (B:105, B:414).
+    st.open = not _bid_dark(st)
     _start_play(st, rules)
+
+
+@njit(cache=True)
+def _bid_dark(st):
+    return (st.dark >> st.declarer) & 1 != 0
 
 
 @njit(cache=True)
 def _start_whist(st, rules):
     st.kind = GAME
     speaker, first, second = _whist(st, rules)[1:4]
-    if speaker < 0:  # no whist calls (ten checked): both defend, closed
+    if _bid_dark(st) and LEVEL[st.contract] == 6 and rules[R_DUMMY] < 0:
+        speaker, first, second = -1, W_WHIST, W_WHIST  # a dark six: both whist, closed (B:414)
+    if speaker < 0:  # no whist calls (ten checked, a dark six): both defend, closed
         st.first = first
         st.second = second
         _start_play(st, rules)
@@ -429,7 +456,14 @@ def _finish_whist(st, rules, first, second):
         st.to_act = -1
         st.controller = -1
         return
-    st.open = (first == W_WHIST) != (second == W_WHIST)  # a lone whister plays open
+    # A lone whister's defence lies open (A:S3), or he chooses (B:215); Gusarik's
+    # defender never shows his own hand, only the turned dummy (B:384).
+    lone = (first == W_WHIST) != (second == W_WHIST) and rules[R_DUMMY] < 0
+    if lone and rules[R_LAY_CHOICE]:
+        st.phase = LAY
+        _set_turn(st, rules, (st.declarer + 1) % 3 if first == W_WHIST else (st.declarer + 2) % 3)
+        return
+    st.open = lone
     _start_play(st, rules)
 
 
@@ -464,6 +498,9 @@ def apply(st, rules, action):
     elif phase == CONTRACT:
         st.contract = action
         _start_whist(st, rules)
+    elif phase == LAY:
+        st.open = action == LAY_OPEN
+        _start_play(st, rules)
     elif phase == WHIST:
         st.whist_calls[st.n_whist] = action
         st.n_whist += 1
@@ -519,14 +556,13 @@ def _visible(st, rules, seat, other):
     if other == seat:
         return st.phase != AUCTION or not (st.dark >> seat) & 1  # a dark bidder is blind
     if other == rules[R_DUMMY] and st.kind == GAME:
-        return True  # turned up once the contract is named
+        return st.phase == PLAY  # turned after the contract and the whist call (B:384)
     if not st.open or st.phase != PLAY:
         return False
     if st.kind == MISERE_GAME:
         # Catchers lie open once the first card is led (before it if a catcher leads).
         return other != st.declarer and (st.declarer != 0 or st.gone != 0)
-    # a lone whister: both defence hands lie open (in Gusarik only the dummy's)
-    return other != st.declarer and rules[R_DUMMY] < 0
+    return other != st.declarer  # a lone whister: both defence hands lie open
 
 
 @njit(cache=True)
@@ -548,7 +584,11 @@ def observe(st, rules, obs):
             shown = int(st.played_by[TALON_SLOT])
         obs.talon = shown
     else:
-        obs.talon = st.talon if st.declarer >= 0 and not st.no_talon else 0
+        # shown once taken -- by a dark declarer to nobody (B:103, B:412)
+        shown = st.declarer >= 0 and not st.no_talon
+        if shown and _bid_dark(st) and seat != st.declarer:
+            shown = st.phase == DONE
+        obs.talon = st.talon if shown else 0
     obs.discard = st.discard if seat == st.declarer else 0
     obs.min_level = st.min_level
     obs.raspasy_step = st.raspasy_step

@@ -9,8 +9,9 @@ the defending player. Every deal is played by the built-in players, scored by th
 compiled scoring (:func:`~prefstats.scoring.state_totals`), helped past a closed pool
 (:func:`~prefstats.scoring.apply_help`) and added to the sheet. The raspasy
 progression and the higher minimum bid after a raspasy (``raspasy_exit``) carry from
-deal to deal; a played game or misère resets both. The pulka ends by the variant's
-``pulka_end`` rule.
+deal to deal; a played game or misère resets both. With ``dealer_stays`` > 1 the dealer
+deals again after a raspasy, at most that many deals running (B:221). The pulka ends by
+the variant's ``pulka_end`` rule.
 
 **Bombs** (Classic). Each place keeps its unused bombs, oldest first (at most
 :data:`MAX_BOMBS`; more raise an error rather than being lost). Before every deal each
@@ -162,10 +163,13 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, 
     size = np.zeros(n, dtype=np.int64)
     obs = obs_buf[0]
     played = 0
+    stays = rules[engine.R_DEALER_STAYS]
     for p in range(len(pulka_ids)):
         first_deal = pulka_ids[p] * STRIDE
         step = 0
         min_level = 6
+        dealer = n - 1
+        running = 0  # deals the dealer has dealt in a row
         head[:] = 0
         size[:] = 0
         k = 0
@@ -174,7 +178,7 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, 
             if b == 0:
                 deal_kernel(key0, key1, first_deal + k, _BATCH, free, sizes, fixed, hands,
                             talon, turned)
-            dealer = (n - 1 + k) % n
+            running += 1
             seat_places(n, dealer, place)
             st = deal_states[played] if record else state_buf[0]
             if record:
@@ -230,6 +234,9 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, 
             counts[p, C_MISERES] += st.kind == engine.MISERE_GAME
             step = step + 1 if raspasy else 0
             min_level = exit_level if raspasy else 6
+            if not (raspasy and running < stays):  # the dealer stays after a raspasy
+                dealer = (dealer + 1) % n
+                running = 0
             if target > 0 and _ended(pool[p], target, total_end):
                 counts[p, C_FINISHED] = 1
                 break

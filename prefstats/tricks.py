@@ -100,17 +100,27 @@ def talon_trick_winner(talon_card: int, first: int, second: int, third: int) -> 
 
 
 @njit(cache=True)
-def raspasy_leader(trick: int, last_winner: int, talon_mode: int) -> int:
+def raspasy_leader(trick: int, last_winner: int, talon_mode: int, first_hand_leads: int = 2,
+                   third_by_first_hand: bool = True) -> int:
     """Who leads trick ``trick`` (0-based) of a raspasy: a seat 0..2 or ``TALON``.
 
     ``last_winner`` is the winner of the previous trick (``TALON`` for the dealer).
-    ``suit_lead``: the first hand leads tricks 1 and 2, then the winner of the last trick.
-    ``dealer``: the talon cards lead tricks 1 and 2; trick 3 is led by the first hand
-    unless a player won trick 2. ``none``: the first hand, then the winner.
+    ``suit_lead``: the first hand leads the first ``first_hand_leads`` tricks (2, A:S5;
+    3, B:227), then the winner of the last trick. ``dealer``: the talon cards lead
+    tricks 1 and 2; trick 3 is led by the player left of the dealer (B:125), or with
+    ``third_by_first_hand`` false by the winner of trick 2 (the first hand if the talon
+    won it). ``none``: the first hand, then the winner.
 
-    >>> raspasy_leader(1, 2, SUIT_LEAD), raspasy_leader(2, TALON, DEALER_TALON)
+    >>> raspasy_leader(1, 2, SUIT_LEAD), raspasy_leader(2, 1, DEALER_TALON)
     (0, 0)
+    >>> raspasy_leader(2, 2, SUIT_LEAD, 3), raspasy_leader(2, 1, DEALER_TALON, 2, False)
+    (0, 1)
     """
-    if trick == 0 or (trick == 1 and talon_mode != NO_TALON):
-        return TALON if talon_mode == DEALER_TALON else 0
+    if talon_mode == DEALER_TALON:
+        if trick < 2:
+            return TALON
+        if trick == 2 and third_by_first_hand:
+            return 0
+    elif trick == 0 or (talon_mode == SUIT_LEAD and trick < first_hand_leads):
+        return 0
     return last_winner if last_winner >= 0 else 0

@@ -261,6 +261,43 @@ class Variant:
         ),
     )
 
+    # ---- RULES.md §10, issue 13 part B: raspasy leads, the lone whister's play, the
+    # dealer after a raspasy. Defaults keep the presets unless the seed says otherwise.
+    raspasy_first_hand_leads: int = field(
+        default=2,
+        metadata=_doc(
+            "3 players, raspasy_talon = 'suit_lead': how many opening tricks the first "
+            "hand leads whoever wins them (2: one per talon card, A:S5; 3: B:227)",
+            (2, 3),
+        ),
+    )
+    raspasy_third_lead: str = field(
+        default="first_hand",
+        metadata=_doc(
+            "raspasy_talon = 'dealer' (4 players): who leads trick 3 after the two talon "
+            "cards -- the player left of the dealer (first_hand, B:125) or the winner of "
+            "trick 2, the first hand if the talon won it (winner)",
+            ("first_hand", "winner"),
+        ),
+    )
+    lone_whist_play: str = field(
+        default="open",
+        metadata=_doc(
+            "one whister, one passer: the defence always lies open (open, A:S3) or the "
+            "whister chooses to lie open or to stand closed, each defender then playing "
+            "his own cards (whister_chooses, B:215, B:259)",
+            ("open", "whister_chooses"),
+        ),
+    )
+    dealer_stays: int = field(
+        default=1,
+        metadata=_doc(
+            "after a raspasy the same dealer deals again, at most this many deals running "
+            "(1 = the deal always passes on; 3 = B:221)",
+            (1, 2, 3),
+        ),
+    )
+
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
@@ -275,6 +312,12 @@ class Variant:
             raise ValueError("raspasy_talon: 'dealer' needs players = 4 (the dealer sits out)")
         if self.bomb_rounds and not self.blind_pass:
             raise ValueError("bomb_rounds: the opening rounds are blind passes; needs blind_pass")
+        if self.raspasy_first_hand_leads == 3 and self.raspasy_talon != "suit_lead":
+            raise ValueError("raspasy_first_hand_leads: 3 needs raspasy_talon = 'suit_lead' "
+                             "(B:227: the talon cards set the suits)")
+        if self.lone_whist_play != "open" and self.players == 2:
+            raise ValueError("lone_whist_play: Gusarik's defender always plays the turned "
+                             "dummy (players = 2)")
         if self.talon_whists and self.players != 4:
             raise ValueError("talon_whists: needs players = 4 (the dealer sits out)")
         if not self.raspasy_rates and not self.raspasy_whists:

@@ -220,13 +220,18 @@ def _gusarik_game(declarer, contract):
     return _run(GUSARIK, [TALON, code], st)
 
 
-def test_gusarik_whist_with_the_dummy_is_open_for_the_dummy_only():
+def test_b384_gusarik_dummy_is_turned_after_the_whist_call_and_the_defender_stays_hidden():
+    """B:384: the dummy's cards are turned "after ordering the game and the wish to
+    whist"; the defender plays his own hand closed and the dummy's, so the deal is not
+    an open (double-dummy) one."""
     st, rules = _gusarik_game(0, "6♠")
     # Seat 1 defends with the dummy (seat 2); he may whist, pass or leave the tricks.
     assert st["phase"] == engine.WHIST and st["controller"] == 1
     assert legal_whist_calls(0, [], GUSARIK, declarer=0) == [W_PASS, W_WHIST, W_HALF]
+    obs = _observe(st, rules)
+    assert obs["visible"][2] == 0 and obs["hand"] == HANDS[1]  # he calls without the dummy
     st, rules = _run(GUSARIK, [W_WHIST], st)
-    assert (st["first"], st["second"]) == (W_WHIST, W_PASS) and st["open"]
+    assert (st["first"], st["second"]) == (W_WHIST, W_PASS) and not st["open"]
     obs = _observe(st, rules)  # the declarer leads: he sees the dummy, not the whister
     assert obs["seat"] == 0 and obs["visible"][2] == HANDS[2] and obs["visible"][1] == 0
     engine.apply(st, rules, engine.legal_mask(st, rules).bit_length() - 1)
@@ -246,11 +251,25 @@ def test_gusarik_leaving_the_tricks_is_not_played():
     assert not engine.legal_mask(st, rules) >> W_HALF & 1  # only on a 6 or 7
 
 
-def test_nobody_sees_the_dummy_before_the_contract():
+def test_b384_nobody_sees_the_dummy_before_the_whist_call():
     st, rules = _run(GUSARIK, [parse_call("6♥"), PASS])
     assert _observe(st, rules)["visible"][2] == 0
     st, rules = _run(GUSARIK, [TALON, parse_call("6♥")], st)
-    assert _observe(st, rules)["visible"][2] == HANDS[2]
+    assert st["phase"] == engine.WHIST and _observe(st, rules)["visible"][2] == 0
+    st, rules = _run(GUSARIK, [W_WHIST], st)
+    assert st["phase"] == engine.PLAY and _observe(st, rules)["visible"][2] == HANDS[2]
+
+
+def test_a_s5_gusarik_raspasy_keeps_the_talon_closed():
+    """A:S5: "when playing for two, the talon is not opened": the first hand leads any
+    card and nobody sees a talon card."""
+    assert GUSARIK.raspasy_talon == "none"
+    st, rules = _run(GUSARIK, [PASS, PASS])
+    assert engine.legal_mask(st, rules) == HANDS[0]
+    while st["phase"] != engine.DONE:
+        assert _observe(st, rules)["talon"] == 0
+        engine.apply(st, rules, engine.legal_mask(st, rules).bit_length() - 1)
+    assert st["played_by"][engine.TALON_SLOT] == 0
 
 
 # ---- every preset plays out under random legal decisions ----------------------------------
@@ -284,3 +303,125 @@ def test_random_legal_decisions_finish_every_deal(name, players):
         if st["kind"] in (engine.GAME, engine.MISERE_GAME):
             bomb = int(st["bombs"][st["declarer"]])
             assert st["multiplier"] == bomb * (2 if dark else 1)
+
+
+# ---- raspasy leads (B:125, B:227) ----------------------------------------------------------
+
+
+def _raspasy_leaders(variant, n=150, seed=31):
+    """Each all-pass deal's first four tricks as ``(leader, winner of the trick before)``
+    (``TALON`` = -1 for a talon card led for the dealer, or for the talon winning)."""
+    rules = engine.rules_array(variant)
+    d = deal(n, seed=seed)
+    out = []
+    for i in range(n):
+        st = new_state(d.hands[i], d.talon[i], talon_first=d.talon_first[i])[0]
+        while st["phase"] == engine.AUCTION:
+            engine.apply(st, rules, PASS)
+        leads, before = [], st["tricks"].copy()
+        while len(leads) < 4:
+            if st["trick"] == len(leads):  # a trick has just started
+                gained = np.flatnonzero(st["tricks"] != before)
+                winner = None if not len(gained) else int(gained[0]) if gained[0] < 3 else -1
+                leads.append((int(st["leader"]), winner))
+                before = st["tricks"].copy()
+            engine.apply(st, rules, engine.legal_mask(st, rules).bit_length() - 1)
+        out.append(leads)
+    return out
+
+
+def test_b227_first_hand_may_lead_the_first_three_raspasy_tricks():
+    """B:227: with the talon opened "he [the first hand] makes the first three leads
+    regardless of who took the trick"; seed A (A:S5) and every preset: two."""
+    three = _raspasy_leaders(get_variant("sochi", raspasy_first_hand_leads=3))
+    two = _raspasy_leaders(SOCHI)
+    assert all([lead for lead, _ in d[:3]] == [0, 0, 0] for d in three)
+    assert all(d[3][0] == d[3][1] for d in three)  # then the winner
+    assert all(d[2][0] == d[2][1] for d in two) and any(d[2][0] != 0 for d in two)
+    with pytest.raises(ValueError, match=r"raspasy_first_hand_leads.*raspasy_talon"):
+        get_variant("rostov", raspasy_first_hand_leads=3)
+
+
+def test_b125_four_player_raspasy_trick_three_is_led_left_of_the_dealer():
+    """B:125: two talon cards lead for the dealer, "the third move is made by the player
+    to the dealer's left" (seat 0) whoever won trick 2."""
+    leaders = _raspasy_leaders(get_variant("sochi", players=4))
+    assert all([lead for lead, _ in d[:3]] == [-1, -1, 0] for d in leaders)
+    old = _raspasy_leaders(get_variant("sochi", players=4, raspasy_third_lead="winner"))
+    assert any(d[2][0] != 0 for d in old)
+    assert all(d[2][0] == max(d[2][1], 0) for d in old)
+
+
+# ---- the lone whister stands or lies (B:215, B:259) ------------------------------------------
+
+
+def _lone_whist(choice):
+    variant = get_variant("sochi", lone_whist_play="whister_chooses")
+    st, rules = _run(variant, [parse_call("6♠"), PASS, PASS, TALON, parse_call("6♠"),
+                               W_WHIST, W_PASS])
+    assert st["phase"] == engine.LAY and st["controller"] == 1  # the whister decides
+    assert engine.legal_mask(st, rules) == 0b11
+    obs = _observe(st, rules)
+    assert obs["hand"] == HANDS[1] and (obs["visible"][[0, 2]] == 0).all()
+    return _run(variant, [choice], st)
+
+
+def test_b215_lone_whister_stands_closed_each_defender_plays_his_own_cards():
+    """B:215: the lone whister decides: "dark (standing), without showing any player's
+    cards"; B:259: advice is then forbidden -- the passer plays his own cards."""
+    st, rules = _lone_whist(engine.LAY_CLOSED)
+    assert st["phase"] == engine.PLAY and not st["open"]
+    while st["phase"] != engine.DONE:
+        seat = int(st["to_act"])
+        assert st["controller"] == seat  # the passer (seat 2) plays his own cards
+        obs = _observe(st, rules)
+        assert [int(v) for v in obs["visible"]] == [int(st["hands"][seat]) if s == seat else 0
+                                                    for s in range(3)]
+        engine.apply(st, rules, engine.legal_mask(st, rules).bit_length() - 1)
+    assert int(st["tricks"].sum()) == 10
+
+
+def test_b215_lone_whister_lies_open_and_plays_the_passers_cards():
+    """B:215 ("light, lying") and B:259: the whister plays his own and the passer's
+    cards, the declarer sees both."""
+    st, rules = _lone_whist(engine.LAY_OPEN)
+    assert st["open"] and st["phase"] == engine.PLAY
+    obs = _observe(st, rules)  # the declarer leads
+    assert obs["visible"][1] == HANDS[1] and obs["visible"][2] == HANDS[2]
+    with pytest.raises(ValueError, match=r"lone_whist_play.*players"):
+        get_variant("gusarik", lone_whist_play="whister_chooses")
+    assert all(get_variant(n).lone_whist_play == "open" for n in PRESETS)
+
+
+# ---- dark play (B:103, B:105, B:412, B:414) ---------------------------------------------
+
+
+def test_b412_dark_declarer_takes_the_talon_showing_nobody():
+    st, rules = _run(CLASSIC, [DARK, parse_call("6♠"), PASS, PASS])
+    assert _observe(st, rules)["talon"] == TALON  # the declarer sees what he takes
+    st, rules = _run(CLASSIC, [TALON, parse_call("7♠")], st)
+    obs = _observe(st, rules)
+    assert obs["seat"] == 1 and obs["talon"] == 0
+    light, rules = _run(CLASSIC, [parse_call("6♠"), PASS, PASS, TALON, parse_call("7♠")])
+    assert _observe(light, rules)["talon"] == TALON
+
+
+def test_b414_dark_six_is_whisted_by_both_closed():
+    """B:414: "a six ordered blind forces both defenders and is played dark"."""
+    st, _ = _run(CLASSIC, [DARK, parse_call("6♠"), PASS, PASS, TALON, parse_call("6♥")])
+    assert st["phase"] == engine.PLAY and st["n_whist"] == 0
+    assert (st["first"], st["second"]) == (W_WHIST, W_WHIST) and not st["open"]
+    seven, _ = _run(CLASSIC, [DARK, parse_call("6♠"), PASS, PASS, TALON, parse_call("7♥")])
+    assert seven["phase"] == engine.WHIST
+
+
+def test_b105_dark_misere_is_caught_in_the_dark():
+    """B:105: a dark misère takes the talon showing nobody, "i.e. the misère is caught
+    in the dark": the catchers do not lay their hands down."""
+    st, rules = _run(CLASSIC, [DARK, MISERE, PASS, PASS, TALON])
+    assert st["kind"] == engine.MISERE_GAME and not st["open"]
+    engine.apply(st, rules, engine.legal_mask(st, rules).bit_length() - 1)
+    obs = _observe(st, rules)
+    assert obs["seat"] == 1 and obs["visible"][2] == 0 and obs["talon"] == 0
+    light, _ = _run(CLASSIC, [MISERE, PASS, PASS, TALON])
+    assert light["open"]

@@ -19,12 +19,16 @@ from prefstats.players.builtin import (
 from prefstats.players.params import heuristic_params
 from prefstats.variants import get_variant
 
-TABLES = [("classic", 3), ("classic", 4), ("gusarik", 2)]
-IDS = ["classic", "classic4", "gusarik"]
+TABLES = [("classic", 3), ("classic", 4), ("gusarik", 2), ("sochi", 3), ("sochi", 4)]
+IDS = ["classic", "classic4", "gusarik", "sochi-b", "sochi4-b"]
+#: Issue 13 part B's options on the Sochi tables: the lone whister's choice (B:215),
+#: three raspasy leads by the first hand (B:227), trick 3 of a 4-player raspasy (B:125).
+PART_B = {3: {"lone_whist_play": "whister_chooses", "raspasy_first_hand_leads": 3},
+          4: {"lone_whist_play": "whister_chooses", "raspasy_third_lead": "first_hand"}}
 
 
 def _variant(name, players):
-    return get_variant(name, players=players)
+    return get_variant(name, players=players, **(PART_B[players] if name == "sochi" else {}))
 
 
 @pytest.mark.parametrize("policy", ["random", "heuristic"])
@@ -99,7 +103,7 @@ def test_dark_bidder_sees_no_card_in_the_auction():
     assert seen_dark > 50
 
 
-def test_gusarik_hides_the_defender_from_the_declarer_and_the_dummy_until_the_contract():
+def test_b384_gusarik_hides_the_defender_from_the_declarer_and_the_dummy_until_the_whist():
     variant = get_variant("gusarik")
     checked = 0
     for st, spies in _spied(variant, 300, 45):
@@ -108,8 +112,8 @@ def test_gusarik_hides_the_defender_from_the_declarer_and_the_dummy_until_the_co
         for seat, spy in enumerate(spies):
             assert seat != 2 or not spy.seen  # the dummy's decisions go to its controller
             for r in spy.seen:
-                if r["phase"] in (engine.AUCTION, engine.DISCARD, engine.CONTRACT):
-                    assert r["visible"][2] == 0  # nobody sees the dummy before the contract
+                if r["phase"] in (engine.AUCTION, engine.DISCARD, engine.CONTRACT, engine.WHIST):
+                    assert r["visible"][2] == 0  # nobody sees the dummy before the whist call
                     assert int(r["talon"]) & dealt[2] == 0
                 if seat == declarer and r["phase"] != engine.DONE:
                     other = 1 - declarer
@@ -118,6 +122,28 @@ def test_gusarik_hides_the_defender_from_the_declarer_and_the_dummy_until_the_co
                     assert int(r["hand"]) & hidden == 0
                     checked += 1
     assert checked > 300
+
+
+def test_b412_nobody_but_the_dark_declarer_sees_the_talon():
+    """B:103, B:412: the dark declarer takes the talon "showing nobody"; A:S5: the
+    Gusarik raspasy talon is never opened."""
+    dark_games = 0
+    for st, spies in _spied(get_variant("classic"), 400, 47, dark_bid=0.3):
+        declarer = int(st["declarer"])
+        if declarer < 0 or not (int(st["dark"]) >> declarer) & 1 or st["no_talon"]:
+            continue
+        dark_games += 1
+        for seat, spy in enumerate(spies):
+            for r in spy.seen:
+                if seat != declarer and r["phase"] != engine.AUCTION:
+                    assert r["talon"] == 0 and int(r["hand"]) & int(st["talon"]) == 0
+    assert dark_games > 10
+    raspasy = 0
+    for st, spies in _spied(get_variant("gusarik"), 200, 48):
+        if st["kind"] == engine.RASPASY:
+            raspasy += 1
+            assert all(r["talon"] == 0 for spy in spies for r in spy.seen)
+    assert raspasy > 20
 
 
 def test_going_blind_does_not_depend_on_the_hand():
@@ -228,20 +254,32 @@ def test_gusarik_raspasy_has_two_card_tricks():
                     assert r["n_in_trick"] <= 1 and r["trick_cards"][2] == -1
 
 
-def test_gusarik_open_deals_credit_the_defending_player():
+def test_b384_gusarik_whisted_games_are_played_out_not_double_dummy():
+    """The defender's own hand is hidden from the declarer (B:384: only the dummy is
+    turned), so no whisted trick game is settled double dummy: the built-in card play
+    plays it out; the dummy's tricks count for the defender (scoring)."""
     variant = get_variant("gusarik")
     states = play_batch(deal(3000, seed=54), variant)
-    solved = states[states["double_dummy"]]
-    assert len(solved) > 300
-    decl = solved["declarer"].astype(np.int64)
-    rows = np.arange(len(solved))
-    assert (solved["tricks"][:, 2] == 0).all()
-    assert (solved["tricks"][rows, 1 - decl] + solved["tricks"][rows, decl] == 10).all()
+    games = states[(states["kind"] == engine.GAME) & states["played"]]
+    assert len(games) > 300
+    assert not games["double_dummy"].any() and not games["open"].any()
+    assert (games["tricks"].sum(axis=1) == 10).all()
+    assert (games["played_by"][:, 2] != 0).all()  # the dummy's cards were played
+    assert states[states["kind"] == engine.MISERE_GAME]["double_dummy"].all()
 
 
-def test_gusarik_defender_whists_more_with_a_strong_dummy():
-    """The lone defender's call reads his hand and the dummy's."""
+def test_gusarik_defender_whists_without_seeing_the_dummy():
+    """B:384: the whist call comes before the dummy is turned: no card of the dummy is
+    in the defender's observation, yet he still whists, passes and leaves tricks."""
     variant = get_variant("gusarik")
+    checked = 0
+    for st, spies in _spied(variant, 400, 56):
+        dummy = int(st["dealt"][2])
+        for r in (r for spy in spies for r in spy.seen if r["phase"] == engine.WHIST):
+            known = int(r["hand"]) | int(r["talon"]) | int(r["gone"])
+            assert r["visible"][2] == 0 and known & dummy == 0
+            checked += 1
+    assert checked > 50
     states = play_batch(deal(5000, seed=55), variant)
     games = states[states["kind"] == engine.GAME]
     decl = games["declarer"].astype(np.int64)
@@ -255,3 +293,32 @@ def test_gusarik_defender_whists_more_with_a_strong_dummy():
 
 def test_random_policy_runs_without_parameters():
     assert default_params("random").size == 0
+
+
+# ---- the lone whister's choice (B:215) ----------------------------------------------------
+
+
+def test_b215_built_in_whister_stands_closed_only_when_his_hand_is_safe():
+    """``lone_whist_play = "whister_chooses"``: the built-in whister lies open unless his
+    hand's expected defence reaches the obligation by ``STAND_MARGIN`` tricks; closed
+    deals are played card by card, each defender with his own cards and seeing no other
+    hand."""
+    variant = get_variant("sochi", lone_whist_play="whister_chooses")
+    states = play_batch(deal(4000, seed=57), variant)
+    lone = states[(states["kind"] == engine.GAME) & states["played"]
+                  & ((states["first"] == 1) != (states["second"] == 1))]
+    closed = lone[~lone["open"]]
+    assert len(lone) > 300 and 0 < len(closed) < len(lone)
+    assert not closed["double_dummy"].any() and lone[lone["open"]]["double_dummy"].all()
+    seen = 0
+    for st, spies in _spied(variant, 600, 58):
+        if st["kind"] != engine.GAME or not st["played"] or st["open"]:
+            continue
+        for seat, spy in enumerate(spies):
+            for r in spy.seen:
+                if r["phase"] == engine.PLAY:
+                    assert r["playing_for"] == seat
+                    others = [int(r["visible"][s]) for s in range(3) if s != seat]
+                    assert others == [0, 0]
+                    seen += 1
+    assert seen > 0

@@ -59,9 +59,10 @@ def replay(variant, pulka_id, seed, target, policy, key):
     states, seat_bombs = [], []
     min_level = 6
     k = 0
+    dealers = [n - 1]  # the dealer of each deal: he stays after a raspasy (B:221)
     while not sheet.finished:
         d = pulka_deals(1, seed=seed, start=pulka_id * STRIDE + k)
-        dealer = (n - 1 + k) % n
+        dealer = dealers[-1]
         seats = 2 if n == 2 else 3
         place = [(dealer + 1 + s) % n for s in range(seats)]
         bombs = [fifo[place[s]][0] if s < seats and fifo[place[s]] else 1 for s in range(3)]
@@ -104,6 +105,9 @@ def replay(variant, pulka_id, seed, target, policy, key):
             if _made(st) and fifo[place[declarer]]:
                 fifo[place[declarer]].pop(0)
         min_level = variant.raspasy_exit if kind == engine.RASPASY else 6
+        stays = kind == engine.RASPASY and dealers[-variant.dealer_stays:] != \
+            [dealer] * variant.dealer_stays
+        dealers.append(dealer if stays else (dealer + 1) % n)
         k += 1
     return sheet, states, seat_bombs
 
@@ -119,6 +123,12 @@ BOMB_VARIANTS = [
     ("gusarik", 2, {"blind_pass": True, "bomb_rounds": 2, "whist_split": "gentleman"},
      "heuristic"),
     ("gusarik", 2, {"dark_bids": True, "no_talon_bids": True}, "random"),
+    # issue 13 part B: the dealer stays (B:221), the lone whister's choice (B:215), the
+    # raspasy leads (B:125, B:227)
+    ("classic", 3, {"dealer_stays": 3, "lone_whist_play": "whister_chooses"}, "heuristic"),
+    ("sochi", 4, {"dealer_stays": 2, "lone_whist_play": "whister_chooses"}, "heuristic"),
+    ("sochi", 3, {"raspasy_first_hand_leads": 3, "dealer_stays": 3}, "random"),
+    ("gusarik", 2, {"dealer_stays": 3}, "heuristic"),
 ]
 
 
@@ -285,3 +295,25 @@ def test_pulka_datasets_of_the_new_presets(tmp_path, name, players):
                 place = (row["dealer"] + 1 + s) % players if s < 3 else row["dealer"]
                 by_place[row["pulka_id"], place] += row[f"value_{s}"]
         np.testing.assert_allclose(by_place, rows.select(results).to_numpy(), atol=1e-3)
+
+
+@pytest.mark.parametrize("stays", [1, 2, 3])
+def test_b221_dealer_stays_after_a_raspasy_at_most_n_deals_running(stays):
+    """B:221: "after a raspasy the dealer stays the same, but not three times running"
+    -- ``dealer_stays`` deals at most; after a played game the deal passes on."""
+    variant = get_variant("rostov", dealer_stays=stays)  # raspasy-rich
+    result = play_pulkas(variant, [0, 1, 2], seed=9, pool_target=6, with_deals=True)
+    rows, dealers = result["deal_places"][:, 0], result["deal_places"][:, 2]
+    kinds = result["deal_states"]["kind"]
+    longest = 0
+    for row in range(3):
+        d, kd = dealers[rows == row], kinds[rows == row]
+        run = 1
+        for i in range(1, len(d)):
+            same = d[i] == d[i - 1]
+            expect_same = kd[i - 1] == engine.RASPASY and run < stays
+            assert same == expect_same and (same or d[i] == (d[i - 1] + 1) % 3)
+            run = run + 1 if same else 1
+            longest = max(longest, run)
+    assert longest == stays
+    assert bool(abs(result["result"].sum(axis=1)).max() < 1e-9)  # zero-sum

@@ -42,11 +42,23 @@ def test_talon_card_led_for_the_dealer():
 def test_leaders():
     # suit_lead: first hand leads tricks 1 and 2, then the winner
     assert [raspasy_leader(t, 2, SUIT_LEAD) for t in range(4)] == [0, 0, 2, 2]
-    # dealer: the talon leads tricks 1 and 2; trick 3 by the first hand unless a player won
+    # B:227: the first hand makes the first three leads whoever wins
+    assert [raspasy_leader(t, 2, SUIT_LEAD, 3) for t in range(4)] == [0, 0, 0, 2]
+    # dealer: the talon leads tricks 1 and 2
     assert [raspasy_leader(t, TALON, DEALER_TALON) for t in range(3)] == [TALON, TALON, 0]
-    assert raspasy_leader(2, 1, DEALER_TALON) == 1
     # none: the first hand, then the winner
     assert [raspasy_leader(t, 1, NO_TALON) for t in range(3)] == [0, 1, 1]
+
+
+def test_b125_third_trick_of_a_four_player_raspasy_is_led_left_of_the_dealer():
+    """B:125: the first talon card leads, the second leads, "the third move is made by
+    the player to the dealer's left" -- whoever won trick 2; ``winner`` is the old
+    house reading."""
+    assert [raspasy_leader(2, w, DEALER_TALON) for w in (TALON, 0, 1, 2)] == [0, 0, 0, 0]
+    assert [raspasy_leader(2, w, DEALER_TALON, 2, False) for w in (TALON, 0, 1, 2)] == [
+        0, 0, 1, 2]
+    assert raspasy_leader(3, 2, DEALER_TALON) == 2
+    assert get_variant("sochi", players=4).raspasy_third_lead == "first_hand"
 
 
 def test_modes_follow_the_variant_option():

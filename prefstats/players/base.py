@@ -22,6 +22,7 @@ PHASE_METHODS = {
     engine.CONTRACT: "contract",
     engine.WHIST: "whist",
     engine.PLAY: "play",
+    engine.LAY: "lay",
 }
 
 
@@ -116,6 +117,11 @@ class BasePlayer:
     def play(self, obs: Observation) -> int:
         raise NotImplementedError
 
+    def lay(self, obs: Observation) -> int:
+        """A lone whister's choice (``lone_whist_play = "whister_chooses"``): by default
+        he lies open, as every variant plays without the option (A:S3)."""
+        return engine.LAY_OPEN
+
 
 class RandomLegalPlayer(BasePlayer):
     """Chooses uniformly among the legal decisions (for tests and baselines).
@@ -131,7 +137,7 @@ class RandomLegalPlayer(BasePlayer):
     def _pick(self, obs: Observation) -> int:
         return int(self.rng.choice(obs.legal))
 
-    bid = contract = whist = play = _pick
+    bid = contract = whist = play = lay = _pick
 
     def discard(self, obs: Observation) -> int:
         a, b = self.rng.choice(cards_of(int(obs.record["legal"])), size=2, replace=False)

@@ -53,7 +53,7 @@ from prefstats.auction import (
     W_WHIST,
 )
 from prefstats.cards import lowest_card, popcount
-from prefstats.contracts import LEVEL, MISERE, N_CONTRACTS, NO_TRUMP, TRUMP
+from prefstats.contracts import LEVEL, MISERE, N_CONTRACTS, NO_TRUMP, OBLIGATION, TRUMP
 from prefstats.players import evaluate as ev
 from prefstats.players.params import (
     AGGRESSION,
@@ -553,18 +553,14 @@ def _defence_value(tables, code, pos, scenario, probs, share):
 
 @njit(cache=True)
 def _lone_whist_decision(obs, rules, params, tables, code, strain, hand):
-    """Gusarik: the one defender, who sees his hand and the open dummy's, whists with
-    the dummy, passes or leaves the obligatory tricks (half), by expected value. The
-    declarer holds ten of the other twelve cards (he kept the best ten after the talon,
-    or holds ten with the unseen talon aside); the defence takes the rest of the
-    tricks, whose value is all the defender's."""
-    rest = np.int64(0xFFFFFFFF) & ~hand & ~np.int64(obs.visible[rules[engine.R_DUMMY]])
+    """Gusarik: the one defender whists with the dummy, passes or leaves the obligatory
+    tricks (half), by expected value. The dummy is turned only after his call (B:384),
+    so he estimates the defence's tricks from his own hand, as a whister does who does
+    not know his partner's; the tricks are all his."""
     leads = 1.0 if obs.declarer == 0 else 0.0
-    declarer = ev.best_discard(tables, rest, strain, leads)[1]
-    declarer -= tables[ev.COEF, ev.BLOCK * ev.POST + ev.K_DISCARD_BIAS]
-    team = 10.0 - declarer + params[WHIST_APPETITE]
+    team = ev.defence_tricks(tables, hand, strain, LEVEL[code], leads) + params[WHIST_APPETITE]
     probs = np.empty(N_TRICKS)
-    _trick_probs(team, ev.sigma(tables, ev.POST, strain), probs)
+    _trick_probs(team, ev.sigma(tables, ev.DEFENCE, strain), probs)
     values = np.full(3, -1e18)  # by call W_PASS, W_WHIST, W_HALF
     values[W_WHIST] = _defence_value(tables, code, 1, S_ALONE, probs, 1.0)
     values[W_PASS] = _defence_value(tables, code, 1, S_NONE, probs, 1.0)
@@ -574,6 +570,24 @@ def _lone_whist_decision(obs, rules, params, tables, code, strain, hand):
         if (obs.legal >> call) & 1 and values[call] > values[best]:
             best = call
     return best
+
+
+#: Expected defence tricks beyond the obligation from which a lone whister stands closed.
+STAND_MARGIN = 2.0
+
+
+@njit(cache=True)
+def lay_decision(obs, rules, params, tables):
+    """The lone whister's choice (B:215): lie open, unless his own hand makes the
+    defence's obligation safe by :data:`STAND_MARGIN` tricks -- then he stands closed
+    and keeps the passer's cards from the declarer, who would otherwise play double
+    dummy against them."""
+    code = obs.contract
+    leads = 1.0 if obs.declarer == 0 else 0.0
+    team = ev.defence_tricks(tables, np.int64(obs.hand), _strain(code), LEVEL[code], leads)
+    if team + params[WHIST_APPETITE] >= OBLIGATION[code] + STAND_MARGIN:
+        return engine.LAY_CLOSED
+    return engine.LAY_OPEN
 
 
 @njit(cache=True)

@@ -23,6 +23,7 @@ from prefstats.players.bidding import (
     contract_decision,
     discard_decision,
     heuristic_tables,
+    lay_decision,
     whist_decision,
 )
 from prefstats.players.cardplay import play_decision
@@ -99,6 +100,8 @@ def decide(policy, obs, rules, params, tables, key):
         return contract_decision(obs, rules, params, tables)
     if phase == engine.WHIST:
         return whist_decision(obs, rules, params, tables)
+    if phase == engine.LAY:
+        return lay_decision(obs, rules, params, tables)
     return play_decision(obs, rules, params, tables)
 
 
