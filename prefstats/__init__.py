@@ -87,10 +87,15 @@ if not CACHE.exists():
 _register_cache_locator()
 
 
-def __getattr__(name: str):
-    # prefstats.load(path): imported on first use, so `import prefstats` stays light.
-    if name == "load":
-        from prefstats.storage import load
+#: Everyday names, each imported from its module on first use so that `import prefstats`
+#: stays light: prefstats.load(path), prefstats.readable(frame), prefstats.to_frame(...).
+_LAZY = {"load": "prefstats.storage", "readable": "prefstats.tables",
+         "to_frame": "prefstats.tables"}
 
-        return load
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'prefstats' has no attribute {name!r}")
