@@ -136,21 +136,27 @@ def voids_shown(trick: list[int], leader: int, trump: int | None) -> tuple[int, 
     return voids[0], voids[1], voids[2]
 
 
-def _classes(k: Knowledge) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Unseen cards by class (suit × shown talon card), the places each class may go
+@njit(cache=True, error_model="numpy")
+def classes_kernel(seat, held, counts, played, out, voids, talon, talon_holder):
+    """Compiled core of the sampler's set-up, on a :class:`Knowledge` as arrays: the
+    unseen cards by class (suit × shown talon card), the places each class may go
     (bits over the places) and the cards each place still needs."""
-    a, b = k.others()
-    need = np.array([k.counts[a] - k.held[a].bit_count(), k.counts[b] - k.held[b].bit_count(),
-                     _out_unseen(k)], dtype=np.int64)
-    masks = np.zeros(8, dtype=np.int64)
-    places = np.zeros(8, dtype=np.int64)
-    unseen = k.unseen()
+    a = (seat + 1) % 3
+    b = (seat + 2) % 3
+    need = np.empty(N_PLACES, np.int64)
+    need[0] = counts[a] - popcount(held[a])
+    need[1] = counts[b] - popcount(held[b])
+    need[OUT] = 32 - counts[0] - counts[1] - counts[2] - popcount(played | out)
+    masks = np.zeros(8, np.int64)
+    places = np.zeros(8, np.int64)
+    unseen = FULL_DECK & ~(held[0] | held[1] | held[2] | played | out)
     for suit in range(4):
-        for shown in (0, 1):
-            cls = unseen & SUIT_MASKS[suit] & (k.talon if shown else ~k.talon)
+        for shown in range(2):
+            cls = unseen & (0xFF << (8 * suit)) & (talon if shown else ~talon)
             ok = 1 << OUT
-            for p, seat in enumerate((a, b)):
-                if not k.voids[seat] >> suit & 1 and (not shown or seat == k.talon_holder):
+            for p in range(2):
+                other = a if p == 0 else b
+                if not (voids[other] >> suit) & 1 and (shown == 0 or other == talon_holder):
                     ok |= 1 << p
             masks[2 * suit + shown] = cls
             places[2 * suit + shown] = ok
@@ -258,11 +264,22 @@ def sample_kernel(key0, key1, start, masks, places, need, w, base, seat_a, seat_
             rb -= kb
 
 
+@njit(cache=True, error_model="numpy")
+def prepare_kernel(seat, held, counts, played, out, voids, talon, talon_holder):
+    """Classes, places, needs and the completion counts ``W`` of a knowledge record."""
+    masks, places, need = classes_kernel(seat, held, counts, played, out, voids, talon,
+                                         talon_holder)
+    sizes = np.empty(masks.shape[0], np.int64)
+    for i in range(masks.shape[0]):
+        sizes[i] = popcount(masks[i])
+    return masks, places, need, _completions(sizes, places, need)
+
+
 def _tables(k: Knowledge):
     k.check()
-    masks, places, need = _classes(k)
-    sizes = np.array([int(m).bit_count() for m in masks], dtype=np.int64)
-    return masks, places, need, _completions(sizes, places, need)
+    held, counts, voids = (np.array(x, dtype=np.int64) for x in (k.held, k.counts, k.voids))
+    return prepare_kernel(k.seat, held, counts, k.played, k.out, voids, k.talon,
+                          k.talon_holder)
 
 
 def count_worlds(k: Knowledge) -> int:
