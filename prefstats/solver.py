@@ -833,10 +833,17 @@ def solve_position(hands, seq, root_len, leader, declarer, trump, misere, table,
     searches count up from one trick: there proving "at least t" is cheap and refuting
     it dear, so it pays to refute only once.
     """
+    guess = 1 if misere else _playout(hands, seq, root_len, leader, declarer, trump, misere)
+    return _solve_from(hands, seq, root_len, leader, declarer, trump, misere, table, stats,
+                       guess)
+
+
+@njit(cache=True, error_model="numpy")
+def _solve_from(hands, seq, root_len, leader, declarer, trump, misere, table, stats, guess):
+    """:func:`solve_position` with the first guess given."""
     n_tricks = (popcount(hands[0] | hands[1] | hands[2]) + root_len) // 3
     lo = 0
     hi = n_tricks
-    guess = 1 if misere else _playout(hands, seq, root_len, leader, declarer, trump, misere)
     while lo < hi:
         t = min(max(guess, lo + 1), hi)
         if _search(hands, seq, root_len, leader, declarer, trump, misere, target=t,
@@ -860,19 +867,74 @@ def solve_kernel(h0, h1, h2, leader, declarer, trump, misere, table, stats):
 
 
 @njit(cache=True, error_model="numpy")
-def _leads_one(h0, h1, h2, leader, declarer, trump, misere, table, stats, out):
-    """Fill ``out[c]`` with the declarer's tricks after ``leader`` leads card ``c``."""
-    hands = np.array([h0, h1, h2], dtype=np.int64)
-    seq = np.zeros(_MAX_PLIES + 3, np.int64)
+def card_values_kernel(hands, trick, tlen, leader, declarer, trump, misere, table, stats, out):
+    """Fill ``out[c]`` (32 entries) with the declarer's tricks from the current trick on
+    after the seat to move plays card ``c``; -1 for the cards it may not play.
+
+    Compiled form of :func:`card_values`: ``hands`` (three int64 masks) are the cards
+    the seats still hold, ``trick[:tlen]`` the cards already on the table, led by
+    ``leader``; the seat to move is ``(leader + tlen) % 3``; ``trump`` -1 for none.
+    Legal cards with no other card in play between them (in a hand or on the table)
+    have the same value, so one card of each such run is searched; each search starts
+    from the value found for the last one.
+    """
     out[:] = -1
-    legal = hands[leader]
+    h = hands.copy()
+    seq = np.zeros(_MAX_PLIES + 3, np.int64)
+    player = (leader + tlen) % 3
+    legal = legal_cards(h[player], -1 if tlen == 0 else trick[0] >> 3, trump)
+    in_play = h[0] | h[1] | h[2]
+    for i in range(tlen):
+        in_play |= 1 << trick[i]
+    guess = -1
+    prev = -1
     while legal:
         c = lowest_card(legal)
         legal &= legal - 1
-        hands[leader] &= ~(1 << c)
-        seq[0] = c
-        out[c] = solve_position(hands, seq, 1, leader, declarer, trump, misere, table, stats)
-        hands[leader] |= 1 << c
+        if prev >= 0 and prev >> 3 == c >> 3 and in_play & ((1 << c) - (2 << prev)) == 0:
+            out[c] = out[prev]  # no card in play between them: the same card
+            prev = c
+            continue
+        prev = c
+        for i in range(tlen):
+            seq[i] = trick[i]
+        seq[tlen] = c
+        h[player] &= ~(1 << c)
+        if tlen == 2:  # the card closes the trick: search on from the next lead
+            lead = (leader + trick_winner(seq[0], seq[1], c, trump)) % 3
+            won = 1 if lead == declarer else 0
+            root = 0
+        else:
+            lead = leader
+            won = 0
+            root = tlen + 1
+        if guess < 0:
+            guess = won + (1 if misere else _playout(h, seq, root, lead, declarer, trump,
+                                                      misere))
+        v = won + _solve_from(h, seq, root, lead, declarer, trump, misere, table, stats,
+                              guess - won)
+        h[player] |= 1 << c
+        out[c] = v
+        guess = v
+
+
+@njit(cache=True, error_model="numpy")
+def card_values_batch_kernel(worlds, trick, tlen, leader, declarer, trump, misere, table,
+                             stats, out):
+    """:func:`card_values_kernel` for each row of ``worlds`` ((K, 3) int64 hands: sampled
+    worlds of one decision) into the rows of ``out`` ((K, 32) int8), with one table:
+    the worlds share most positions a few tricks on, so later worlds find them there."""
+    for i in range(worlds.shape[0]):
+        card_values_kernel(worlds[i], trick, tlen, leader, declarer, trump, misere, table,
+                           stats, out[i])
+
+
+@njit(cache=True, error_model="numpy")
+def _leads_one(h0, h1, h2, leader, declarer, trump, misere, table, stats, out):
+    """Fill ``out[c]`` with the declarer's tricks after ``leader`` leads card ``c``."""
+    trick = np.zeros(3, np.int64)
+    card_values_kernel(np.array([h0, h1, h2], dtype=np.int64), trick, 0, leader, declarer,
+                       trump, misere, table, stats, out)
 
 
 @njit(cache=True, parallel=True, error_model="numpy")
@@ -1028,4 +1090,99 @@ def solve_leads(hands: Sequence[int], *, trump: int | None, leader: int, declare
     out = np.empty(N_CARDS, dtype=np.int8)
     stats = np.zeros(1, dtype=np.int64)
     _leads_one(h[0], h[1], h[2], lead[0], decl[0], tr[0], mis[0], _single_table(), stats, out)
+    return {c: int(out[c]) for c in range(N_CARDS) if out[c] >= 0}
+
+
+# ---- values of every card, inside a trick too (for search players) -----------------------
+
+
+def _prepare_position(hands, trick: Sequence[int], trump, leader: int, declarer: int,
+                      misere: bool) -> tuple[np.ndarray, np.ndarray, int, int, int, int]:
+    """Checked int64 worlds (K, 3), the trick as int64 (3,), and trump, leader,
+    declarer, misère as compiled arguments; ``ValueError`` naming what is wrong."""
+    arr = np.asarray(hands)
+    if arr.ndim != 2 or arr.shape[1] != 3:
+        raise ValueError(f"hands must have shape (k, 3), got {arr.shape}")
+    if arr.size and (arr.min() < 0 or arr.max() > 0xFFFFFFFF):
+        raise ValueError("hands must be 32-bit card masks")
+    arr = np.ascontiguousarray(arr, dtype=np.int64)
+    cards = [int(c) for c in trick]
+    if len(cards) > 2:
+        raise ValueError(f"a trick on the table holds 0 to 2 cards, got {len(cards)}")
+    if any(not 0 <= c < N_CARDS for c in cards) or len(set(cards)) != len(cards):
+        raise ValueError(f"trick cards must be distinct card indices 0..31, got {cards}")
+    lead, decl = (int(_column(v, 1, name, 0, 2)[0])
+                  for v, name in ((leader, "leader"), (declarer, "declarer")))
+    tr = -1 if misere else int(_column(trump, 1, "trump", -1, 3)[0])
+    on_table = sum(1 << c for c in cards)
+    sizes = np.bitwise_count(arr.astype(np.uint32))
+    # The seats that played to the trick hold a card fewer than the seat to move.
+    played = np.array([(s - lead) % 3 < len(cards) for s in range(3)])
+    for i, (row, size) in enumerate(zip(arr, sizes, strict=True)):
+        where = "hands" if len(arr) == 1 else f"hands of row {i}"
+        n = int(size[(lead + len(cards)) % 3])
+        if not 1 <= n <= 10 or (size != np.where(played, n - 1, n)).any():
+            raise ValueError(f"{where} hold {size.tolist()} cards: with {len(cards)} on the "
+                             f"table led by seat {lead}, the seat to move holds 1 to 10 and "
+                             "those who played one fewer")
+        overlap = (row[0] & row[1]) | (row[0] & row[2]) | (row[1] & row[2]) | (
+            on_table & (row[0] | row[1] | row[2]))
+        if overlap:
+            raise ValueError(f"{where} overlap the other hands or the trick in "
+                             f"{format_cards(int(overlap))}")
+        for k in range(1, len(cards)):
+            seat = (lead + k) % 3
+            allowed = legal_cards(int(row[seat]) | 1 << cards[k], cards[0] >> 3, tr)
+            if not allowed >> cards[k] & 1:
+                raise ValueError(f"{where}: seat {seat} could not play "
+                                 f"{format_cards(1 << cards[k])} to this trick")
+    padded = np.zeros(3, dtype=np.int64)
+    padded[: len(cards)] = cards
+    return arr, padded, tr, lead, decl, bool(misere)
+
+
+def card_values_batch(hands, *, trump: int | None, leader: int, declarer: int,
+                      trick: Sequence[int] = (), misere: bool = False) -> np.ndarray:
+    """Values of every card of one decision in each of many worlds: ``(k, 32)`` int8,
+    the declarer's tricks from the current trick on after the seat to move plays that
+    card, -1 for the cards it may not play there.
+
+    ``hands`` (shape (k, 3)) are the cards each seat still holds in each world (say,
+    deals sampled from what the seat to move knows); ``trick`` the cards already played
+    to the current trick (0 to 2, in order), led by ``leader``: the seat to move is
+    ``(leader + len(trick)) % 3``. The worlds are solved on one core with one
+    transposition table, which they share: positions a few tricks on recur across
+    worlds. ``trump`` (``None`` for no trumps) is ignored on misère.
+
+    >>> from prefstats.cards import card_name, cards_of, parse_cards as p
+    >>> v = card_values_batch([[p("♠A9"), p("♠7 ♥7"), p("♥8")]], trump=None, leader=2,
+    ...                       declarer=0, trick=cards_of(p("♠K")))  # K♠ led: seat 0 to play
+    >>> {card_name(c): int(v[0, c]) for c in range(32) if v[0, c] >= 0}
+    {'9♠': 0, 'A♠': 2}
+    """
+    arr, padded, tr, lead, decl, mis = _prepare_position(hands, trick, trump, leader,
+                                                         declarer, misere)
+    out = np.full((len(arr), N_CARDS), -1, dtype=np.int8)
+    if len(arr):
+        stats = np.zeros(1, dtype=np.int64)
+        card_values_batch_kernel(arr, padded, len(trick), lead, decl, tr, mis,
+                                 _single_table(), stats, out)
+    return out
+
+
+def card_values(hands: Sequence[int], *, trump: int | None, leader: int, declarer: int,
+                trick: Sequence[int] = (), misere: bool = False) -> dict[int, int]:
+    """Declarer's tricks from the current trick on after each card the seat to move may
+    play, ``{card index: tricks}``, in a position inside a trick too: ``hands`` are the
+    cards the three seats still hold, ``trick`` the cards on the table, led by
+    ``leader`` (see :func:`card_values_batch`). The declarer's side plays the card of
+    the highest value (on misère the lowest), the defence the other extreme.
+
+    >>> from prefstats.cards import card_name, parse_cards as p
+    >>> v = card_values([p("♠AK"), p("♠Q ♥A"), p("♠8 ♥7")], trump=None, leader=0, declarer=0)
+    >>> {card_name(c): t for c, t in v.items()}
+    {'K♠': 2, 'A♠': 2}
+    """
+    out = card_values_batch(_one_row(hands), trump=trump, leader=leader, declarer=declarer,
+                            trick=trick, misere=misere)[0]
     return {c: int(out[c]) for c in range(N_CARDS) if out[c] >= 0}

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from numba import njit
+from solver_checks import minimax as _minimax
+from solver_checks import random_positions as _random_positions
 
 from prefstats.cards import SUIT_LETTERS, parse_cards
 from prefstats.solver import solve, solve_batch, solve_leads, solve_leads_batch
-from prefstats.tricks import legal_cards, trick_winner
 
 #: Published positions, kept in the repository (tests/data) so no clone lacks them.
 POSITIONS = Path(__file__).resolve().parent / "data" / "dd_positions.txt"
@@ -40,53 +40,6 @@ def test_published_positions(case):
 
 
 # ---- agreement with a plain exhaustive minimax ------------------------------------------
-
-
-@njit
-def _minimax(hands, trick, tlen, leader, declarer, trump, misere):
-    """Declarer's remaining tricks by trying every legal card; no pruning, no tables."""
-    if hands[0] == 0 and tlen == 0:
-        return 0
-    player = (leader + tlen) % 3
-    led = trick[0] >> 3 if tlen else -1
-    legal = legal_cards(hands[player], led, trump)
-    maximise = (player == declarer) != misere
-    best = -1 if maximise else 99
-    for c in range(32):
-        if not legal >> c & 1:
-            continue
-        hands[player] ^= 1 << c
-        trick[tlen] = c
-        if tlen == 2:
-            winner = (leader + trick_winner(trick[0], trick[1], c, trump)) % 3
-            saved = trick.copy()
-            v = _minimax(hands, trick, 0, winner, declarer, trump, misere)
-            trick[:] = saved
-            v += winner == declarer
-        else:
-            v = _minimax(hands, trick, tlen + 1, leader, declarer, trump, misere)
-        hands[player] ^= 1 << c
-        best = max(best, v) if maximise else min(best, v)
-    return best
-
-
-def _random_positions(n: int, seed: int):
-    """Random positions of 1-5 cards a hand, often from few suits so suits are contested."""
-    rng = np.random.default_rng(seed)
-    rows = []
-    for _ in range(n):
-        size = int(rng.integers(1, 6))
-        suits = rng.permutation(4)[: int(rng.integers(2, 5))]
-        deck = np.concatenate([8 * s + np.arange(8) for s in suits])
-        if len(deck) < 3 * size:
-            deck = np.arange(32)
-        cards = rng.permutation(deck)[: 3 * size]
-        hands = [int(np.sum(1 << cards[i * size : (i + 1) * size].astype(np.int64)))
-                 for i in range(3)]
-        misere = bool(rng.random() < 0.3)
-        trump = -1 if misere else int(rng.integers(-1, 4))
-        rows.append((hands, trump, int(rng.integers(3)), int(rng.integers(3)), misere))
-    return rows
 
 
 def test_agrees_with_plain_minimax():

@@ -1,0 +1,84 @@
+"""PIMC card play (perfect-information Monte Carlo, the method of GIB in bridge): the
+seat to play samples ``k`` deals consistent with what it knows
+(:mod:`prefstats.knowledge`), values every legal card in each of them double dummy
+(:func:`prefstats.solver.card_values_batch_kernel`, one table shared by the worlds) and
+plays the card of the best average for its side: the declarer's most tricks on a
+trick game, his fewest on misère; the defence the other way.
+
+Compiled, for callers in numba code (the engine's drivers); :func:`pimc_card` is the
+same decision from Python on a :class:`~prefstats.knowledge.Knowledge`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numba import njit
+
+from prefstats.deal import seed_keys
+from prefstats.knowledge import Knowledge, prepare_kernel, sample_kernel
+from prefstats.solver import _single_table, card_values_batch_kernel
+
+#: Worlds a decision samples by default: the issue's measurements level off from 32.
+DEFAULT_WORLDS = 32
+
+
+@njit(cache=True, error_model="numpy")
+def pimc_kernel(seat, held, counts, played, out, voids, talon, talon_holder, trick, tlen,
+                leader, declarer, trump, misere, key0, key1, start, table, stats, worlds,
+                values):
+    """The PIMC card of ``seat`` (to play, ``(leader + tlen) % 3``) from a knowledge
+    record given as arrays (see :class:`~prefstats.knowledge.Knowledge`): worlds
+    ``start ..`` of the seed's stream, as many as ``worlds`` has rows ((k, 3) int64
+    scratch; ``values`` (k, 32) int8 scratch). Ties go to the lowest card."""
+    masks, places, need, w = prepare_kernel(seat, held, counts, played, out, voids, talon,
+                                            talon_holder)
+    sample_kernel(key0, key1, start, masks, places, need, w, held, (seat + 1) % 3,
+                  (seat + 2) % 3, worlds)
+    card_values_batch_kernel(worlds, trick, tlen, leader, declarer, trump, misere, table,
+                             stats, values)
+    maximise = (seat == declarer) != misere
+    best = -1
+    best_sum = 0
+    for c in range(32):
+        if values[0, c] < 0:
+            continue
+        total = 0
+        for j in range(values.shape[0]):
+            total += values[j, c]
+        if best < 0 or (total > best_sum if maximise else total < best_sum):
+            best = c
+            best_sum = total
+    return best
+
+
+def pimc_card(k: Knowledge, *, trick: Sequence[int], leader: int, declarer: int,
+              trump: int | None, misere: bool = False, worlds: int = DEFAULT_WORLDS,
+              seed: int | None = 0, start: int = 0) -> int:
+    """The card PIMC plays for ``k.seat``, whose turn it is in the current trick
+    (``trick``: the cards on the table, led by ``leader``).
+
+    >>> from prefstats.cards import FULL_DECK, card_name, parse_cards as p
+    >>> gone = FULL_DECK & ~p("♠AK7 ♥AK8 ♦AK8")  # 3 cards a hand left
+    >>> k = Knowledge(seat=1, held=(0, p("♠AK7"), 0), counts=(3, 3, 3), played=gone)
+    >>> card_name(pimc_card(k, trick=[], leader=1, declarer=1, trump=0, worlds=8))
+    '7♠'
+
+    (Only trumps left with him: every card takes all three tricks; ties go low.)
+    """
+    k.check()
+    if k.seat != (leader + len(trick)) % 3:
+        raise ValueError(f"seat {k.seat} is not the seat to play")
+    if not 1 <= worlds <= 4096:
+        raise ValueError(f"worlds must lie in 1..4096, got {worlds}")
+    held, counts, voids = (np.array(x, dtype=np.int64) for x in (k.held, k.counts, k.voids))
+    padded = np.zeros(3, dtype=np.int64)
+    padded[: len(trick)] = trick
+    _, key0, key1 = seed_keys(seed)
+    tr = -1 if misere or trump is None else int(trump)
+    return int(pimc_kernel(k.seat, held, counts, k.played, k.out, voids, k.talon,
+                           k.talon_holder, padded, len(trick), leader, declarer, tr,
+                           bool(misere), key0, key1, start, _single_table(),
+                           np.zeros(1, dtype=np.int64), np.zeros((worlds, 3), np.int64),
+                           np.zeros((worlds, 32), np.int8)))
