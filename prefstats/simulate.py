@@ -26,7 +26,7 @@ import threading
 import time
 import tomllib
 from collections.abc import Iterator
-from contextlib import ExitStack, nullcontext
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -524,8 +524,7 @@ def _run_all(out: Path, specs: list[tuple[RunSpec, str]], *, workers: int | None
             folder = _folder(out / sub)
             signed = signature(spec.describe())
             try:
-                stack.enter_context(dataset_lock(folder) if sub or not manifests
-                                    else nullcontext())
+                stack.enter_context(dataset_lock(folder))
             except OSError as exc:
                 if not read_only_error(exc):
                     raise
@@ -559,8 +558,8 @@ def _read_only(folder: Path, spec: RunSpec, run: str, force: bool,
         raise DatasetError(f"{why}; --force needs a writable folder")
     manifest, _todo, _remove, dirty = _prepare(folder, spec, run, force=False)
     if dirty:
-        raise DatasetError(f"{why}, and the dataset is not finished; make it in a "
-                           "writable folder")
+        raise DatasetError(f"{why}; only a finished dataset can be rerun in a read-only "
+                           "folder: choose a writable --out")
     return manifest
 
 

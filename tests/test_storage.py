@@ -143,7 +143,7 @@ def test_a_read_only_folder(copy, monkeypatch, tmp_path):
 
     monkeypatch.setattr(sim, "dataset_lock", read_only)
     assert _run(copy)["spec"]["hands"] == 3000  # finished: nothing to write
-    with pytest.raises(DatasetError, match=r"cannot write there.*not finished"):
+    with pytest.raises(DatasetError, match=r"cannot write there.*read-only folder"):
         _run(copy, hands=4000)
     with pytest.raises(DatasetError, match="cannot write there"):
         _run(tmp_path / "new")
