@@ -70,6 +70,22 @@ def _compile_notice(*functions: str) -> None:
                                    "(first run only, a minute or two)…", style="dim")
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from prefstats import __version__
+
+        typer.echo(f"prefstats {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                 help="Print the version and exit."),
+) -> None:
+    pass
+
+
 def _print_deals(deals, count: int) -> None:
     from rich.console import Console
     from rich.table import Table

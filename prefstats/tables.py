@@ -63,10 +63,8 @@ _SEAT_MASKS = ("dark", "blind")
 def _lookup(codes: pl.Expr, names: list[str | None], dtype: pl.DataType) -> pl.Expr:
     """``names[code]`` for every code (a gather into a table, not a hash per row); the
     code -1 means none (null). Any other code outside the table raises when evaluated."""
-    table = pl.Series(names, dtype=dtype)
-    index = codes.cast(pl.Int64)
-    at = pl.when(index == -1).then(0).otherwise(index).cast(pl.UInt32)  # -2…: an error
-    return pl.when(index == -1).then(None).otherwise(pl.lit(table).gather(at))
+    table = pl.Series([None, *names], dtype=dtype)
+    return pl.lit(table).gather((codes.cast(pl.Int64) + 1).cast(pl.UInt32))
 
 
 def _suit_groups() -> list[list[str | None]]:
@@ -86,10 +84,10 @@ def cards_expr(masks: pl.Expr) -> pl.Expr:
     """Card masks as :func:`~prefstats.cards.format_cards` writes them (``'-'`` when
     empty), one lookup per suit."""
     masks = masks.cast(pl.Int64)
-    groups = [_lookup(masks.floordiv(1 << (8 * s)).mod(256), _GROUPS[s], pl.String)
+    groups = [pl.lit(pl.Series(_GROUPS[s], dtype=pl.String)).gather(masks // (1 << 8 * s) % 256)
               for s in range(4)]
     text = pl.concat_str(groups, separator=" ", ignore_nulls=True)
-    return pl.when(text == "").then(pl.lit("-")).otherwise(text)
+    return pl.when(masks == 0).then(pl.lit("-")).otherwise(text)
 
 
 def _byte_names(column: str, names: dict[int, str], dtype: pl.Enum) -> pl.Expr:
