@@ -456,5 +456,8 @@ def solve_command(
     typer.echo("tricks per first card: " + "  ".join(f"{card_name(c)} {leads[c]}" for c in cards))
 
 
+import prefstats.rollout_cli  # noqa: E402, F401  (registers the `rollout` command)
+
+
 def main() -> None:
     app()

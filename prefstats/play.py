@@ -26,15 +26,18 @@ import numpy as np
 from numba import njit
 
 from prefstats import engine
+from prefstats.auction import DARK
 from prefstats.cards import card_counts, format_cards
-from prefstats.contracts import TRUMP
+from prefstats.contracts import N_CONTRACTS, TRUMP
 from prefstats.players.base import Observation, OracleObservation, Player
+from prefstats.players.bidding import _lowest_up_to
 from prefstats.players.builtin import (
     DOUBLE_DUMMY_OPEN,
     POLICIES,
     BuiltinPlayer,
     decide,
     decision_key,
+    decision_number,
     default_params,
     default_tables,
     seat_key,
@@ -197,30 +200,92 @@ def _at_open_start(st):
     return st.phase == engine.PLAY and st.open and st.trick == 0 and st.n_in_trick == 0
 
 
+#: What :func:`play_on` returns: the deal is over, a policy decision was illegal (a bug
+#: in the policy), or the deal stopped at the decision to force.
+PLAYED, ILLEGAL, REACHED = 0, 1, 2
+#: Decisions a driver can force, as :func:`at_decision` knows them.
+FIRST_CALL, WHIST_CALL = 0, 1
+#: A forced option meaning "the lowest legal bid of a trick game with the talon"; every
+#: other forced option is the call itself (``PASS``, ``MISERE``, ``DARK``, ``W_HALF`` ...).
+LOWEST_BID = -2
+
+
 @njit(cache=True)
-def play_state(st, rules, policy, params, tables, double_dummy, base_key, deal_index, obs,
-               table, stats):
-    """Play the freshly reset deal ``st`` to the end with built-in ``policy`` at every
-    seat (compiled; shared by every batch loop). Returns false if a decision was
-    illegal (a bug in the policy)."""
-    counters = np.zeros(3, dtype=np.int64)
+def at_decision(obs, decision, seat):
+    """Whether observation ``obs`` asks ``seat`` for its first call of the auction
+    (``FIRST_CALL``) or its first whist call on a trick game (``WHIST_CALL``). Calls the
+    engine makes itself (a whist that must be) are no decision."""
+    if obs.seat != seat:
+        return False
+    if decision == FIRST_CALL:
+        if obs.phase != engine.AUCTION:
+            return False
+        # Round one goes 0, 1, 2 (nobody has passed yet); a "dark" is followed by the
+        # same seat's bid.
+        made = 0
+        for i in range(obs.n_calls):
+            if obs.calls[i] != DARK:
+                made += 1
+        return made == seat and (obs.n_calls == 0 or obs.calls[obs.n_calls - 1] != DARK)
+    if decision == WHIST_CALL:
+        # The declarer's left-hand defender speaks first and may speak again after a
+        # half-whist; the other defender speaks once.
+        return obs.phase == engine.WHIST and (
+            obs.n_whist == 0 or seat != (obs.declarer + 1) % 3)
+    return False
+
+
+@njit(cache=True)
+def forced_action(option, legal, rules):
+    """The decision that forced ``option`` means among the ``legal`` ones, -1 if it is
+    not legal there."""
+    if option == LOWEST_BID:
+        return _lowest_up_to(legal, rules, N_CONTRACTS - 1, 0)
+    if option < 0 or not (legal >> option) & 1:
+        return -1
+    return option
+
+
+@njit(cache=True)
+def seat_keys(base_key, deal_index):
+    """The three seats' keys of deal ``deal_index``."""
     keys = np.empty(3, dtype=np.uint64)
     for s in range(3):
         keys[s] = seat_key(base_key, deal_index, s)
+    return keys
+
+
+@njit(cache=True)
+def play_on(st, rules, policy, params, tables, double_dummy, keys, obs, table, stats,
+            seat, decision):
+    """Play deal ``st`` on with built-in ``policy`` at every seat (``keys``: each seat's
+    key, :func:`seat_keys`) to the end, or until ``seat`` is asked for ``decision``
+    (:func:`at_decision`; none when ``decision`` < 0), whose observation is then in
+    ``obs``. Returns ``PLAYED``, ``REACHED`` or ``ILLEGAL`` (compiled; shared by every
+    batch loop)."""
     engine.advance_forced(st, rules)
     while st.phase != engine.DONE:
         if double_dummy and _at_open_start(st):
             _open_play_by_solver(st, rules, table, stats)
             break
         engine.observe(st, rules, obs)
-        seat = st.controller
-        key = decision_key(keys[seat], counters[seat])
-        action = decide(policy, obs, rules, params, tables, key)
-        counters[seat] += 1
-        if engine.apply(st, rules, action) != 0:
-            return False
+        if decision >= 0 and at_decision(obs, decision, seat):
+            return REACHED
+        key = decision_key(keys[st.controller], decision_number(obs))
+        if engine.apply(st, rules, decide(policy, obs, rules, params, tables, key)) != 0:
+            return ILLEGAL
         engine.advance_forced(st, rules)
-    return True
+    return PLAYED
+
+
+@njit(cache=True)
+def play_state(st, rules, policy, params, tables, double_dummy, base_key, deal_index, obs,
+               table, stats):
+    """Play the freshly reset deal ``st`` to the end with built-in ``policy`` at every
+    seat. Returns false if a decision was illegal (a bug in the policy)."""
+    keys = seat_keys(base_key, deal_index)
+    return play_on(st, rules, policy, params, tables, double_dummy, keys, obs, table, stats,
+                   -1, -1) == PLAYED
 
 
 @njit(cache=True)

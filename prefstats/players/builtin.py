@@ -4,10 +4,12 @@ alike on the same observation.
 
 A built-in player is a ``policy`` code plus a float64 parameter array. Its decisions
 may depend only on the observation, the rules, the parameters and a per-decision
-``key`` (a reproducible random number fixed by the deal and the decision's number).
-The heuristic draws on the key only for classic's calls made before looking (a blind
-pass, "dark"; see :mod:`prefstats.players.params`), so both drivers, numbering a
-seat's decisions alike, make the same draws.
+``key``: a reproducible random number fixed by the deal, the seat and *which* decision
+it is (:func:`decision_number`: the call's place in the auction, the whist call's,
+the card's place in the play), never by a running count. So both drivers make the same
+draws, and two branches of one deal that differ at one decision (a rollout) share
+every draw they both reach. The heuristic draws on the key only for classic's calls
+made before looking (a blind pass, "dark"; see :mod:`prefstats.players.params`).
 """
 
 from __future__ import annotations
@@ -48,9 +50,33 @@ def decision_key(deal_key, number):
 
 @njit(cache=True)
 def seat_key(base_key, deal_index, seat):
-    """The key of one seat's decisions in one deal: decision ``k`` of that seat uses
-    ``decision_key(seat_key(...), k)``."""
+    """The key of one seat's decisions in one deal: its decision at observation ``obs``
+    uses ``decision_key(seat_key(...), decision_number(obs))``."""
     return decision_key(base_key ^ np.uint64(seat), deal_index)
+
+
+#: Where each phase's decisions start in :func:`decision_number`'s numbering.
+_AT_DISCARD = engine.MAX_CALLS
+_AT_WHIST = _AT_DISCARD + 2
+_AT_PLAY = _AT_WHIST + 3
+
+
+@njit(cache=True)
+def decision_number(obs):
+    """Which decision of the deal ``obs`` asks for, the same in every branch of the deal
+    that reaches it: the call's index in the auction, the discard, the contract, the
+    whist call's index, the card's place in the play (4 a trick: a led talon card
+    counts)."""
+    phase = obs.phase
+    if phase == engine.AUCTION:
+        return np.int64(obs.n_calls)
+    if phase == engine.DISCARD:
+        return np.int64(_AT_DISCARD)
+    if phase == engine.CONTRACT:
+        return np.int64(_AT_DISCARD + 1)
+    if phase == engine.WHIST:
+        return np.int64(_AT_WHIST + obs.n_whist)
+    return np.int64(_AT_PLAY + 4 * obs.trick + obs.n_in_trick)
 
 
 _LOW = np.int64(0xFFFFFFFF)
@@ -121,8 +147,8 @@ class BuiltinPlayer(BasePlayer):
     custom players, and to prove both paths decide alike).
 
     Call :meth:`start_deal` with the deal's key before each deal (the batch driver
-    uses ``seat_key(base_key, deal_index, seat)``); decisions are numbered in the order
-    the seat makes them.
+    uses ``seat_key(base_key, deal_index, seat)``); each decision's random key follows
+    from it and :func:`decision_number`.
     """
 
     def __init__(self, policy: str = "heuristic", params: np.ndarray | None = None) -> None:
@@ -134,15 +160,12 @@ class BuiltinPlayer(BasePlayer):
         self.params = default_params(policy) if params is None else np.asarray(
             params, dtype=np.float64)
         self.deal_key = np.uint64(0)
-        self.number = 0
 
     def start_deal(self, deal_key: int) -> None:
         self.deal_key = np.uint64(deal_key)
-        self.number = 0
 
     def act(self, obs: Observation) -> int:
-        key = np.uint64(decision_key(self.deal_key, self.number))
-        self.number += 1
+        key = np.uint64(decision_key(self.deal_key, decision_number(obs.record)))
         tables = default_tables(self.name, obs.variant)  # cached per variant
         return int(decide(self.policy, obs.record, engine.rules_array(obs.variant),
                           self.params, tables, key))

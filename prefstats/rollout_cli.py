@@ -1,0 +1,164 @@
+"""``prefstats rollout``: one hand, many deals -- what should this hand do?
+
+The unseen cards are dealt exactly uniformly, stratified over the talons
+(:func:`prefstats.rollout.hand_deals`); every option is played on each deal by
+:func:`prefstats.rollout.rollout`. Options are compared on the deals where all of them
+were legal (the decision reached, each option open), as paired differences.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import sys
+
+import numpy as np
+import typer
+
+from prefstats.cli import app
+
+#: The best option must lead every other by this many standard errors of the paired
+#: difference before the rollout stops early.
+STOP_SE = 3.0
+#: Deals before the stopping rule is looked at: noise can fake a lead on a few deals.
+MIN_DEALS = 500
+
+
+def summary(values: np.ndarray, options: list[str]) -> dict:
+    """Per option the mean value, its 95% CI, the paired difference to the best option
+    and its CI (normal approximations), and the probability that the ranking is right:
+    the product over neighbours in the ranking of P(the higher one is better), taken as
+    independent. ``values`` is ``(n, k)`` over the deals where every option was legal."""
+    n = values.shape[0]
+    mean = values.mean(axis=0)
+    se = values.std(axis=0, ddof=1) / math.sqrt(n) if n > 1 else np.full(len(options), np.inf)
+    order = np.argsort(-mean, kind="stable")
+    best = order[0]
+    rows = []
+    for o in order:
+        diff = values[:, o] - values[:, best]
+        d_se = diff.std(ddof=1) / math.sqrt(n) if n > 1 else math.inf
+        rows.append({"option": options[o], "mean": float(mean[o]),
+                     "ci": [float(mean[o] - 1.96 * se[o]), float(mean[o] + 1.96 * se[o])],
+                     "diff_to_best": float(diff.mean()),
+                     "diff_ci": [float(diff.mean() - 1.96 * d_se),
+                                 float(diff.mean() + 1.96 * d_se)],
+                     "diff_se": float(d_se), "n": int(n)})
+    p_right = 1.0
+    for hi, lo in itertools.pairwise(order):
+        gap = values[:, hi] - values[:, lo]
+        gap_se = gap.std(ddof=1) / math.sqrt(n) if n > 1 else math.inf
+        z = gap.mean() / gap_se if gap_se > 0 else math.inf
+        p_right *= 0.5 * (1 + math.erf(z / math.sqrt(2)))
+    leads = all(r is rows[0] or (r["diff_se"] > 0
+                                 and -r["diff_to_best"] >= STOP_SE * r["diff_se"])
+                for r in rows)
+    return {"best": options[best], "rows": rows, "p_ranking_right": p_right,
+            "decided": bool(leads and n >= MIN_DEALS and len(options) > 1)}
+
+
+def _print_text(result: dict, head: str) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=head)
+    for col in ("option", "mean", "95% CI", "vs best", "95% CI ", "n"):
+        table.add_column(col, justify="left" if col == "option" else "right")
+    for r in result["rows"]:
+        table.add_row(r["option"], f"{r['mean']:+.2f}", "[{:+.2f}, {:+.2f}]".format(*r["ci"]),
+                      f"{r['diff_to_best']:+.2f}", "[{:+.2f}, {:+.2f}]".format(*r["diff_ci"]),
+                      f"{r['n']:,}")
+    console = Console()
+    console.print(table)
+    verdict = "decided" if result["decided"] else "not decided"
+    console.print(f"best: {result['best']} ({verdict}: the best leads every other option by "
+                  f"{STOP_SE:g} standard errors); P(ranking right) "
+                  f"{result['p_ranking_right']:.3f}; {result['deals']:,} deals played, "
+                  f"{result['rows'][0]['n']:,} with every option legal")
+
+
+@app.command("rollout")
+def rollout_command(
+    hand: str = typer.Argument(help='The seat\'s ten cards, e.g. "♠AKQ ♣AK7 ♦A ♥K87".'),
+    seat: int = typer.Option(0, help="The seat from the dealer's left (0 first hand)."),
+    variant: str = typer.Option("sochi", help="Preset: sochi, leningrad, rostov, classic, "
+                                              "gusarik."),
+    decision: str = typer.Option("first_call", help="first_call or whist."),
+    options: str | None = typer.Option(None, help="Comma-separated options (default: all the "
+                                                  "variant has)."),
+    talon: str | None = typer.Option(None, help="The talon when it is known (two cards)."),
+    deals: int = typer.Option(100_000, help="At most this many deals (blocks of every "
+                                            "talon once)."),
+    seed: int = typer.Option(0, help="Seed of the deals and the players' random choices."),
+    policy: str = typer.Option("heuristic", help="Continuation policy: heuristic or random."),
+    output: str = typer.Option("text", "--format", help="text or json."),
+) -> None:
+    """Play every option of one decision of HAND on many deals of the unseen cards and
+    rank the options by their mean value in whists, as paired differences."""
+    from prefstats.cards import format_cards, parse_cards
+    from prefstats.rollout import OPTIONS, hand_deals, option_codes, rollout
+    from prefstats.variants import get_variant
+
+    try:
+        if deals < 1:
+            raise ValueError(f"--deals must be at least 1, got {deals}")
+        if output not in ("text", "json"):
+            raise ValueError(f"--format must be text or json, got {output!r}")
+        rules = get_variant(variant)
+        if decision not in OPTIONS:
+            raise ValueError(f"unknown decision {decision!r}; choose from "
+                             f"{', '.join(OPTIONS)}")
+        if options is None:
+            names = [o for o, (_, needs) in OPTIONS[decision].items()
+                     if needs is None or getattr(rules, needs)]
+        else:
+            names = [o.strip() for o in options.split(",")]
+        option_codes(rules, decision, names)
+        mask = parse_cards(hand)
+        known = parse_cards(talon) if talon else None
+        hand_deals(mask, seat, 0, talon=known)  # checks the hand and the talon
+        rollout(rules, hand_deals(mask, seat, 0, talon=known), seat=seat, decision=decision,
+                options=names, policy=policy)  # checks the seat and the policy
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    block = len(hand_deals(mask, seat, 1, talon=known))  # the talons: one deal each
+    blocks = -(-deals // block)
+    per_round = max(1, 2000 // block)
+    chunks = []
+    result = None
+    done = 0
+    show = sys.stdout.isatty() and output == "text"
+    from rich.progress import Progress
+
+    with Progress(disable=not show, transient=True) as bar:
+        task = bar.add_task("rollout", total=deals)
+        while done < blocks:
+            step = min(per_round, blocks - done)
+            dealt = hand_deals(mask, seat, step, seed=seed, start=done, talon=known)
+            dealt = dealt[: deals - done * block]  # the last block may be cut at --deals
+            frame = rollout(rules, dealt, seat=seat, decision=decision, options=names,
+                            seed=seed, policy=policy)
+            chunks.append(frame.select("legal", "value").to_numpy().reshape(-1, len(names), 2))
+            done += step
+            played = min(done * block, deals)
+            bar.update(task, completed=played)
+            both = np.concatenate(chunks)
+            ok = both[:, :, 0].astype(bool).all(axis=1)
+            if ok.sum() >= 2:
+                result = summary(both[ok, :, 1].astype(np.float64), names)
+                if result["decided"]:
+                    break
+    if result is None:
+        typer.echo(f"error: the decision was reached with every option legal on "
+                   f"{int(ok.sum())} of {played:,} deals; too few to compare", err=True)
+        raise typer.Exit(1)
+    result.update(deals=played, hand=format_cards(mask), seat=seat, variant=variant,
+                  decision=decision, policy=policy,
+                  talon=format_cards(known) if known is not None else None)
+    if output == "json":
+        typer.echo(json.dumps(result, indent=2, ensure_ascii=False))
+    else:
+        _print_text(result, f"{format_cards(mask)}, seat {seat}, {variant}, {decision} "
+                            f"({policy} policy), value in whists to the seat")
