@@ -51,11 +51,16 @@ def config_name(variant: Variant) -> str:
     return f"variant-{variant.base}-{variant.players}p-{digest}.toml"
 
 
+def own_table(variant: Variant) -> bool:
+    """Whether the variant is played by its preset's number of players."""
+    return variant.players == get_variant(variant.base).players
+
+
 def short_name(variant: Variant) -> str:
     """A chart title's name of the variant: its preset, the table size when not the
     preset's, and "house rules" when it overrides the preset."""
     name = variant.base.capitalize()
-    if variant.players != get_variant(variant.base).players:
+    if not own_table(variant):
         name += f" ({variant.players} players)"
     return name + (" + house rules" if overrides(variant) else "")
 

@@ -32,7 +32,8 @@ def _meta(path: Path, manifest: Mapping[str, Any], variant: Variant, rows: int,
     params = ", ".join(f"{k}={v:g}" for k, v in players.get("params", {}).items())
     lines = [f"dataset: {path.name} ({rows:,} deals), made by "
              f"`{meta.remake_command(spec, variant)}`",
-             f"variant: {describe(variant)}; {variant.players} players",
+             f"variant: {describe(variant)}" + (f", {variant.players} players"
+                                                 if meta.own_table(variant) else ""),
              f"players: built-in {players['policy']}" + (f" ({params})" if params else "")]
     if pulkas is not None:
         lines.append(f"pulkas: made by `{meta.remake_command(pulkas['spec'], variant)}`")
@@ -335,7 +336,7 @@ def comparison_report(paths: Sequence[str | Path]) -> Report:
              ("SE paired", "se_paired", "num:g"), ("SE unpaired", "se_unpaired", "num:g"),
              ("CI shrink", "ci_shrink", "num:3")],
             partial(_paired_chart, baseline=names[0])))
-    return Report("prefstats variant comparison: " + ", ".join(names), lines,
+    return Report("prefstats variant comparison: " + " vs ".join(names), lines,
                   [Section("5. Variant comparison", OBSERVATIONAL, blocks)],
                   meta.variant_files(*variants.values()))
 
