@@ -83,22 +83,23 @@ def test_quick_start_runs(tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
 
 
-@pytest.fixture(scope="module")
-def session(tmp_path_factory):
-    """The command-line examples run as one bash session in a fresh folder."""
-    folder = tmp_path_factory.mktemp("readme-cli")
+def session_script(folder: Path, text: str) -> Path:
     script = folder / "session.sh"
-    script.write_text("set -euo pipefail\n" + shrink(block("Quick start", "sh"), SHELL_SIZES))
-    return folder, run(["bash", str(script)], folder)
+    script.write_text("set -euo pipefail\n" + text, "utf-8")
+    return script
 
 
-def test_command_line_session_runs(session):
-    folder, done = session
+@pytest.mark.slow  # 3 minutes on the shared 2-core machine (a dozen processes, 1 min to
+def test_command_line_session_runs(tmp_path):  # the first simulation): `make test-all`
+    """The whole session: version, deal, solve, variants, score, the simulations, report,
+    comparison and guide."""
+    text = shrink(block("Quick start", "sh"), SHELL_SIZES)
+    done = run(["bash", str(session_script(tmp_path, text))], tmp_path)
     assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-3000:])
-    assert "declarer (seat 0) takes" in done.stdout
-    assert (folder / "mine.toml").read_text().startswith("#")
+    assert "declarer (seat 0) takes" in done.stdout and "pool point" in done.stdout
+    assert (tmp_path / "mine.toml").read_text().startswith("#")
     for written in ("reports/sochi-1m/index.html", "reports/compare/report.md", "guide.md"):
-        assert (folder / written).exists(), written
+        assert (tmp_path / written).exists(), written
 
 
 def test_the_session_shows_every_data_command():
