@@ -122,6 +122,7 @@ def test_bad_arguments_raise():
         RunSpec(SOCHI, size=10, seed=1, kind="pulkas")
 
 
+@pytest.mark.slow  # ~55 s on the shared machine: a 20,000-deal run killed and resumed
 def test_killed_run_resumes_to_the_same_dataset(tmp_path):
     """A run killed mid-way (SIGKILL) and rerun equals an uninterrupted run."""
     size = {"hands": 20_000, "chunk_size": 500}
@@ -153,6 +154,7 @@ def test_killed_run_resumes_to_the_same_dataset(tmp_path):
     assert _rows(killed).equals(_rows(whole))
 
 
+@pytest.mark.slow  # ~55 s on the shared machine: starts a local Dask cluster
 def test_dask_local_cluster_equals_local_run(reference, tmp_path):
     pytest.importorskip("dask.distributed")
     _run(tmp_path, backend="dask", workers=2)
