@@ -1013,13 +1013,18 @@ def _column(value, n: int, name: str, low: int, high: int) -> np.ndarray:
     return col
 
 
-def _prepare(hands, trump, leader, declarer, misere):
+def _mask_rows(hands, dtype, rows: str = "n") -> np.ndarray:
+    """``hands`` as a contiguous (rows, 3) array of 32-bit card masks, or ``ValueError``."""
     arr = np.asarray(hands)
     if arr.ndim != 2 or arr.shape[1] != 3:
-        raise ValueError(f"hands must have shape (n, 3), got {arr.shape}")
+        raise ValueError(f"hands must have shape ({rows}, 3), got {arr.shape}")
     if arr.size and (arr.min() < 0 or arr.max() > 0xFFFFFFFF):
         raise ValueError("hands must be 32-bit card masks")
-    arr = np.ascontiguousarray(arr, dtype=np.uint32)
+    return np.ascontiguousarray(arr, dtype=dtype)
+
+
+def _prepare(hands, trump, leader, declarer, misere):
+    arr = _mask_rows(hands, np.uint32)
     n = len(arr)
     if n:
         _check_hands(arr)
@@ -1100,12 +1105,7 @@ def _prepare_position(hands, trick: Sequence[int], trump, leader: int, declarer:
                       misere: bool) -> tuple[np.ndarray, np.ndarray, int, int, int, int]:
     """Checked int64 worlds (K, 3), the trick as int64 (3,), and trump, leader,
     declarer, misère as compiled arguments; ``ValueError`` naming what is wrong."""
-    arr = np.asarray(hands)
-    if arr.ndim != 2 or arr.shape[1] != 3:
-        raise ValueError(f"hands must have shape (k, 3), got {arr.shape}")
-    if arr.size and (arr.min() < 0 or arr.max() > 0xFFFFFFFF):
-        raise ValueError("hands must be 32-bit card masks")
-    arr = np.ascontiguousarray(arr, dtype=np.int64)
+    arr = _mask_rows(hands, np.int64, "k")
     cards = [int(c) for c in trick]
     if len(cards) > 2:
         raise ValueError(f"a trick on the table holds 0 to 2 cards, got {len(cards)}")

@@ -6,6 +6,8 @@ longest suit, seat 0 leading; and misère deals (no trumps). Reports per-solve t
 one core, throughput on one core and on all cores, nodes, the table memory, and a
 plain alpha-beta baseline (no table, no equivalent cards, no cut-offs, no ordering)
 against the solver on smaller deals (7 cards a hand: on 10 it needs minutes a deal).
+Last, the cost of a PIMC card decision (``--worlds`` sampled deals, every legal card
+valued in each) over whole closed games where both sides play PIMC.
 
     .venv/bin/python scripts/bench_solver.py --deals 10000 --misere-deals 2000
 """
@@ -176,6 +178,24 @@ def bench(label: str, deals, misere: bool, baseline: tuple[int, int], seed: int)
     print(f"  tricks: mean {result.mean():.2f}, distribution {np.bincount(result).tolist()}")
 
 
+def bench_pimc(n_games: int, worlds: int, seed: int) -> None:
+    """CPU time per PIMC card decision over whole constructed closed six-level games."""
+    from defence_gap import constructed_closed_games
+    from strength import play
+
+    from prefstats.deal import deal
+    from prefstats.variants import get_variant
+
+    variant = get_variant("sochi")
+    states = constructed_closed_games(deal(n_games, seed=seed), variant)
+    play(states[:2], variant, pimc_declarer=True, pimc_defence=True, worlds=worlds)  # compile
+    _, decisions, took = play(states, variant, pimc_declarer=True, pimc_defence=True,
+                              worlds=worlds, seed=seed)
+    print(f"PIMC card play, K = {worlds} worlds, one core:")
+    print(f"  {n_games} closed games, {decisions.sum()} decisions (forced cards excluded): "
+          f"{1e3 * took / decisions.sum():.2f} ms a decision, {took / n_games:.3f} s a game")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=10_000, help="trick-contract deals")
@@ -184,6 +204,9 @@ def main(argv: list[str] | None = None) -> None:
                         help="smaller deals of each kind solved by both the solver and a plain "
                         "alpha-beta (0: skip)")
     parser.add_argument("--baseline-cards", type=int, default=7, help="cards a hand in those")
+    parser.add_argument("--pimc-games", type=int, default=100,
+                        help="closed games played by PIMC on both sides (0: skip)")
+    parser.add_argument("--worlds", type=int, default=32, help="PIMC samples a decision")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
     mem = solver.TT_SIZE * solver.TT_ENTRY_BYTES
@@ -196,6 +219,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.misere_deals:
         deals = random_deals(args.misere_deals, args.seed + 1, misere=True)
         bench("misère", deals, True, (args.baseline_deals, args.baseline_cards), args.seed + 3)
+    if args.pimc_games:
+        bench_pimc(args.pimc_games, args.worlds, args.seed)
 
 
 if __name__ == "__main__":
