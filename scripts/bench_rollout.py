@@ -1,0 +1,111 @@
+"""Benchmark of counterfactual rollouts (``scripts/bench.py rollout`` runs this too):
+branch plays per second of :func:`prefstats.rollout.rollout` (compiled, every option of
+a deal branched from one shared start; open deals and misère settled by the solver, as
+the heuristic plays by default), on one core and on ``--workers`` processes, against
+the Python forced driver (:func:`~prefstats.rollout.play_forced_hands`: the same
+forcing through the ``Player`` protocol) in the same run, and the peak memory of the
+run. A branch play is one deal played with one option, scored. Each option's own rate
+on one core is printed too (the option sets the work: a forced misère is one solver
+call of a misère the players would never bid), and ``play_batch`` on the same deals,
+so figures measured on a busy machine can be scaled to its known speed.
+
+    .venv/bin/python scripts/bench_rollout.py --deals 100000 --workers 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import sys
+import time
+from pathlib import Path
+
+import numba
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchtools import best_time
+
+from prefstats.deal import deal
+from prefstats.play import play_batch
+from prefstats.rollout import play_forced_hands, rollout, rollout_states
+from prefstats.variants import get_variant
+
+
+def _peak_gib() -> tuple[float, float]:
+    """Peak resident memory of this process and of its largest child, GiB."""
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return own / 2**20, child / 2**20
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--deals", type=int, default=40_000, help="deals per compiled run")
+    ap.add_argument("--python-deals", type=int, default=300,
+                    help="deals through the Python forced driver")
+    ap.add_argument("--option-deals", type=int, default=5_000,
+                    help="deals for each option's own rate")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--variant", default="sochi")
+    ap.add_argument("--seat", type=int, default=0)
+    ap.add_argument("--options", default="pass,bid,misere")
+    ap.add_argument("--decision", default="first_call")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    numba.set_num_threads(1)
+    variant = get_variant(args.variant)
+    options = args.options.split(",")
+    deals = deal(args.deals, seed=args.seed)
+    small = deals[: args.python_deals]
+    run = dict(seat=args.seat, decision=args.decision, options=options)
+    rollout(variant, deals[:50], **run)  # compile or load the cached kernels
+    play_forced_hands(variant, small[:3], **run)
+
+    k = len(options)
+    one = len(deals) * k / best_time(lambda: rollout(variant, deals, **run), 2)
+    started = time.perf_counter()
+    frame = rollout(variant, deals, workers=args.workers, **run)
+    many = len(deals) * k / (time.perf_counter() - started)
+    python = len(small) * k / best_time(lambda: play_forced_hands(variant, small, **run), 1)
+    part = deals[: args.option_deals]
+    alone = {o: len(part) / best_time(lambda o=o: rollout_states(
+        variant, part, seat=args.seat, decision=args.decision, options=[o]), 1)
+        for o in options}
+    batch = len(part) / best_time(lambda: play_batch(part, variant), 1)
+    own, child = _peak_gib()
+
+    legal = frame.filter("legal")
+    print(f"rollout: {args.variant}, seat {args.seat}, {args.decision} "
+          f"({', '.join(options)}), heuristic, open deals by the solver")
+    kinds = legal.group_by("option", "kind").len().sort("option", "kind")
+    for option in options:
+        part = kinds.filter(option=option)
+        total = part["len"].sum()
+        shares = ", ".join(f"{r['kind']} {100 * r['len'] / total:.1f}%"
+                           for r in part.iter_rows(named=True))
+        print(f"  {option:<8} legal {total / len(deals):6.1%}: {shares}")
+    rows = [
+        ("compiled, one core", one, f"{len(deals):,} deals x {k}, best of 2"),
+        (f"compiled, {args.workers} workers", many,
+         f"{len(deals):,} deals x {k}; target 20,000 on 2 cores"),
+        ("Python forced driver", python, f"{len(small):,} deals x {k}, one core"),
+    ]
+    for name, rate, note in rows:
+        print(f"  {name:<26} {rate:>11,.0f} branch plays/s  ({note})")
+    for option, rate in alone.items():
+        print(f"  {'only ' + option:<26} {rate:>11,.0f} branch plays/s  "
+              f"({len(part):,} deals, one core)")
+    print(f"  {'play_batch, same deals':<26} {batch:>11,.0f} deals/s        "
+          f"(unforced, one core: scales this run to an idle machine)")
+    print(f"  ratio compiled/Python on one core {one / python:,.0f}x")
+    million = 1_000_000 * k / many
+    print(f"  1,000,000 deals x {k} at {args.workers} workers: {million / 60:.1f} min "
+          f"(extrapolated from this run's rate; target 5 min)")
+    print(f"  peak memory {own:.2f} GiB (this process), {child:.2f} GiB (largest worker); "
+          f"a run holds its value columns (8 + 1 + 1 bytes a branch) and one "
+          f"{20_000:,}-deal chunk of states a worker")
+
+
+if __name__ == "__main__":
+    main()
