@@ -38,5 +38,5 @@ def test_demo_simulates_and_reports(tmp_path):
     refused = runner.invoke(app, other)
     assert refused.exit_code == 2 and "--force" in refused.output
     assert "Traceback" not in refused.output
-    forced = runner.invoke(app, [*other, "--force"])
+    forced = runner.invoke(app, [*other[:3], "--pulkas", "0", *other[5:], "--force"])
     assert forced.exit_code == 0, forced.output
