@@ -28,15 +28,8 @@ from benchtools import best_time
 
 from prefstats.deal import deal
 from prefstats.play import play_batch
-from prefstats.rollout import play_forced_hands, rollout, rollout_states
+from prefstats.rollout import CHUNK, play_forced_hands, rollout, rollout_states
 from prefstats.variants import get_variant
-
-
-def _peak_gib() -> tuple[float, float]:
-    """Peak resident memory of this process and of its largest child, GiB."""
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return own / 2**20, child / 2**20
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -68,12 +61,12 @@ def main(argv: list[str] | None = None) -> None:
     frame = rollout(variant, deals, workers=args.workers, **run)
     many = len(deals) * k / (time.perf_counter() - started)
     python = len(small) * k / best_time(lambda: play_forced_hands(variant, small, **run), 1)
-    part = deals[: args.option_deals]
-    alone = {o: len(part) / best_time(lambda o=o: rollout_states(
-        variant, part, seat=args.seat, decision=args.decision, options=[o]), 1)
+    sample = deals[: args.option_deals]
+    alone = {o: len(sample) / best_time(lambda o=o: rollout_states(
+        variant, sample, seat=args.seat, decision=args.decision, options=[o]), 1)
         for o in options}
-    batch = len(part) / best_time(lambda: play_batch(part, variant), 1)
-    own, child = _peak_gib()
+    batch = len(sample) / best_time(lambda: play_batch(sample, variant), 1)
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
 
     legal = frame.filter("legal")
     print(f"rollout: {args.variant}, seat {args.seat}, {args.decision} "
@@ -95,16 +88,17 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  {name:<26} {rate:>11,.0f} branch plays/s  ({note})")
     for option, rate in alone.items():
         print(f"  {'only ' + option:<26} {rate:>11,.0f} branch plays/s  "
-              f"({len(part):,} deals, one core)")
+              f"({len(sample):,} deals, one core)")
     print(f"  {'play_batch, same deals':<26} {batch:>11,.0f} deals/s        "
-          f"(unforced, one core: scales this run to an idle machine)")
+          f"({len(sample):,} deals, unforced, one core: scales this run to an idle "
+          f"machine)")
     print(f"  ratio compiled/Python on one core {one / python:,.0f}x")
     million = 1_000_000 * k / many
     print(f"  1,000,000 deals x {k} at {args.workers} workers: {million / 60:.1f} min "
           f"(extrapolated from this run's rate; target 5 min)")
-    print(f"  peak memory {own:.2f} GiB (this process), {child:.2f} GiB (largest worker); "
-          f"a run holds its value columns (8 + 1 + 1 bytes a branch) and one "
-          f"{20_000:,}-deal chunk of states a worker")
+    print(f"  peak memory {own:.2f} GiB (this process; the worker processes are alive, so "
+          f"not counted); a run holds its value columns (8 + 1 + 1 bytes a branch) and "
+          f"one {CHUNK:,}-deal chunk of states a worker")
 
 
 if __name__ == "__main__":
