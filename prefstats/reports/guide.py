@@ -101,7 +101,7 @@ def guide_lines(lf: pl.LazyFrame, variant: str) -> list[str]:
 
 def guide(path: str | Path, out: str | Path) -> Path:
     """Write ``guide.md`` for the deal dataset at ``path`` into the folder ``out``."""
-    _, variant = deal_dataset(path)
+    _, variant = deal_dataset(path, "the guide reads deals (made by prefstats simulate)")
     text = "\n".join(guide_lines(load(path), describe(variant))) + "\n"
     target = Path(out)
     target.mkdir(parents=True, exist_ok=True)

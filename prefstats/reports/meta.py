@@ -37,10 +37,11 @@ def expect_kind(path: str | Path, manifest: Mapping[str, Any], kind: str, hint: 
         raise DatasetError(f"{path}: a dataset of {found}, not of {kind}; {hint}")
 
 
-def deal_dataset(path: str | Path) -> tuple[dict[str, Any], Variant]:
-    """The manifest and variant of the deal dataset at ``path`` (refused if of pulkas)."""
+def deal_dataset(path: str | Path, hint: str) -> tuple[dict[str, Any], Variant]:
+    """The manifest and variant of the deal dataset at ``path`` (refused with ``hint``
+    if of pulkas)."""
     manifest = manifest_of(path)
-    expect_kind(path, manifest, "deals", "pass a pulka dataset with --pulkas")
+    expect_kind(path, manifest, "deals", hint)
     return manifest, dataset_variant(path, manifest)
 
 

@@ -259,7 +259,7 @@ def dataset_report(path: str | Path, *, pulkas: str | Path | None = None,
     ``pulkas``: a ``simulate-pulkas`` dataset of the same variant and players for the
     pulka part of seat luck."""
     path = Path(path)
-    manifest, variant = meta.deal_dataset(path)
+    manifest, variant = meta.deal_dataset(path, "pass a pulka dataset with --pulkas")
     lf = load(path) if lf is None else lf
     rules = manifest["spec"]["variant"]
     name = meta.short_name(variant)
@@ -295,7 +295,7 @@ def comparison_report(paths: Sequence[str | Path]) -> Report:
     variants: dict[str, Variant] = {}
     lines = []
     for p in paths:
-        manifest, variant = meta.deal_dataset(p)
+        manifest, variant = meta.deal_dataset(p, "compare deal datasets")
         spec = manifest["spec"]
         label = describe(variant)
         if label in datasets:
