@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import importlib.util
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from prefstats.cards import FULL_DECK, parse_cards
+from prefstats.deal import deal
 from prefstats.knowledge import Knowledge, count_worlds
 from prefstats.pimc import pimc_card
 from prefstats.solver import card_values
 from prefstats.tricks import legal_cards, trick_winner
+from prefstats.variants import get_variant
 
 
 def test_pimc_plays_the_double_dummy_card_when_one_world_fits():
@@ -78,3 +84,33 @@ def test_bad_requests_raise():
         pimc_card(k, trick=[], leader=1, declarer=0, trump=None)
     with pytest.raises(ValueError, match="worlds"):
         pimc_card(k, trick=[], leader=0, declarer=0, trump=None, worlds=0)
+
+
+# ---- the strength gauge's driver (scripts/strength.py) ------------------------------------
+
+_ROOT = Path(__file__).resolve().parents[1]
+
+
+def _script(name: str):
+    spec = importlib.util.spec_from_file_location(name, _ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # numba's cache finds the script's kernels by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_gauge_driver_plays_the_heuristic_like_the_engine_and_pimc_legally():
+    strength = _script("strength")
+    gap = sys.modules["defence_gap"]
+    variant = get_variant("sochi")
+    states = gap.constructed_closed_games(deal(6, seed=3), variant)
+    # Heuristic on both sides: the same tricks as the engine's own closed play.
+    tricks, decisions, _ = strength.play(states, variant, pimc_declarer=False,
+                                         pimc_defence=False)
+    assert (tricks == gap.play_closed(states, variant, measure=False)[:, 1]).all()
+    assert not decisions.any()
+    # PIMC on both sides: every game ends (an illegal card raises), with a decision a
+    # trick or more for the seats that had a choice.
+    tricks, decisions, _ = strength.play(states, variant, pimc_declarer=True,
+                                         pimc_defence=True, worlds=4, seed=1)
+    assert ((tricks >= 0) & (tricks <= 10)).all() and (decisions > 0).all()
