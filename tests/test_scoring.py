@@ -34,7 +34,7 @@ TABLE = {
     "made": {"sochi": lambda c: c, "leningrad": lambda c: c, "rostov": lambda c: c},
     "whist": {"sochi": lambda c: c, "leningrad": lambda c: 2 * c, "rostov": lambda c: c},
     "remise": {"sochi": lambda c: c, "leningrad": lambda c: 2 * c, "rostov": lambda c: c},
-    "consolation": {"sochi": lambda c: c, "leningrad": lambda c: 2 * c, "rostov": lambda c: 10},
+    "consolation": {"sochi": lambda c: c, "leningrad": lambda c: c, "rostov": lambda c: 10},  # B:337
     "shortfall": {"sochi": lambda c: c, "leningrad": lambda c: c, "rostov": lambda c: c / 2},
 }
 MISERE_RATES = {"sochi": (10, 10), "leningrad": (10, 20), "rostov": (10, 10)}
