@@ -95,7 +95,7 @@ def ladder_rank(no_talon_bids: bool = False, misere_over_nine: bool = False) -> 
 
     >>> r = ladder_rank(True)
     >>> names = sorted((c for c in range(N_CALLS) if r[c] >= 0), key=lambda c: r[c])
-    >>> [call_name(c) for c in names[29:32]] + [call_name(c) for c in names[36:38]]
+    >>> [call_name(c) for c in names[29:32]] + [call_name(c) for c in names[35:37]]
     ['8NT nt', 'misère', '9♠', '9NT', 'misère nt']
     """
 
