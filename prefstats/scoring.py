@@ -50,8 +50,9 @@ Readings of the Classic and Gusarik rules (RULES.md §10), all variant options:
   nothing), ``"pass"`` (not played, the declarer is credited) or, on a 6 or 7,
   ``"half"`` (not played, the declarer is credited and the defender writes half the
   obligation at the whist rate). Misère and raspasy are scored as for any table, over
-  the two players; help never goes to the deal's defender (so in a game nobody can be
-  helped, and a closed declarer's points come off his mountain).
+  the two players; help never goes to a defender who whisted or left the tricks (B:317:
+  "who whisted against him"), so a closed declarer's points then come off his mountain
+  and the rest goes into the other player's.
 """
 
 from __future__ import annotations
@@ -1241,9 +1242,10 @@ def help_barred(n, kind, declarer, first, second, out):
     if n >= 3:
         out[n - 1] = True
     if kind == GAME:
+        lead = W_PASS if n == 2 else first  # Gusarik's dummy never returns a half-whist
         for i in range(2):
             seat = (declarer + 1 + i) % 3
-            if seat < n and whisted_against(first if i == 0 else second, first):
+            if seat < n and whisted_against(first if i == 0 else second, lead):
                 out[seat] = True
 
 
