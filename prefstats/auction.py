@@ -7,14 +7,14 @@ of calls alone tells who made each call.
 
 >>> from prefstats.variants import get_variant
 >>> sochi = get_variant("sochi")
->>> h = [parse_call(c) for c in ("6♠", "7♠")]
->>> [call_name(c) for c in legal_calls(h, sochi)][:4]  # the third hand must outbid 7♠
-['pass', '7♣', '7♦', '7♥']
+>>> h = [parse_call(c) for c in ("6♠", "6♣")]
+>>> [call_name(c) for c in legal_calls(h, sochi)]  # the third hand: the next step only
+['pass', '6♦', 'misère']
 >>> h += [PASS]
->>> call_name(legal_calls(h, sochi)[1])  # first hand is senior to the 7♠ bidder: "here"
-'7♠'
+>>> [call_name(c) for c in legal_calls(h, sochi)]  # first hand, senior: "here" or 6♦
+['pass', '6♣', '6♦']
 >>> auction_result(h + [PASS], sochi)
-(1, 5)
+(1, 1)
 
 Whist calls are ``W_PASS``, ``W_WHIST`` and ``W_HALF`` in speaking order (the declarer's
 left-hand defender first; a third call is the first defender's return of whist after a
@@ -87,14 +87,16 @@ def parse_call(text: str) -> int:
 def ladder_rank(no_talon_bids: bool = False, misere_over_nine: bool = False) -> np.ndarray:
     """Rank of every call on the bidding ladder (-1: not a bid of this ladder), int64.
 
-    Bids without the talon rank above the same contract with it (all of a level's
-    strains with the talon first); with ``misere_over_nine`` misère sits above the
-    nines with the talon, so only a nine without the talon or a ten overcalls it.
+    A level's bids without the talon rank above all its bids with it and below the next
+    level with it (B:418). Misère sits above the eights, so a nine overcalls it, and
+    misère without the talon above the nines with the talon, so only a nine without the
+    talon or a ten overcalls it (B:418, B:185). ``misere_over_nine`` (B:187, by
+    agreement "between nine and ten"): both misères above every nine.
 
-    >>> r = ladder_rank(True, True)
+    >>> r = ladder_rank(True)
     >>> names = sorted((c for c in range(N_CALLS) if r[c] >= 0), key=lambda c: r[c])
-    >>> [call_name(c) for c in names[33:38]] + [call_name(names[41])]
-    ['9♥', '9NT', 'misère', '9♠ nt', '9♣ nt', 'misère nt']
+    >>> [call_name(c) for c in names[29:32]] + [call_name(c) for c in names[35:37]]
+    ['8NT nt', 'misère', '9♠', '9NT', 'misère nt']
     """
 
     def level(lv: int, no_talon: bool) -> list[int]:
@@ -102,20 +104,17 @@ def ladder_rank(no_talon_bids: bool = False, misere_over_nine: bool = False) -> 
         return [c + NO_TALON_BID for c in base] if no_talon else base
 
     talons = (False, True) if no_talon_bids else (False,)
-    misere = [MISERE + (NO_TALON_BID if nt else 0) for nt in talons]
+    misere, misere_nt = [MISERE], [MISERE + NO_TALON_BID] if no_talon_bids else []
     order: list[int] = []
-    for lv in (6, 7, 8):
+    for lv in (6, 7, 8, 9, 10):
+        if lv == 9 and not misere_over_nine:
+            order += misere
+        if lv == 10 and misere_over_nine:
+            order += misere + misere_nt
         for nt in talons:
             order += level(lv, nt)
-    if not misere_over_nine:
-        order += misere
-    order += level(9, False)
-    if misere_over_nine:
-        order += misere[:1]
-    if no_talon_bids:
-        order += level(9, True) + misere[1:] * misere_over_nine
-    for nt in talons:
-        order += level(10, nt)
+            if lv == 9 and not nt and not misere_over_nine:
+                order += misere_nt
     rank = np.full(N_CALLS, -1, dtype=np.int64)
     rank[order] = np.arange(len(order))
     rank.flags.writeable = False
@@ -135,14 +134,11 @@ def _is_misere(call):
 @njit(cache=True)
 def _bids(high, first_call, low_level, jump_bids, rank):
     """Bit mask of the bids above ``high`` (misère only as a first call), of level
-    ``low_level`` or more; without ``jump_bids`` only the next trick step after a
-    player's first call."""
+    ``low_level`` or more. Without ``jump_bids`` (B:95, B:541) only the next step: the
+    lowest such bid with the talon and the lowest without it (B:418), the opening bid
+    included -- misère stays a first call wherever it is above the high bid."""
     floor = -1 if high < 0 else rank[high]
-    step = N_CALLS
-    if not (jump_bids or first_call or high < 0):
-        for c in range(N_CALLS):
-            if rank[c] > floor and not _is_misere(c) and (step == N_CALLS or rank[c] < rank[step]):
-                step = c
+    step, step_nt = N_CALLS, N_CALLS  # the next step with the talon, without it
     mask = 0
     for c in range(N_CALLS):
         if rank[c] <= floor:
@@ -150,8 +146,18 @@ def _bids(high, first_call, low_level, jump_bids, rank):
         if _is_misere(c):
             if first_call:
                 mask |= 1 << c
-        elif _LEVEL[c % NO_TALON_BID] >= low_level and (step == N_CALLS or c == step):
-            mask |= 1 << c
+        elif _LEVEL[c % NO_TALON_BID] >= low_level:
+            if jump_bids:
+                mask |= 1 << c
+            elif c < NO_TALON_BID:
+                if step == N_CALLS or rank[c] < rank[step]:
+                    step = c
+            elif step_nt == N_CALLS or rank[c] < rank[step_nt]:
+                step_nt = c
+    if step < N_CALLS:
+        mask |= 1 << step
+    if step_nt < N_CALLS:
+        mask |= 1 << step_nt
     return mask
 
 
@@ -276,10 +282,12 @@ def legal_calls(
 ) -> list[int]:
     """Calls the next player may make, ascending with ``PASS`` first; ``[]`` when over.
 
-    Rules: a bid is above the current one (any jump when ``jump_bids``, else the next
-    trick step, except a player's first bid); ``hold`` lets a senior player take the
-    current bid; misère only as a player's first call, never held, and its bidder may
-    only pass afterwards; after a raspasy no bid below ``raspasy_exit`` (``min_bid``).
+    Rules: a bid is above the current one (any jump when ``jump_bids``, else only the
+    next step of the ladder, the opening bid included: 6♠, or 7♠ after a Leningrad
+    raspasy; with ``no_talon_bids`` also the next bid without the talon); ``hold`` lets
+    a senior player take the current bid; misère only as a player's first call, never
+    held, and its bidder may only pass afterwards; after a raspasy no bid below
+    ``raspasy_exit`` (``min_bid``).
     An illegal history raises ``ValueError``.
 
     >>> from prefstats.variants import get_variant
@@ -442,7 +450,7 @@ def legal_whist_calls(contract: int, calls: Sequence[int], variant: Variant,
     makes the one call. An illegal sequence raises ``ValueError``.
 
     >>> from prefstats.variants import get_variant
-    >>> legal_whist_calls(parse_call("7♦"), [W_PASS], get_variant("sochi"))
+    >>> legal_whist_calls(parse_call("7♦"), [W_PASS], get_variant("leningrad"))
     [0, 1, 2]
     """
     legal = _replay_whist(contract, calls, variant, declarer)[0]
@@ -459,7 +467,7 @@ def whist_outcome(contract: int, calls: Sequence[int], variant: Variant,
     raises ``ValueError``.
 
     >>> from prefstats.variants import get_variant
-    >>> whist_outcome(parse_call("6♥"), [W_PASS, W_HALF, W_PASS], get_variant("sochi"))
+    >>> whist_outcome(parse_call("6♥"), [W_PASS, W_HALF, W_PASS], get_variant("leningrad"))
     ('pass', 'half')
     """
     legal, _, first, second, _ = _replay_whist(contract, calls, variant, declarer)

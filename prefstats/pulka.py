@@ -55,7 +55,13 @@ from prefstats.contracts import LEVEL
 from prefstats.deal import Deals, deal_kernel, free_slots
 from prefstats.play import play_state, solver_table
 from prefstats.players.builtin import DOUBLE_DUMMY_OPEN, POLICIES, default_params, default_tables
-from prefstats.scoring import apply_help, deal_values, state_totals
+from prefstats.scoring import (
+    apply_help,
+    deal_values,
+    help_barred,
+    responsible_shortfall,
+    state_totals,
+)
 
 #: Deal numbers reserved for one pulka in the seed's pulka stream.
 STRIDE = 1 << 16
@@ -158,6 +164,7 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, 
     tricks = np.zeros(n, dtype=np.int64)
     place = np.empty(n, dtype=np.int64)
     no_help = np.zeros(n, dtype=np.bool_)
+    barred = np.zeros(n, dtype=np.bool_)  # by seats; no_help by places
     queue = np.ones((n, MAX_BOMBS), dtype=np.int64)  # each place's bombs, a ring buffer
     head = np.zeros(n, dtype=np.int64)
     size = np.zeros(n, dtype=np.int64)
@@ -208,12 +215,14 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, 
                 placed[n + place[s]] = totals[n + s]
                 for t in range(n):
                     placed[2 * n + place[s] * n + place[t]] = totals[2 * n + s * n + t]
+            if st.kind == engine.GAME:
+                responsible_shortfall(table, target, pool[p], place[st.declarer], placed)
             if target > 0 and not total_end:
+                help_barred(n, st.kind, st.declarer, st.first, st.second, barred)
                 for s in range(n):
-                    no_help[place[s]] = n == 4 and s == 3  # the dealer sits out
-                    if not raspasy and s < 3 and s != st.declarer:
-                        no_help[place[s]] = True  # the deal's defenders
-                apply_help(table, target, pool[p], mountain[p], placed, no_help, helped)
+                    no_help[place[s]] = barred[s]
+                apply_help(table, target, pool[p], mountain[p], placed, no_help, raspasy,
+                           helped)
             else:
                 helped[:] = placed
             for i in range(n):

@@ -50,8 +50,9 @@ Readings of the Classic and Gusarik rules (RULES.md §10), all variant options:
   nothing), ``"pass"`` (not played, the declarer is credited) or, on a 6 or 7,
   ``"half"`` (not played, the declarer is credited and the defender writes half the
   obligation at the whist rate). Misère and raspasy are scored as for any table, over
-  the two players; help never goes to the deal's defender (so in a game nobody can be
-  helped, and a closed declarer's points come off his mountain).
+  the two players; help never goes to a defender who whisted or left the tricks (B:317:
+  "who whisted against him"), so a closed declarer's points then come off his mountain
+  and the rest goes into the other player's.
 """
 
 from __future__ import annotations
@@ -91,6 +92,8 @@ from prefstats.variants import (
     CONTRACT_FIELDS,
     RESPONSIBILITY_FULL,
     SPLIT_GENTLEMAN,
+    T_DEALER_RASPASY_POOL,
+    T_HALF_UNTIL_CLOSED,
     T_HALF_WHIST,
     T_MISERE_FAILED,
     T_MISERE_MADE,
@@ -99,6 +102,7 @@ from prefstats.variants import (
     T_RASPASY,
     T_RASPASY_STEPS,
     T_RASPASY_TALON,
+    T_RASPASY_TIES,
     T_RASPASY_WHISTS,
     T_RESPONSIBILITY,
     T_STALINGRAD,
@@ -106,6 +110,7 @@ from prefstats.variants import (
     T_TEN_CHECKED,
     T_UNDERBID_PENALTY,
     T_WHIST_SPLIT,
+    TIES_HALF,
     Variant,
     get_variant,
     variant_from_mapping,
@@ -198,6 +203,10 @@ def _whist_map(whist: object, declarer: int, n: int) -> tuple[list[int], list[st
         if call not in WHIST_CALL_NAMES:
             raise ValueError(f"whist: {call!r} is not one of 'whist', 'pass', 'half'")
     return seats, calls
+
+
+def _contract(value: Contract | str | int) -> Contract:
+    return Contract(value) if isinstance(value, int | np.integer) else parse_contract(value)
 
 
 def _multiplier(value: object) -> int:
@@ -358,7 +367,9 @@ def _game_totals(t, n, declarer, defender, contract, tricks, first, second, deal
     if two:
         out[w + s0 * n + d] += whist_rate * own0 + consolation
         out[w + s1 * n + d] += whist_rate * own1 + consolation
-    elif under and gentleman:  # shared only when the defence set the contract
+    elif under and gentleman and second != W_HALF:
+        # shared only when the defence set the contract; after a returned half-whist
+        # "all whists are written by the one who returned it" (B:241)
         share = (whist_rate * k + 2 * consolation) // 2  # even: every rate is whole
         out[w + s0 * n + d] += share
         out[w + s1 * n + d] += share
@@ -392,18 +403,27 @@ def _raspasy_totals(t, n, tricks, dealer, step, out):
     at = T_RASPASY + 2 * min(step, t[T_RASPASY_STEPS] - 1)  # the last step repeats
     rate = t[at]
     zero = t[at + 1]
+    # The 4-player dealer plays the talon's cards (raspasy_talon = "dealer"): he is in
+    # the count of the fewest tricks and writes whists (B:374's example), and with
+    # dealer_raspasy_pool an empty talon writes him the zero-trick pool (B:312, B:355).
+    plays = dealer >= 0 and t[T_RASPASY_TALON] == DEALER_TALON
     fewest = 10
     for p in range(n):
         out[n + p] += rate * tricks[p]  # the dealer's talon tricks too
-        if p != dealer:
+        if p != dealer or plays:
             fewest = min(fewest, tricks[p])
-            if tricks[p] == 0:
+            if tricks[p] == 0 and (p != dealer or t[T_DEALER_RASPASY_POOL]):
                 out[p] += zero
     if dealer >= 0 and t[T_RASPASY_TALON] == NO_TALON:
         out[dealer] += zero
-    per_trick = t[T_RASPASY_WHISTS]
+    tied = 0
     for p in range(n):
-        if p != dealer and tricks[p] == fewest:
+        tied += (p != dealer or plays) and tricks[p] == fewest
+    per_trick = t[T_RASPASY_WHISTS]
+    if tied > 1 and t[T_RASPASY_TIES] == TIES_HALF:  # "they write half each" (B:593)
+        per_trick //= 2  # whole: the rate is in half points
+    for p in range(n):
+        if (p != dealer or plays) and tricks[p] == fewest:
             for q in range(n):
                 out[2 * n + p * n + q] += per_trick * max(0, tricks[q] - fewest)
 
@@ -518,7 +538,7 @@ def game_entries(
     """
     n = variant.players
     declarer = _seat(declarer, n, "declarer")
-    c = Contract(contract) if isinstance(contract, int | np.integer) else parse_contract(contract)
+    c = _contract(contract)
     if c.is_misere:
         raise ValueError("contract: misère is scored by misere_entries / record_misere")
     multiplier = _multiplier(multiplier)
@@ -608,10 +628,11 @@ def raspasy_entries(
     Each player's tricks go to his mountain at the step rate, a player without tricks
     writes ``raspasy_zero_pool`` into his pool, and with ``raspasy_whists`` the players
     with the fewest tricks write whists on those with more. With 4 players ``dealer`` is
-    required: under ``raspasy_talon = "dealer"`` he is scored for the tricks the talon
-    took (mountain, whists written on him), but as he plays no card he neither gets the
-    zero-trick pool nor writes whists; under ``"none"`` he writes the zero-trick pool
-    and nothing else; under ``"suit_lead"`` he has no part.
+    required: under ``raspasy_talon = "dealer"`` he is scored like a player for the
+    tricks the talon took (mountain; with ``raspasy_whists`` he is in the count of the
+    fewest and writes whists, as in B:374's example) and, with ``dealer_raspasy_pool``,
+    gets the zero-trick pool when it took none (B:312, B:355); under ``"none"`` he
+    writes the zero-trick pool and nothing else; under ``"suit_lead"`` he has no part.
 
     >>> from prefstats.variants import get_variant
     >>> raspasy_entries(get_variant("rostov"), [0, 3, 7]).tolist()  # RULES.md §9.5
@@ -1006,12 +1027,14 @@ class ScoreSheet:
 
     ``pool_target=None``: no pool closes and there is no help. Otherwise the variant's
     ``pulka_end`` applies: ``"help"`` closes a pool at the target and sends the points
-    beyond it to the unclosed player with the largest pool (ties: smaller mountain, then
-    the first clockwise from the helper), never to the defenders (every active
-    non-declarer, misère catchers included) or a 4-player dealer; the helper writes
-    ``pool_value`` whists per point on the helped player, and with nobody to help the
-    points come off his own mountain. ``"total"`` (Leningrad) ends the pulka when the
-    pools sum to ``pool_target`` times the players. Recording after the end raises.
+    beyond it as :func:`apply_help` says (B:317): never to the deal's dealer or to a
+    player who whisted against the helper; with nobody to help, and for a closed
+    player's zero-trick raspasy pool, they come off his mountain down to zero and the
+    rest goes into every other player's mountain. The dealer is the ``dealer`` given to
+    a record method; with 3 players it defaults to the sliding deal of RULES.md §1
+    (deal ``k``, counted from 0, is dealt by player ``(2 + k) mod 3``). ``"total"``
+    (Leningrad) ends the pulka when the pools sum to ``pool_target`` times the players.
+    Recording after the end raises.
 
     Illegal inputs raise ``ValueError`` and leave the sheet unchanged.
     """
@@ -1094,8 +1117,21 @@ class ScoreSheet:
         to his call)."""
         entries = game_entries(self.variant, declarer, contract, tricks, whist, dealer,
                                multiplier=multiplier, talon=talon)  # fmt: skip
-        others = [s for s in range(self.variant.players) if s != declarer]
-        self._commit(entries, no_help=others, raspasy=False)
+        v = self.variant
+        code = _contract(contract).code
+        seats = [s for s in range(v.players) if s != declarer]
+        if v.players == 2:
+            role = _duel_role(v, declarer, code, whist)
+            barred = seats if whisted_against(role, W_PASS) else []
+        elif whist is None:  # a ten_checked 10: every defender whists (the dealer is barred)
+            barred = seats
+        else:
+            seats, calls = _whist_map(whist, declarer, v.players)
+            first, second = _whist_roles(v, code, calls)
+            barred = [s for s, role in zip(seats, (first, second), strict=True)
+                      if whisted_against(role, first)]
+        dealers = self._dealer_of(dealer, [declarer, *seats])
+        self._commit(entries, no_help=barred + dealers, raspasy=False, declarer=declarer)
 
     def record_misere(self, declarer: int, tricks_taken: int, dealer: int | None = None, *,
                       multiplier: int = 1) -> None:  # fmt: skip
@@ -1103,28 +1139,48 @@ class ScoreSheet:
         entry times ``multiplier``."""
         entries = misere_entries(self.variant, declarer, tricks_taken, dealer,
                                  multiplier=multiplier)  # fmt: skip
-        others = [s for s in range(self.variant.players) if s != declarer]
-        self._commit(entries, no_help=others, raspasy=False)
+        self._commit(entries, no_help=self._dealer_of(dealer, [declarer]), raspasy=False)
 
     def record_raspasy(self, tricks: Sequence[int], dealer: int | None = None) -> None:
         """Record a raspasy at the sheet's progression step, then advance the step."""
         entries = raspasy_entries(self.variant, tricks, self.raspasy_step, dealer)
-        no_help = [] if self.variant.players != 4 else [_seat(dealer, 4, "dealer")]
-        self._commit(entries, no_help=no_help, raspasy=True)
+        self._commit(entries, no_help=[], raspasy=True)  # a raspasy pool never helps
 
-    def _commit(self, entries: np.ndarray, *, no_help: Sequence[int], raspasy: bool) -> None:
+    def _dealer_of(self, dealer: int | None, busy: Sequence[int]) -> list[int]:
+        """The dealer of the deal being recorded, as a list (empty when unknown: Gusarik,
+        or a 4-player deal whose dealer is neither given nor the one seat left free)."""
+        n = self.variant.players
+        if dealer is not None:
+            return [dealer] if n > 2 else []
+        if n == 3:
+            return [(n - 1 + self.deals) % n]
+        free = [s for s in range(n) if s not in busy]
+        return free if n == 4 and len(free) == 1 else []
+
+    def _commit(self, entries: np.ndarray, *, no_help: Sequence[int], raspasy: bool,
+                declarer: int | None = None) -> None:
+        """Add a deal's ``entries`` (``declarer``: of a trick game) after help."""
         if self.finished:
             raise ValueError("the pulka is over: every deal after its end is refused")
-        n = self.variant.players
+        v = self.variant
+        n = v.players
+        target = 0 if self.pool_target is None else 2 * self.pool_target
         pool, mountain, whists = entry_totals(entries, n)
-        if self.pool_target is not None and self.variant.pulka_end == "help":
-            deal = np.concatenate([pool, mountain, whists.ravel()])
+        deal = np.concatenate([pool, mountain, whists.ravel()])
+        changed = bool(target) and v.pulka_end == "help"
+        if declarer is not None and v.half_responsible_until_closed:
+            before = deal.copy()
+            responsible_shortfall(v.scoring_table(), target, self._pool, declarer, deal)
+            changed |= not np.array_equal(before, deal)
+        if target and v.pulka_end == "help":
             blocked = np.zeros(n, dtype=np.bool_)
             blocked[list(no_help)] = True
             helped = np.empty_like(deal)
-            apply_help(self.variant.scoring_table(), 2 * self.pool_target, self._pool,
-                       self._mountain, deal, blocked, helped)
-            pool, mountain, whists = helped[:n], helped[n : 2 * n], helped[2 * n :].reshape(n, n)
+            apply_help(v.scoring_table(), target, self._pool, self._mountain, deal, blocked,
+                       raspasy, helped)
+            deal = helped
+        if changed:
+            pool, mountain, whists = deal[:n], deal[n : 2 * n], deal[2 * n :].reshape(n, n)
             entries = _rows_of(pool, mountain, whists)
         self._pool += pool
         self._mountain += mountain
@@ -1149,17 +1205,65 @@ def _rows_of(pool: np.ndarray, mountain: np.ndarray, whists: np.ndarray) -> np.n
 
 
 @njit(cache=True)
-def apply_help(table, target, pool, mountain, deal, no_help, out):
+def responsible_shortfall(table, target, pool, declarer, deal):
+    """B:422's half-responsible whist until a pool closes (``half_responsible_until_closed``):
+    while no pool of ``pool`` (the sheet's before the deal, half points) has reached
+    ``target`` (0: none ever does), halve the mountain entries of a trick game's
+    dense totals ``deal`` other than the declarer's -- the whisters' shortfall. In
+    place; compiled: the pulka loop calls it."""
+    if not table[T_HALF_UNTIL_CLOSED]:
+        return
+    n = table[T_PLAYERS]
+    for p in range(n):
+        if target > 0 and pool[p] >= target:
+            return
+    for p in range(n):
+        if p != declarer:
+            deal[n + p] //= 2  # even: every rate is a whole number of points
+
+
+@njit(cache=True)
+def whisted_against(role, first):
+    """Whether a defender whose role is ``role`` (``W_*``; ``first`` the first
+    defender's) whisted against the declarer, which bars him from the declarer's help
+    (B:317): a whister, or a half-whister whose half-whist stood (the first passed); a
+    half-whister whose whist was returned counts as a passer."""
+    return role == W_WHIST or (role == W_HALF and first == W_PASS)
+
+
+@njit(cache=True)
+def help_barred(n, kind, declarer, first, second, out):
+    """Who may not be helped after a deal (B:317), by the hand engine's seats (0..2 from
+    the dealer's left, 3 the 4-player dealer), written over the bool array ``out``: the
+    dealer (seat 2 with 3 players, 3 with 4; Gusarik has none) and, in a trick game,
+    each defender who :func:`whisted_against` the declarer. Compiled: the pulka loop
+    calls it."""
+    out[:] = False
+    if n >= 3:
+        out[n - 1] = True
+    if kind == GAME:
+        lead = W_PASS if n == 2 else first  # Gusarik's dummy never returns a half-whist
+        for i in range(2):
+            seat = (declarer + 1 + i) % 3
+            if seat < n and whisted_against(first if i == 0 else second, lead):
+                out[seat] = True
+
+
+@njit(cache=True)
+def apply_help(table, target, pool, mountain, deal, no_help, raspasy, out):
     """A deal's dense totals ``deal`` (as :func:`deal_totals` writes them) with help
     applied, written over ``out``; ``pool`` and ``mountain`` are the sheet's before it
-    and ``target`` the pool target, all in half points.
+    and ``target`` the pool target, all in half points (RULES.md §8, B:317).
 
     Pool points beyond the target go to the unclosed player with the largest pool (ties:
     the smaller mountain, then the first clockwise from the helper) who is not barred
-    by ``no_help`` (the deal's defenders, the 4-player dealer); the helper writes
-    ``pool_value`` whists per point on him. With nobody to help the points come off the
-    helper's own mountain. Mountain entries count before pool entries, and pool entries
-    are helped in seat order. Compiled: the pulka simulator calls it directly.
+    by ``no_help`` (the dealer, the players who whisted against the helper); the overflow
+    of a filled pool goes to the next. The helper writes ``pool_value`` whists per point
+    on the helped player. With nobody to help -- and always on a ``raspasy``, where a
+    closed player's zero-trick pool helps nobody -- the points are written off the
+    helper's own mountain down to zero and the rest into every other player's
+    mountain. Mountain entries count before pool entries, and pool entries are helped in
+    seat order. Compiled: the pulka simulator calls it directly.
     """
     n = table[T_PLAYERS]
     out[:] = deal
@@ -1177,15 +1281,21 @@ def apply_help(table, target, pool, mountain, deal, no_help, out):
             best = -1
             for step in range(1, n):
                 j = (player + step) % n
-                if no_help[j] or pool_now[j] >= target:
+                if raspasy or no_help[j] or pool_now[j] >= target:
                     continue
                 if best < 0 or pool_now[j] > pool_now[best] or (
                     pool_now[j] == pool_now[best] and mountain_now[j] < mountain_now[best]
                 ):
                     best = j
             if best < 0:
-                out[n + player] -= rest
-                mountain_now[player] -= rest
+                off = min(rest, max(0, mountain_now[player]))
+                out[n + player] -= off
+                mountain_now[player] -= off
+                rest -= off
+                for j in range(n):
+                    if j != player:
+                        out[n + j] += rest
+                        mountain_now[j] += rest
                 break
             given = min(rest, target - pool_now[best])
             out[best] += given

@@ -2,8 +2,9 @@
 
 A :class:`Variant` is an immutable, validated record of every rule option of RULES.md;
 the rules engine and the scoring read its fields and never its name. The presets ship as
-TOML files in ``prefstats/presets``; a user file names a ``base`` preset and overrides
-some options:
+TOML files in ``prefstats/presets``: ``base.toml`` sets and documents every option, and
+each preset file overrides the few that make it itself. A user file names a ``base``
+preset and overrides some options:
 
 >>> v = get_variant("leningrad")
 >>> v.whist_split, str(v.whist_rate), v.raspasy_rates
@@ -129,7 +130,10 @@ class Variant:
         )
     )
     jump_bids: bool = field(
-        metadata=_doc("a bid may skip ladder steps; if false, only a player's first bid may")
+        metadata=_doc(
+            "a bid may skip ladder steps (a house option); if false every bid, the "
+            "opening one too, is the next step (B:95, B:541)"
+        )
     )
     raspasy_exit: int = field(
         metadata=_doc(
@@ -209,8 +213,9 @@ class Variant:
     misere_over_nine: bool = field(
         default=False,
         metadata=_doc(
-            "misère ranks above the nines with the talon: only a nine without the talon "
-            "or a ten overcalls it"
+            "both misères rank above every nine and below the tens (B:187, by agreement); "
+            "else misère is above the eights and misère without the talon above the nines "
+            "with the talon (B:418)"
         ),
     )
     dark_bids: bool = field(
@@ -298,6 +303,32 @@ class Variant:
         ),
     )
 
+    # Seed rules of issue 13, part A (docs/RULES.md; each doc names its seed line).
+    dealer_raspasy_pool: bool = field(
+        default=False,
+        metadata=_doc(
+            "4 players, raspasy_talon = 'dealer': when the talon takes no trick the "
+            "sitting-out dealer writes the zero-trick pool, as a player (B:312, B:355; "
+            "by agreement, B:233)"
+        ),
+    )
+    half_responsible_until_closed: bool = field(
+        default=False,
+        metadata=_doc(
+            "the whisters' shortfall is written at half the shortfall rate until some "
+            "player's pool reaches the target, in full from then (B:422, 'in some "
+            "companies')"
+        ),
+    )
+    raspasy_ties: str = field(
+        default="full",
+        metadata=_doc(
+            "raspasy_whists: players tied on the fewest tricks each write the whole "
+            "amount (full, B:374) or half of it (half, B:593)",
+            ("full", "half"),
+        ),
+    )
+
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
@@ -320,6 +351,9 @@ class Variant:
                              "dummy (players = 2)")
         if self.talon_whists and self.players != 4:
             raise ValueError("talon_whists: needs players = 4 (the dealer sits out)")
+        if self.dealer_raspasy_pool and self.raspasy_talon != "dealer":
+            raise ValueError("dealer_raspasy_pool: needs raspasy_talon = 'dealer' (the "
+                             f"dealer's talon cards), got raspasy_talon = {self.raspasy_talon!r}")
         if not self.raspasy_rates and not self.raspasy_whists:
             raise ValueError("raspasy_rates: empty while raspasy_whists = 0 scores no raspasy")
         if self.pool_value <= 0 or self.mountain_value <= 0:
@@ -378,10 +412,11 @@ CONTRACT_FIELDS = 8
 #: whists per trick (halves), ``whist_split`` (``SPLIT_*``), the flags ``half_whist``,
 #: ``ten_checked``, ``stalingrad``, ``raspasy_talon`` (index of ``RASPASY_TALON_MODES``),
 #: players, ``pool_value``, ``mountain_value``, the flag ``underbid_penalty``,
-#: ``whist_responsibility`` (``RESPONSIBILITY_*``), the flag ``talon_whists``, and the
-#: count of raspasy steps. The table ends with one pair per raspasy step from
-#: ``T_RASPASY`` on: mountain per trick and the zero-trick pool, both in halves; the last
-#: step repeats.
+#: ``whist_responsibility`` (``RESPONSIBILITY_*``), the flag ``talon_whists``, the flag
+#: ``dealer_raspasy_pool``, ``raspasy_ties`` (``TIES_*``), the flag
+#: ``half_responsible_until_closed``, and the count of raspasy steps. The table ends with
+#: one pair per raspasy step from ``T_RASPASY`` on: mountain per trick and the zero-trick
+#: pool, both in halves; the last step repeats.
 (
     T_MISERE_MADE,
     T_MISERE_FAILED,
@@ -397,13 +432,18 @@ CONTRACT_FIELDS = 8
     T_UNDERBID_PENALTY,
     T_RESPONSIBILITY,
     T_TALON_WHISTS,
+    T_DEALER_RASPASY_POOL,
+    T_RASPASY_TIES,
+    T_HALF_UNTIL_CLOSED,
     T_RASPASY_STEPS,
     T_RASPASY,
-) = range(N_CONTRACTS * CONTRACT_FIELDS, N_CONTRACTS * CONTRACT_FIELDS + 16)
+) = range(N_CONTRACTS * CONTRACT_FIELDS, N_CONTRACTS * CONTRACT_FIELDS + 19)
 WHIST_SPLITS = _FIELDS["whist_split"].metadata["choices"]
 SPLIT_GREEDY, SPLIT_GENTLEMAN = range(len(WHIST_SPLITS))
 RESPONSIBILITIES = _FIELDS["whist_responsibility"].metadata["choices"]
 RESPONSIBILITY_QUOTA, RESPONSIBILITY_FULL = range(len(RESPONSIBILITIES))
+TIES = _FIELDS["raspasy_ties"].metadata["choices"]
+TIES_FULL, TIES_HALF = range(len(TIES))
 
 
 @functools.cache
@@ -437,6 +477,9 @@ def _scoring_table(variant: Variant) -> np.ndarray:
         v.underbid_penalty,
         RESPONSIBILITIES.index(v.whist_responsibility),
         v.talon_whists,
+        v.dealer_raspasy_pool,
+        TIES.index(v.raspasy_ties),
+        v.half_responsible_until_closed,
         len(steps),
     ]
     for rate in steps:
@@ -479,11 +522,27 @@ def _toml_value(value: Any) -> str:
     return str(value)
 
 
-def _preset(name: str) -> dict[str, Any]:
-    if name not in PRESETS:
-        raise ValueError(f"base: unknown variant {name!r}; presets are {', '.join(PRESETS)}")
+#: The preset every preset file overrides (``base = "base"``); not a variant itself.
+BASE_PRESET = "base"
+
+
+def _preset_file(name: str) -> dict[str, Any]:
     text = resources.files("prefstats.presets").joinpath(f"{name}.toml").read_text("utf-8")
     return tomllib.loads(text)
+
+
+def _preset(name: str) -> dict[str, Any]:
+    """Preset ``name``'s options: the base preset's, overridden by the preset file's
+    (its ``[four_players]`` table too)."""
+    if name not in PRESETS:
+        raise ValueError(f"base: unknown variant {name!r}; presets are {', '.join(PRESETS)}")
+    values = _preset_file(BASE_PRESET)
+    own = _preset_file(name)
+    if own.pop("base", None) != BASE_PRESET:
+        raise ValueError(f"preset {name!r}: must start from base = {BASE_PRESET!r}")
+    four = {**values.pop("four_players", {}), **own.pop("four_players", {})}
+    values.update(own, four_players=four)
+    return values
 
 
 def get_variant(name: str, *, players: int | None = None, **options: Any) -> Variant:

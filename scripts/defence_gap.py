@@ -87,9 +87,10 @@ def start_of_play(hands, talon, variant, *, declarer: int, contract: int,
     rules = engine.rules_array(variant)
     st = new_state(hands, talon, talon_first=talon_first)[0]
     bid = False
+    opening = MISERE if contract == MISERE else 0  # 6♠ opens (no jumps); he names more
     while st["phase"] == engine.AUCTION:
         bidding = st["to_act"] == declarer and not bid
-        _apply(st, rules, contract if bidding else PASS)
+        _apply(st, rules, opening if bidding else PASS)
         bid |= bidding
     if st["phase"] == engine.DISCARD:
         hand = int(st["hands"][declarer])

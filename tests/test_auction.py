@@ -22,43 +22,45 @@ from prefstats.contracts import MISERE, N_CONTRACTS
 from prefstats.variants import get_variant
 
 SOCHI = get_variant("sochi")
+#: House options for the tests of the other rules, which climb the ladder by jumps.
+JUMPS = get_variant("sochi", jump_bids=True, half_whist=True)
 
 
 def calls(*texts):
     return [parse_call(t) for t in texts]
 
 
-def names(history, variant=SOCHI, **kw):
+def names(history, variant=JUMPS, **kw):
     return [call_name(c) for c in legal_calls(history, variant, **kw)]
 
 
 def test_opening_calls_are_the_whole_ladder():
-    assert legal_calls([], SOCHI) == [PASS, *range(N_CONTRACTS)]
+    assert legal_calls([], JUMPS) == [PASS, *range(N_CONTRACTS)]
 
 
 def test_bids_must_climb_the_ladder():
     assert names(calls("7♦")) == ["pass", *names([])[1:][8:]]
     assert names(calls("7♦"))[1] == "7♥"
     with pytest.raises(ValueError, match="illegal call 6♠ by seat 1"):
-        legal_calls(calls("7♦", "6♠"), SOCHI)
+        legal_calls(calls("7♦", "6♠"), JUMPS)
 
 
 def test_speaking_order_and_result():
     h = calls("6♠", "pass", "6♣")
-    assert next_speaker(h, SOCHI) == 0
+    assert next_speaker(h, JUMPS) == 0
     h += calls("7♠", "7♣", "pass")
-    assert next_speaker(h, SOCHI) is None
-    assert auction_result(h, SOCHI) == (2, parse_call("7♣"))
-    assert auction_result(calls("pass", "pass", "pass"), SOCHI) is None
-    assert auction_result(calls("pass", "pass", "6♠"), SOCHI) == (2, 0)
+    assert next_speaker(h, JUMPS) is None
+    assert auction_result(h, JUMPS) == (2, parse_call("7♣"))
+    assert auction_result(calls("pass", "pass", "pass"), JUMPS) is None
+    assert auction_result(calls("pass", "pass", "6♠"), JUMPS) == (2, 0)
     with pytest.raises(ValueError, match="not over"):
-        auction_result(calls("pass", "pass"), SOCHI)
+        auction_result(calls("pass", "pass"), JUMPS)
     with pytest.raises(ValueError, match="the auction is over"):
-        legal_calls(calls("pass", "pass", "pass", "pass"), SOCHI)
+        legal_calls(calls("pass", "pass", "pass", "pass"), JUMPS)
 
 
 def test_last_player_must_still_speak_after_two_passes():
-    assert next_speaker(calls("pass", "pass"), SOCHI) == 2
+    assert next_speaker(calls("pass", "pass"), JUMPS) == 2
     assert names(calls("pass", "pass"))[:3] == ["pass", "6♠", "6♣"]
 
 
@@ -68,7 +70,7 @@ def test_misere_only_as_first_call():
     assert "misère" not in names(h)  # first hand has bid a trick game
     assert "misère" not in names(calls("9♠"))  # below the current bid
     with pytest.raises(ValueError):
-        legal_calls(calls("6♠", "pass", "pass", "misere"), SOCHI)
+        legal_calls(calls("6♠", "pass", "pass", "misere"), JUMPS)
 
 
 def test_misere_cannot_be_held_and_its_bidder_only_passes():
@@ -94,25 +96,32 @@ def test_hold_only_by_a_senior_player():
 
 def test_hold_options():
     h = calls("pass", "6♦", "7♥")
-    first = get_variant("sochi", hold="first_hand")
+    first = get_variant("sochi", hold="first_hand", jump_bids=True)
     assert names(h, first)[:2] == ["pass", "7NT"]  # the second hand may not hold
     assert names(calls("6♦", "7♥", "pass"), first)[:2] == ["pass", "7♥"]
-    none = get_variant("sochi", hold="none")
+    none = get_variant("sochi", hold="none", jump_bids=True)
     assert names(calls("6♦", "7♥", "pass"), none)[:2] == ["pass", "7NT"]
 
 
 def test_jump_bids_option():
-    strict = get_variant("sochi", jump_bids=False)
-    assert names([], strict) == names([])  # a first bid may be any level
-    assert names(calls("6♠", "7♠"), strict)[1] == "7♣"  # third hand's first bid: any
-    assert len(names(calls("6♠", "7♠"), strict)) > 3
-    h = calls("6♠", "7♠", "pass")
-    assert names(h, strict) == ["pass", "7♠", "7♣"]  # hold or the next step
-    # the next step skips misère, which is a first call only
-    h = calls("8♥", "pass", "pass")  # over: declarer seat 0
-    assert auction_result(h, strict) == (0, parse_call("8♥"))
-    h = calls("6♠", "8NT", "pass")
-    assert names(h, strict) == ["pass", "8NT", "9♠"]  # hold 8NT or 9♠, never misère
+    """B:95, B:541: no jumps, the opening bid included; ``jump_bids = true`` is a house
+    option."""
+    assert names([], SOCHI) == ["pass", "6♠", "misère"]  # the opening bid too
+    assert names(calls("6♠"), SOCHI) == ["pass", "6♣", "misère"]
+    assert names(calls("6♠", "6♣"), SOCHI) == ["pass", "6♦", "misère"]
+    h = calls("6♠", "6♣", "pass")
+    assert names(h, SOCHI) == ["pass", "6♣", "6♦"]  # hold or the next step
+    with pytest.raises(ValueError, match="illegal call 7♠ by seat 1"):
+        legal_calls(calls("6♠", "7♠"), SOCHI)
+    with pytest.raises(ValueError, match="illegal call 8♥ by seat 0"):
+        legal_calls(calls("8♥"), SOCHI)
+    # the next step skips misère, which is a first call only (B:95)
+    h = calls("pass", "misere")
+    assert names(h, SOCHI) == ["pass", "9♠"]
+    h = calls("6♠", "pass", "6♣", "6♦", "6♥", "6NT", "7♠", "7♣", "7♦", "7♥", "7NT", "8♠",
+              "8♣", "8♦", "8♥", "8NT")
+    assert names(h, SOCHI) == ["pass", "9♠"]  # the third hand, junior: never misère now
+    assert len(names([], JUMPS)) == 1 + N_CONTRACTS  # the house option: any bid
 
 
 def test_minimum_bid_after_raspasy():
@@ -120,7 +129,7 @@ def test_minimum_bid_after_raspasy():
     opening = names([], leningrad, after_raspasy=True)
     assert opening[1] == "7♠" and "6NT" not in opening and "misère" in opening
     assert names([], leningrad)[1] == "6♠"
-    assert names([], SOCHI, after_raspasy=True)[1] == "6♠"
+    assert names([], JUMPS, after_raspasy=True)[1] == "6♠"
     with pytest.raises(ValueError):
         legal_calls(calls("6NT"), leningrad, after_raspasy=True)
 
@@ -148,15 +157,15 @@ SIX, SEVEN, EIGHT, TEN = (parse_call(t) for t in ("6♥", "7♥", "8♥", "10♥
 
 
 def test_whist_calls():
-    assert legal_whist_calls(SIX, [], SOCHI) == [W_PASS, W_WHIST]
-    assert legal_whist_calls(SIX, [W_WHIST], SOCHI) == [W_PASS, W_WHIST]
-    assert legal_whist_calls(SIX, [W_PASS], SOCHI) == [W_PASS, W_WHIST, W_HALF]
-    assert legal_whist_calls(SEVEN, [W_PASS], SOCHI) == [W_PASS, W_WHIST, W_HALF]
-    assert legal_whist_calls(EIGHT, [W_PASS], SOCHI) == [W_PASS, W_WHIST]
-    assert legal_whist_calls(SIX, [W_PASS, W_HALF], SOCHI) == [W_PASS, W_WHIST]
-    assert legal_whist_calls(SIX, [W_PASS, W_HALF, W_WHIST], SOCHI) == []
-    assert legal_whist_calls(SIX, [W_PASS, W_PASS], SOCHI) == []
-    assert legal_whist_calls(MISERE, [], SOCHI) == []
+    assert legal_whist_calls(SIX, [], JUMPS) == [W_PASS, W_WHIST]
+    assert legal_whist_calls(SIX, [W_WHIST], JUMPS) == [W_PASS, W_WHIST]
+    assert legal_whist_calls(SIX, [W_PASS], JUMPS) == [W_PASS, W_WHIST, W_HALF]
+    assert legal_whist_calls(SEVEN, [W_PASS], JUMPS) == [W_PASS, W_WHIST, W_HALF]
+    assert legal_whist_calls(EIGHT, [W_PASS], JUMPS) == [W_PASS, W_WHIST]
+    assert legal_whist_calls(SIX, [W_PASS, W_HALF], JUMPS) == [W_PASS, W_WHIST]
+    assert legal_whist_calls(SIX, [W_PASS, W_HALF, W_WHIST], JUMPS) == []
+    assert legal_whist_calls(SIX, [W_PASS, W_PASS], JUMPS) == []
+    assert legal_whist_calls(MISERE, [], JUMPS) == []
     no_half = get_variant("sochi", half_whist=False)
     assert legal_whist_calls(SIX, [W_PASS], no_half) == [W_PASS, W_WHIST]
 
@@ -165,7 +174,7 @@ def test_ten_checked_and_stalingrad():
     checked = get_variant("sochi", ten_checked=True)
     assert legal_whist_calls(TEN, [], checked) == []
     assert whist_outcome(TEN, [], checked) == ("whist", "whist")
-    assert legal_whist_calls(TEN, [], SOCHI) == [W_PASS, W_WHIST]
+    assert legal_whist_calls(TEN, [], JUMPS) == [W_PASS, W_WHIST]
     stalingrad = get_variant("sochi", stalingrad=True)
     assert legal_whist_calls(0, [], stalingrad) == [W_WHIST]
     assert legal_whist_calls(0, [W_WHIST], stalingrad) == [W_WHIST]
@@ -173,13 +182,13 @@ def test_ten_checked_and_stalingrad():
 
 
 def test_whist_outcome():
-    assert whist_outcome(SIX, [W_WHIST, W_PASS], SOCHI) == ("whist", "pass")
-    assert whist_outcome(SIX, [W_PASS, W_HALF, W_PASS], SOCHI) == ("pass", "half")
-    assert whist_outcome(SIX, [W_PASS, W_HALF, W_WHIST], SOCHI) == ("whist", "half")
+    assert whist_outcome(SIX, [W_WHIST, W_PASS], JUMPS) == ("whist", "pass")
+    assert whist_outcome(SIX, [W_PASS, W_HALF, W_PASS], JUMPS) == ("pass", "half")
+    assert whist_outcome(SIX, [W_PASS, W_HALF, W_WHIST], JUMPS) == ("whist", "half")
     with pytest.raises(ValueError, match="illegal whist call"):
-        whist_outcome(EIGHT, [W_PASS, W_HALF], SOCHI)
+        whist_outcome(EIGHT, [W_PASS, W_HALF], JUMPS)
     with pytest.raises(ValueError, match="not over"):
-        whist_outcome(SIX, [W_PASS], SOCHI)
+        whist_outcome(SIX, [W_PASS], JUMPS)
 
 
 # ---- compiled core and random auctions -------------------------------------------------
@@ -191,12 +200,12 @@ def test_compiled_state_for_the_simulator():
     from prefstats.auction import auction_options, auction_state
 
     history = np.array(calls("6♠", "7♠", "pass"), dtype=np.int64)
-    state = auction_state(history, *auction_options(SOCHI))
+    state = auction_state(history, *auction_options(JUMPS))
     speaker, high, bidder, passed, legal, bad = state[:6]
     assert (speaker, high, bidder, passed, bad) == (0, 5, 1, 0b100, -1)
-    assert legal == sum(1 << c for c in legal_calls(history, SOCHI))
+    assert legal == sum(1 << c for c in legal_calls(history, JUMPS))
     bad_history = np.array(calls("7♠", "6♠"), dtype=np.int64)
-    assert auction_state(bad_history, *auction_options(SOCHI))[5] == 1
+    assert auction_state(bad_history, *auction_options(JUMPS))[5] == 1
 
 
 @settings(derandomize=True, max_examples=300, deadline=None)
@@ -271,7 +280,7 @@ P, W, H = W_PASS, W_WHIST, W_HALF
     ],
 )  # fmt: skip
 def test_whist_state_sequences_and_roles(contract, options, expected):
-    variant = get_variant("sochi", **options)
+    variant = get_variant("leningrad", **options)
     assert finished_whist_sequences(contract, variant) == expected
     for seq, roles in expected.items():
         if roles[0] >= 0:
@@ -284,12 +293,12 @@ def test_whist_state_reports_the_first_illegal_call():
 
     from prefstats.auction import whist_options, whist_state
 
-    opts = whist_options(SOCHI)
+    opts = whist_options(JUMPS)
     state = whist_state(EIGHT, np.array([W_PASS, W_HALF, W_PASS], dtype=np.int64), *opts)
     assert state == (0b011, 1, -1, -1, 1)  # as after [W_PASS]
     assert whist_state(SIX, np.array([W_WHIST, W_PASS, 7], dtype=np.int64), *opts)[-1] == 2
     assert whist_state(SIX, np.array([-1], dtype=np.int64), *opts)[-1] == 0
     with pytest.raises(ValueError, match="illegal whist call 'whist' at position 1"):
-        legal_whist_calls(SIX, [W_PASS, "whist"], SOCHI)
+        legal_whist_calls(SIX, [W_PASS, "whist"], JUMPS)
     with pytest.raises(ValueError, match="misère has no whist"):
-        whist_outcome(MISERE, [], SOCHI)
+        whist_outcome(MISERE, [], JUMPS)

@@ -29,8 +29,9 @@ from prefstats.deal import deal
 from prefstats.play import new_state
 from prefstats.variants import PRESETS, get_variant
 
-CLASSIC = get_variant("classic")
-GUSARIK = get_variant("gusarik")
+# The engine tests below jump up the ladder: the house option (RULES.md §2).
+CLASSIC = get_variant("classic", jump_bids=True)
+GUSARIK = get_variant("gusarik", jump_bids=True)
 SOCHI = get_variant("sochi")
 
 HANDS = (
@@ -68,16 +69,14 @@ def test_a_bid_without_the_talon_ranks_above_the_same_with_it():
     assert rank[parse_call("6NT")] < rank[parse_call("6♠ nt")] < rank[parse_call("7♠")]
 
 
-def test_plain_misere_is_overcalled_only_by_nine_without_talon_or_ten():
-    rank = ladder_rank(True, True)
-    above = {c for c in range(len(rank)) if rank[c] > rank[MISERE]}
-    levels = {parse_contract(call_name(c).removesuffix(" nt")).level for c in above
-              if c % NO_TALON_BID != MISERE}
-    assert levels == {9, 10}
-    for c in above:
-        if c < NO_TALON_BID and c != MISERE:
-            assert parse_contract(call_name(c)).level == 10, call_name(c)
-    assert rank[parse_call("9NT")] < rank[MISERE] < rank[parse_call("9♠ nt")]
+def test_classic_misere_places_on_the_ladder():
+    """B:418, B:185: a nine overcalls plain misère; misère without the talon is
+    overcalled by a nine without the talon or a ten with it."""
+    rank = ladder_rank(True)
+    order = ["8NT nt", "misère", "9♠", "9NT", "misère nt", "9♠ nt", "9NT nt", "10♠"]
+    assert [rank[parse_call(c)] for c in order] == sorted(rank[parse_call(c)] for c in order)
+    assert rank[parse_call("9NT")] + 1 == rank[parse_call("misère nt")]
+    assert rank[parse_call("8NT nt")] + 1 == rank[MISERE]
 
 
 def test_misere_over_nine_without_bids_without_talon():
@@ -88,10 +87,17 @@ def test_misere_over_nine_without_bids_without_talon():
 def test_classic_auction_offers_both_kinds_of_bid():
     legal = legal_calls(calls("7♠"), CLASSIC)
     assert "7♠ nt" in names(legal) and "7♣" in names(legal) and "7♠" not in names(legal)
-    # After plain misère only nines without the talon, misère without it, or tens.
-    legal = legal_calls(calls("misere"), CLASSIC)
-    assert "9NT" not in names(legal) and "9♠ nt" in names(legal) and "10♠" in names(legal)
-    assert "misère nt" in names(legal)
+    # Without jumps (B:95, B:418): the next step with the talon and the next without it;
+    # after plain misère a nine with the talon, or misère without it as a first call.
+    strict = get_variant("classic")
+    assert names(legal_calls([], strict)) == ["pass", "blind pass", "dark", "6♠", "misère",
+                                              "6♠ nt", "misère nt"]
+    assert names(legal_calls(calls("6♠"), strict)) == ["pass", "dark", "6♣", "misère",
+                                                       "6♠ nt", "misère nt"]
+    assert names(legal_calls(calls("6♠ nt"), strict)) == ["pass", "dark", "7♠", "misère",
+                                                          "6♣ nt", "misère nt"]
+    legal = legal_calls(calls("misere"), strict)
+    assert names(legal) == ["pass", "dark", "9♠", "misère nt", "9♠ nt"]
 
 
 def test_call_names_round_trip():

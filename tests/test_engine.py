@@ -176,11 +176,11 @@ def test_after_raspasy_min_level_bars_low_bids():
 
 
 def _game(variant, contract, whist_calls, bidder=0):
-    """Seat ``bidder`` bids ``contract`` and names it; the defenders call ``whist_calls``."""
+    """Seat ``bidder`` opens 6♠ and names ``contract``; the defenders call ``whist_calls``."""
     code = parse_contract(contract).code
     d1, d2 = (bidder + 1) % 3, (bidder + 2) % 3
     scripts = [[], [], []]
-    calls = {bidder: [code], d1: [PASS], d2: [PASS]}
+    calls = {bidder: [0], d1: [PASS], d2: [PASS]}  # 6♠ opens (no jumps, B:95)
     # Bidding order is seat 0, 1, 2: each seat's first call.
     for s in range(3):
         scripts[s].extend(calls[s])
@@ -199,7 +199,7 @@ def test_both_pass_is_not_played():
 
 
 def test_standing_half_whist_is_not_played_and_returned_one_is_open():
-    variant = get_variant("sochi")
+    variant = get_variant("leningrad")  # Sochi's greedy whist has no half-whist (B:253)
     st, _ = _game(variant, "7♠", [W_PASS, W_HALF, W_PASS])
     assert not st["played"] and st["second"] == W_HALF
     st, players = _game(variant, "7♠", [W_PASS, W_HALF, W_WHIST])

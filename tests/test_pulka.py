@@ -40,7 +40,9 @@ def _replay(variant, pulka_id, seed, target, policy, key):
                 first, second = place[(declarer + 1) % 3], place[(declarer + 2) % 3]
                 roles = {first: WHIST_CALL_NAMES[st["first"]],
                          second: WHIST_CALL_NAMES[st["second"]]}
-                sheet.record_game(place[declarer], int(st["contract"]), tricks, roles, four)
+                talon = None if st["no_talon"] else int(st["talon"])  # talon whists
+                sheet.record_game(place[declarer], int(st["contract"]), tricks, roles, four,
+                                  talon=talon)
         min_level = variant.raspasy_exit if kind == engine.RASPASY else 6
         k += 1
     return sheet, k

@@ -1,73 +1,72 @@
-"""Every worked example of RULES.md §9, one test each."""
+"""Every worked example of RULES.md §9, read from docs/RULES.md itself: each ```toml
+block of §9 is a score sheet (the format of ``prefstats score``) and its ``[expect]``."""
 
+import re
+import tomllib
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from prefstats.scoring import ScoreSheet, settle
-from prefstats.variants import get_variant
+from prefstats.scoring import settle, sheet_from_records
+
+RULES = Path(__file__).resolve().parents[1] / "docs" / "RULES.md"
 
 
-def sheet(name, **options):
-    return ScoreSheet(get_variant(name, **options))
+def _examples():
+    """``(label, block)`` for every TOML block of §9, labelled by its example number."""
+    text = RULES.read_text("utf-8")
+    section = text.split("\n## 9.", 1)[1].split("\n## ", 1)[0]
+    examples, number, count = [], 0, 0
+    for line_no, line in enumerate(section.splitlines()):
+        item = re.match(r"^(\d+)\. ", line)
+        if item:
+            number, count = int(item[1]), 0
+        if line.strip() == "```toml":
+            count += 1
+            examples.append((f"9.{number}{'abc'[count - 1]}", line_no))
+    blocks = re.findall(r"```toml\n(.*?)```", section, flags=re.S)
+    assert len(blocks) == len(examples)
+    return [(label, tomllib.loads(_dedent(block))) for (label, _), block in
+            zip(examples, blocks, strict=True)]
 
 
-def test_example_1_sochi_two_whisters_remise():
-    s = sheet("sochi")
-    s.record_game(0, "6♦", [4, 4, 2], {1: "whist", 2: "whist"})
-    assert s.mountain.tolist() == [4, 0, 0]
-    assert s.whists[1, 0] == 2 * (4 + 2) == 12
-    assert s.whists[2, 0] == 2 * (2 + 2) == 8
-    assert s.pool.sum() == 0 and s.whists.sum() == 20
+def _dedent(block):
+    lines = block.splitlines()
+    indent = min(len(x) - len(x.lstrip()) for x in lines if x.strip())
+    return "\n".join(x[indent:] for x in lines)
 
 
-@pytest.mark.parametrize(("split", "whister", "passer"), [("greedy", 16, 4), ("gentleman", 10, 10)])
-def test_example_2_one_whister_greedy_and_gentleman(split, whister, passer):
-    s = sheet("sochi", whist_split=split)
-    s.record_game(0, "6♦", [4, 4, 2], {1: "whist", 2: "pass"})
-    assert s.mountain.tolist() == [4, 0, 0]
-    assert s.whists[1, 0] == whister
-    assert s.whists[2, 0] == passer
+EXAMPLES = _examples()
 
 
-def test_example_3_greedy_personal_quota():
-    s = sheet("sochi")
-    assert s.variant.whist_split == "greedy"
-    s.record_game(0, "6♦", [5, 5, 0], {1: "whist", 2: "whist"})
-    assert s.mountain.tolist() == [2, 0, 4]
-    assert s.whists[1, 0] == 2 * 5 + 2 == 12
-    assert s.whists[2, 0] == 2
+def test_every_example_of_section_9_is_read():
+    numbers = {label.split(".")[1].rstrip("abc") for label, _ in EXAMPLES}
+    assert numbers == {str(n) for n in range(1, 16)}
 
 
-def test_example_4_sochi_raspasy_progression():
-    s = sheet("sochi")
-    s.record_raspasy([0, 4, 6])
-    assert s.pool.tolist() == [1, 0, 0]
-    assert s.mountain.tolist() == [0, 4, 6]
-    s.record_raspasy([0, 4, 6])
-    assert s.pool.tolist() == [1 + 2, 0, 0]
-    assert s.mountain.tolist() == [0, 4 + 8, 6 + 12]
-
-
-def test_example_5_rostov_raspasy_whists():
-    s = sheet("rostov")
-    s.record_raspasy([0, 3, 7])
-    assert s.whists[0].tolist() == [0, 15, 35]
-    assert s.whists[1:].sum() == 0
-    assert s.pool.tolist() == [1, 0, 0]
-    assert s.mountain.sum() == 0
-
-
-def test_example_6_leningrad_both_pass_value():
-    s = sheet("leningrad")
-    s.record_game(0, "6♠", None, {1: "pass", 2: "pass"})
-    assert s.pool.tolist() == [2, 0, 0]
-    assert s.value_exact() == [Fraction(80, 3), Fraction(-40, 3), Fraction(-40, 3)]
-    assert s.value() == pytest.approx([26 + 2 / 3, -13 - 1 / 3, -13 - 1 / 3])
-
-
-def test_example_7_settlement():
-    scores = settle([0, 0, 0], [10, 20, 36], np.zeros((3, 3)), mountain_value=10)
-    assert scores.tolist() == [120, 20, -140]
-    assert scores.sum() == 0
+@pytest.mark.parametrize(("label", "example"), EXAMPLES, ids=[x[0] for x in EXAMPLES])
+def test_worked_example(label, example):
+    expect = example.pop("expect")
+    if "settle" in expect:
+        s = expect["settle"]
+        n = len(s["pool"])
+        scores = settle(s["pool"], s["mountain"], np.zeros((n, n)),
+                        mountain_value=s["mountain_value"])
+        assert scores.tolist() == s["scores"] and scores.sum() == 0
+        return
+    sheet = sheet_from_records(example)
+    n = sheet.variant.players
+    if "pool" in expect:
+        assert sheet.pool.tolist() == expect["pool"]
+    if "mountain" in expect:
+        assert sheet.mountain.tolist() == expect["mountain"]
+    if "whists" in expect:
+        want = np.zeros((n, n))
+        for writer, on, amount in expect["whists"]:
+            want[writer, on] = amount
+        np.testing.assert_array_equal(sheet.whists, want)
+    if "value" in expect:
+        assert sheet.value_exact() == [Fraction(x) for x in expect["value"]]
+    assert sum(sheet.value_exact()) == 0

@@ -32,9 +32,10 @@ OBLIGATION = {6: 4, 7: 2, 8: 1, 9: 1, 10: 1}
 # RULES.md §7, one row per rate, as functions of the price c.
 TABLE = {
     "made": {"sochi": lambda c: c, "leningrad": lambda c: c, "rostov": lambda c: c},
+    # Leningrad consolation c (B:337); its whists and remise 2c (B:331, the source's table)
     "whist": {"sochi": lambda c: c, "leningrad": lambda c: 2 * c, "rostov": lambda c: c},
     "remise": {"sochi": lambda c: c, "leningrad": lambda c: 2 * c, "rostov": lambda c: c},
-    "consolation": {"sochi": lambda c: c, "leningrad": lambda c: 2 * c, "rostov": lambda c: 10},
+    "consolation": {"sochi": lambda c: c, "leningrad": lambda c: c, "rostov": lambda c: 10},
     "shortfall": {"sochi": lambda c: c, "leningrad": lambda c: c, "rostov": lambda c: c / 2},
 }
 MISERE_RATES = {"sochi": (10, 10), "leningrad": (10, 20), "rostov": (10, 10)}

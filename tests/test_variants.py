@@ -29,13 +29,28 @@ def test_every_option_is_documented_and_written():
     assert set(tomllib.loads(text)) == {"base", *OPTIONS}
 
 
-@pytest.mark.parametrize("name", PRESETS)
-def test_preset_files_set_every_option(name):
+def _preset_text(name):
     from importlib import resources
 
-    text = resources.files("prefstats.presets").joinpath(f"{name}.toml").read_text("utf-8")
-    keys = set(tomllib.loads(text)) - {"four_players", "players"}  # players: Gusarik's 2
+    return tomllib.loads(
+        resources.files("prefstats.presets").joinpath(f"{name}.toml").read_text("utf-8"))
+
+
+def test_the_base_preset_sets_every_option():
+    keys = set(_preset_text("base")) - {"four_players"}
     assert keys == set(OPTIONS) - {"players"}
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_preset_files_say_only_what_differs_from_the_base(name):
+    """Issue 13, item 3: each preset is the base plus the options that make it itself."""
+    base, own = _preset_text("base"), _preset_text(name)
+    assert own.pop("base") == "base"
+    base_four = {**base, **base.pop("four_players")}
+    for table, under in ((own.pop("four_players", {}), base_four), (own, base)):
+        for key, value in table.items():
+            assert key in OPTIONS, key
+            assert value != under.get(key), f"{name}: {key} repeats the base"
 
 
 def test_four_players():
@@ -154,3 +169,23 @@ def test_scoring_table(name, players):
         assert steps.tolist() == [[2 * r, 2 * r] for r in v.raspasy_rates]
     else:  # Rostov: no mountain, 1 into the pool
         assert steps.tolist() == [[0, 2]]
+
+
+@pytest.mark.parametrize(
+    ("toml", "keys"),
+    [
+        ('raspasy_talon = "dealer"', ("raspasy_talon", "players")),
+        ("bomb_rounds = 1", ("bomb_rounds", "blind_pass")),
+        ("talon_whists = true", ("talon_whists", "players")),
+        ("raspasy_rates = []\nraspasy_whists = 0", ("raspasy_rates", "raspasy_whists")),
+        ('players = 4\nraspasy_talon = "none"\ndealer_raspasy_pool = true',
+         ("dealer_raspasy_pool", "raspasy_talon")),
+    ],
+)
+def test_a_forbidden_combination_names_both_keys(toml, keys):
+    """Issue 13: a TOML combining options the spec forbids names both keys."""
+    from prefstats.variants import load_variant_text
+
+    with pytest.raises(ValueError) as err:
+        load_variant_text(f'base = "sochi"\n{toml}\n')
+    assert str(err.value).startswith(f"{keys[0]}:") and keys[1] in str(err.value)
