@@ -28,13 +28,14 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("contracts", "tricks", "variants", "auction", "presets"),
     ("scoring",),
     ("engine",),
-    ("solver",),
-    ("players",),
+    ("solver", "knowledge"),
+    ("players", "pimc"),
     ("play", "pulka"),
     ("storage", "simulate"),
+    ("rollout",),
     ("tables",),
     ("reports",),
-    ("cli", "__main__"),
+    ("cli", "rollout_cli", "__main__"),
 )
 
 
