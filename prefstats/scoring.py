@@ -1123,8 +1123,8 @@ class ScoreSheet:
         if v.players == 2:
             role = _duel_role(v, declarer, code, whist)
             barred = seats if whisted_against(role, W_PASS) else []
-        elif whist is None:  # a ten_checked 10: every defender whists (the dealer is barred)
-            barred = seats
+        elif whist is None or not legal_whist_calls(code, [], v):
+            barred = seats  # a ten_checked 10: every defender whists (the dealer is barred)
         else:
             seats, calls = _whist_map(whist, declarer, v.players)
             first, second = _whist_roles(v, code, calls)

@@ -309,7 +309,7 @@ class Variant:
         metadata=_doc(
             "4 players, raspasy_talon = 'dealer': when the talon takes no trick the "
             "sitting-out dealer writes the zero-trick pool, as a player (B:312, B:355; "
-            "by agreement, B:233)"
+            "by agreement, B:233); ignored with any other raspasy_talon"
         ),
     )
     half_responsible_until_closed: bool = field(
@@ -351,9 +351,6 @@ class Variant:
                              "dummy (players = 2)")
         if self.talon_whists and self.players != 4:
             raise ValueError("talon_whists: needs players = 4 (the dealer sits out)")
-        if self.dealer_raspasy_pool and self.raspasy_talon != "dealer":
-            raise ValueError("dealer_raspasy_pool: needs raspasy_talon = 'dealer' (the "
-                             f"dealer's talon cards), got raspasy_talon = {self.raspasy_talon!r}")
         if not self.raspasy_rates and not self.raspasy_whists:
             raise ValueError("raspasy_rates: empty while raspasy_whists = 0 scores no raspasy")
         if self.pool_value <= 0 or self.mountain_value <= 0:

@@ -21,7 +21,7 @@ from prefstats.auction import (
 )
 from prefstats.contracts import MISERE, N_CONTRACTS
 from prefstats.scoring import ScoreSheet, apply_help, raspasy_entries
-from prefstats.variants import PRESETS, get_variant, load_variant_text
+from prefstats.variants import PRESETS, get_variant
 
 TABLES = [(name, players) for name in PRESETS
           for players in ((2,) if name == "gusarik" else (3, 4))]
@@ -193,12 +193,6 @@ def test_dealer_writes_the_zero_trick_pool():
         off = get_variant(name, players=4, dealer_raspasy_pool=False)
         assert not [r for r in raspasy_entries(off, [3, 3, 4, 0], dealer=3).tolist()
                     if r[1] == 3]
-
-
-def test_dealer_raspasy_pool_needs_the_dealers_talon():
-    """A TOML combining options the spec forbids names both keys."""
-    with pytest.raises(ValueError, match=r"dealer_raspasy_pool.*raspasy_talon"):
-        load_variant_text('base = "rostov"\nplayers = 4\ndealer_raspasy_pool = true\n')
 
 
 @pytest.mark.parametrize("name", ["sochi", "leningrad", "rostov", "classic"])

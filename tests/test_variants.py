@@ -178,8 +178,6 @@ def test_scoring_table(name, players):
         ("bomb_rounds = 1", ("bomb_rounds", "blind_pass")),
         ("talon_whists = true", ("talon_whists", "players")),
         ("raspasy_rates = []\nraspasy_whists = 0", ("raspasy_rates", "raspasy_whists")),
-        ('players = 4\nraspasy_talon = "none"\ndealer_raspasy_pool = true',
-         ("dealer_raspasy_pool", "raspasy_talon")),
     ],
 )
 def test_a_forbidden_combination_names_both_keys(toml, keys):
