@@ -65,6 +65,7 @@ from prefstats.players.builtin import (
     default_tables,
     seat_key,
 )
+from prefstats.players.params import check_params
 from prefstats.scoring import deal_values, score_states
 from prefstats.simulate import player_key
 
@@ -178,7 +179,7 @@ def rollout_states(variant, deals, *, seat: int, decision: str | None,
     hands, talon, first, index = _arrays(deals)
     states = np.zeros(n * k, dtype=engine.STATE)
     legal = np.zeros((n, k), dtype=np.bool_)
-    prm = default_params(policy) if params is None else np.asarray(params, dtype=np.float64)
+    prm = default_params(policy) if params is None else check_params(params)
     code = POLICIES.index(policy)
     bad = _rollout_kernel(
         hands, talon, first, engine.rules_array(variant), code, prm,

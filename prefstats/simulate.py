@@ -38,7 +38,7 @@ from prefstats import __version__
 from prefstats.deal import deal
 from prefstats.play import play_batch
 from prefstats.players.builtin import POLICIES, default_params
-from prefstats.players.params import PARAMETERS
+from prefstats.players.params import PARAMETERS, check_params
 from prefstats.pulka import STRIDE, play_pulkas
 from prefstats.scoring import deal_values, score_states
 from prefstats.storage import (
@@ -479,7 +479,8 @@ def simulate_pulkas(
 
 
 def _params(params: np.ndarray | None) -> tuple[float, ...]:
-    return () if params is None else tuple(float(p) for p in params)
+    # a nan or out-of-range value would reach the compiled players (a crash, not an error)
+    return () if params is None else tuple(float(p) for p in check_params(params))
 
 
 def run(

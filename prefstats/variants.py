@@ -630,8 +630,8 @@ def describe(variant: Variant) -> str:
 
     >>> describe(get_variant("leningrad", stalingrad=True))
     'Leningrad with stalingrad = true'
-    >>> describe(get_variant("sochi", players=4, whist_split="gentleman", half_whist=False))
-    'Sochi, 4 players, with half_whist = false and whist_split = "gentleman"'
+    >>> describe(get_variant("sochi", players=4, whist_split="gentleman", half_whist=True))
+    'Sochi, 4 players, with half_whist = true and whist_split = "gentleman"'
     >>> describe(get_variant("gusarik"))
     'Gusarik'
     """

@@ -41,7 +41,8 @@ def test_report_writes_every_table_and_chart(data, tmp_path):
         assert (out / f"{name}.csv").exists() and f"{name}.csv" in md and f"{name}.csv" in html
     for png in out.glob("*.png"):
         assert png.with_suffix(".svg").exists() and png.name in md
-    assert "Too few samples" in md  # raspasy are rare with random players
+    # small groups are never shown as figures: a table says how many rows it holds back
+    assert "Too few samples" in md or "samples are not shown" in md
     assert "Wald test" in md and "[" in md  # every estimate carries its interval
     swapped = runner.invoke(app, ["report", str(pulkas), "--out", str(tmp_path / "x"),
                                   "--pulkas", str(data / "sochi")])

@@ -21,6 +21,8 @@ from prefstats.simulate import player_key
 from prefstats.variants import get_variant
 
 SOCHI = get_variant("sochi")
+#: Sochi has no half-whist (greedy whist, B:253): the whist tests use Leningrad.
+LENINGRAD = get_variant("leningrad")
 FIRST = ["pass", "bid", "misere"]
 WHIST = ["pass", "whist", "half"]
 
@@ -75,8 +77,8 @@ def test_forcing_the_policy_s_own_first_call_changes_nothing(variant, seat):
 
 def test_forcing_the_policy_s_own_whist_call_changes_nothing():
     d = deal(600, seed=13)
-    played = play_batch(d, SOCHI, key=4)
-    states, legal = rollout_states(SOCHI, d, seat=1, decision="whist", options=WHIST, key=4)
+    played = play_batch(d, LENINGRAD, key=4)
+    states, legal = rollout_states(LENINGRAD, d, seat=1, decision="whist", options=WHIST, key=4)
     same = 0
     for i, st in enumerate(played):
         if st["kind"] != engine.GAME or st["declarer"] == 1 or st["n_whist"] == 0:
@@ -102,7 +104,7 @@ def test_branches_agree_up_to_the_decision():
                     st = states[i, o]
                     assert st["calls"][0] == first["calls"][0]  # seat 0's call
                     assert st["calls"][1] != first["calls"][1]  # the forced one
-        states, legal = rollout_states(SOCHI, d, seat=2, decision="whist", options=WHIST,
+        states, legal = rollout_states(LENINGRAD, d, seat=2, decision="whist", options=WHIST,
                                        key=6, policy=policy)
         branched = 0
         for i in range(len(d)):
@@ -119,7 +121,7 @@ def test_branches_agree_up_to_the_decision():
 
 @pytest.mark.parametrize(("name", "decision", "options", "policy"), [
     ("sochi", "first_call", FIRST, "heuristic"),
-    ("sochi", "whist", WHIST, "heuristic"),
+    ("leningrad", "whist", WHIST, "heuristic"),
     ("sochi", "first_call", FIRST, "random"),
     ("classic", "first_call", [*FIRST, "dark", "blind_pass"], "heuristic"),
     ("gusarik", "whist", WHIST, "heuristic"),
@@ -177,7 +179,7 @@ def test_rollout_frame():
 
 def test_decisions_not_reached_or_illegal_have_no_value():
     d = deal(300, seed=18)
-    frame = rollout(SOCHI, d, seat=2, decision="whist", options=WHIST, seed=1)
+    frame = rollout(LENINGRAD, d, seat=2, decision="whist", options=WHIST, seed=1)
     assert frame.filter(~pl.col("legal"))["value"].null_count() == frame.filter(
         ~pl.col("legal")).height
     assert frame.filter(pl.col("legal"))["value"].null_count() == 0
@@ -275,3 +277,15 @@ def test_rollout_command_refuses_bad_input(args, named):
     result = _cli(*args)
     assert result.exit_code == 2
     assert named in result.output
+
+
+def test_parameters_out_of_range_are_refused_not_run():
+    import math
+
+    from prefstats.players.params import PARAMETERS, heuristic_params
+
+    params = heuristic_params()
+    params[PARAMETERS["aggression"][0]] = math.nan  # compiled players would crash on it
+    with pytest.raises(ValueError, match="aggression"):
+        rollout(SOCHI, deal(10, seed=1), seat=0, decision="first_call", options=["pass"],
+                params=params)

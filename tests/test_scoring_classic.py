@@ -247,14 +247,20 @@ def test_gusarik_misere_raspasy_and_sheet_settles_to_zero():
     s.record_misere(1, 2, multiplier=2)
     s.record_raspasy([3, 7])
     s.record_raspasy([0, 10])
-    # misère; the zero-trick pool at step 2 goes past the closed pool: help
-    assert s.pool.tolist() == [10, 2] and s.whists.tolist() == [[0, 20], [0, 0]]
-    assert s.mountain.tolist() == [3, 40 + 7 + 20]
+    # misère; a closed player who takes no trick on a raspasy writes the step's 2 off his
+    # own mountain and helps nobody (B:317)
+    assert s.pool.tolist() == [10, 0] and s.whists.tolist() == [[0, 0], [0, 0]]
+    assert s.mountain.tolist() == [3 - 2, 40 + 7 + 20]
     assert sum(s.value_exact()) == 0 and s.value().shape == (2,)
-    # help: nobody to help in a game (the other player defends): off his own mountain
+    # help (B:317): a defender who passed may be helped, 10 whists a point on him ...
     h = sheet("gusarik", pool_target=3)
     h.record_game(0, "8♠", None, {1: "pass"})
-    assert h.pool.tolist() == [3, 0] and h.mountain.tolist() == [-3, 0]
+    assert h.pool.tolist() == [3, 3] and h.whists.tolist() == [[0, 30], [0, 0]]
+    # ... one who whisted against the helper may not: nobody to help, so the points go
+    # off the helper's mountain (already zero) and into every other player's mountain
+    h = sheet("gusarik", pool_target=3)
+    h.record_game(0, "8♠", [8, 2], {1: "whist"})
+    assert h.pool.tolist() == [3, 0] and h.mountain.tolist() == [0, 3]
 
 
 @pytest.mark.parametrize(("call", "message"), [

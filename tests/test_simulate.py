@@ -223,3 +223,14 @@ def test_cli_simulate_pulkas(tmp_path):
     # The dealer's place rotates from place 2 (place 0's right neighbour).
     assert first["dealer"].to_list()[:4] == [2, 0, 1, 2][: first.height]
     assert manifest_of(f"{out}/deals")["spec"]["kind"] == "pulka-deals"
+
+
+def test_parameters_out_of_range_are_refused_before_anything_is_written(tmp_path):
+    from prefstats.players.params import PARAMETERS, heuristic_params
+
+    params = heuristic_params()
+    params[PARAMETERS["expect_whist"][0]] = float("inf")  # the compiled players would crash
+    with pytest.raises(ValueError, match="expect_whist"):
+        simulate(get_variant("sochi"), hands=100, seed=1, out=tmp_path / "d", params=params,
+                 progress=False)
+    assert not (tmp_path / "d").exists() or not any((tmp_path / "d").iterdir())
