@@ -104,4 +104,4 @@ def test_guide_on_a_small_dataset_advises_only_from_rollouts(tmp_path):
     assert not re.search(r"\bBid \d+ with", text)  # the old observational advice
     assert re.search(r"^  - \d+ points: [+-]\d+\.\d \[[+-]\d+\.\d, [+-]\d+\.\d\] \(n = ",
                      advice_part, re.M)
-    assert "holes" in advice_part and "aces and kings" in advice_part
+    assert "hole(s)" in advice_part and "aces and kings" in advice_part

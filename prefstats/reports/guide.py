@@ -36,10 +36,10 @@ from prefstats.storage import atomic_write, load
 from prefstats.variants import Variant, describe
 
 #: Deals rolled out per seat for bidding and whisting (misère: :data:`MISERE_DEALS`).
-GUIDE_DEALS = 4_000
-#: Deals rolled out per seat for misère against pass: a misère branch costs about ten
-#: trick branches.
-MISERE_DEALS = 1_000
+GUIDE_DEALS = 15_000
+#: Deals rolled out per seat for misère against pass (and at most a fifth of the trick
+#: deals): a misère branch costs about ten trick branches.
+MISERE_DEALS = 3_000
 #: The player model the counterfactual figures hold for.
 PLAYER_MODEL = ("every other decision by the built-in heuristic players with default "
                 "parameters")
@@ -115,7 +115,7 @@ def counterfactual_lines(variant: Variant, seed: int, deals: int = GUIDE_DEALS,
               "declarer cannot always play under):", ""]
     mis = seat_rollouts(variant, stream[:misere_deals], "first_call", ["pass", "misere"],
                         by_holes, seed=seed, workers=workers)
-    lines += advice(gains(mis, "pass", "misere"), "holes", "Call misère", "Pass rather than "
+    lines += advice(gains(mis, "pass", "misere"), "hole(s)", "Call misère", "Pass rather than "
                     "call misère", upward=False)
     calls = ["pass", "whist"] + (["half"] if variant.half_whist else [])
     whist = seat_rollouts(variant, stream[:deals], "whist", calls, by_honours, seed=seed,
@@ -221,19 +221,18 @@ def guide_lines(lf: pl.LazyFrame, variant: Variant, seed: int, deals: int = GUID
 def guide(path: str | Path, out: str | Path, deals: int = GUIDE_DEALS,
           misere_deals: int = MISERE_DEALS, workers: int = 1) -> Path:
     """Write ``guide.md`` for the deal dataset at ``path`` into the folder ``out``: the
-    advice from its first ``deals`` deals (``misere_deals`` for misère; at most the
-    dataset's size) rolled out at every seat under the dataset's variant and seed, then
-    the dataset's observational figures."""
+    advice from its first ``deals`` deals (at most the dataset's size; for misère
+    ``misere_deals``, at most a fifth of those) rolled out at every seat under the
+    dataset's variant and seed, then the dataset's observational figures."""
     manifest, variant = deal_dataset(path, "the guide reads deals (made by prefstats simulate)")
     for name, n in (("deals", deals), ("misere_deals", misere_deals)):
         if not isinstance(n, int) or n < 1:
             raise ValueError(f"{name} must be a positive number of deals, got {n!r}")
     lf = load(path)
-    rows = lf.select(pl.len()).collect().item()
+    n = max(1, min(deals, lf.select(pl.len()).collect().item()))
     # the dataset's own deals: a guide never rolls out deals the dataset does not hold
     text = "\n".join(guide_lines(lf, variant, int(manifest["spec"]["seed"]),
-                                 max(1, min(deals, rows)), max(1, min(misere_deals, rows)),
-                                 workers)) + "\n"
+                                 n, max(1, min(misere_deals, n // 5)), workers)) + "\n"
     target = Path(out)
     target.mkdir(parents=True, exist_ok=True)
     target = target / "guide.md"
