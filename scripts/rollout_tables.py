@@ -19,56 +19,11 @@ import argparse
 import sys
 from pathlib import Path
 
-import numpy as np
-import polars as pl
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from prefstats.deal import deal
-from prefstats.reports.classes import bidding_class, high_cards
-from prefstats.rollout import rollout
+from prefstats.reports.counterfactual import by_honours, by_points, seat_rollouts, table
 from prefstats.variants import get_variant
-
-
-def gains(frame: pl.DataFrame, classes: np.ndarray, base: str, option: str) -> pl.DataFrame:
-    """Mean of ``option`` − ``base`` per class over the deals where both were legal."""
-    wide = frame.pivot(on="option", index=["seat", "deal"], values="value")
-    wide = wide.with_columns(cls=pl.Series(classes))
-    diff = wide.select("cls", gain=pl.col(option) - pl.col(base)).drop_nulls()
-    return diff.group_by("cls").agg(
-        mean=pl.col("gain").mean(), se=pl.col("gain").std() / pl.len().sqrt(), n=pl.len(),
-    ).sort("cls")
-
-
-def _cell(row: dict | None) -> str:
-    if row is None or row["n"] < 2:
-        return "–"
-    half = 1.96 * row["se"]
-    return f"{row['mean']:+.1f} [{row['mean'] - half:+.1f}, {row['mean'] + half:+.1f}]"
-
-
-def table(title: str, frame: pl.DataFrame, classes: np.ndarray, levels: list[int],
-          base: str, options: list[str], label: str) -> str:
-    parts = {o: {r["cls"]: r for r in gains(frame, classes, base, o).iter_rows(named=True)}
-             for o in options}
-    head = f"| {label} | " + " | ".join(f"{o} − {base} (n)" for o in options) + " |"
-    lines = [f"**{title}**", "", head, "|---" * (len(options) + 1) + "|"]
-    for lv in levels:
-        cells = []
-        for o in options:
-            row = parts[o].get(lv)
-            cells.append(f"{_cell(row)} ({row['n'] if row else 0:,})")
-        lines.append(f"| {lv} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
-
-
-def run(variant, deals, decision: str, options: list[str], workers: int, seed: int):
-    frames = []
-    for seat in range(3):
-        f = rollout(variant, deals, seat=seat, decision=decision, options=options, seed=seed,
-                    workers=workers)
-        frames.append(f.with_columns(seat=pl.lit(seat)))
-    return pl.concat(frames)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -80,20 +35,19 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     variant = get_variant(args.variant)
     deals = deal(args.deals, seed=args.seed)
-    # one class per (seat, deal), in the pivot's order: seat-major
-    points = np.concatenate([bidding_class(deals.hands[:, s])["points"] for s in range(3)])
-    honours = np.concatenate([high_cards(deals.hands[:, s]) for s in range(3)])
-    first = run(variant, deals, "first_call", ["pass", "bid", "misere"], args.workers, args.seed)
+    first = seat_rollouts(variant, deals, "first_call", ["pass", "bid", "misere"],
+                          by_points, seed=args.seed,
+                          workers=args.workers)
     print(table(f"{args.variant}: first call against pass, by hand points "
-                f"(whists a deal, 95% CI; {args.deals:,} deals x 3 seats, seed {args.seed})",
-                first.sort("seat", "deal"), points, list(range(4, 11)), "pass",
-                ["bid", "misere"], "points"))
+                f"(whists a deal, 95% CI; {args.deals:,} deals x every seat, seed {args.seed})",
+                first, list(range(4, 11)), "pass", ["bid", "misere"], "points"))
     print()
-    whist = run(variant, deals, "whist", ["pass", "whist", "half"], args.workers, args.seed)
+    whist = seat_rollouts(variant, deals, "whist", ["pass", "whist", "half"],
+                          by_honours, seed=args.seed,
+                          workers=args.workers)
     print(table(f"{args.variant}: whist call against pass, by the defender's aces and kings "
                 f"(whists a deal, 95% CI; first whist call on a trick game)",
-                whist.sort("seat", "deal"), np.minimum(honours, 5), list(range(6)), "pass",
-                ["whist", "half"], "aces+kings"))
+                whist, list(range(6)), "pass", ["whist", "half"], "aces+kings"))
 
 
 if __name__ == "__main__":

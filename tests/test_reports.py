@@ -205,7 +205,7 @@ def test_guide_bidding_rules():
                              "gain_hi": g + (g - lo)}
                       for lv, rows in gains.items() for p, g, lo in rows])
     lines = _bidding_rules(t, "points", "points")
-    assert lines[0].startswith("- **Bid 6** with 8+ points")
+    assert lines[0].startswith("- **6 declared** with 8+ points beat passing")
     assert lines[1].startswith("- **7: no single threshold**") and "8 points" in lines[1]
-    assert lines[2].startswith("- **Do not bid 8**")
+    assert lines[2].startswith("- **8 declared never beat passing**")
     assert lines[3] == "- **9**: too few declared deals to say."

@@ -67,6 +67,7 @@ def test_compare_pairs_same_seed_datasets(data, tmp_path):
 def test_guide_and_a_bad_folder(data, tmp_path):
     out = _run("guide", str(data / "sochi"), "--out", str(tmp_path))
     text = (tmp_path / "guide.md").read_text()
-    assert "## Bidding" in text and "## Whisting" in text and "guide.md" in out
+    assert "## First call: bid or pass" in text and "## Whisting" in text and "guide.md" in out
+    assert "## What the simulated players did — observational, not advice" in text
     result = runner.invoke(app, ["report", str(tmp_path / "nothing"), "--out", str(tmp_path)])
     assert result.exit_code == 2 and "not a prefstats dataset" in result.output

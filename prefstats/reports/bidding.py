@@ -1,6 +1,6 @@
-"""Section 1, bidding thresholds: by hand class, how often each contract level is made
-after the talon, what declaring it is worth in whists against passing, and from which
-class on it pays; the same for misère by the holes in the hand.
+"""Section 1, bidding (observational, not advice): by hand class, how often each contract
+level is made after the talon, what declaring it is worth in whists against passing,
+and from which class on it pays; the same for misère by the holes in the hand.
 
 "Passing" is every deal in which a seat of the same class did not declare (it
 defended, or the deal was a raspasy): the comparison is between the choices the

@@ -1,6 +1,13 @@
-"""``prefstats guide``: sections 1 and 2 distilled into a one-page bidding and whisting
-guide (``guide.md``) -- when to bid each level, when a misère pays, when to whist,
-half-whist or pass -- every rule with the figure (and its 95% CI and sample) behind it.
+"""``prefstats guide``: a one-page bidding and whisting guide (``guide.md``) -- when to
+bid, when a misère pays, when to whist, half-whist or pass.
+
+Its advice comes only from paired counterfactual figures
+(:mod:`prefstats.reports.counterfactual`): the first deals of the dataset's own deal
+stream played with the decision forced to each option and to a pass, every other
+decision by the built-in heuristic players. A rule is stated only where the gain is at
+least :data:`~prefstats.reports.counterfactual.DECISIVE_SE` standard errors from zero.
+What the dataset's players chose and earned (sections 1 and 2 of the report) follows
+under a heading that says it is observational, not advice.
 """
 
 from __future__ import annotations
@@ -9,12 +16,35 @@ from pathlib import Path
 
 import polars as pl
 
+from prefstats.deal import deal
 from prefstats.reports.bidding import bidding_table, hand_rows, misere_table, thresholds
+from prefstats.reports.counterfactual import (
+    DECISIVE_SE,
+    by_holes,
+    by_honours,
+    by_points,
+    cell,
+    decisive,
+    gains,
+    seat_rollouts,
+    threshold,
+)
 from prefstats.reports.meta import deal_dataset
 from prefstats.reports.stats import MIN_SAMPLES
-from prefstats.reports.whist import whist_table
+from prefstats.reports.whist import MAX_HIGH, whist_table
 from prefstats.storage import atomic_write, load
-from prefstats.variants import describe
+from prefstats.variants import Variant, describe
+
+#: Deals rolled out per seat for bidding and whisting (misère: :data:`MISERE_DEALS`).
+GUIDE_DEALS = 15_000
+#: Deals rolled out per seat for misère against pass (and at most a fifth of the trick
+#: deals): a misère branch costs about ten trick branches.
+MISERE_DEALS = 3_000
+#: The player model the counterfactual figures hold for.
+PLAYER_MODEL = ("every other decision by the built-in heuristic players with default "
+                "parameters")
+#: The heading of the observational part.
+OBSERVED = "What the simulated players did — observational, not advice"
 
 
 def _ci(row: dict, col: str, digits: int = 1, scale: float = 1.0) -> str:
@@ -22,15 +52,96 @@ def _ci(row: dict, col: str, digits: int = 1, scale: float = 1.0) -> str:
             f"{row[f'{col}_hi'] * scale:+.{digits}f}]")
 
 
+def _gain_line(row: dict, label: str) -> str:
+    z = row["mean"] / row["se"] if row["se"] > 0 else float("inf")
+    return f"  - {label}: {cell(row)} (n = {row['n']:,}; {z:+.1f} SE)"
+
+
+def advice(table: pl.DataFrame, name: str, do: str, dont: str, upward: bool = True
+           ) -> list[str]:
+    """The verdict on one option against passing from its :func:`gains` ``table`` (classes
+    called ``name``), then one line per class. ``do`` and ``dont`` are the advice ("Bid",
+    "Pass rather than bid"); with ``upward`` False the classes run downward (misère: the
+    fewer holes, the better), so the threshold is the most holes up to which it pays."""
+    order = table.sort("cls", descending=not upward)
+    start = threshold(order, upward=upward)
+    enough = order.filter(pl.col("n") >= MIN_SAMPLES)
+    bound = "from" if upward else "with at most"
+    if start is not None and decisive(start):
+        verdict = (f"- **{do} {bound} {start['cls']} {name}**: gain {cell(start)} "
+                   f"(n = {start['n']:,}) and positive with 95% confidence in every class "
+                   f"beyond.")
+    elif start is not None:
+        verdict = (f"- Not decisive: the gain is positive with 95% confidence {bound} "
+                   f"{start['cls']} {name} ({cell(start)}, n = {start['n']:,}), but less than "
+                   f"{DECISIVE_SE:g} standard errors from zero.")
+    elif len(enough) and all(r["mean"] < 0 and decisive(r)
+                             for r in enough.iter_rows(named=True)):
+        verdict = (f"- **{dont}**: the gain is negative by {DECISIVE_SE:g}+ standard errors "
+                   f"in every class with {MIN_SAMPLES}+ deals.")
+    elif len(enough):
+        verdict = (f"- Not decisive: no class from which the gain is positive with 95% "
+                   f"confidence and stays positive {'above' if upward else 'below'} it.")
+    else:
+        verdict = f"- Too few deals reached the decision to say (fewer than {MIN_SAMPLES} a class)."
+    return [verdict, *(_gain_line(r, f"{r['cls']} {name}")
+                       for r in order.sort("cls").iter_rows(named=True)), ""]
+
+
+def counterfactual_lines(variant: Variant, seed: int, deals: int = GUIDE_DEALS,
+                         misere_deals: int = MISERE_DEALS, workers: int = 1) -> list[str]:
+    """The guide's advice: first call (bid, misère) and whist call against passing, on the
+    first ``deals`` (misère: ``misere_deals``) deals of the stream of ``seed``."""
+    stream = deal(max(deals, misere_deals), seed=seed)
+    lines = [f"Every figure below is a paired counterfactual: the first {deals:,} deals of "
+             f"this dataset's deal stream (seed {seed}; misère: the first {misere_deals:,}) "
+             "played at every seat once with the seat's decision forced to the option and "
+             f"once forced to a pass, {PLAYER_MODEL}. The gain is the mean difference in "
+             "whists a deal to the seat, with its 95% CI; n counts the (seat, deal) pairs "
+             "where both calls were legal. A threshold is the lowest class from which the "
+             "gain is positive with 95% confidence and stays positive in every class above "
+             f"it (classes with fewer than {MIN_SAMPLES} pairs are ignored); a rule is given "
+             f"only where that gain is at least {DECISIVE_SE:g} standard errors from zero. "
+             "The figures hold for this player model: against other players they can differ.",
+             "", "## First call: bid or pass", "",
+             "The lowest bid of a trick game at the seat's first call, against passing, by "
+             "hand points (best-suit length + its A K Q + aces outside it):", ""]
+    first = seat_rollouts(variant, stream[:deals], "first_call", ["pass", "bid"], by_points,
+                          seed=seed, workers=workers)
+    lines += advice(gains(first, "pass", "bid"), "points", "Bid at your first call",
+                    "Pass rather than bid")
+    lines += ["## First call: misère or pass", "",
+              "Misère at the seat's first call against passing, by holes (suits in which the "
+              "declarer cannot always play under):", ""]
+    mis = seat_rollouts(variant, stream[:misere_deals], "first_call", ["pass", "misere"],
+                        by_holes, seed=seed, workers=workers)
+    lines += advice(gains(mis, "pass", "misere"), "hole(s)", "Call misère", "Pass rather than "
+                    "call misère", upward=False)
+    calls = ["pass", "whist"] + (["half"] if variant.half_whist else [])
+    whist = seat_rollouts(variant, stream[:deals], "whist", calls, by_honours, seed=seed,
+                          workers=workers)
+    lines += ["## Whisting", "",
+              "The first whist call as a defender of a trick game (every level pooled), "
+              f"against passing, by the defender's aces and kings ({MAX_HIGH} = "
+              f"{MAX_HIGH} or more):", "", "Whist:", ""]
+    lines += advice(gains(whist, "pass", "whist"), "aces and kings", "Whist", "Pass rather "
+                    "than whist")
+    if variant.half_whist:
+        lines += ["Half-whist:", "", *advice(gains(whist, "pass", "half"), "aces and kings",
+                                             "Half-whist", "Pass rather than half-whist")]
+    return lines
+
+
 def _bidding_rules(bids: pl.DataFrame, key: str, name: str) -> list[str]:
-    """One line per level: from which class ``key`` (called ``name``) declaring pays."""
+    """One line per level: from which class ``key`` (called ``name``) the players'
+    declarations beat their passes (observational)."""
     lines = []
     start = {r["level"]: r for r in thresholds(bids, by=key).iter_rows(named=True)}
     for level in range(6, 11):
         seen = bids.filter((pl.col("level") == level) & pl.col("enough"))
         if level in start:
             r = start[level]
-            lines.append(f"- **Bid {level}** with {r[key]}+ {name}: made "
+            lines.append(f"- **{level} declared** with {r[key]}+ {name} beat passing: made "
                          f"{100 * r['p_make']:.0f}% [{100 * r['p_make_lo']:.0f}, "
                          f"{100 * r['p_make_hi']:.0f}], gain {_ci(r, 'gain')} (n = {r['n']:,}; "
                          f"the players bid it with {100 * r['bid_share']:.2g}% of such hands).")
@@ -42,7 +153,7 @@ def _bidding_rules(bids: pl.DataFrame, key: str, name: str) -> list[str]:
                              for r in paid.iter_rows(named=True)) + ".")
         elif len(seen):
             best = seen.sort("gain", descending=True).row(0, named=True)
-            lines.append(f"- **Do not bid {level}**: no class gains with 95% confidence; the "
+            lines.append(f"- **{level} declared never beat passing** with 95% confidence; the "
                          f"best, {best[key]} {name}, gives {_ci(best, 'gain')} "
                          f"(n = {best['n']:,}).")
         else:
@@ -50,42 +161,41 @@ def _bidding_rules(bids: pl.DataFrame, key: str, name: str) -> list[str]:
     return [*lines, ""]
 
 
-def guide_lines(lf: pl.LazyFrame, variant: str) -> list[str]:
-    """The guide's markdown lines for the deals in ``lf``."""
+def observed_lines(lf: pl.LazyFrame) -> list[str]:
+    """What the dataset's players chose and earned, by hand class, under :data:`OBSERVED`."""
     rows = hand_rows(lf)
     misere, whists = misere_table(lf, rows=rows), whist_table(lf)
-    lines = [f"# {variant}: when to bid and when to whist", "",
-             "Hand points = best-suit length + its A K Q + aces outside it (dealt cards); "
-             "expected tricks = the built-in evaluator's estimate for the dealt hand in its "
-             "best strain. "
-             "Gains are whists per deal against passing, with 95% CIs; n is the number of "
-             f"deals behind the figure (classes with fewer than {MIN_SAMPLES} are ignored). "
-             "They describe what the simulated players' choices earned: where the players bid a "
-             "level with few hands of a class, the figure holds for the hands they picked.", "",
-             "## Bidding", ""]
+    lines = [f"## {OBSERVED}", "",
+             "These figures compare the calls the simulated players chose: each class's "
+             "declarers (or whisters) against the hands of that class that passed. The "
+             "players pick which hands bid, so a class average says nothing about what a "
+             "hand of that class should do; read them as a description of the players, "
+             "never as advice. Expected tricks = the built-in evaluator's estimate for the "
+             "dealt hand in its best strain; gains in whists per deal, 95% CIs "
+             f"(classes with fewer than {MIN_SAMPLES} deals are ignored).", ""]
     for key, name, title in (("points", "points", "hand points"),
                              ("est_tricks", "expected tricks", "the evaluator's expected tricks")):
-        lines += [f"By {title}:", "",
+        lines += [f"### Declaring, by {title}", "",
                   *_bidding_rules(bidding_table(lf, (key,), rows=rows), key, name)]
-    lines += ["## Misère", ""]
+    lines += ["### Misère", ""]
     shown = misere.filter("enough")
     if not len(shown):
         lines.append("- Too few misères to say.")
     for r in shown.iter_rows(named=True):
-        verdict = "pays" if r["gain_lo"] > 0 else "does not pay" if r["gain_hi"] < 0 else "is even"
+        verdict = "paid" if r["gain_lo"] > 0 else "lost" if r["gain_hi"] < 0 else "was even"
         lines.append(f"- {r['holes']} hole(s), {r['short_holes']} short: caught "
-                     f"{100 * r['p_caught']:.0f}%, gain {_ci(r, 'gain')}: **{verdict}** "
+                     f"{100 * r['p_caught']:.0f}%, gain {_ci(r, 'gain')}: {verdict} "
                      f"(n = {r['n']:,}).")
-    lines += ["", "## Whisting", ""]
+    lines += ["", "### Whisting", ""]
     start = {r["level"]: r for r in thresholds(whists, by="high_cards").iter_rows(named=True)}
     for level in range(6, 11):
         seen = whists.filter((pl.col("level") == level) & pl.col("enough"))
         if level in start:
             r = start[level]
-            lines.append(f"- **Whist {level}** with {r['high_cards']}+ aces and kings: gain "
-                         f"{_ci(r, 'gain')} (n = {r['ev_whist_n']:,} whists).")
+            lines.append(f"- **{level} whisted** with {r['high_cards']}+ aces and kings beat "
+                         f"passing: gain {_ci(r, 'gain')} (n = {r['ev_whist_n']:,} whists).")
         elif len(seen):
-            lines.append(f"- **Pass on {level}**: whisting never beat passing in a class with "
+            lines.append(f"- **{level}**: whisting never beat passing in a class with "
                          "enough deals.")
         else:
             lines.append(f"- **{level}**: too few defended deals to say.")
@@ -99,10 +209,30 @@ def guide_lines(lf: pl.LazyFrame, variant: str) -> list[str]:
     return lines
 
 
-def guide(path: str | Path, out: str | Path) -> Path:
-    """Write ``guide.md`` for the deal dataset at ``path`` into the folder ``out``."""
-    _, variant = deal_dataset(path, "the guide reads deals (made by prefstats simulate)")
-    text = "\n".join(guide_lines(load(path), describe(variant))) + "\n"
+def guide_lines(lf: pl.LazyFrame, variant: Variant, seed: int, deals: int = GUIDE_DEALS,
+                misere_deals: int = MISERE_DEALS, workers: int = 1) -> list[str]:
+    """The guide's markdown lines: the counterfactual advice for ``variant`` on the deal
+    stream of ``seed``, then the observational figures of the deals in ``lf``."""
+    return [f"# {describe(variant)}: when to bid and when to whist", "",
+            *counterfactual_lines(variant, seed, deals, misere_deals, workers), "",
+            *observed_lines(lf)]
+
+
+def guide(path: str | Path, out: str | Path, deals: int = GUIDE_DEALS,
+          misere_deals: int = MISERE_DEALS, workers: int = 1) -> Path:
+    """Write ``guide.md`` for the deal dataset at ``path`` into the folder ``out``: the
+    advice from its first ``deals`` deals (at most the dataset's size; for misère
+    ``misere_deals``, at most a fifth of those) rolled out at every seat under the
+    dataset's variant and seed, then the dataset's observational figures."""
+    manifest, variant = deal_dataset(path, "the guide reads deals (made by prefstats simulate)")
+    for name, n in (("deals", deals), ("misere_deals", misere_deals)):
+        if not isinstance(n, int) or n < 1:
+            raise ValueError(f"{name} must be a positive number of deals, got {n!r}")
+    lf = load(path)
+    n = max(1, min(deals, lf.select(pl.len()).collect().item()))
+    # the dataset's own deals: a guide never rolls out deals the dataset does not hold
+    text = "\n".join(guide_lines(lf, variant, int(manifest["spec"]["seed"]),
+                                 n, max(1, min(misere_deals, n // 5)), workers)) + "\n"
     target = Path(out)
     target.mkdir(parents=True, exist_ok=True)
     target = target / "guide.md"

@@ -21,6 +21,12 @@ from prefstats.variants import Variant, describe, differences, overrides
 
 OBSERVATIONAL = ("Figures compare the choices the simulated players made; they are not a "
                  "replay of each hand with the other choice.")
+#: Heading tail and first line of the sections whose figures must not read as advice.
+OBSERVED = " — what the simulated players did (observational, not advice)"
+NOT_ADVICE = ("Observational, not advice: each class's declarers (or whisters) are compared "
+              "with the hands of that class that passed, and the players pick which hands "
+              "bid, so a gain here says nothing about what a hand of that class should do; "
+              "the paired counterfactual figures behind guide.md do. ")
 NO_PULKAS = ("No pulka dataset was given (`--pulkas DIR`, made by `simulate-pulkas`), so "
              "pulka results by seat are not shown.")
 
@@ -63,9 +69,11 @@ def _bidding_blocks(table: pl.DataFrame, variant: str, key: str, name: str, axis
               [("level", "level", "int"), (name, key, fmt), *_BID_COLUMNS],
               partial(chart, y="p_make", title=f"{variant}: P(make) by {name}",
                       ylabel="contracts made", percent=True)),
-        Block(f"{stem}_gain", f"Value of declaring against passing, by {name}",
+        Block(f"{stem}_gain", f"What the players' declarations earned against their passes, "
+              f"by {name}",
               f"Mean deal value to the declarer minus the mean value to players of the same "
-              f"{name} who did not declare; above zero, declaring that level pays.",
+              f"{name} who did not declare; above zero, the players' declarations of that level "
+              "earned more than their passes.",
               bidding.thresholds(table, by=key),
               [("level", "level", "int"), (f"pays from {name}", key, fmt), *_BID_COLUMNS],
               partial(chart, y="gain", zero_line=True, ylabel="declare − pass (whists per deal)",
@@ -79,13 +87,13 @@ def _bidding_blocks(table: pl.DataFrame, variant: str, key: str, name: str, axis
 def bidding_section(lf: pl.LazyFrame, variant: str) -> Section:
     rows = bidding.hand_rows(lf)
     misere = bidding.misere_table(lf, rows=rows)
-    return Section("1. Bidding thresholds", "A hand's class is read from its ten dealt cards: "
-                   "either hand points (the best suit's length, its top honours A K Q and the "
-                   "aces outside it: a count a player can make at the table) or the expected "
-                   "tricks of the built-in player's evaluator (fitted to the double-dummy "
-                   "solver). 'Of the class' is the share of all hands of that class that "
-                   "declared: the players choose which hands bid, so a small share means the "
-                   "figures describe the pick of that class. " + OBSERVATIONAL, [
+    return Section("1. Bidding" + OBSERVED, NOT_ADVICE + (
+                   "A hand's class is read from its ten dealt cards: either hand points (the best "
+                   "suit's length, its top honours A K Q and the aces outside it: a count a player"
+                   " can make at the table) or the expected tricks of the built-in player's "
+                   "evaluator (fitted to the double-dummy solver). 'Of the class' is the share of "
+                   "all hands of that class that declared: the players choose which hands bid, so "
+                   "a small share means the figures describe the pick of that class."), [
         *_bidding_blocks(bidding.bidding_table(lf, rows=rows), variant, "points",
                          "hand points", "hand points (best-suit length + its A K Q + side aces)",
                          "bidding"),
@@ -117,8 +125,8 @@ def bidding_section(lf: pl.LazyFrame, variant: str) -> Section:
 
 def whist_section(lf: pl.LazyFrame, variant: str) -> Section:
     table = whist.whist_table(lf)
-    return Section("2. Whist profitability", "Each defender of a trick contract, by contract "
-                   "level and his aces and kings. " + OBSERVATIONAL, [
+    return Section("2. Whisting" + OBSERVED, NOT_ADVICE + "Each defender of a trick "
+                   "contract, by contract level and his aces and kings.", [
         Block("whist", "Whisting against passing, by high cards",
               "Mean deal value to the defender by his call; gain = whist − pass.", table,
               [("level", "level", "int"), ("A+K", "high_cards", "int"),
@@ -131,7 +139,7 @@ def whist_section(lf: pl.LazyFrame, variant: str) -> Section:
                       title=f"{variant}: what whisting is worth, by high cards",
                       xlabel="defender's aces and kings (5 = five or more)",
                       ylabel="whist − pass (whists per deal)")),
-        Block("whist_threshold", "Whisting pays from",
+        Block("whist_threshold", "The players' whists beat their passes from",
               "Per level, the fewest aces and kings from which whisting beat passing in "
               "every class shown, with 95% confidence at that class.",
               bidding.thresholds(table, by="high_cards"),

@@ -1,4 +1,4 @@
-"""Section 2, whist profitability: for each contract level and the defender's high
+"""Section 2, whisting (observational, not advice): for each contract level and the defender's high
 cards (aces and kings), the mean value in whists of whisting, passing and
 half-whisting, under the dataset's variant (its obligations, quotas and split rule are
 already in the deal values), and from how many high cards whisting stops paying.

@@ -1,0 +1,107 @@
+"""The guide advises from paired counterfactual figures only (issue 14, item 5): the
+gain tables against a direct computation, the 3-standard-error rule, the threshold rule
+(positive with 95% confidence and staying positive), and a guide on a small dataset
+whose only advice-like lines are counterfactual."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import polars as pl
+import pytest
+
+from prefstats.deal import deal
+from prefstats.reports import counterfactual as cf
+from prefstats.reports.guide import OBSERVED, PLAYER_MODEL, advice, guide
+from prefstats.reports.stats import MIN_SAMPLES
+from prefstats.simulate import simulate
+from prefstats.variants import get_variant
+
+SOCHI = get_variant("sochi")
+
+
+def test_gains_match_a_direct_paired_computation():
+    deals = deal(300, seed=4)
+    frame = cf.seat_rollouts(SOCHI, deals, "first_call", ["pass", "bid"], cf.by_points,
+                             seed=4)
+    got = {r["cls"]: r for r in cf.gains(frame, "pass", "bid").iter_rows(named=True)}
+    diffs: dict[int, list[float]] = {}
+    for seat in range(3):
+        points = cf.by_points(deals.hands[:, seat])
+        f = frame.filter(pl.col("seat") == seat)
+        base = dict(f.filter(option="pass").select("deal", "value").iter_rows())
+        bid = dict(f.filter(option="bid").select("deal", "value").iter_rows())
+        for d in range(len(deals)):
+            if base[d] is not None and bid[d] is not None:
+                diffs.setdefault(int(points[d]), []).append(bid[d] - base[d])
+    expect = {c: v for c, v in diffs.items() if len(v) >= 2}
+    assert set(got) == set(expect) and sum(len(v) for v in expect.values()) > 300
+    for c, v in expect.items():
+        mean, se = np.mean(v), np.std(v, ddof=1) / np.sqrt(len(v))
+        row = got[c]
+        assert row["n"] == len(v)
+        assert row["mean"] == pytest.approx(mean) and row["se"] == pytest.approx(se)
+        assert row["lo"] == pytest.approx(mean - 1.96 * se)
+        assert row["hi"] == pytest.approx(mean + 1.96 * se)
+    text = cf.table("t", frame, [min(expect)], "pass", ["bid"], "points")
+    assert f"{cf.cell(got[min(expect)])} ({len(expect[min(expect)]):,})" in text
+
+
+def _frame(gain_by_class: dict[int, tuple[float, int]], option: str = "bid") -> pl.DataFrame:
+    """A rollout frame whose paired gain in class c is exactly ``k`` standard errors
+    (``gain_by_class[c] = (k, n)``; the pass branch is worth zero)."""
+    rows = []
+    deal_no = 0
+    for c, (k, n) in gain_by_class.items():
+        z = np.tile([-1.0, 1.0], n // 2)
+        z = z / z.std(ddof=1)
+        gain = k / np.sqrt(n) + z  # sample sd 1, so se = 1/sqrt(n)
+        for g in gain:
+            rows += [(0, deal_no, c, "pass", 0.0), (0, deal_no, c, option, float(g))]
+            deal_no += 1
+    return pl.DataFrame(rows, schema=["seat", "deal", "cls", "option", "value"], orient="row")
+
+
+@pytest.mark.parametrize(("k", "advised"), [(2.0, False), (4.0, True)])
+def test_advice_needs_three_standard_errors(k, advised):
+    table = cf.gains(_frame({7: (k, 200)}), "pass", "bid")
+    row = table.row(0, named=True)
+    assert row["mean"] / row["se"] == pytest.approx(k) and row["lo"] > 0
+    verdict = advice(table, "points", "Bid", "Pass")[0]
+    assert verdict.startswith("- **Bid from 7 points**") is advised
+    assert verdict.startswith("- Not decisive") is not advised
+
+
+def test_decisively_negative_everywhere_advises_passing():
+    table = cf.gains(_frame({6: (-4.0, 200), 7: (-5.0, 200)}), "pass", "bid")
+    assert advice(table, "points", "Bid", "Pass rather than bid")[0].startswith(
+        "- **Pass rather than bid**")
+
+
+def _lows(los: dict[int, float], n: int = MIN_SAMPLES) -> pl.DataFrame:
+    return pl.DataFrame({"cls": list(los), "mean": [lo + 1 for lo in los.values()],
+                         "se": 0.5, "lo": list(los.values()), "hi": 9.0, "n": n})
+
+
+def test_threshold_is_positive_and_stays_positive():
+    assert cf.threshold(_lows({4: 1.0, 5: -1.0, 6: 0.5, 7: 2.0, 8: 1.0}))["cls"] == 6
+    assert cf.threshold(_lows({4: 1.0, 5: 2.0, 6: -0.1})) is None
+    assert cf.threshold(_lows({4: -1.0, 5: 0.0})) is None
+    # a thin class above does not break the run; it is not read at all
+    thin = pl.concat([_lows({5: 1.0, 6: 1.0}), _lows({7: -3.0}, n=MIN_SAMPLES - 1)])
+    assert cf.threshold(thin)["cls"] == 5
+    # downward (misère by holes): the most holes up to which it pays in every class below
+    assert cf.threshold(_lows({0: 1.0, 1: 0.5, 2: -1.0, 3: 0.2}), upward=False)["cls"] == 1
+
+
+def test_guide_on_a_small_dataset_advises_only_from_rollouts(tmp_path):
+    simulate(SOCHI, hands=2000, seed=3, out=tmp_path / "d", workers=1, progress=False)
+    text = guide(tmp_path / "d", tmp_path / "out", deals=2000, misere_deals=200).read_text()
+    advice_part, _, observed = text.partition(f"## {OBSERVED}")
+    assert observed and PLAYER_MODEL in advice_part and "first 2,000 deals" in advice_part
+    assert "seed 3" in advice_part and "## First call: bid or pass" in advice_part
+    assert not re.search(r"\bBid \d+ with", text)  # the old observational advice
+    assert re.search(r"^  - \d+ points: [+-]\d+\.\d \[[+-]\d+\.\d, [+-]\d+\.\d\] \(n = ",
+                     advice_part, re.M)
+    assert "hole(s)" in advice_part and "aces and kings" in advice_part
