@@ -99,6 +99,7 @@ def _script(name: str):
     return module
 
 
+@pytest.mark.slow  # whole games under PIMC on both sides: a gauge check, run by make test-all
 def test_gauge_driver_plays_the_heuristic_like_the_engine_and_pimc_legally():
     strength = _script("strength")
     gap = sys.modules["defence_gap"]
