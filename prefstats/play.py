@@ -205,6 +205,8 @@ def _at_open_start(st):
 PLAYED, ILLEGAL, REACHED = 0, 1, 2
 #: Decisions a driver can force, as :func:`at_decision` knows them.
 FIRST_CALL, WHIST_CALL = 0, 1
+#: Every call of the seat in the auction; the declarer's contract after the talon.
+MAX_BID, CONTRACT_CALL = 2, 3
 #: A forced option meaning "the lowest legal bid of a trick game with the talon"; every
 #: other forced option is the call itself (``PASS``, ``MISERE``, ``DARK``, ``W_HALF`` ...).
 LOWEST_BID = -2
@@ -213,8 +215,9 @@ LOWEST_BID = -2
 @njit(cache=True)
 def at_decision(obs, decision, seat):
     """Whether observation ``obs`` asks ``seat`` for its first call of the auction
-    (``FIRST_CALL``) or its first whist call on a trick game (``WHIST_CALL``). Calls the
-    engine makes itself (a whist that must be) are no decision."""
+    (``FIRST_CALL``), its first whist call on a trick game (``WHIST_CALL``), any call of
+    the auction (``MAX_BID``) or the contract (``CONTRACT_CALL``). Calls the engine makes
+    itself (a whist that must be) are no decision."""
     if obs.seat != seat:
         return False
     if decision == FIRST_CALL:
@@ -232,6 +235,10 @@ def at_decision(obs, decision, seat):
         # half-whist; the other defender speaks once.
         return obs.phase == engine.WHIST and (
             obs.n_whist == 0 or seat != (obs.declarer + 1) % 3)
+    if decision == MAX_BID:
+        return obs.phase == engine.AUCTION
+    if decision == CONTRACT_CALL:
+        return obs.phase == engine.CONTRACT
     return False
 
 

@@ -12,10 +12,12 @@ import itertools
 import json
 import math
 import sys
+from pathlib import Path
 
 import numpy as np
 import typer
 
+from prefstats import cli
 from prefstats.cli import app
 
 #: The best option must lead every other by this many standard errors of the paired
@@ -84,7 +86,9 @@ def rollout_command(
     seat: int = typer.Option(0, help="The seat from the dealer's left (0 first hand)."),
     variant: str = typer.Option("sochi", help="Preset: sochi, leningrad, rostov, classic, "
                                               "gusarik."),
-    decision: str = typer.Option("first_call", help="first_call or whist."),
+    decision: str = typer.Option("first_call", help="first_call, whist, max_bid (options: "
+                                 "levels 6..10) or contract (policy, levels, or contracts "
+                                 "like 7♥)."),
     options: str | None = typer.Option(None, help="Comma-separated options (default: all the "
                                                   "variant has)."),
     talon: str | None = typer.Option(None, help="The talon when it is known (two cards)."),
@@ -97,7 +101,7 @@ def rollout_command(
     """Play every option of one decision of HAND on many deals of the unseen cards and
     rank the options by their mean value in whists, as paired differences."""
     from prefstats.cards import format_cards, parse_cards
-    from prefstats.rollout import OPTIONS, hand_deals, option_codes, rollout
+    from prefstats.rollout import default_options, hand_deals, option_codes, rollout
     from prefstats.variants import get_variant
 
     try:
@@ -106,12 +110,8 @@ def rollout_command(
         if output not in ("text", "json"):
             raise ValueError(f"--format must be text or json, got {output!r}")
         rules = get_variant(variant)
-        if decision not in OPTIONS:
-            raise ValueError(f"unknown decision {decision!r}; choose from "
-                             f"{', '.join(OPTIONS)}")
         if options is None:
-            names = [o for o, (_, needs) in OPTIONS[decision].items()
-                     if needs is None or getattr(rules, needs)]
+            names = default_options(rules, decision)
         else:
             names = [o.strip() for o in options.split(",")]
         option_codes(rules, decision, names)
@@ -162,3 +162,39 @@ def rollout_command(
     else:
         _print_text(result, f"{format_cards(mask)}, seat {seat}, {variant}, {decision} "
                             f"({policy} policy), value in whists to the seat")
+
+
+@app.command("simulate-decisions")
+def simulate_decisions_command(
+    variant: str | None = cli._VARIANT,
+    config: Path | None = cli._CONFIG,
+    players: int | None = cli._PLAYERS,
+    hands: int = typer.Option(10_000, help="Deals: the first HANDS of the seed's stream."),
+    decisions: str = typer.Option("first_call,whist", help="Comma-separated decisions: "
+                                  "first_call, whist, max_bid, contract."),
+    seed: int = cli._SEED,
+    out: str = cli._OUT,
+    chunk_size: int = typer.Option(20_000, help="Deals per chunk file."),
+    workers: int | None = cli._WORKERS,
+    backend: str = cli._BACKEND,
+    scheduler: str | None = cli._SCHEDULER,
+    policy: str = cli._POLICY,
+    param: list[str] | None = cli._PARAM,
+    force: bool = cli._FORCE,
+    quiet: bool = cli._QUIET,
+) -> None:
+    """Counterfactual decisions into a Parquet dataset: each deal played once per option
+    of each decision at every seat, one row per (deal, seat, decision, option) reached,
+    with the option's value in whists (the same deals as `simulate` with this seed)."""
+    from prefstats.rollout import simulate_decisions
+
+    def make():
+        rules, params = cli._simulation_setup(variant, config, players, policy, param,
+                                              backend, scheduler)
+        return simulate_decisions(rules, hands=hands, seed=seed, out=out,
+                                  decisions=[d.strip() for d in decisions.split(",")],
+                                  chunk_size=chunk_size, policy=policy, params=params,
+                                  workers=workers, backend=backend, scheduler=scheduler,
+                                  force=force, progress=False if quiet else None)
+
+    cli._run_simulation(make, "decision rows", out)

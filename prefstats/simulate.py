@@ -42,6 +42,7 @@ from prefstats.players.params import PARAMETERS, check_params
 from prefstats.pulka import STRIDE, play_pulkas
 from prefstats.scoring import deal_values, score_states
 from prefstats.storage import (
+    DEAL_KINDS,
     FORMAT,
     KINDS,
     LOCK,
@@ -97,7 +98,7 @@ class RunSpec:
                              f"got {self.size}, {self.chunk_size}")
         if self.kind not in KINDS:
             raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r}")
-        if (self.kind != "deals") != (self.pool_target is not None):
+        if (self.kind not in DEAL_KINDS) != (self.pool_target is not None):
             raise ValueError("pool_target is needed for pulkas, and only for them")
         if self.pool_target is not None and self.pool_target < 1:
             raise ValueError(f"pool_target must be positive, got {self.pool_target}")
@@ -125,7 +126,7 @@ class RunSpec:
             "players": {"policy": self.policy, "params": dict(zip(names, self.params,
                                                                   strict=True))},
             "seed": self.seed,
-            "hands" if self.kind == "deals" else "pulkas": self.size,
+            size_key({"kind": self.kind}): self.size,
             "chunk_size": self.chunk_size,
         }
         if self.pool_target is not None:
@@ -242,7 +243,9 @@ def run_chunk(spec: RunSpec, index: int, run: str) -> tuple[int, bytes, int, int
     start = index * spec.chunk_size
     count = min(spec.chunk_size, spec.size - start)
     params = np.array(spec.params)
-    if spec.kind != "deals":
+    if spec.kind == "decisions":  # prefstats.rollout.DecisionSpec makes its own rows
+        table = spec.table(start, count)
+    elif spec.kind != "deals":
         ids = np.arange(start, start + count, dtype=np.int64)
         result = play_pulkas(spec.variant, ids, seed=spec.seed, pool_target=spec.pool_target,
                              policy=spec.policy, params=params, player_key=player_key(spec.seed),

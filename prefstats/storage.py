@@ -56,7 +56,10 @@ LOCK = ".prefstats.lock"
 TMP_PREFIX = ".prefstats-tmp-"
 #: Sub-datasets a dataset owns: ``simulate_pulkas(with_deals=True)`` writes ``deals/``.
 SUBSETS = ("deals",)
-KINDS = ("deals", "pulkas", "pulka-deals")
+KINDS = ("deals", "pulkas", "pulka-deals", "decisions")
+#: Kinds whose size is a number of deals (``hands``): deals, and counterfactual decisions
+#: on them (:class:`prefstats.rollout.DecisionSpec`).
+DEAL_KINDS = ("deals", "decisions")
 _META_KEY = b"prefstats"
 _CHUNK = re.compile(r"chunk-\d{6,}\.parquet")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -74,7 +77,7 @@ def chunk_name(index: int) -> str:
 
 def size_key(spec: dict[str, Any]) -> str:
     """The spec's key of the dataset's size: ``hands`` for deals, else ``pulkas``."""
-    return "hands" if spec.get("kind", "deals") == "deals" else "pulkas"
+    return "hands" if spec.get("kind", "deals") in DEAL_KINDS else "pulkas"
 
 
 def signature(spec: dict[str, Any]) -> str:
@@ -262,7 +265,7 @@ def manifest_of(path: str | Path) -> dict[str, Any]:
 
 
 def _unit(spec: dict[str, Any]) -> str:
-    return "deals" if spec.get("kind", "deals") == "deals" else "pulkas"
+    return "deals" if spec.get("kind", "deals") in DEAL_KINDS else "pulkas"
 
 
 def progress(manifest: dict[str, Any]) -> tuple[int, int]:

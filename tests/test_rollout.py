@@ -125,6 +125,10 @@ def test_branches_agree_up_to_the_decision():
     ("sochi", "first_call", FIRST, "random"),
     ("classic", "first_call", [*FIRST, "dark", "blind_pass"], "heuristic"),
     ("gusarik", "whist", WHIST, "heuristic"),
+    ("sochi", "max_bid", ["6", "7", "9"], "heuristic"),
+    ("rostov", "max_bid", [6, 8, 10], "random"),
+    ("sochi", "contract", ["policy", "7", "8", "7♥", "8NT"], "heuristic"),
+    ("classic", "contract", ["policy", "6", "9", "6♠"], "random"),
 ])
 def test_compiled_forcing_equals_the_python_protocol(name, decision, options, policy):
     variant = get_variant(name)
@@ -198,14 +202,17 @@ def test_decisions_not_reached_or_illegal_have_no_value():
     assert legal[:, 0].all()
 
 
-def test_rollout_is_the_same_for_any_number_of_workers(monkeypatch):
+@pytest.mark.parametrize(("decision", "options"), [
+    ("first_call", FIRST), ("max_bid", ["6", "8"]), ("contract", ["policy", "7", "7NT"])])
+def test_rollout_is_the_same_for_any_number_of_workers(monkeypatch, decision, options):
     monkeypatch.setattr(rollout_module, "CHUNK", 40)
     d = deal(100, seed=19)
-    one = rollout(SOCHI, d, seat=1, decision="first_call", options=FIRST, seed=3)
-    two = rollout(SOCHI, d, seat=1, decision="first_call", options=FIRST, seed=3, workers=2)
-    assert one.equals(two)
+    run = dict(seat=1, decision=decision, options=options, seed=3)
+    one = rollout(SOCHI, d, **run)
+    assert one["legal"].any()
+    assert one.equals(rollout(SOCHI, d, workers=2, **run))
     monkeypatch.setattr(rollout_module, "CHUNK", 100)
-    assert one.equals(rollout(SOCHI, d, seat=1, decision="first_call", options=FIRST, seed=3))
+    assert one.equals(rollout(SOCHI, d, **run))
 
 
 @pytest.mark.parametrize(("variant", "kwargs", "named"), [
@@ -219,11 +226,117 @@ def test_rollout_is_the_same_for_any_number_of_workers(monkeypatch):
     (get_variant("gusarik"), {"seat": 2}, "seat 2"),
     (SOCHI, {"policy": "genius"}, "genius"),
     (SOCHI, {"options": []}, "options"),
+    (SOCHI, {"decision": "max_bid", "options": ["5"]}, "level 6..10"),
+    (SOCHI, {"decision": "max_bid", "options": ["pass"]}, "'pass' of 'max_bid'"),
+    (SOCHI, {"decision": "max_bid", "options": [7, "7"]}, "each option once"),
+    (SOCHI, {"decision": "contract", "options": ["misere"]}, "'misere' of 'contract'"),
+    (SOCHI, {"decision": "contract", "options": ["11♠"]}, "'11♠' of 'contract'"),
+    (SOCHI, {"decision": "contract", "options": ["best"]}, "contract like"),
 ])
 def test_bad_requests_name_the_offender(variant, kwargs, named):
     args = {"seat": 0, "decision": "first_call", "options": ["pass"], **kwargs}
     with pytest.raises(ValueError, match=named):
         rollout(variant, deal(3, seed=1), **args)
+
+
+# ---- max_bid and contract ---------------------------------------------------------------
+
+LEVELS = ["6", "7", "8", "9", "10"]
+
+
+def _seat_calls(st, seat, variant):
+    """``(index, call, legal calls)`` of each of ``seat``'s calls in finished ``st``."""
+    from prefstats.auction import legal_calls, next_speaker
+
+    calls = [int(c) for c in st["calls"][: st["n_calls"]]]
+    return [(j, calls[j], legal_calls(calls[:j], variant)) for j in range(len(calls))
+            if next_speaker(calls[:j], variant) == seat]
+
+
+def _max_bid_call(legal, top, variant):
+    """max_bid's call among ``legal``: the lowest trick bid with the talon up to contract
+    ``top`` on the ladder, else a pass (written out from the option's definition)."""
+    rank = engine.rules_array(variant)[engine.R_RANK:]
+    bids = [c for c in legal if c < N_CONTRACTS and c != MISERE and rank[c] <= rank[top]]
+    return min(bids, key=lambda c: rank[c]) if bids else PASS
+
+
+@pytest.mark.parametrize("name", ["sochi", "rostov", "classic"])
+@pytest.mark.parametrize("seat", [0, 2])
+def test_max_bid_competes_to_its_level_and_changes_nothing_when_the_policy_did(name, seat):
+    from prefstats.contracts import contract_code
+    from prefstats.rollout import best_strains
+
+    variant = get_variant(name)
+    d = deal(300, seed=21)
+    played = play_batch(d, variant, key=8)
+    states, legal = rollout_states(variant, d, seat=seat, decision="max_bid", options=LEVELS,
+                                   key=8)
+    assert legal.all()  # every seat makes a first call
+    strain = best_strains(d.hands[:, seat], seat)
+    same = 0
+    for i in range(len(d)):
+        tops = [contract_code(int(lv), int(strain[i])) for lv in LEVELS]
+        for o, top in enumerate(tops):
+            st = states[i, o]
+            for _, call, allowed in _seat_calls(st, seat, variant):
+                assert call == _max_bid_call(allowed, top, variant), (i, LEVELS[o])
+            own = _seat_calls(played[i], seat, variant)
+            if all(call == _max_bid_call(allowed, top, variant) for _, call, allowed in own):
+                assert st.tobytes() == played[i].tobytes(), (i, LEVELS[o])
+                same += 1
+    assert same > 100
+
+
+def test_max_bid_branches_agree_up_to_the_seat_s_first_call():
+    d = deal(300, seed=22)
+    states, _ = rollout_states(SOCHI, d, seat=1, decision="max_bid", options=LEVELS, key=9)
+    differ = 0
+    for i in range(len(d)):
+        first = _seat_calls(states[i, 0], 1, SOCHI)[0][0]
+        for o in range(1, len(LEVELS)):
+            st = states[i, o]
+            assert np.array_equal(st["calls"][:first], states[i, 0]["calls"][:first])
+            differ += st.tobytes() != states[i, 0].tobytes()
+    assert differ > 50
+
+
+@pytest.mark.parametrize("policy", ["heuristic", "random"])
+def test_contract_forcing_names_the_contract_and_the_policy_s_own_changes_nothing(policy):
+    from prefstats.contracts import LEVEL, NO_TRUMP, contract_code, parse_contract
+
+    d = deal(500, seed=23)
+    played = play_batch(d, SOCHI, key=2, policy=policy)
+    named = ["7♥", "8NT", "6♠"]
+    options = ["policy", *LEVELS, *named]
+    states, legal = rollout_states(SOCHI, d, seat=0, decision="contract", options=options,
+                                   key=2, policy=policy)
+    declared = 0
+    for i, st in enumerate(played):
+        if st["declarer"] != 0 or st["kind"] != engine.GAME:
+            assert not legal[i].any()  # no contract to name
+            continue
+        declared += 1
+        bid = int(st["bid"])
+        assert legal[i, 0] and states[i, 0].tobytes() == st.tobytes()  # "policy"
+        for o, option in enumerate(options[1:], start=1):
+            b = states[i, o]
+            ok = legal[i, o]
+            if option in LEVELS:  # Sochi's ladder is in code order: some NT at least
+                assert ok == (contract_code(int(option), NO_TRUMP) >= bid)
+                assert not ok or LEVEL[b["contract"]] == int(option)
+            else:
+                code = parse_contract(option).code
+                assert ok == (code >= bid)
+                assert not ok or b["contract"] == code
+            if not ok:
+                continue
+            # the same auction and discard: only the contract and what follows differ
+            assert np.array_equal(b["calls"], st["calls"]) and b["discard"] == st["discard"]
+            mine = option == str(LEVEL[st["contract"]]) and policy == "heuristic"
+            if mine or (option in named and parse_contract(option).code == st["contract"]):
+                assert b.tobytes() == st.tobytes(), (i, option)
+    assert declared > 50
 
 
 # ---- prefstats rollout: one hand, many deals ---------------------------------------------
@@ -264,6 +377,18 @@ def test_rollout_command_ranks_a_sure_game_above_passing():
     assert rows["bid"]["n"] == out["deals"] >= 500
 
 
+def test_rollout_command_plays_max_bid_and_contract():
+    import json
+
+    for decision, options in (("max_bid", "6,10"), ("contract", "policy,10,6NT")):
+        result = _cli("♠AKQJ10 ♣AK ♦AK ♥A", "--decision", decision, "--options", options,
+                      "--deals", "300", "--format", "json")
+        assert result.exit_code == 0, result.output
+        out = json.loads(result.output)
+        assert {r["option"] for r in out["rows"]} == set(options.split(","))
+        assert out["rows"][0]["n"] > 100
+
+
 @pytest.mark.parametrize(("args", "named"), [
     (["♠AKQJ10 ♣AK ♦AK"], "10 cards"),
     (["♠AKQJ10 ♣AK ♦AK ♥A ♠A"], "twice"),
@@ -272,6 +397,8 @@ def test_rollout_command_ranks_a_sure_game_above_passing():
     (["♠AKQJ10 ♣AK ♦AK ♥A", "--seat", "3"], "seat 3"),
     (["♠AKQJ10 ♣AK ♦AK ♥A", "--options", "pass,dark"], "dark_bids"),
     (["♠AKQJ10 ♣AK ♦AK ♥A", "--talon", "♠A ♥7"], "talon"),
+    (["♠AKQJ10 ♣AK ♦AK ♥A", "--decision", "max_bid", "--options", "6,5"], "level 6..10"),
+    (["♠AKQJ10 ♣AK ♦AK ♥A", "--decision", "contract", "--options", "mizer"], "mizer"),
 ])
 def test_rollout_command_refuses_bad_input(args, named):
     result = _cli(*args)
