@@ -105,3 +105,67 @@ def test_guide_on_a_small_dataset_advises_only_from_rollouts(tmp_path):
     assert re.search(r"^  - \d+ points: [+-]\d+\.\d \[[+-]\d+\.\d, [+-]\d+\.\d\] \(n = ",
                      advice_part, re.M)
     assert "hole(s)" in advice_part and "aces and kings" in advice_part
+    assert "expected tricks" in advice_part and "seat 0: whist − pass" in advice_part
+    assert "## The player model is an assumption" in advice_part
+    assert "random: bid − pass" in advice_part
+
+
+# ---- tables by expected tricks, by level and seat, under two policies (items 5, 6) ------
+
+
+def test_expected_tricks_classes_are_the_evaluator_s_by_seat():
+    from prefstats.reports.classes import estimated_tricks
+
+    deals = deal(200, seed=6)
+    frame = cf.seat_rollouts(SOCHI, deals, "first_call", ["pass", "bid"], cf.by_points,
+                             seed=6)
+    tricks = cf.regroup(frame, cf.by_tricks)
+    assert tricks.height == frame.height
+    for seat in range(3):
+        leads = np.full(200, float(seat == 0))
+        want = np.rint(estimated_tricks(deals.hands[:, seat], leads)).astype(int)
+        got = tricks.filter((pl.col("seat") == seat) & (pl.col("option") == "pass"))
+        assert got["cls"].to_list() == want[got["deal"].to_numpy()].tolist()
+    assert tricks.drop("cls").equals(frame.drop("cls"))
+
+
+def test_whist_by_level_and_seat_is_the_paired_gain_of_that_seat_s_defences():
+    from prefstats.contracts import LEVEL
+
+    variant = get_variant("leningrad")
+    deals = deal(400, seed=7)
+    whist = cf.by_level(cf.seat_rollouts(variant, deals, "whist", ["pass", "whist"],
+                                         cf.by_honours, seed=7))
+    # the contract defended is the same in both branches of a deal
+    both = whist.group_by("seat", "deal").agg(pl.col("cls").n_unique())
+    assert both["cls"].max() == 1 and whist["cls"].is_in(list(range(6, 11))).all()
+    text = cf.seat_table("t", whist, range(6, 11), "pass", "whist", "level")
+    for seat in range(3):
+        f = whist.filter(pl.col("seat") == seat)
+        base = dict(f.filter(option="pass").select("deal", "value").iter_rows())
+        diffs = {}
+        for d, value, code in f.filter(option="whist").select("deal", "value", "contract"
+                                                               ).iter_rows():
+            if value is not None and base.get(d) is not None:
+                diffs.setdefault(int(LEVEL[code]), []).append(value - base[d])
+        level, v = max(diffs.items(), key=lambda kv: len(kv[1]))
+        mean, se = np.mean(v), np.std(v, ddof=1) / np.sqrt(len(v))
+        row = {"mean": mean, "lo": mean - 1.96 * se, "hi": mean + 1.96 * se}
+        line = next(x for x in text.splitlines() if x.startswith(f"| {level} |"))
+        assert f"{cf.cell(row)} ({len(v):,})" == line.split(" | ")[1 + seat].rstrip(" |")
+
+
+def test_the_threshold_table_names_both_policies_and_their_figures():
+    deals = deal(300, seed=8)
+    frames = {p: cf.seat_rollouts(SOCHI, deals, "first_call", ["pass", "bid"], cf.by_points,
+                                  seed=8, policy=p) for p in ("heuristic", "random")}
+    assert not frames["heuristic"]["value"].equals(frames["random"]["value"])
+    text = cf.policy_table("t", frames, range(4, 11), "pass", "bid", "points")
+    lines = text.splitlines()
+    assert "heuristic: bid − pass (n)" in lines[2] and "random: bid − pass (n)" in lines[2]
+    assert lines[-1].startswith("| threshold |") and lines[-1].count("|") == 4
+    random = {r["cls"]: r for r in cf.gains(frames["random"], "pass", "bid").iter_rows(
+        named=True)}
+    cls = max(random, key=lambda c: random[c]["n"])
+    row = next(x for x in lines if x.startswith(f"| {cls} |"))
+    assert f"{cf.cell(random[cls])} ({random[cls]['n']:,})" in row.split(" | ")[2]

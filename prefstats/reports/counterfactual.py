@@ -16,7 +16,8 @@ import numpy as np
 import polars as pl
 
 from prefstats.auction import dummy_seat
-from prefstats.reports.classes import bidding_class, high_cards, misere_holes
+from prefstats.contracts import LEVEL
+from prefstats.reports.classes import bidding_class, estimated_tricks, high_cards, misere_holes
 from prefstats.reports.stats import MIN_SAMPLES
 from prefstats.reports.whist import MAX_HIGH
 from prefstats.rollout import rollout
@@ -42,6 +43,14 @@ def by_holes(hands: np.ndarray) -> np.ndarray:
     return misere_holes(hands)["holes"]
 
 
+def by_tricks(hands: np.ndarray, seat: int) -> np.ndarray:
+    """The evaluator's expected tricks of each dealt hand of ``seat`` in its best strain,
+    as the bidder sees it before the talon
+    (:func:`~prefstats.reports.classes.estimated_tricks`), rounded to whole tricks."""
+    leads = np.full(len(hands), 1.0 if seat == 0 else 0.0)
+    return np.rint(estimated_tricks(hands, leads)).astype(np.int64)
+
+
 def seats_of(variant) -> list[int]:
     """The seats that play (every seat but a 4-player table's dummy)."""
     return [s for s in range(3) if s != dummy_seat(variant)]
@@ -49,18 +58,40 @@ def seats_of(variant) -> list[int]:
 
 def seat_rollouts(variant, deals, decision: str, options: Sequence[str],
                   classify: Callable[[np.ndarray], np.ndarray], *, seed: int,
-                  workers: int = 1) -> pl.DataFrame:
-    """:func:`~prefstats.rollout.rollout` for every playing seat, with ``seat`` and the
-    class ``cls`` of the seat's dealt hand (``classify`` maps a seat's hands, an array of
-    ``deals.hands[:, seat]``, to one integer class per deal)."""
+                  workers: int = 1, policy: str = "heuristic") -> pl.DataFrame:
+    """:func:`~prefstats.rollout.rollout` for every playing seat under ``policy``, with
+    ``seat``, the seat's dealt ``hand`` and its class ``cls`` (``classify`` maps a
+    seat's hands, an array of ``deals.hands[:, seat]``, to one integer class per deal;
+    :func:`regroup` classes them again)."""
     frames = []
     for seat in seats_of(variant):
-        cls = np.asarray(classify(deals.hands[:, seat]), dtype=np.int64)
+        hands = deals.hands[:, seat]
+        cls = np.asarray(classify(hands), dtype=np.int64)
         f = rollout(variant, deals, seat=seat, decision=decision, options=options,
-                    seed=seed, workers=workers)
+                    seed=seed, workers=workers, policy=policy)
         frames.append(f.with_columns(seat=pl.lit(seat, pl.Int64),
+                                     hand=pl.Series(hands)[f["deal"]],
                                      cls=pl.Series(cls)[f["deal"]]))
     return pl.concat(frames)
+
+
+def regroup(frame: pl.DataFrame,
+            classify: Callable[[np.ndarray, int], np.ndarray]) -> pl.DataFrame:
+    """``frame`` of :func:`seat_rollouts` with ``cls`` from ``classify(hands, seat)``."""
+    parts = []
+    for seat in frame["seat"].unique(maintain_order=True).to_list():
+        part = frame.filter(pl.col("seat") == seat)
+        parts.append(part.with_columns(cls=pl.Series(np.asarray(
+            classify(part["hand"].to_numpy(), seat), dtype=np.int64))))
+    return pl.concat(parts)
+
+
+def by_level(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` (a whist rollout) with ``cls`` the level of the contract defended (the
+    same in every branch of a deal); rows whose branch was not played are dropped."""
+    played = frame.filter(pl.col("contract").is_not_null())
+    level = np.asarray(LEVEL, dtype=np.int64)[played["contract"].to_numpy()]
+    return played.with_columns(cls=pl.Series(level))
 
 
 def gains(frame: pl.DataFrame, base: str, option: str) -> pl.DataFrame:
@@ -107,18 +138,45 @@ def cell(row: dict | None) -> str:
     return f"{row['mean']:+.1f} [{row['lo']:+.1f}, {row['hi']:+.1f}]"
 
 
+def _grid(title: str, columns: dict[str, pl.DataFrame], levels: Sequence[int], label: str,
+          last: str | None = None) -> str:
+    """A markdown table: one row per class in ``levels``, one column per :func:`gains`
+    table of ``columns`` (by header), each cell the gain with its 95% CI and n; ``last``
+    an extra last row."""
+    parts = {h: {r["cls"]: r for r in g.iter_rows(named=True)} for h, g in columns.items()}
+    lines = [f"**{title}**", "", f"| {label} | " + " | ".join(columns) + " |",
+             "|---" * (len(columns) + 1) + "|"]
+    for lv in levels:
+        cells = [f"{cell(p.get(lv))} ({p[lv]['n'] if lv in p else 0:,})" for p in parts.values()]
+        lines.append(f"| {lv} | " + " | ".join(cells) + " |")
+    return "\n".join(lines + ([last] if last else []))
+
+
 def table(title: str, frame: pl.DataFrame, levels: Sequence[int], base: str,
           options: Sequence[str], label: str) -> str:
     """A markdown table: one row per class in ``levels``, per option its gain against
     ``base`` with the 95% CI and n."""
-    parts = {o: {r["cls"]: r for r in gains(frame, base, o).iter_rows(named=True)}
-             for o in options}
-    head = f"| {label} | " + " | ".join(f"{o} − {base} (n)" for o in options) + " |"
-    lines = [f"**{title}**", "", head, "|---" * (len(options) + 1) + "|"]
-    for lv in levels:
-        cells = []
-        for o in options:
-            row = parts[o].get(lv)
-            cells.append(f"{cell(row)} ({row['n'] if row else 0:,})")
-        lines.append(f"| {lv} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+    return _grid(title, {f"{o} − {base} (n)": gains(frame, base, o) for o in options},
+                 levels, label)
+
+
+def seat_table(title: str, frame: pl.DataFrame, levels: Sequence[int], base: str,
+               option: str, label: str) -> str:
+    """A markdown table: one row per class in ``levels``, one column per seat, each cell
+    the gain of ``option`` against ``base`` on that seat's deals with its 95% CI and n."""
+    seats = sorted(frame["seat"].unique().to_list())
+    return _grid(title, {f"seat {s}: {option} − {base} (n)": gains(
+        frame.filter(pl.col("seat") == s), base, option) for s in seats}, levels, label)
+
+
+def policy_table(title: str, frames: dict[str, pl.DataFrame], levels: Sequence[int],
+                 base: str, option: str, label: str) -> str:
+    """A markdown table of one gain under several continuation policies (``frames``: a
+    :func:`seat_rollouts` frame per policy name, on the same deals): one row per class,
+    one column per policy, and a last row with each policy's :func:`threshold`."""
+    columns = {f"{p}: {option} − {base} (n)": gains(f, base, option) for p, f in frames.items()}
+    marks = []
+    for g in columns.values():
+        row = threshold(g)
+        marks.append("none" if row is None else f"from {row['cls']}: {cell(row)}")
+    return _grid(title, columns, levels, label, "| threshold | " + " | ".join(marks) + " |")

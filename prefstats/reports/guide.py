@@ -22,11 +22,16 @@ from prefstats.reports.counterfactual import (
     DECISIVE_SE,
     by_holes,
     by_honours,
+    by_level,
     by_points,
+    by_tricks,
     cell,
     decisive,
     gains,
+    policy_table,
+    regroup,
     seat_rollouts,
+    seat_table,
     threshold,
 )
 from prefstats.reports.meta import deal_dataset
@@ -110,6 +115,10 @@ def counterfactual_lines(variant: Variant, seed: int, deals: int = GUIDE_DEALS,
                           seed=seed, workers=workers)
     lines += advice(gains(first, "pass", "bid"), "points", "Bid at your first call",
                     "Pass rather than bid")
+    lines += ["The same deals by the evaluator's expected tricks (the built-in evaluator's "
+              "estimate of the dealt hand's final tricks in its best strain, rounded):", ""]
+    lines += advice(gains(regroup(first, by_tricks), "pass", "bid"), "expected tricks",
+                    "Bid at your first call", "Pass rather than bid")
     lines += ["## First call: misère or pass", "",
               "Misère at the seat's first call against passing, by holes (suits in which the "
               "declarer cannot always play under):", ""]
@@ -129,6 +138,20 @@ def counterfactual_lines(variant: Variant, seed: int, deals: int = GUIDE_DEALS,
     if variant.half_whist:
         lines += ["Half-whist:", "", *advice(gains(whist, "pass", "half"), "aces and kings",
                                              "Half-whist", "Pass rather than half-whist")]
+    lines += [seat_table("Whist against pass by the level defended and the defender's seat "
+                         "(whists a deal, 95% CI)", by_level(whist), range(6, 11), "pass",
+                         "whist", "level"), ""]
+    random = seat_rollouts(variant, stream[:deals], "first_call", ["pass", "bid"], by_points,
+                           seed=seed, workers=workers, policy="random")
+    lines += ["## The player model is an assumption", "",
+              "The first-call gain of bidding by hand points on the same deals, with every "
+              "other decision by the heuristic players and by players who choose uniformly "
+              "among the legal calls and cards (a sanity check, not a model of real "
+              "players). Where the two differ, the figure is a property of the players as "
+              "much as of the hand.", "",
+              policy_table("Bid against pass at the first call, by continuation policy "
+                           "(whists a deal, 95% CI)", {"heuristic": first, "random": random},
+                           range(4, 11), "pass", "bid", "points"), ""]
     return lines
 
 
