@@ -61,11 +61,10 @@ from prefstats.players.builtin import (
     DOUBLE_DUMMY_OPEN,
     POLICIES,
     BuiltinPlayer,
-    default_params,
     default_tables,
+    resolve_params,
     seat_key,
 )
-from prefstats.players.params import check_params
 from prefstats.scoring import deal_values, score_states
 from prefstats.simulate import player_key
 
@@ -179,7 +178,7 @@ def rollout_states(variant, deals, *, seat: int, decision: str | None,
     hands, talon, first, index = _arrays(deals)
     states = np.zeros(n * k, dtype=engine.STATE)
     legal = np.zeros((n, k), dtype=np.bool_)
-    prm = default_params(policy) if params is None else check_params(params)
+    prm = resolve_params(policy, params)
     code = POLICIES.index(policy)
     bad = _rollout_kernel(
         hands, talon, first, engine.rules_array(variant), code, prm,
