@@ -260,7 +260,7 @@ def _simulation_setup(variant: str | None, config: Path | None, players: int | N
                       policy: str, param: list[str] | None, backend: str,
                       scheduler: str | None):
     """The variant and player parameters of a simulation command (raises ValueError)."""
-    from prefstats.players.params import heuristic_params
+    from prefstats.players.params import parameters, policy_params
     from prefstats.variants import get_variant, load_variant
 
     if config is not None and (variant is not None or players is not None):
@@ -276,9 +276,9 @@ def _simulation_setup(variant: str | None, config: Path | None, players: int | N
             overrides[name.strip()] = float(value)
         except ValueError:
             raise ValueError(f"--param expects NAME=NUMBER, got {item!r}") from None
-    if overrides and policy != "heuristic":
-        raise ValueError(f"--param applies to the heuristic players, not {policy!r}")
-    return rules, heuristic_params(**overrides) if policy == "heuristic" else None
+    if overrides and not parameters(policy):
+        raise ValueError(f"--param applies to the heuristic and pimc players, not {policy!r}")
+    return rules, policy_params(policy, **overrides) if parameters(policy) else None
 
 
 def _run_simulation(make, unit: str, out: str) -> None:
@@ -304,7 +304,8 @@ _WORKERS = typer.Option(None, min=1, help="Local processes (default: all cores).
 _BACKEND = typer.Option("local", help="local (joblib processes) or dask.")
 _SCHEDULER = typer.Option(None, help="Dask scheduler address, e.g. tcp://host:8786 "
                           "(default: a local cluster); needs --backend dask.")
-_POLICY = typer.Option("heuristic", help="Built-in players: heuristic or random.")
+_POLICY = typer.Option("heuristic", help="Built-in players: heuristic, random, or pimc (the "
+                       "heuristic with searched card play in closed deals; --param samples=K).")
 _PARAM = typer.Option(None, help="Player parameter NAME=VALUE (repeatable); each has a "
                       "range, see prefstats.players.params.")
 _FORCE = typer.Option(False, help="Start over, replacing an existing dataset.")
@@ -409,6 +410,31 @@ def guide_command(
     from prefstats.reports import guide
 
     _report_output(lambda: guide(dataset, out).parent, "guide.md")
+
+
+@app.command("strength")
+def strength_command(
+    policy: str = typer.Option(..., help="The built-in player gauged: heuristic, pimc or random."),
+    against: str = typer.Option(..., help="The player it is measured against."),
+    deals: int = typer.Option(4000, help="Seeded deals to bid (their closed games and raspasy "
+                                         "are played out)."),
+    samples: int | None = typer.Option(None, help="Deals a PIMC player samples a card "
+                                                  "(default 32)."),
+    seed: int = typer.Option(1, help="Seed of the deals."),
+    variant: str = typer.Option("sochi", help="Preset whose rules are played."),
+    format: str = typer.Option("table", "--format", help="table or json."),
+) -> None:
+    """Tricks one player's declarer and defence give away against another's, paired on
+    the same closed games; raspasy tricks a seat takes under each."""
+    import json
+
+    from prefstats.strength import format_gauge, gauge
+
+    if format not in ("table", "json"):
+        raise ValueError(f"--format must be table or json, got {format!r}")
+    _compile_notice("strength._play_out")
+    result = gauge(policy, against, deals=deals, seed=seed, samples=samples, variant=variant)
+    typer.echo(json.dumps(result, indent=2) if format == "json" else format_gauge(result))
 
 
 def _report_output(write, *files: str) -> None:

@@ -4,7 +4,9 @@ A deal's whole state is one record of dtype :data:`STATE` (a numpy structured sc
 so numba code reads and writes its fields directly). :func:`apply` advances it by one
 decision -- a call, the discard, the contract, a whist call, a card -- using the shared
 rules of :mod:`prefstats.auction` and :mod:`prefstats.tricks`; :func:`observe` fills an
-:data:`OBSERVATION` record with what one seat may know at that moment. Two drivers use
+:data:`OBSERVATION` record with what one seat may know at that moment -- its cards, every
+call, and the whole play history in order (``history``/``history_by``, forced cards
+included), the voids each seat has shown and the turned talon cards in order. Two drivers use
 them: a Python loop that asks :class:`~prefstats.players.Player` objects (any strategy),
 and the compiled batch loop of the built-in players. The rules live here once.
 
@@ -65,8 +67,11 @@ KINDS = ("undecided", "game", "misere", "raspasy")
 #: Longest auction: every bid is above the last, a hold repeats one; three passes and
 #: three "dark" calls end it.
 MAX_CALLS = 2 * (N_CONTRACTS + N_CONTRACTS) + 8
-#: Index of the talon's trick count in ``tricks`` (the 4-player dealer on raspasy).
+#: Index of the talon's trick count in ``tricks`` (the 4-player dealer on raspasy), and
+#: the "seat" of a led talon card in ``history_by``.
 TALON_SLOT = 3
+#: Longest play history: ten tricks of at most four cards (a led talon card and three).
+MAX_HISTORY = 40
 
 STATE = np.dtype(
     [
@@ -105,6 +110,11 @@ STATE = np.dtype(
         ("blind", np.uint8),  # seats that passed in the dark
         ("bombs", np.uint8, (3,)),  # multiplier of each seat's oldest unused bomb (1: none)
         ("multiplier", np.int16),  # the game's: the declarer's bomb x 2 if he bid dark
+        # The play history (public; see OBSERVATION): forced cards and led talon cards too.
+        ("n_played", np.int8),
+        ("history", np.int8, (MAX_HISTORY,)),
+        ("history_by", np.int8, (MAX_HISTORY,)),
+        ("voids", np.uint8, (3,)),
     ],
     align=True,
 )
@@ -144,6 +154,12 @@ OBSERVATION = np.dtype(
         ("bombs", np.uint8, (3,)),  # each seat's next bomb multiplier (1: none)
         ("multiplier", np.int16),
         ("legal", np.int64),  # bit mask of the legal decisions (a discard: the hand)
+        # What the table has seen of the play, for card play that counts and infers:
+        ("n_played", np.int8),  # cards played so far, led talon cards included
+        ("history", np.int8, (MAX_HISTORY,)),  # those cards in playing order (-1 beyond)
+        ("history_by", np.int8, (MAX_HISTORY,)),  # who played each: seat, TALON_SLOT (3)
+        ("voids", np.uint8, (3,)),  # suits (bit 1 << suit) each seat has shown void in
+        ("talon_order", np.int8, (2,)),  # shown talon cards in the order turned (-1: unseen)
     ],
     align=True,
 )
@@ -221,6 +237,10 @@ def reset(st, hands, talon, talon_first, min_level, raspasy_step):
     st.blind = 0
     st.bombs[:] = 1
     st.multiplier = 1
+    st.n_played = 0
+    st.history[:] = -1
+    st.history_by[:] = -1
+    st.voids[:] = 0
 
 
 @njit(cache=True)
@@ -352,6 +372,7 @@ def _start_trick(st, rules, leader):
         st.n_in_trick = 1
         st.gone |= np.uint32(1 << card)
         st.played_by[TALON_SLOT] |= np.uint32(1 << card)
+        _record(st, TALON_SLOT, card)
         _set_turn(st, rules, 0)
     else:
         _set_turn(st, rules, leader)
@@ -468,6 +489,32 @@ def _finish_whist(st, rules, first, second):
 
 
 @njit(cache=True)
+def _record(st, seat, card):
+    st.history[st.n_played] = card
+    st.history_by[st.n_played] = seat
+    st.n_played += 1
+
+
+@njit(cache=True)
+def _show_voids(st, rules, seat, card):
+    """The suits ``seat`` shows void in by playing ``card`` now: the suit led if he does
+    not follow it, trumps too if he does not ruff either; on a raspasy under
+    ``suit_lead``, the turned talon card's suit if he leads another to trick 1 or 2."""
+    suit = card >> 3
+    if st.n_in_trick > 0:
+        led = st.trick_cards[0] >> 3
+        if suit != led:
+            st.voids[seat] |= np.uint8(1 << led)
+            trump = _trump(st)
+            if trump >= 0 and suit != trump:
+                st.voids[seat] |= np.uint8(1 << trump)
+    elif st.kind == RASPASY and st.trick < 2 and rules[R_TALON] == SUIT_LEAD:
+        turned = _talon_card(st, st.trick) >> 3
+        if suit != turned:
+            st.voids[seat] |= np.uint8(1 << turned)
+
+
+@njit(cache=True)
 def apply(st, rules, action):
     """Make decision ``action`` for the seat to act. Returns 0, or -1 when it is not legal
     (the state is then unchanged)."""
@@ -511,6 +558,8 @@ def apply(st, rules, action):
             _set_turn(st, rules, (st.declarer + 1 + speaker) % 3)
     else:
         seat = st.to_act
+        _show_voids(st, rules, seat, action)
+        _record(st, seat, action)
         bit = np.uint32(1 << action)
         st.hands[seat] &= ~bit
         st.gone |= bit
@@ -616,3 +665,10 @@ def observe(st, rules, obs):
     obs.bombs[:] = st.bombs
     obs.multiplier = st.multiplier
     obs.legal = legal_mask(st, rules)
+    obs.n_played = st.n_played
+    obs.history[:] = st.history
+    obs.history_by[:] = st.history_by
+    obs.voids[:] = st.voids
+    for t in range(2):  # turned first, then the other (a game's talon: both at once)
+        card = _talon_card(st, t)
+        obs.talon_order[t] = card if (obs.talon >> card) & 1 else -1

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from prefstats import engine
 from prefstats.cards import FULL_DECK, SUIT_MASKS, format_cards, lowest_card, popcount
 from prefstats.deal import _GOLDEN, _mix64, seed_keys
 
@@ -110,6 +111,62 @@ class Knowledge:
             raise ValueError(f"talon holds at most two cards, got {self.talon}")
         if _out_unseen(self) < 0:
             raise ValueError("counts and the known cards add up to more than 32 cards")
+
+
+@njit(cache=True)
+def observation_knowledge(obs, held, counts, voids):
+    """What the seat whose card it is knows in play, from its observation ``obs`` (an
+    :data:`~prefstats.engine.OBSERVATION` in phase ``PLAY``): fills ``held``, ``counts``
+    and ``voids`` (3 int64 each) and returns ``(played, out, talon, talon_holder)``, the
+    rest of a :class:`Knowledge`. The seat is ``obs.playing_for``: its cards are in view
+    of the deciding seat (its own, or the open hand it plays). A shown talon card not
+    played lies with the declarer or in his discard; on a raspasy a turned one is out of
+    play."""
+    for s in range(3):
+        held[s] = np.int64(obs.visible[s])
+        counts[s] = 10 - popcount(np.int64(obs.played_by[s]))  # ten after any discard
+        voids[s] = np.int64(obs.voids[s])
+    played = np.int64(obs.gone)
+    talon = np.int64(obs.talon) & ~played
+    out = np.int64(obs.discard)
+    if obs.kind == engine.RASPASY:
+        return played, out | talon, np.int64(0), np.int64(-1)
+    return played, out, talon, np.int64(obs.declarer if talon else -1)
+
+
+def knowledge_of(obs) -> Knowledge:
+    """The :class:`Knowledge` of the seat to play from an observation in play (a
+    :class:`~prefstats.players.base.Observation` or its record).
+
+    >>> from prefstats.deal import deal
+    >>> from prefstats.play import new_state
+    >>> from prefstats.variants import get_variant
+    >>> rules = engine.rules_array(get_variant("sochi"))
+    >>> d = deal(1, seed=2)
+    >>> st = new_state(d.hands[0], d.talon[0])[0]
+    >>> from prefstats.auction import PASS
+    >>> for _ in range(3):  # all pass: a raspasy, seat 0 leads, one talon card turned
+    ...     _ = engine.apply(st, rules, PASS)
+    >>> obs = np.zeros(1, engine.OBSERVATION)[0]
+    >>> engine.observe(st, rules, obs)
+    >>> k = knowledge_of(obs)
+    >>> k.seat, k.counts, k.out == 1 << int(obs["talon_order"][0])
+    (0, (10, 10, 10), True)
+    >>> count_worlds(k)  # 21 unseen cards: ten to each other seat, one in the talon
+    3879876
+    """
+    record = getattr(obs, "record", obs)
+    if int(record["phase"]) != engine.PLAY:
+        raise ValueError(f"knowledge_of needs an observation in play, not in phase "
+                         f"{engine.PHASES[int(record['phase'])]!r}")
+    held, counts, voids = (np.zeros(3, np.int64) for _ in range(3))
+    played, out, talon, holder = observation_knowledge(record, held, counts, voids)
+    k = Knowledge(seat=int(record["playing_for"]), held=tuple(int(h) for h in held),
+                  counts=tuple(int(c) for c in counts), played=int(played), out=int(out),
+                  voids=tuple(int(v) for v in voids), talon=int(talon),
+                  talon_holder=int(holder))
+    k.check()
+    return k
 
 
 def _out_unseen(k: Knowledge) -> int:

@@ -5,8 +5,10 @@ seat to play samples ``k`` deals consistent with what it knows
 plays the card of the best average for its side: the declarer's most tricks on a
 trick game, his fewest on misère; the defence the other way.
 
-Compiled, for callers in numba code (the engine's drivers); :func:`pimc_card` is the
-same decision from Python on a :class:`~prefstats.knowledge.Knowledge`.
+Compiled, for callers in numba code (the engine's drivers): :func:`pimc_play` decides
+from an engine observation (the built-in ``policy = "pimc"``), :func:`pimc_kernel` from
+a knowledge record; :func:`pimc_card` is the same decision from Python on a
+:class:`~prefstats.knowledge.Knowledge`.
 """
 
 from __future__ import annotations
@@ -16,8 +18,10 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
+from prefstats import engine
+from prefstats.contracts import TRUMP
 from prefstats.deal import seed_keys
-from prefstats.knowledge import Knowledge, prepare_kernel, sample_kernel
+from prefstats.knowledge import Knowledge, observation_knowledge, prepare_kernel, sample_kernel
 from prefstats.solver import _single_table, card_values_batch_kernel
 
 #: Worlds a decision samples by default: the issue's measurements level off from 32.
@@ -51,6 +55,38 @@ def pimc_kernel(seat, held, counts, played, out, voids, talon, talon_holder, tri
             best = c
             best_sum = total
     return best
+
+
+@njit(cache=True)
+def searches(obs):
+    """Whether the PIMC player searches for this decision: a card of a closed trick game
+    or misère (open deals are settled double dummy, raspasy is played by the heuristic:
+    a plain PIMC seat gained nothing measurable there)."""
+    return (obs.phase == engine.PLAY and not obs.open
+            and (obs.kind == engine.GAME or obs.kind == engine.MISERE_GAME))
+
+
+_KEY_SPLIT = np.uint64(0xD1B54A32D192ED03)
+
+
+@njit(cache=True)
+def pimc_play(obs, samples, key, table, stats):
+    """The PIMC card for observation ``obs`` (see :func:`searches`), ``samples`` worlds
+    drawn from the stream of the decision's random ``key`` (so reproducible however the
+    deals are split among workers), solved with ``table``."""
+    held = np.zeros(3, np.int64)
+    counts = np.zeros(3, np.int64)
+    voids = np.zeros(3, np.int64)
+    played, out, talon, holder = observation_knowledge(obs, held, counts, voids)
+    trick = np.zeros(3, np.int64)
+    for t in range(obs.n_in_trick):
+        trick[t] = obs.trick_cards[t]
+    misere = obs.kind == engine.MISERE_GAME
+    trump = np.int64(-1) if misere else np.int64(TRUMP[obs.contract])
+    return pimc_kernel(obs.playing_for, held, counts, played, out, voids, talon, holder,
+                       trick, obs.n_in_trick, obs.leader, obs.declarer, trump, misere,
+                       key, key ^ _KEY_SPLIT, 0, table, stats,
+                       np.zeros((samples, 3), np.int64), np.zeros((samples, 32), np.int8))
 
 
 def pimc_card(k: Knowledge, *, trick: Sequence[int], leader: int, declarer: int,

@@ -35,11 +35,11 @@ from prefstats.players.builtin import (
     DOUBLE_DUMMY_OPEN,
     POLICIES,
     BuiltinPlayer,
-    decide,
+    decide_with_solver,
     decision_key,
     decision_number,
-    default_params,
     default_tables,
+    resolve_params,
     seat_key,
 )
 from prefstats.solver import new_table, solve_kernel
@@ -279,7 +279,8 @@ def play_on(st, rules, policy, params, tables, double_dummy, keys, obs, table, s
         if decision >= 0 and at_decision(obs, decision, seat):
             return REACHED
         key = decision_key(keys[st.controller], decision_number(obs))
-        if engine.apply(st, rules, decide(policy, obs, rules, params, tables, key)) != 0:
+        action = decide_with_solver(policy, obs, rules, params, tables, key, table, stats)
+        if engine.apply(st, rules, action) != 0:
             return ILLEGAL
         engine.advance_forced(st, rules)
     return PLAYED
@@ -345,7 +346,7 @@ def play_batch(
     states = np.zeros(n, dtype=engine.STATE)
     obs = np.zeros(1, dtype=engine.OBSERVATION)
     stats = np.zeros(1, dtype=np.int64)
-    prm = default_params(policy) if params is None else np.asarray(params, dtype=np.float64)
+    prm = resolve_params(policy, params)
     index = np.asarray(deals.index, dtype=np.int64)
     bad = _batch_kernel(
         hands, talon, np.asarray(first, dtype=np.int64),

@@ -54,7 +54,7 @@ from prefstats.cards import popcount
 from prefstats.contracts import LEVEL
 from prefstats.deal import Deals, deal_kernel, free_slots
 from prefstats.play import play_state, solver_table
-from prefstats.players.builtin import DOUBLE_DUMMY_OPEN, POLICIES, default_params, default_tables
+from prefstats.players.builtin import DOUBLE_DUMMY_OPEN, POLICIES, default_tables, resolve_params
 from prefstats.scoring import (
     apply_help,
     deal_values,
@@ -322,6 +322,7 @@ def play_pulkas(
     key0, key1 = pulka_keys(seed)
     free, sizes, fixed = free_slots()
     index = POLICIES.index(policy)
+    prm = resolve_params(policy, params)
 
     def play(record: bool, deal_states: np.ndarray, deal_places: np.ndarray) -> None:
         for array in (pool, mountain, whists, counts, status):
@@ -330,8 +331,7 @@ def play_pulkas(
             key0, key1, free, sizes, fixed, ids, max_deals, 2 * pool_target,
             variant.pulka_end == "total", variant.raspasy_exit, variant.bomb_rounds,
             engine.rules_array(variant), variant.scoring_table(), index,
-            default_params(policy) if params is None else np.asarray(params, dtype=np.float64),
-            default_tables(policy, variant), bool(DOUBLE_DUMMY_OPEN[index]),
+            prm, default_tables(policy, variant), bool(DOUBLE_DUMMY_OPEN[index]),
             np.uint64(player_key), np.zeros(1, dtype=engine.STATE),
             np.zeros(1, dtype=engine.OBSERVATION), solver_table(), np.zeros(1, dtype=np.int64),
             pool, mountain, whists, counts, record, deal_states, deal_places, status,

@@ -81,12 +81,11 @@ from prefstats.players.builtin import (
     decide,
     decision_key,
     decision_number,
-    default_params,
     default_tables,
+    resolve_params,
     seat_key,
 )
 from prefstats.players.evaluate import declarer_tricks, load_tables
-from prefstats.players.params import check_params
 from prefstats.scoring import deal_values, score_states
 from prefstats.simulate import RunSpec, _params, player_key, run
 
@@ -330,7 +329,7 @@ def _branches(variant, deals, seat, decision, options, key, policy, params):
     states = np.zeros(n * k, dtype=engine.STATE)
     legal = np.zeros((n, k), dtype=np.bool_)
     reached = np.zeros(n, dtype=np.bool_)
-    prm = default_params(policy) if params is None else check_params(params)
+    prm = resolve_params(policy, params)
     code = POLICIES.index(policy)
     bad = _rollout_kernel(
         hands, talon, first, engine.rules_array(variant), code, prm,

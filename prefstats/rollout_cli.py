@@ -95,7 +95,7 @@ def rollout_command(
     deals: int = typer.Option(100_000, help="At most this many deals (blocks of every "
                                             "talon once)."),
     seed: int = typer.Option(0, help="Seed of the deals and the players' random choices."),
-    policy: str = typer.Option("heuristic", help="Continuation policy: heuristic or random."),
+    policy: str = typer.Option("heuristic", help="Continuation policy: heuristic, random or pimc."),
     output: str = typer.Option("text", "--format", help="text or json."),
 ) -> None:
     """Play every option of one decision of HAND on many deals of the unseen cards and

@@ -37,8 +37,8 @@ import pyarrow as pa
 from prefstats import __version__
 from prefstats.deal import deal
 from prefstats.play import play_batch
-from prefstats.players.builtin import POLICIES, default_params
-from prefstats.players.params import PARAMETERS, check_params
+from prefstats.players.builtin import POLICIES, resolve_params
+from prefstats.players.params import check_params, parameters
 from prefstats.pulka import STRIDE, play_pulkas
 from prefstats.scoring import deal_values, score_states
 from prefstats.storage import (
@@ -108,8 +108,9 @@ class RunSpec:
             raise ValueError(f"seed must be non-negative, got {self.seed}")
         if self.policy not in POLICIES:
             raise ValueError(f"unknown policy {self.policy!r}; choose from {POLICIES}")
-        if not self.params:
-            object.__setattr__(self, "params", tuple(default_params(self.policy).tolist()))
+        # the policy's own parameters (its defaults if none), checked against it
+        object.__setattr__(self, "params", tuple(resolve_params(
+            self.policy, np.array(self.params) if self.params else None).tolist()))
 
     @property
     def n_chunks(self) -> int:
@@ -117,7 +118,7 @@ class RunSpec:
 
     def describe(self) -> dict[str, Any]:
         """The content-defining arguments, as the manifest records them."""
-        names = list(PARAMETERS) if self.policy == "heuristic" else []
+        names = list(parameters(self.policy))
         spec = {
             "kind": self.kind,
             "schema_version": SCHEMA_VERSION,

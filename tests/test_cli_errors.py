@@ -16,7 +16,13 @@ import prefstats
 from prefstats import cli
 from prefstats.cli import app
 from prefstats.deal import deal
-from prefstats.players.params import PARAMETERS, RANGES, check_params, heuristic_params
+from prefstats.players.params import (
+    PARAMETERS,
+    PIMC_PARAMETERS,
+    RANGES,
+    check_params,
+    policy_params,
+)
 from prefstats.variants import Rate, get_variant
 
 runner = CliRunner()
@@ -42,15 +48,15 @@ def test_player_parameters_out_of_range_are_refused(tmp_path, value):
 
 
 def test_every_parameter_has_a_range_holding_its_default():
-    assert set(RANGES) == set(PARAMETERS)
-    for name, (_, default, _) in PARAMETERS.items():
+    assert set(RANGES) == set(PARAMETERS) | set(PIMC_PARAMETERS)
+    for name, (_, default, _) in {**PARAMETERS, **PIMC_PARAMETERS}.items():
         low, high = RANGES[name]
         assert low <= default <= high and math.isfinite(low) and math.isfinite(high)
-        heuristic_params(**{name: low})
-        heuristic_params(**{name: high})
+        policy_params("pimc", **{name: low})
+        policy_params("pimc", **{name: high})
         for bad in (low - 1e-9, high + 1e-9, float("nan")):
             with pytest.raises(ValueError, match=f"{name} = .* allowed"):
-                heuristic_params(**{name: bad})
+                policy_params("pimc", **{name: bad})
     with pytest.raises(ValueError, match="expected 14 values"):
         check_params(np.zeros(3))
 

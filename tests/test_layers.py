@@ -32,7 +32,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("players", "pimc"),
     ("play", "pulka"),
     ("storage", "simulate"),
-    ("rollout",),
+    ("rollout", "strength"),
     ("tables",),
     ("reports",),
     ("cli", "rollout_cli", "__main__"),

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
+from prefstats import engine
 from prefstats.cards import FULL_DECK, parse_cards
 from prefstats.deal import deal
 from prefstats.knowledge import Knowledge, count_worlds
-from prefstats.pimc import pimc_card
+from prefstats.pimc import DEFAULT_WORLDS, pimc_card
+from prefstats.play import play_batch, play_hands
+from prefstats.players.builtin import resolve_params
+from prefstats.players.params import SAMPLES, heuristic_params, policy_params
 from prefstats.solver import card_values
+from prefstats.strength import format_gauge, gauge
 from prefstats.tricks import legal_cards, trick_winner
 from prefstats.variants import get_variant
 
@@ -86,32 +87,127 @@ def test_bad_requests_raise():
         pimc_card(k, trick=[], leader=0, declarer=0, trump=None, worlds=0)
 
 
-# ---- the strength gauge's driver (scripts/strength.py) ------------------------------------
+# ---- the built-in policy "pimc" ------------------------------------------------------------
 
-_ROOT = Path(__file__).resolve().parents[1]
-
-
-def _script(name: str):
-    spec = importlib.util.spec_from_file_location(name, _ROOT / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # numba's cache finds the script's kernels by name
-    spec.loader.exec_module(module)
-    return module
+SOCHI = get_variant("sochi")
+FEW = policy_params("pimc", samples=4)
 
 
-@pytest.mark.slow  # whole games under PIMC on both sides: a gauge check, run by make test-all
-def test_gauge_driver_plays_the_heuristic_like_the_engine_and_pimc_legally():
-    strength = _script("strength")
-    gap = sys.modules["defence_gap"]
-    variant = get_variant("sochi")
-    states = gap.constructed_closed_games(deal(6, seed=3), variant)
-    # Heuristic on both sides: the same tricks as the engine's own closed play.
-    tricks, decisions, _ = strength.play(states, variant, pimc_declarer=False,
-                                         pimc_defence=False)
-    assert (tricks == gap.play_closed(states, variant, measure=False)[:, 1]).all()
-    assert not decisions.any()
-    # PIMC on both sides: every game ends (an illegal card raises), with a decision a
-    # trick or more for the seats that had a choice.
-    tricks, decisions, _ = strength.play(states, variant, pimc_declarer=True,
-                                         pimc_defence=True, worlds=4, seed=1)
-    assert ((tricks >= 0) & (tricks <= 10)).all() and (decisions > 0).all()
+def test_pimc_policy_bids_as_the_heuristic_and_searches_closed_play():
+    d = deal(60, seed=5)
+    pimc = play_batch(d, SOCHI, policy="pimc", params=FEW)  # an illegal card raises
+    heur = play_batch(d, SOCHI, policy="heuristic")
+    for field in ("calls", "contract", "declarer", "discard", "whist_calls", "kind"):
+        assert np.array_equal(pimc[field], heur[field]), field
+    closed = (pimc["kind"] == engine.GAME) & pimc["played"] & ~pimc["open"]
+    assert closed.sum() >= 5
+    # open deals are settled double dummy and raspasy is the heuristic's: the same
+    assert np.array_equal(pimc["history"][~closed], heur["history"][~closed])
+    # closed play is searched: some game goes another way
+    assert not np.array_equal(pimc["history"][closed], heur["history"][closed])
+
+
+def test_pimc_policy_is_the_same_in_chunks_and_through_the_python_protocol():
+    d = deal(30, seed=8)
+    whole = play_batch(d, SOCHI, policy="pimc", key=3)
+    parts = np.concatenate([play_batch(d[:13], SOCHI, policy="pimc", key=3),
+                            play_batch(d[13:], SOCHI, policy="pimc", key=3)])
+    assert all(np.array_equal(whole[f], parts[f]) for f in engine.STATE.names)
+    python = play_hands(d[:8], SOCHI, policy="pimc", key=3)
+    assert all(np.array_equal(whole[:8][f], python[f]) for f in engine.STATE.names)
+
+
+def test_pimc_policy_runs_in_simulate_rollout_and_pulkas(tmp_path):
+    from prefstats.pulka import play_pulkas
+    from prefstats.rollout import rollout
+    from prefstats.simulate import simulate
+    from prefstats.storage import load
+
+    simulate(SOCHI, hands=24, seed=2, out=tmp_path / "a", policy="pimc", params=FEW,
+             chunk_size=10, workers=1)
+    simulate(SOCHI, hands=24, seed=2, out=tmp_path / "b", policy="pimc", params=FEW,
+             chunk_size=24, workers=1)
+    assert load(tmp_path / "a").collect().equals(load(tmp_path / "b").collect())
+    rows = rollout(SOCHI, deal(4, seed=1), seat=0, decision="first_call",
+                   options=["pass", "bid"], policy="pimc", params=FEW)
+    assert len(rows) == 8
+    result = play_pulkas(SOCHI, [0, 1], seed=1, pool_target=2, policy="pimc", params=FEW)
+    assert (result["pool"] >= 0).all()
+
+
+def test_pimc_parameters_are_checked():
+    assert float(policy_params("pimc")[SAMPLES]) == DEFAULT_WORLDS
+    for bad in (0, 2.5, 5000, float("nan")):
+        with pytest.raises(ValueError, match="samples"):
+            policy_params("pimc", samples=bad)
+    with pytest.raises(ValueError, match="takes 15 player parameters"):
+        resolve_params("pimc", heuristic_params())
+    with pytest.raises(ValueError, match="unknown built-in policy"):
+        resolve_params("search")
+
+
+# ---- the strength gauge (prefstats.strength) ------------------------------------------------
+
+
+def test_gauge_of_a_policy_against_itself_is_zero():
+    # Paired on the same games with the same keys, a policy gives nothing away to itself.
+    g = gauge("heuristic", "heuristic", deals=80, seed=3)
+    assert g["declarer"]["games"] > 0 and g["raspasy"]["deals"] > 0
+    for part in ("declarer", "defence"):
+        assert g[part]["given_away"]["mean"] == 0
+        assert g[part]["made_A"] == g[part]["made_B"]
+    assert g["raspasy"]["difference"]["mean"] == 0
+
+
+def test_gauge_against_pimc_searches_every_closed_game():
+    g = gauge("heuristic", "pimc", deals=40, seed=1, samples=4)
+    t = g["timing"]
+    assert t["A"]["pimc_searches"] == 0
+    assert t["B declarer"]["pimc_searches"] >= g["declarer"]["games"]
+    assert t["B defence"]["pimc_searches"] >= g["defence"]["games"]
+    assert g["samples"] == 4 and g["pimc_ms_per_search"] > 0
+    assert "closed games" in format_gauge(g)
+
+
+def test_gauge_refuses_bad_requests():
+    with pytest.raises(ValueError, match="unknown policy 'best'"):
+        gauge("best", "heuristic", deals=10)
+    with pytest.raises(ValueError, match="deals must lie"):
+        gauge("heuristic", "pimc", deals=0)
+    with pytest.raises(ValueError, match="samples"):
+        gauge("heuristic", "pimc", deals=10, samples=0)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--policy", "best", "--against", "pimc"], "unknown policy"),
+    (["--policy", "heuristic", "--against", "pimc", "--deals", "0"], "deals must lie"),
+    (["--policy", "heuristic", "--against", "pimc", "--format", "xml"], "--format"),
+])
+def test_strength_command_refuses_bad_input(args, message):
+    from typer.testing import CliRunner
+
+    from prefstats.cli import app
+
+    result = CliRunner().invoke(app, ["strength", *args])
+    assert result.exit_code == 2 and message in result.output
+
+
+def test_strength_command_prints_json():
+    import json
+
+    from typer.testing import CliRunner
+
+    from prefstats.cli import app
+
+    result = CliRunner().invoke(app, ["strength", "--policy", "random", "--against",
+                                      "heuristic", "--deals", "30", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    g = json.loads(result.output)
+    assert g["policy"] == "random" and set(g) >= {"declarer", "defence", "raspasy"}
+
+
+@pytest.mark.slow  # a few hundred games under PIMC at K = 32
+def test_gauge_finds_the_heuristic_weaker_than_pimc():
+    g = gauge("heuristic", "pimc", deals=1500, seed=1)
+    assert g["declarer"]["given_away"]["low"] > 0
+    assert g["defence"]["given_away"]["low"] > 0

@@ -67,6 +67,29 @@ class Observation:
     def trick_cards(self) -> list[int]:
         return [int(c) for c in self.record["trick_cards"] if c >= 0]
 
+    @property
+    def history(self) -> list[tuple[int, int]]:
+        """Every card played so far as ``(who, card)`` in playing order: forced cards
+        included, a talon card led for the 4-player dealer as ``who = 3``
+        (``engine.TALON_SLOT``). The record holds it as ``n_played``, ``history`` (cards)
+        and ``history_by`` (who)."""
+        r = self.record
+        n = int(r["n_played"])
+        return list(zip(r["history_by"][:n].tolist(), r["history"][:n].tolist(), strict=True))
+
+    @property
+    def voids(self) -> list[int]:
+        """Per seat, the suits (bits ``1 << suit``) it has shown void in: it did not
+        follow the suit led (nor ruff, in a trump contract: void in trumps too), or led
+        another suit than the turned talon card's on a ``suit_lead`` raspasy."""
+        return self.record["voids"].tolist()
+
+    @property
+    def talon_order(self) -> list[int]:
+        """The talon cards shown so far, in the order they were turned (on a raspasy one
+        a trick; a game's talon is shown whole)."""
+        return [int(c) for c in self.record["talon_order"] if c >= 0]
+
     def __repr__(self) -> str:
         return f"Observation(seat={self.seat}, phase={self.phase_name!r}, legal={self.legal})"
 

@@ -10,6 +10,11 @@ the card's place in the play), never by a running count. So both drivers make th
 draws, and two branches of one deal that differ at one decision (a rollout) share
 every draw they both reach. The heuristic draws on the key only for classic's calls
 made before looking (a blind pass, "dark"; see :mod:`prefstats.players.params`).
+
+``pimc`` is the heuristic with a search for the cards of closed deals, declarer and
+defence alike (:mod:`prefstats.pimc`): ``samples`` deals (a parameter) drawn from the
+decision's key and solved double dummy. It needs the solver's table, so the drivers
+call :func:`decide_with_solver`.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from numba import njit
 
 from prefstats import engine
 from prefstats.cards import nth_card, popcount
+from prefstats.pimc import pimc_play, searches
 from prefstats.players.base import BasePlayer, Observation
 from prefstats.players.bidding import (
     bid_decision,
@@ -29,12 +35,13 @@ from prefstats.players.bidding import (
     whist_decision,
 )
 from prefstats.players.cardplay import play_decision
-from prefstats.players.params import heuristic_params
+from prefstats.players.params import SAMPLES, check_params, parameters, policy_params
+from prefstats.solver import _single_table
 
-RANDOM, HEURISTIC = 0, 1
-POLICIES = ("random", "heuristic")
+RANDOM, HEURISTIC, PIMC = 0, 1, 2
+POLICIES = ("random", "heuristic", "pimc")
 #: Whether each policy plays open deals double dummy (then one solver call settles them).
-DOUBLE_DUMMY_OPEN = np.array([False, True])
+DOUBLE_DUMMY_OPEN = np.array([False, True, True])
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
@@ -131,15 +138,41 @@ def decide(policy, obs, rules, params, tables, key):
     return play_decision(obs, rules, params, tables)
 
 
+@njit(cache=True)
+def decide_with_solver(policy, obs, rules, params, tables, key, table, stats):
+    """:func:`decide`, with the solver's ``table`` for the policies that search (PIMC's
+    cards in closed deals); what the drivers call."""
+    if policy == PIMC and searches(obs):
+        return pimc_play(obs, np.int64(params[SAMPLES]), key, table, stats)
+    return decide(policy, obs, rules, params, tables, key)
+
+
 def default_params(policy: str) -> np.ndarray:
     """The parameter array a policy runs with when none is given."""
-    return heuristic_params() if policy == "heuristic" else np.zeros(0)
+    return policy_params(policy) if parameters(policy) else np.zeros(0)
+
+
+def resolve_params(policy: str, params: np.ndarray | None = None) -> np.ndarray:
+    """The parameter array built-in ``policy`` runs with: its defaults when ``params`` is
+    None, else ``params`` checked (``ValueError`` for an unknown policy, or values that
+    are not this policy's or out of range; the random player reads none)."""
+    if policy not in POLICIES:
+        raise ValueError(f"unknown built-in policy {policy!r}; choose from {', '.join(POLICIES)}")
+    if params is None:
+        return default_params(policy)
+    prm = np.asarray(params, dtype=np.float64)
+    want = len(parameters(policy))
+    if want and prm.shape != (want,):
+        raise ValueError(f"policy {policy!r} takes {want} player parameters, got shape "
+                         f"{prm.shape}")
+    return check_params(prm) if want else prm
 
 
 def default_tables(policy: str, variant=None) -> np.ndarray:
     """The evaluation tables a policy reads (an empty array when it reads none); the
-    heuristic's hold the deal values of ``variant`` (default Sochi), cached."""
-    return heuristic_tables(variant) if policy == "heuristic" else np.zeros((0, 0))
+    heuristic's (and PIMC's, which bids by them) hold the deal values of ``variant``
+    (default Sochi), cached."""
+    return heuristic_tables(variant) if policy != "random" else np.zeros((0, 0))
 
 
 class BuiltinPlayer(BasePlayer):
@@ -152,14 +185,12 @@ class BuiltinPlayer(BasePlayer):
     """
 
     def __init__(self, policy: str = "heuristic", params: np.ndarray | None = None) -> None:
-        if policy not in POLICIES:
-            raise ValueError(f"unknown built-in policy {policy!r}; choose from {POLICIES}")
+        self.params = resolve_params(policy, params)
         self.name = policy
         self.policy = POLICIES.index(policy)
         self.double_dummy_open = bool(DOUBLE_DUMMY_OPEN[self.policy])
-        self.params = default_params(policy) if params is None else np.asarray(
-            params, dtype=np.float64)
         self.deal_key = np.uint64(0)
+        self._stats = np.zeros(1, dtype=np.int64)
 
     def start_deal(self, deal_key: int) -> None:
         self.deal_key = np.uint64(deal_key)
@@ -167,5 +198,5 @@ class BuiltinPlayer(BasePlayer):
     def act(self, obs: Observation) -> int:
         key = np.uint64(decision_key(self.deal_key, decision_number(obs.record)))
         tables = default_tables(self.name, obs.variant)  # cached per variant
-        return int(decide(self.policy, obs.record, engine.rules_array(obs.variant),
-                          self.params, tables, key))
+        return int(decide_with_solver(self.policy, obs.record, engine.rules_array(obs.variant),
+                                      self.params, tables, key, _single_table(), self._stats))

@@ -14,6 +14,10 @@ about 2.5 % of deals have a dark bid and 5 % a blind pass (3 and 4 players alike
 is spent when it is made; a raspasy is never multiplied); ``no_talon_margin`` is the
 caution of bids without the talon (about 0.5 % of classic deals are played so).
 
+The PIMC player (``policy = "pimc"``) bids, discards and whists as the heuristic does,
+reading the same parameters, and has one more after them: ``samples``, the deals it
+samples and solves for each card of a closed game (:data:`PIMC_PARAMETERS`).
+
 Every parameter has an allowed range (:data:`RANGES`): chances lie in [0, 1], trick
 margins within ±3 tricks, weights and factors between 0 and a bound well past any
 sensible value. A value outside it, or not finite, is refused by name (the compiled
@@ -59,6 +63,13 @@ BLIND_PASS_P, BLIND_PASS_STEP, DARK_BID_P, DARK_BID_STEP, DARK_BOMB = (
                                "dark_bomb"))
 BOMB_RESERVE, NO_TALON_MARGIN = (PARAMETERS[k][0] for k in ("bomb_reserve", "no_talon_margin"))
 N_PARAMS = len(PARAMETERS)
+#: The PIMC player's own parameters, after the heuristic's: name -> (index, default, meaning).
+PIMC_PARAMETERS: dict[str, tuple[int, float, str]] = {
+    "samples": (N_PARAMS, 32.0, "deals the PIMC player samples and solves for each card of a "
+                                "closed game (a whole number; from 32 its play levels off)"),
+}
+SAMPLES = PIMC_PARAMETERS["samples"][0]
+N_PIMC_PARAMS = N_PARAMS + len(PIMC_PARAMETERS)
 
 _CHANCE = (0.0, 1.0)
 _TRICKS = (-3.0, 3.0)
@@ -69,38 +80,64 @@ RANGES: dict[str, tuple[float, float]] = {
     "partner_whist": _CHANCE, "blind_pass": _CHANCE, "blind_pass_step": _CHANCE,
     "dark_bid": _CHANCE, "dark_bid_step": _CHANCE, "dark_bomb": (0.0, 10.0),
     "bomb_reserve": (0.0, 100.0), "no_talon_margin": _TRICKS,
+    "samples": (1.0, 1024.0),
 }
+#: Parameters that take whole numbers only.
+WHOLE = frozenset({"samples"})
 
 
-def heuristic_params(**overrides: float) -> np.ndarray:
-    """The parameter array with the defaults, changed by ``overrides`` (by name);
-    raises ``ValueError`` for an unknown name or a value outside its range."""
-    params = np.zeros(N_PARAMS, dtype=np.float64)
-    for index, default, _ in PARAMETERS.values():
+def parameters(policy: str) -> dict[str, tuple[int, float, str]]:
+    """The parameters of built-in ``policy`` (none for ``random``)."""
+    if policy == "heuristic":
+        return PARAMETERS
+    return {**PARAMETERS, **PIMC_PARAMETERS} if policy == "pimc" else {}
+
+
+def policy_params(policy: str, **overrides: float) -> np.ndarray:
+    """The parameter array of ``policy`` with the defaults, changed by ``overrides`` (by
+    name); raises ``ValueError`` for an unknown name or a value outside its range.
+
+    >>> p = policy_params("pimc", samples=8)
+    >>> len(p) == N_PIMC_PARAMS, float(p[SAMPLES]), float(p[AGGRESSION])
+    (True, 8.0, 0.4)
+    """
+    known = parameters(policy)
+    params = np.zeros(len(known), dtype=np.float64)
+    for index, default, _ in known.values():
         params[index] = default
     for name, value in overrides.items():
-        if name not in PARAMETERS:
-            raise ValueError(f"unknown player parameter {name!r}; known: {', '.join(PARAMETERS)}")
-        params[PARAMETERS[name][0]] = float(value)
+        if name not in known:
+            raise ValueError(f"unknown player parameter {name!r} for policy {policy!r}; "
+                             f"known: {', '.join(known) or 'none'}")
+        params[known[name][0]] = float(value)
     return check_params(params)
 
 
+def heuristic_params(**overrides: float) -> np.ndarray:
+    """The heuristic's parameter array: :func:`policy_params` of ``"heuristic"``."""
+    return policy_params("heuristic", **overrides)
+
+
 def check_params(params: np.ndarray) -> np.ndarray:
-    """``params`` (a full parameter array) if every value is finite and in its range."""
+    """``params`` (a full parameter array: the heuristic's, or the PIMC player's, told
+    apart by length) if every value is finite, in its range and whole where it must be."""
     params = np.asarray(params, dtype=np.float64)
-    if params.shape != (N_PARAMS,):
-        raise ValueError(f"player parameters: expected {N_PARAMS} values, got shape "
-                         f"{params.shape}")
-    for name, (index, _, meaning) in PARAMETERS.items():
+    if params.shape not in ((N_PARAMS,), (N_PIMC_PARAMS,)):
+        raise ValueError(f"player parameters: expected {N_PARAMS} values (heuristic) or "
+                         f"{N_PIMC_PARAMS} (pimc), got shape {params.shape}")
+    for name, (index, _, meaning) in parameters(
+            "heuristic" if len(params) == N_PARAMS else "pimc").items():
         low, high = RANGES[name]
         value = float(params[index])
         if not low <= value <= high:  # false for nan too
             raise ValueError(f"player parameter {name} = {value:g} is out of range: allowed "
                              f"{low:g} to {high:g} ({meaning})")
+        if name in WHOLE and value != int(value):
+            raise ValueError(f"player parameter {name} = {value:g} must be a whole number")
     return params
 
 
-def describe_ranges() -> str:
-    """Each parameter with its default and range, for help texts."""
+def describe_ranges(policy: str = "heuristic") -> str:
+    """Each parameter of ``policy`` with its default and range, for help texts."""
     return "; ".join(f"{name} (default {default:g}, {RANGES[name][0]:g} to {RANGES[name][1]:g})"
-                     for name, (_, default, _) in PARAMETERS.items())
+                     for name, (_, default, _) in parameters(policy).items())

@@ -1,0 +1,55 @@
+"""Benchmark of the PIMC player (``scripts/bench.py pimc`` runs this too): whole deals a
+second with ``policy="pimc"`` on one core against the heuristic in the same run, the
+milliseconds a searched card takes, and the strength gauge on a small sample.
+
+    .venv/bin/python scripts/bench_pimc.py --deals 400 --gauge-deals 600 --samples 32
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numba
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchtools import best_time
+
+from prefstats.deal import deal
+from prefstats.play import play_batch
+from prefstats.players.params import policy_params
+from prefstats.strength import format_gauge, gauge
+from prefstats.variants import get_variant
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--deals", type=int, default=400, help="deals played by policy pimc")
+    ap.add_argument("--gauge-deals", type=int, default=600, help="deals of the gauge")
+    ap.add_argument("--samples", type=int, default=32, help="PIMC samples a card")
+    ap.add_argument("--variant", default="sochi")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    numba.set_num_threads(1)
+    variant = get_variant(args.variant)
+    deals = deal(args.deals, seed=args.seed)
+    params = policy_params("pimc", samples=args.samples)
+    play_batch(deals[:20], variant, policy="pimc", params=params)  # compile or load
+    pimc = len(deals) / best_time(lambda: play_batch(deals, variant, policy="pimc",
+                                                     params=params), 1)
+    heuristic = len(deals) / best_time(lambda: play_batch(deals, variant), 3)
+    print(f"pimc: {args.variant}, one core, K = {args.samples}")
+    print(f"  play_batch policy pimc   {pimc:>9,.0f} deals/s  ({len(deals):,} deals)")
+    print(f"  baseline: heuristic      {heuristic:>9,.0f} deals/s  (same deals, best of 3)")
+    t0 = time.perf_counter()
+    g = gauge("heuristic", "pimc", deals=args.gauge_deals, seed=args.seed,
+              samples=args.samples, variant=variant)
+    print(format_gauge(g))
+    print(f"  gauge took {time.perf_counter() - t0:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
