@@ -9,7 +9,10 @@ whists to the seat that made it, as the reports value a deal:
 - **cards** of a trick game or misère, by the double-dummy solver
   (:func:`prefstats.solver.card_values_batch`): each legal card's declarer tricks from
   the position on, turned into whists by the contract's scoring
-  (:func:`tricks_to_whists` says how the defence's tricks are split);
+  (:func:`tricks_to_whists` says how the defence's tricks are split) and valued for
+  the seat's side, as the solver plays it: the declarer, or the two defenders together
+  (a defender's own whists also rise when his partner falls short, which is no aim of
+  the defence);
 - **the discard** of a game that was played, by the solver too: the declarer's tricks
   from the first lead after each pair of cards he could have put away, under the
   recorded contract and whist calls (the defenders never see the discard, so their
@@ -488,12 +491,22 @@ def _best(options: list[str], value: np.ndarray, done: str | None) -> int:
     return int(np.argmax(value))
 
 
+def side(variant: Variant, final: np.ndarray, seat: int) -> list[int]:
+    """The seats of ``seat``'s side in the played deal: the declarer alone, or the
+    defence (every active seat but the declarer; Gusarik's dummy is its player's)."""
+    decl = int(final[0]["declarer"])
+    if seat == decl:
+        return [decl]
+    return [s for s in range(min(variant.players, 3)) if s != decl]
+
+
 def _solver_row(step, record, variant, final, names, tricks, done) -> dict:
     """A double-dummy row: ``names`` the options, ``tricks`` the declarer's total after
-    each."""
+    each; valued in whists to the deciding seat's side, the solver's two sides."""
     st = step.state
     whists = tricks_to_whists(variant, final, tricks, taken=st[0]["tricks"],
-                              defender=_defender(st, final, step.plays_for))[:, step.seat]
+                              defender=_defender(st, final, step.plays_for))
+    whists = whists[:, side(variant, final, step.seat)].sum(axis=1)
     best = _best(names, whists, done)
     d = names.index(done)
     return _row(step, record, method="double dummy", done=done, best=names[best],
@@ -703,7 +716,8 @@ def analyze(record: DealRecord | Mapping | str | Path, variant: Variant | str | 
     """Every decision of the played deal ``record`` valued against its best alternative
     (see the module text); one row per decision and method, columns :data:`SCHEMA`:
     ``seat`` decided (for ``plays_for``), ``done`` and ``best`` options, their values in
-    whists to ``seat`` (``value_done``, ``value_best``), ``loss`` = best − done (≥ 0;
+    whists (``value_done``, ``value_best``: to ``seat``, on double-dummy rows to its
+    side), ``loss`` = best − done (≥ 0 on double-dummy rows;
     ``loss_se`` its standard error, 0 for double-dummy rows), ``tricks_*`` the
     declarer's tricks (double dummy), ``n`` of ``dealt`` rollout deals kept
     (``acceptance``), every option's value in ``alternatives``.

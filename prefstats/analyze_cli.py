@@ -24,16 +24,15 @@ def _print_table(frame, head: str, names: list[str]) -> None:
     from rich.table import Table
 
     table = Table(title=head, box=box.SIMPLE_HEAD, pad_edge=False)
-    for col in ("field", "seat", "done", "best", "loss", "tricks", "by", "kept"):
-        table.add_column(col, justify="right" if col in ("loss", "tricks", "kept") else "left")
+    for col in ("field", "seat", "done", "best", "loss", "± se", "tricks", "by", "kept"):
+        table.add_column(col, justify="left" if col in ("field", "seat", "done", "best", "by")
+                         else "right")
     for r in frame.iter_rows(named=True):
-        loss = _cell(r["loss"], ".2f")
-        if r["method"] == "rollout" and r["loss_se"] is not None:
-            loss += f" ± {r['loss_se']:.2f}"
+        se = _cell(r["loss_se"], ".2f") if r["method"] == "rollout" else ""
         tricks = "" if r["tricks_done"] is None else f"{r['tricks_done']}/{r['tricks_best']}"
-        kept = "" if r["n"] is None else f"{r['n']:,} ({r['acceptance']:.0%})"
-        table.add_row(r["field"], names[r["seat"]], r["done"] or "", r["best"] or "", loss,
-                      tricks, METHOD_LABELS[r["method"]], kept)
+        kept = "" if r["n"] is None else f"{r['n']:,} {r['acceptance']:.0%}"
+        table.add_row(r["field"], names[r["seat"]], r["done"] or "", r["best"] or "",
+                      _cell(r["loss"], ".2f"), se, tricks, METHOD_LABELS[r["method"]], kept)
     console = Console()
     console.print(table)
     from prefstats.analyze import seat_totals
@@ -41,7 +40,8 @@ def _print_table(frame, head: str, names: list[str]) -> None:
     for r in seat_totals(frame).iter_rows(named=True):
         console.print(f"{names[r['seat']]}: {r['loss']:.2f} whists lost in {r['decisions']} "
                       f"decision(s) valued {r['method']}")
-    console.print("loss: whists to the deciding seat, the best option minus the one made "
+    console.print("loss: whists to the deciding seat (to its side for DD), the best option "
+                  "minus the one made "
                   "(± its standard error over the rollout deals kept, share of the deals "
                   "dealt); tricks: the declarer's after the option made / the best; by: DD "
                   "double dummy, rollout, - not analysed (--format json gives the reason, "
