@@ -133,12 +133,8 @@ class DealRecord:
     lines: Mapping[tuple, int] | None = None
 
     def where(self, path: tuple) -> str:
-        """``deal.json line 12, play[3][1]``: the nearest line the path has."""
-        line = None
-        for k in range(len(path), -1, -1):
-            if self.lines and path[:k] in self.lines:
-                line = self.lines[path[:k]]
-                break
+        """``deal.json line 12, play[3][1]``."""
+        line = self.line(path)
         at = f" line {line}" if line is not None else ""
         return f"{self.source}{at}, {_field(path)}"
 
@@ -146,7 +142,12 @@ class DealRecord:
         return RecordError(f"{self.where(path)}: {message}")
 
     def line(self, path: tuple) -> int | None:
-        return None if self.lines is None else self.lines.get(path)
+        """The line of ``path``, or of its nearest enclosing value (a card inside a
+        trick written as one string is on the string's line)."""
+        for k in range(len(path), -1, -1):
+            if self.lines and path[:k] in self.lines:
+                return self.lines[path[:k]]
+        return None
 
 
 def parse_record(text: str, source: str = "record") -> DealRecord:
@@ -314,7 +315,7 @@ def replay(record: DealRecord, variant: Variant) -> tuple[list[Step], np.ndarray
     cards = []
     for t, trick in enumerate(tricks):
         if isinstance(trick, str):
-            cards += [((("play", t), j), c) for j, c in enumerate(trick.split())]
+            cards += [((("play", t, j), j), c) for j, c in enumerate(trick.split())]
         elif isinstance(trick, list):
             cards += [((("play", t, j), j), c) for j, c in enumerate(trick)]
         else:

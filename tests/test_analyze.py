@@ -314,6 +314,17 @@ def test_errors_name_the_line_in_the_file(tmp_path):
     assert "contract" in lines[rec.line(("contract",)) - 1]
 
 
+def test_tricks_written_as_strings_name_each_card(example):
+    """A trick may be one string; its cards are still play[t][j], on the string's line."""
+    data = edited(example, play=[" ".join(t) for t in example["play"]])
+    frame = analyze(record(data), deals=1)
+    row = cards_row(frame, BLUNDER)
+    assert row["done"] == "K♠" and row["loss"] > 5 and row["line"] is not None
+    with pytest.raises(RecordError, match=r"deal.json line \d+, play\[1\]\[2\]: illegal card"):
+        analyze(record(edited(data, play=[data["play"][0], "A♥ 7♥ J♠", *data["play"][2:]])),
+                deals=1)
+
+
 def test_bad_arguments_are_refused(example):
     with pytest.raises(ValueError, match="deals must be at least 1"):
         analyze(record(example), deals=0)
