@@ -482,6 +482,7 @@ def solve_command(
     typer.echo("tricks per first card: " + "  ".join(f"{card_name(c)} {leads[c]}" for c in cards))
 
 
+import prefstats.analyze_cli  # noqa: E402  (registers the `analyze` command)
 import prefstats.rollout_cli  # noqa: E402, F401  (registers the `rollout` command)
 
 

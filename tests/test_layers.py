@@ -32,10 +32,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("players", "pimc"),
     ("play", "pulka"),
     ("storage", "simulate"),
-    ("rollout", "strength"),
+    ("rollout", "strength", "analyze"),
     ("tables",),
     ("reports",),
-    ("cli", "rollout_cli", "__main__"),
+    ("cli", "rollout_cli", "analyze_cli", "__main__"),
 )
 
 
