@@ -27,7 +27,9 @@ dark bid), and the game or misère is scored at that multiplier.
   sitting out included (B:406: 4 players, 3 circles, 12 bombs each). A later raspasy
   with blind passers is a single bomb's: each blind passer earns a bomb of 2. A bomb
   raspasy is scored at its multiplier a trick (2, 4, 8) and is no step of the raspasy
-  progression: the step and the lowest bid after it are those before it.
+  progression: the step and the lowest bid after it are those before it. The opening is
+  played in full: the pulka cannot end inside it (B:400: the game's end is named after
+  it).
 - ``bomb_level = "passers"``: a raspasy in which ``k`` > 0 players passed blind earns
   each blind passer a bomb of ``2^k``; ``bomb_rounds`` deals open the pulka, every
   bidder passing blind (8 with 3 or 4 players, where the dealer earns none; 4 in
@@ -69,6 +71,7 @@ from prefstats.scoring import (
     responsible_shortfall,
     state_totals,
 )
+from prefstats.variants import opening_bombs
 
 #: Deal numbers reserved for one pulka in the seed's pulka stream.
 STRIDE = 1 << 16
@@ -268,7 +271,7 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, 
             if bomb_round or not (raspasy and running < stays):  # he stays after a raspasy
                 dealer = (dealer + 1) % n
                 running = 0
-            if target > 0 and _ended(pool[p], target, total_end):
+            if target > 0 and k >= len(opening) and _ended(pool[p], target, total_end):
                 counts[p, C_FINISHED] = 1
                 break
         counts[p, C_DEALS] = k
@@ -282,27 +285,14 @@ def _ended(pool, target, total_end):
 
 
 def opening_deals(variant) -> np.ndarray:
-    """The pulka's opening bomb deals (``bomb_rounds``), one row each: the dealer's place
-    and the bomb level's multiplier (1: a bomb of ``2^k`` for ``k`` blind passers).
-
-    With ``bomb_level = "round"`` there are ``bomb_rounds`` whole circles, the sitting-out
-    dealer's deals included (B:400, B:406): each dealer in turn deals every level, from
-    the single bomb up (``bomb_circles = "dealer"``), or one circle per level
-    (``"circle"``); afterwards the first dealer deals again. With ``"passers"`` the
-    ``bomb_rounds`` deals are dealt in the usual rotation.
+    """:func:`~prefstats.variants.opening_bombs` as an int64 array ``(deals, 2)``: each
+    opening bomb deal's dealer place and bomb multiplier.
 
     >>> from prefstats.variants import get_variant
     >>> opening_deals(get_variant("classic", bomb_rounds=3)).tolist()
     [[2, 2], [2, 4], [2, 8], [0, 2], [0, 4], [0, 8], [1, 2], [1, 4], [1, 8]]
     """
-    n, rounds = variant.players, variant.bomb_rounds
-    if variant.bomb_level == "passers":
-        rows = [((n - 1 + k) % n, 1) for k in range(rounds)]
-    elif variant.bomb_circles == "dealer":
-        rows = [((n - 1 + i) % n, 2 << level) for i in range(n) for level in range(rounds)]
-    else:
-        rows = [((n - 1 + i) % n, 2 << level) for level in range(rounds) for i in range(n)]
-    return np.array(rows, dtype=np.int64).reshape(-1, 2)
+    return np.array(opening_bombs(variant), dtype=np.int64).reshape(-1, 2)
 
 
 def pulka_keys(seed: int) -> tuple[np.uint64, np.uint64]:

@@ -115,6 +115,7 @@ from prefstats.variants import (
     TIES_HALF,
     Variant,
     get_variant,
+    opening_bombs,
     variant_from_mapping,
 )
 
@@ -1100,8 +1101,8 @@ class ScoreSheet:
     @property
     def finished(self) -> bool:
         """Whether the pulka is over under the variant's ``pulka_end``."""
-        if self.pool_target is None:
-            return False
+        if self.pool_target is None or self.deals < len(opening_bombs(self.variant)):
+            return False  # the opening bomb circles are played in full (B:400)
         target = 2 * self.pool_target
         if self.variant.pulka_end == "total":
             return bool(self._pool.sum() >= target * self.variant.players)

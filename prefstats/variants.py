@@ -617,6 +617,28 @@ def get_variant(name: str, *, players: int | None = None, **options: Any) -> Var
     return Variant(**values)
 
 
+def opening_bombs(variant: Variant) -> list[tuple[int, int]]:
+    """The pulka's opening bomb deals (``bomb_rounds``, RULES.md §10.1), one pair each:
+    the dealer's place (places 0 .. N-1, the first dealer N-1) and the bomb level's
+    multiplier (1: a bomb of ``2^k`` for ``k`` blind passers).
+
+    With ``bomb_level = "round"`` there are ``bomb_rounds`` whole circles, the sitting-out
+    dealer's deals included (B:400, B:406): each dealer in turn deals every level, from
+    the single bomb up (``bomb_circles = "dealer"``), or one circle per level
+    (``"circle"``); afterwards the first dealer deals again. With ``"passers"`` the
+    ``bomb_rounds`` deals are dealt in the usual rotation.
+
+    >>> opening_bombs(get_variant("classic", players=4, bomb_rounds=1, bomb_circles="circle"))
+    [(3, 2), (0, 2), (1, 2), (2, 2)]
+    """
+    n, rounds = variant.players, variant.bomb_rounds
+    if variant.bomb_level == "passers":
+        return [((n - 1 + k) % n, 1) for k in range(rounds)]
+    if variant.bomb_circles == "dealer":
+        return [((n - 1 + i) % n, 2 << level) for i in range(n) for level in range(rounds)]
+    return [((n - 1 + i) % n, 2 << level) for level in range(rounds) for i in range(n)]
+
+
 #: Options renamed: the old key, the new one and the new value of each old one. Files and
 #: dataset specs written with the old key still load.
 _RENAMED = {"misere_over_nine": ("misere_place", {True: "over_nine", False: "over_eight"})}

@@ -73,6 +73,7 @@ def replay(variant, pulka_id, seed, target, policy, key):
         opening = [((n - 1 + i) % n, 2 ** (lv + 1)) for i in range(n) for lv in levels]
     else:
         opening = [((n - 1 + i) % n, 2 ** (lv + 1)) for lv in levels for i in range(n)]
+    assert opening == [tuple(row) for row in opening_deals(variant).tolist()]
     dealer, running = n - 1, 0  # he stays after a raspasy, at most dealer_stays (B:221)
     while not sheet.finished:
         d = pulka_deals(1, seed=seed, start=pulka_id * STRIDE + k)
