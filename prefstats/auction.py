@@ -112,7 +112,8 @@ def ladder_rank(no_talon_bids: bool = False, misere_place: str = "over_eight") -
     >>> names = sorted((c for c in range(N_CALLS) if r[c] >= 0), key=lambda c: r[c])
     >>> [call_name(c) for c in names[29:32]] + [call_name(c) for c in names[35:37]]
     ['8NT nt', 'misère', '9♠', '9NT', 'misère nt']
-    >>> [call_name(c) for c in names[-3:]]
+    >>> top = ladder_rank(True, "top")
+    >>> [call_name(c) for c in sorted(range(N_CALLS), key=lambda c: top[c])[-3:]]
     ['10NT nt', 'misère', 'misère nt']
     """
     if misere_place not in MISERE_PLACES:

@@ -27,7 +27,9 @@ Readings of the Classic and Gusarik rules (RULES.md §10), all variant options:
 - **Multiplier** (bombs, dark bids): every entry of a game or misère -- pool, mountain,
   trick whists, consolation, shortfall, a half-whist's whists, talon whists -- is
   multiplied; a raspasy never is. Multipliers multiply: an 8 (price 6) on a double
-  bomb (x4) bid dark (x2) is worth 48 in the pool and 48 whists per defender trick.
+  bomb (x4) bid dark (x2) is worth 48 in the pool and 48 whists per defender trick. A
+  raspasy's multiplier is a bomb raspasy's bomb (``bomb_level = "round"``): its rate a
+  trick, 2, 4, 8, instead of the step's (B:398).
 - **underbid_penalty**: in a played trick game a declarer who takes more tricks than
   his contract's level is set by the extra tricks: remise-rate mountain and, from each
   defender (and the 4-player dealer), consolation per extra trick; no pool. Trick
