@@ -33,7 +33,14 @@ import numpy as np
 from numba import njit
 
 from prefstats.cards import popcount
-from prefstats.contracts import LEVEL, MISERE, N_CONTRACTS, Contract, parse_contract
+from prefstats.contracts import (
+    LEVEL,
+    MISERE,
+    N_CONTRACTS,
+    Contract,
+    contract_code,
+    parse_contract,
+)
 from prefstats.variants import Variant
 
 PASS = N_CONTRACTS
@@ -83,21 +90,34 @@ def parse_call(text: str) -> int:
     return parse_contract(text).code
 
 
+#: Misère's places on the ladder (``misere_place``, RULES.md §2): above the eights
+#: (B:185, B:418), above the nines (B:187 "between nine and ten"), above everything
+#: (B:187 "higher than all other bids").
+MISERE_PLACES = ("over_eight", "over_nine", "top")
+
+
 @functools.cache  # read-only, shared by every call
-def ladder_rank(no_talon_bids: bool = False, misere_over_nine: bool = False) -> np.ndarray:
+def ladder_rank(no_talon_bids: bool = False, misere_place: str = "over_eight") -> np.ndarray:
     """Rank of every call on the bidding ladder (-1: not a bid of this ladder), int64.
 
     A level's bids without the talon rank above all its bids with it and below the next
-    level with it (B:418). Misère sits above the eights, so a nine overcalls it, and
-    misère without the talon above the nines with the talon, so only a nine without the
-    talon or a ten overcalls it (B:418, B:185). ``misere_over_nine`` (B:187, by
-    agreement "between nine and ten"): both misères above every nine.
+    level with it (B:418). ``misere_place``: ``"over_eight"``, misère sits above the
+    eights, so a nine overcalls it, and misère without the talon above the nines with
+    the talon, so only a nine without the talon or a ten overcalls it (B:418, B:185);
+    ``"over_nine"`` (B:187, by agreement "between nine and ten"): both misères above
+    every nine and below the tens; ``"top"`` (B:187, by agreement "higher than all other
+    bids"): both above every trick bid, misère without the talon above misère with it.
 
     >>> r = ladder_rank(True)
     >>> names = sorted((c for c in range(N_CALLS) if r[c] >= 0), key=lambda c: r[c])
     >>> [call_name(c) for c in names[29:32]] + [call_name(c) for c in names[35:37]]
     ['8NT nt', 'misère', '9♠', '9NT', 'misère nt']
+    >>> top = ladder_rank(True, "top")
+    >>> [call_name(c) for c in sorted(range(N_CALLS), key=lambda c: top[c])[-3:]]
+    ['10NT nt', 'misère', 'misère nt']
     """
+    if misere_place not in MISERE_PLACES:
+        raise ValueError(f"misere_place: {misere_place!r} is not one of {MISERE_PLACES}")
 
     def level(lv: int, no_talon: bool) -> list[int]:
         base = [c for c in range(N_CONTRACTS) if LEVEL[c] == lv]
@@ -105,20 +125,37 @@ def ladder_rank(no_talon_bids: bool = False, misere_over_nine: bool = False) -> 
 
     talons = (False, True) if no_talon_bids else (False,)
     misere, misere_nt = [MISERE], [MISERE + NO_TALON_BID] if no_talon_bids else []
+    over_eight = misere_place == "over_eight"
     order: list[int] = []
     for lv in (6, 7, 8, 9, 10):
-        if lv == 9 and not misere_over_nine:
+        if lv == 9 and over_eight:
             order += misere
-        if lv == 10 and misere_over_nine:
+        if lv == 10 and misere_place == "over_nine":
             order += misere + misere_nt
         for nt in talons:
             order += level(lv, nt)
-            if lv == 9 and not nt and not misere_over_nine:
+            if lv == 9 and not nt and over_eight:
                 order += misere_nt
+    if misere_place == "top":
+        order += misere + misere_nt
     rank = np.full(N_CALLS, -1, dtype=np.int64)
     rank[order] = np.arange(len(order))
     rank.flags.writeable = False
     return rank
+
+
+def variant_ladder(variant: Variant) -> np.ndarray:
+    """:func:`ladder_rank` of ``variant``."""
+    return ladder_rank(variant.no_talon_bids, variant.misere_place)
+
+
+def dark_misere_floor(variant: Variant) -> int:
+    """With ``dark_misere_high`` (B:105: a dark misère "can be stopped only by a dark nine
+    or a light ten"), the ladder rank a bid made in the light must exceed over a dark
+    misère: the rank just below 10♠; -1 without the option."""
+    if not variant.dark_misere_high:
+        return -1
+    return int(variant_ladder(variant)[contract_code(10, 0)]) - 1
 
 
 HOLD_MODES = ("senior", "first_hand", "none")
@@ -132,12 +169,11 @@ def _is_misere(call):
 
 
 @njit(cache=True)
-def _bids(high, first_call, low_level, jump_bids, rank):
-    """Bit mask of the bids above ``high`` (misère only as a first call), of level
-    ``low_level`` or more. Without ``jump_bids`` (B:95, B:541) only the next step: the
+def _bids(floor, first_call, low_level, jump_bids, rank):
+    """Bit mask of the bids ranked above ``floor`` (misère only as a first call), of
+    level ``low_level`` or more. Without ``jump_bids`` (B:95, B:541) only the next step: the
     lowest such bid with the talon and the lowest without it (B:418), the opening bid
     included -- misère stays a first call wherever it is above the high bid."""
-    floor = -1 if high < 0 else rank[high]
     step, step_nt = N_CALLS, N_CALLS  # the next step with the talon, without it
     mask = 0
     for c in range(N_CALLS):
@@ -163,8 +199,9 @@ def _bids(high, first_call, low_level, jump_bids, rank):
 
 @njit(cache=True)
 def _legal_mask(speaker, high, high_bidder, spoken, misere_bidder, dark, blind, hold,
-                jump_bids, min_level, rank, dark_bids, blind_pass):
-    """Bit ``c`` set for each call ``c`` open to ``speaker`` (see :func:`legal_calls`)."""
+                jump_bids, min_level, rank, dark_bids, blind_pass, dark_misere):
+    """Bit ``c`` set for each call ``c`` open to ``speaker`` (see :func:`legal_calls`);
+    ``dark_misere`` is :func:`dark_misere_floor`."""
     if speaker == misere_bidder:
         return 1 << PASS  # the misère bidder may not bid again
     first_call = not (spoken >> speaker) & 1
@@ -173,15 +210,18 @@ def _legal_mask(speaker, high, high_bidder, spoken, misere_bidder, dark, blind, 
     if high >= 0 and not _is_misere(high) and hold != HOLD_NONE and senior:
         hold_bit = 1 << high  # "here": a senior player takes the current bid
     going_dark = first_call and (dark >> speaker) & 1  # he said "dark": now he bids
-    # after a blind pass, only a bid of 7 or more (misère included) or a dark one
-    low_level = max(min_level, 7) if blind and not going_dark else min_level
-    bids = hold_bit | _bids(high, first_call, low_level, jump_bids, rank)
+    floor = -1 if high < 0 else rank[high]
+    dark_floor = floor  # what a bid in the dark must beat
+    if dark_misere >= 0 and _is_misere(high) and (dark >> high_bidder) & 1:
+        floor = max(floor, dark_misere)  # B:105: only a dark nine or a light ten
     if going_dark:
-        return bids
+        return hold_bit | _bids(dark_floor, True, min_level, jump_bids, rank)
+    # after a blind pass, only a bid of 7 or more (misère included) or a dark one
+    low_level = max(min_level, 7) if blind else min_level
+    bids = hold_bit | _bids(floor, first_call, low_level, jump_bids, rank)
     mask = 1 << PASS | bids
     if first_call and dark_bids:  # "dark" only if a bid can follow it
-        dark_calls = bids if not blind else hold_bit | _bids(high, True, min_level,
-                                                             jump_bids, rank)
+        dark_calls = hold_bit | _bids(dark_floor, True, min_level, jump_bids, rank)
         if dark_calls:
             mask |= 1 << DARK
     if first_call and blind_pass and high < 0:
@@ -203,7 +243,8 @@ def _next_speaker(speaker, passed, high_bidder):
 
 
 @njit(cache=True)
-def auction_state(history, hold, jump_bids, min_level, rank, dummy, dark_bids, blind_pass):
+def auction_state(history, hold, jump_bids, min_level, rank, dummy, dark_bids, blind_pass,
+                  dark_misere):
     """Replay ``history`` (int64 array of calls) and return the auction's state.
 
     Returns ``(speaker, high, high_bidder, passed, legal, bad, dark, blind)``: the seat to
@@ -212,7 +253,8 @@ def auction_state(history, hold, jump_bids, min_level, rank, dummy, dark_bids, b
     illegal call in ``history`` (-1 if none; the state is then the one before it), and
     bit masks of the seats that bid in the dark and that passed blind. ``hold`` indexes
     ``HOLD_MODES``, ``rank`` is :func:`ladder_rank`, ``dummy`` the Gusarik dummy's seat
-    (-1: none), which never bids. Compiled: the simulator calls it directly.
+    (-1: none), which never bids, ``dark_misere`` :func:`dark_misere_floor`. Compiled:
+    the simulator calls it directly.
     """
     speaker, high, high_bidder, passed, spoken, misere_bidder = 0, -1, -1, 0, 0, -1
     dark, blind = 0, 0
@@ -224,7 +266,8 @@ def auction_state(history, hold, jump_bids, min_level, rank, dummy, dark_bids, b
         legal = 0
         if speaker >= 0:
             legal = _legal_mask(speaker, high, high_bidder, spoken, misere_bidder, dark, blind,
-                                hold, jump_bids, min_level, rank, dark_bids, blind_pass)
+                                hold, jump_bids, min_level, rank, dark_bids, blind_pass,
+                                dark_misere)
         if call < 0 or call >= N_CALLS or not (legal >> call) & 1:
             return speaker, high, high_bidder, passed, legal, i, dark, blind
         if call == DARK:
@@ -243,17 +286,19 @@ def auction_state(history, hold, jump_bids, min_level, rank, dummy, dark_bids, b
     legal = 0
     if speaker >= 0:
         legal = _legal_mask(speaker, high, high_bidder, spoken, misere_bidder, dark, blind,
-                            hold, jump_bids, min_level, rank, dark_bids, blind_pass)
+                            hold, jump_bids, min_level, rank, dark_bids, blind_pass,
+                                dark_misere)
     return speaker, high, high_bidder, passed, legal, -1, dark, blind
 
 
 def auction_options(variant: Variant, after_raspasy: bool = False) -> tuple:
     """``variant``'s options in the order :func:`auction_state` takes them after the
-    history: ``(hold, jump_bids, min_level, rank, dummy, dark_bids, blind_pass)``."""
+    history: ``(hold, jump_bids, min_level, rank, dummy, dark_bids, blind_pass,
+    dark_misere)``."""
     min_level = variant.raspasy_exit if after_raspasy else 6
-    rank = ladder_rank(variant.no_talon_bids, variant.misere_over_nine)
-    return (HOLD_MODES.index(variant.hold), variant.jump_bids, min_level, rank,
-            dummy_seat(variant), variant.dark_bids, variant.blind_pass)
+    return (HOLD_MODES.index(variant.hold), variant.jump_bids, min_level,
+            variant_ladder(variant), dummy_seat(variant), variant.dark_bids,
+            variant.blind_pass, dark_misere_floor(variant))
 
 
 def dummy_seat(variant: Variant) -> int:
@@ -331,8 +376,7 @@ def legal_contracts(bid: int, variant: Variant | None = None) -> list[int]:
     no_talon = bid >= NO_TALON_BID
     if bid % NO_TALON_BID == MISERE:
         return [MISERE]
-    rank = (ladder_rank(no_talon) if variant is None
-            else ladder_rank(variant.no_talon_bids, variant.misere_over_nine))
+    rank = ladder_rank(no_talon) if variant is None else variant_ladder(variant)
     shift = NO_TALON_BID if no_talon else 0
     return [c for c in range(N_CONTRACTS) if c != MISERE and rank[c + shift] >= rank[bid]]
 

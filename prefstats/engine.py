@@ -37,9 +37,10 @@ from prefstats.auction import (
     NO_TALON_BID,
     W_WHIST,
     auction_state,
+    dark_misere_floor,
     dummy_seat,
     game_played,
-    ladder_rank,
+    variant_ladder,
     whist_state,
 )
 from prefstats.cards import lowest_card, popcount
@@ -168,7 +169,7 @@ OBSERVATION = np.dtype(
 # rank of every call (:func:`~prefstats.auction.ladder_rank`) follows from ``R_RANK``.
 (R_PLAYERS, R_HOLD, R_JUMP, R_HALF_WHIST, R_TEN_CHECKED, R_STALINGRAD, R_TALON, R_DUMMY,
  R_DARK_BIDS, R_BLIND_PASS, R_FIRST_LEADS, R_THIRD_FIRST, R_LAY_CHOICE, R_DEALER_STAYS,
- R_RANK) = range(15)
+ R_DARK_MISERE, R_BOMB_RASPASY, R_RANK) = range(17)
 N_RULES = R_RANK + N_CALLS
 
 
@@ -178,7 +179,9 @@ def rules_array(variant) -> np.ndarray:
     rules[R_DUMMY] = dummy_seat(variant)
     rules[R_DARK_BIDS] = variant.dark_bids
     rules[R_BLIND_PASS] = variant.blind_pass
-    rules[R_RANK:] = ladder_rank(variant.no_talon_bids, variant.misere_over_nine)
+    rules[R_RANK:] = variant_ladder(variant)
+    rules[R_DARK_MISERE] = dark_misere_floor(variant)
+    rules[R_BOMB_RASPASY] = variant.blind_pass and variant.bomb_level == "round"
     rules[R_PLAYERS] = variant.players
     rules[R_HOLD] = HOLD_MODES.index(variant.hold)
     rules[R_JUMP] = variant.jump_bids
@@ -264,7 +267,7 @@ def replay_auction(calls, rules, min_level):
     """:func:`~prefstats.auction.auction_state` of ``calls`` under ``rules``."""
     return auction_state(calls, rules[R_HOLD], rules[R_JUMP] != 0, min_level,
                          rules[R_RANK:], rules[R_DUMMY], rules[R_DARK_BIDS] != 0,
-                         rules[R_BLIND_PASS] != 0)
+                         rules[R_BLIND_PASS] != 0, rules[R_DARK_MISERE])
 
 
 @njit(cache=True)
@@ -422,6 +425,8 @@ def _end_trick(st, rules):
 def _finish_auction(st, rules, high, high_bidder, passed):
     if passed == 0b111:
         st.kind = RASPASY
+        if st.blind and rules[R_BOMB_RASPASY]:  # a bomb raspasy: a single bomb's (B:398)
+            st.multiplier = 2
         _start_play(st, rules)
         return
     st.declarer = high_bidder

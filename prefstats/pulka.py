@@ -13,23 +13,32 @@ deal to deal; a played game or misère resets both. With ``dealer_stays`` > 1 th
 deals again after a raspasy, at most that many deals running (B:221). The pulka ends by
 the variant's ``pulka_end`` rule.
 
-**Bombs** (Classic). Each place keeps its unused bombs, oldest first (at most
-:data:`MAX_BOMBS`; more raise an error rather than being lost). Before every deal each
-seat's ``bombs`` field of the engine state is the multiplier of its place's oldest bomb
-(1 with none); the engine makes the game's ``multiplier`` of it (x 2 for a dark bid),
-and the game or misère is scored at that multiplier.
+**Bombs** (Classic, RULES.md §10.1). Each place keeps its unused bombs, oldest first
+(at most :data:`MAX_BOMBS`; more raise an error rather than being lost). Before every
+deal each seat's ``bombs`` field of the engine state is the multiplier of its place's
+oldest bomb (1 with none); the engine makes the game's ``multiplier`` of it (x 2 for a
+dark bid), and the game or misère is scored at that multiplier.
 
-- A raspasy in which ``k`` > 0 players passed blind earns each blind passer a bomb of
-  ``2^k``.
+- ``bomb_level = "round"`` (B:398-406): the pulka opens with ``bomb_rounds`` whole
+  circles of deals in which every bidder passes blind before looking (the calls are
+  made for them, right after the deal; :func:`opening_deals` gives the dealers): the
+  deals of the first level are bomb raspasy of a single bomb (x2), then double (x4),
+  triple (x8) ...; each earns every place a bomb of its level, the 4-player dealer
+  sitting out included (B:406: 4 players, 3 circles, 12 bombs each). A later raspasy
+  with blind passers is a single bomb's: each blind passer earns a bomb of 2. A bomb
+  raspasy is scored at its multiplier a trick (2, 4, 8) and is no step of the raspasy
+  progression: the step and the lowest bid after it are those before it. The opening is
+  played in full: the pulka cannot end inside it (B:400: the game's end is named after
+  it).
+- ``bomb_level = "passers"``: a raspasy in which ``k`` > 0 players passed blind earns
+  each blind passer a bomb of ``2^k``; ``bomb_rounds`` deals open the pulka, every
+  bidder passing blind (8 with 3 or 4 players, where the dealer earns none; 4 in
+  Gusarik), scored as any raspasy (they count in the progression).
 - A made game spends the declarer's oldest bomb: a trick game that is not played (the
   declarer is credited) or in which the declarer takes at least his level, a misère
   without a trick. A failed game keeps it (its entries were still multiplied).
-- ``bomb_rounds``: the pulka opens with that many deals in which every bidder passes
-  blind before looking (the calls are made for them, right after the deal), so each is a
-  raspasy scored as any other (it counts in the progression) and earns every bidder a
-  bomb of ``2^bidders``: 8 with 3 or 4 players (the 4-player dealer sits out and earns
-  none), 4 in Gusarik. Blind passes must be legal: the variant refuses ``bomb_rounds``
-  without ``blind_pass``.
+- Blind passes must be legal: the variant refuses ``bomb_rounds`` without
+  ``blind_pass``.
 
 Deal ``k`` of pulka ``j`` is deal ``j · STRIDE + k`` of the seed's *pulka stream*: the
 deal stream of :func:`~prefstats.deal.deal` keyed by ``SeedSequence(seed,
@@ -62,6 +71,7 @@ from prefstats.scoring import (
     responsible_shortfall,
     state_totals,
 )
+from prefstats.variants import opening_bombs
 
 #: Deal numbers reserved for one pulka in the seed's pulka stream.
 STRIDE = 1 << 16
@@ -114,25 +124,32 @@ def game_made(st):
 
 
 @njit(cache=True)
-def update_bombs(st, n, place, queue, head, size):
+def update_bombs(st, n, place, queue, head, size, everyone=False):
     """Bombs after the finished deal ``st``: earned by blind passers of a raspasy, spent
-    by the declarer of a made game. Returns ``(earned, spent)``, or ``(-1, 0)`` when a
-    place would hold more than ``queue.shape[1]`` bombs (nothing is changed then)."""
+    by the declarer of a made game. A bomb raspasy (``st.multiplier`` > 1, ``bomb_level
+    = "round"``) earns bombs of its own multiplier, any other raspasy bombs of ``2^k``
+    for ``k`` blind passers; with ``everyone`` (an opening circle's deal, B:406) every
+    place earns one, the 4-player dealer too. Returns ``(earned, spent)``, or ``(-1,
+    0)`` when a place would hold more than ``queue.shape[1]`` bombs (nothing is changed
+    then)."""
     capacity = queue.shape[1]
     if st.kind == engine.RASPASY:
         blind = int(st.blind)
         if blind == 0:
             return 0, 0
-        k = popcount(blind)
-        for s in range(min(n, 3)):
-            if (blind >> s) & 1 and size[place[s]] >= capacity:
+        bomb = st.multiplier if st.multiplier > 1 else 1 << popcount(blind)
+        earners = 0
+        for s in range(n if everyone else min(n, 3)):
+            if everyone or (blind >> s) & 1:
+                earners |= 1 << place[s]
+        for p in range(n):
+            if (earners >> p) & 1 and size[p] >= capacity:
                 return -1, 0
-        for s in range(min(n, 3)):
-            if (blind >> s) & 1:
-                p = place[s]
-                queue[p, (head[p] + size[p]) % capacity] = 1 << k
+        for p in range(n):
+            if (earners >> p) & 1:
+                queue[p, (head[p] + size[p]) % capacity] = bomb
                 size[p] += 1
-        return k, 0
+        return popcount(earners), 0
     if st.declarer < 0 or not game_made(st):
         return 0, 0
     p = place[st.declarer]
@@ -145,14 +162,15 @@ def update_bombs(st, n, place, queue, head, size):
 
 @njit(cache=True)
 def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, total_end,
-                  exit_level, bomb_rounds, rules, table, policy, params, tables, double_dummy,
+                  exit_level, opening, rules, table, policy, params, tables, double_dummy,
                   player_key, state_buf, obs_buf, solver_table, stats, pool, mountain, whists,
                   counts, record, deal_states, deal_places, status):
     """Play pulkas ``pulka_ids``; sheets in half points, ``counts`` rows by the ``C_*``
     columns. With ``record`` every deal's final state goes to ``deal_states`` (in order)
     and its (pulka row, deal number, dealer's place) to ``deal_places``. On an illegal
     decision, a refused bomb-round pass or too many bombs, ``status`` gets the reason
-    (``ILLEGAL_DECISION`` ...) and the pulka's row, and the kernel stops."""
+    (``ILLEGAL_DECISION`` ...) and the pulka's row, and the kernel stops. ``opening`` is
+    :func:`opening_deals`."""
     n = pool.shape[1]
     bidders = 2 if n == 2 else 3
     hands = np.empty((_BATCH, 3), dtype=np.uint32)
@@ -185,6 +203,9 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, 
             if b == 0:
                 deal_kernel(key0, key1, first_deal + k, _BATCH, free, sizes, fixed, hands,
                             talon, turned)
+            bomb_round = k < len(opening)
+            if bomb_round:
+                dealer = opening[k, 0]
             running += 1
             seat_places(n, dealer, place)
             st = deal_states[played] if record else state_buf[0]
@@ -195,12 +216,14 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, 
                 played += 1
             engine.reset(st, hands[b], talon[b], turned[b], min_level, step)
             set_bombs(st, n, place, queue, head, size)
-            if k < bomb_rounds:  # every bidder passes blind before looking
+            if bomb_round:  # every bidder passes blind before looking
                 for _ in range(bidders):
                     if engine.apply(st, rules, BLIND_PASS) != 0:
                         status[0] = BOMB_ROUND_REFUSED
                         status[1] = p
                         return
+                if opening[k, 1] > 1:  # an opening circle's bomb level (B:398)
+                    st.multiplier = opening[k, 1]
             if not play_state(st, rules, policy, params, tables, double_dummy, player_key,
                               first_deal + k, obs, solver_table, stats):
                 status[0] = ILLEGAL_DECISION
@@ -230,23 +253,25 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, 
                 mountain[p, i] += helped[n + i]
                 for j in range(n):
                     whists[p, i, j] += helped[2 * n + i * n + j]
-            earned, spent = update_bombs(st, n, place, queue, head, size)
+            earned, spent = update_bombs(st, n, place, queue, head, size,
+                                         bomb_round and opening[k, 1] > 1)
             if earned < 0:
                 status[0] = BOMB_OVERFLOW
                 status[1] = p
                 return
-            counts[p, C_BOMBS_EARNED] += earned  # k bombs for k blind passers
+            counts[p, C_BOMBS_EARNED] += earned
             counts[p, C_BOMBS_SPENT] += spent
             k += 1
             counts[p, C_RASPASY] += raspasy
             counts[p, C_GAMES] += st.kind == engine.GAME
             counts[p, C_MISERES] += st.kind == engine.MISERE_GAME
-            step = step + 1 if raspasy else 0
-            min_level = exit_level if raspasy else 6
-            if not (raspasy and running < stays):  # the dealer stays after a raspasy
+            if not (raspasy and st.multiplier > 1):  # a bomb raspasy is no step (§10.1)
+                step = step + 1 if raspasy else 0
+                min_level = exit_level if raspasy else 6
+            if bomb_round or not (raspasy and running < stays):  # he stays after a raspasy
                 dealer = (dealer + 1) % n
                 running = 0
-            if target > 0 and _ended(pool[p], target, total_end):
+            if target > 0 and k >= len(opening) and _ended(pool[p], target, total_end):
                 counts[p, C_FINISHED] = 1
                 break
         counts[p, C_DEALS] = k
@@ -257,6 +282,17 @@ def _ended(pool, target, total_end):
     if total_end:
         return pool.sum() >= target * pool.shape[0]
     return pool.min() >= target
+
+
+def opening_deals(variant) -> np.ndarray:
+    """:func:`~prefstats.variants.opening_bombs` as an int64 array ``(deals, 2)``: each
+    opening bomb deal's dealer place and bomb multiplier.
+
+    >>> from prefstats.variants import get_variant
+    >>> opening_deals(get_variant("classic", bomb_rounds=3)).tolist()
+    [[2, 2], [2, 4], [2, 8], [0, 2], [0, 4], [0, 8], [1, 2], [1, 4], [1, 8]]
+    """
+    return np.array(opening_bombs(variant), dtype=np.int64).reshape(-1, 2)
 
 
 def pulka_keys(seed: int) -> tuple[np.uint64, np.uint64]:
@@ -329,7 +365,7 @@ def play_pulkas(
             array[:] = 0
         _pulka_kernel(
             key0, key1, free, sizes, fixed, ids, max_deals, 2 * pool_target,
-            variant.pulka_end == "total", variant.raspasy_exit, variant.bomb_rounds,
+            variant.pulka_end == "total", variant.raspasy_exit, opening_deals(variant),
             engine.rules_array(variant), variant.scoring_table(), index,
             prm, default_tables(policy, variant), bool(DOUBLE_DUMMY_OPEN[index]),
             np.uint64(player_key), np.zeros(1, dtype=engine.STATE),

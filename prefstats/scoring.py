@@ -27,7 +27,9 @@ Readings of the Classic and Gusarik rules (RULES.md §10), all variant options:
 - **Multiplier** (bombs, dark bids): every entry of a game or misère -- pool, mountain,
   trick whists, consolation, shortfall, a half-whist's whists, talon whists -- is
   multiplied; a raspasy never is. Multipliers multiply: an 8 (price 6) on a double
-  bomb (x4) bid dark (x2) is worth 48 in the pool and 48 whists per defender trick.
+  bomb (x4) bid dark (x2) is worth 48 in the pool and 48 whists per defender trick. A
+  raspasy's multiplier is a bomb raspasy's bomb (``bomb_level = "round"``): its rate a
+  trick, 2, 4, 8, instead of the step's (B:398).
 - **underbid_penalty**: in a played trick game a declarer who takes more tricks than
   his contract's level is set by the extra tricks: remise-rate mountain and, from each
   defender (and the 4-player dealer), consolation per extra trick; no pool. Trick
@@ -92,6 +94,8 @@ from prefstats.variants import (
     CONTRACT_FIELDS,
     RESPONSIBILITY_FULL,
     SPLIT_GENTLEMAN,
+    T_BOMB_ZERO_FIXED,
+    T_BOMB_ZERO_PER,
     T_DEALER_RASPASY_POOL,
     T_HALF_UNTIL_CLOSED,
     T_HALF_WHIST,
@@ -113,6 +117,7 @@ from prefstats.variants import (
     TIES_HALF,
     Variant,
     get_variant,
+    opening_bombs,
     variant_from_mapping,
 )
 
@@ -398,11 +403,16 @@ def _game_totals(t, n, declarer, defender, contract, tricks, first, second, deal
 
 
 @njit(cache=True)
-def _raspasy_totals(t, n, tricks, dealer, step, out):
-    """A raspasy (RULES.md §6, §7) into ``out``; see :func:`deal_totals`."""
+def _raspasy_totals(t, n, tricks, dealer, step, bomb, out):
+    """A raspasy (RULES.md §6, §7) into ``out``; see :func:`deal_totals`. A bomb
+    raspasy (``bomb`` > 1) is priced by its bomb, ``bomb`` points a trick, and its
+    zero-trick pool is ``raspasy_zero_pool`` at that rate (B:398)."""
     at = T_RASPASY + 2 * min(step, t[T_RASPASY_STEPS] - 1)  # the last step repeats
     rate = t[at]
     zero = t[at + 1]
+    if bomb > 1:
+        rate = 2 * bomb
+        zero = t[T_BOMB_ZERO_PER] * bomb + t[T_BOMB_ZERO_FIXED]
     # The 4-player dealer plays the talon's cards (raspasy_talon = "dealer"): he is in
     # the count of the fewest tricks and writes whists (B:374's example), and with
     # dealer_raspasy_pool an empty talon writes him the zero-trick pool (B:312, B:355).
@@ -443,7 +453,9 @@ def deal_totals(table, kind, declarer, defender, contract, tricks, first, second
     ``W_HALF``), and ``defender`` and ``second`` are ignored.
     ``dealer`` is the 4-player dealer's seat (-1, and ignored with 2 or 3 players);
     ``step`` the raspasy progression step (0 = first). ``multiplier`` (>= 1: bombs, a
-    dark bid) multiplies every entry of a game or misère; ``talon`` is the talon's mask
+    dark bid) multiplies every entry of a game or misère; on a raspasy, > 1 makes it a
+    bomb raspasy at ``multiplier`` points a trick instead of the step's rate (``bomb_level
+    = "round"``, B:398); ``talon`` is the talon's mask
     when the declarer of a trick game showed it (0 otherwise), for ``talon_whists``.
     ``out`` (int64, length 2N + N²) receives ``pool[N], mountain[N], whists[N*N]`` with
     ``whists[i*N + j]`` written by i on j. Inputs are trusted: the entry functions
@@ -454,7 +466,7 @@ def deal_totals(table, kind, declarer, defender, contract, tricks, first, second
     if n != 4:
         dealer = -1
     if kind == RASPASY:
-        _raspasy_totals(table, n, tricks, dealer, step, out)
+        _raspasy_totals(table, n, tricks, dealer, step, multiplier, out)
         return
     if kind == MISERE_GAME:
         taken = tricks[declarer]
@@ -621,9 +633,15 @@ def misere_entries(
 
 
 def raspasy_entries(
-    variant: Variant, tricks: Sequence[int], step: int = 0, dealer: int | None = None
+    variant: Variant, tricks: Sequence[int], step: int = 0, dealer: int | None = None, *,
+    multiplier: int = 1,
 ) -> np.ndarray:
     """Entries of a raspasy at progression ``step`` (0-based count of raspasy before it).
+
+    ``multiplier`` > 1 makes it a bomb raspasy (``blind_pass`` with ``bomb_level =
+    "round"``): a power of two, its bomb, worth that many points a trick instead of the
+    step's rate (2, 4, 8 for a single, double, triple bomb, B:398), its zero-trick pool
+    ``raspasy_zero_pool`` at that rate; ``step`` is then ignored.
 
     Each player's tricks go to his mountain at the step rate, a player without tricks
     writes ``raspasy_zero_pool`` into his pool, and with ``raspasy_whists`` the players
@@ -653,7 +671,19 @@ def raspasy_entries(
         dealer = None  # with 2 or 3 players the dealer is an ordinary player
     if sum(counts) != 10:
         raise ValueError(f"tricks: a raspasy has 10 tricks, these sum to {sum(counts)}")
-    return _entries(variant, RASPASY, 0, -1, 0, counts, -1, -1, dealer, step, 1, 0)
+    bomb = _bomb(variant, multiplier)
+    return _entries(variant, RASPASY, 0, -1, 0, counts, -1, -1, dealer, step, bomb, 0)
+
+
+def _bomb(variant: Variant, multiplier: object) -> int:
+    """A raspasy's ``multiplier`` checked: 1, or a bomb raspasy's power of two."""
+    bomb = _multiplier(multiplier)
+    if bomb > 1 and not (variant.blind_pass and variant.bomb_level == "round"):
+        raise ValueError("multiplier: a raspasy has one only as a bomb raspasy, with "
+                         "blind_pass and bomb_level = 'round'")
+    if bomb & (bomb - 1):
+        raise ValueError(f"multiplier: a bomb is a power of two (2, 4, 8 ...), got {bomb}")
+    return bomb
 
 
 # ---- batches ---------------------------------------------------------------------------------
@@ -755,7 +785,8 @@ def state_totals(table, st, tricks, out):
     - with 2 players (Gusarik) the dummy's tricks (seat 2) go to the defending player
       and ``first`` is that player's role (the engine's roles are positional: the
       declarer's left-hand defender first, the dummy's role ``W_PASS``);
-    - a game or misère is scored at ``st.multiplier``, a raspasy at 1;
+    - a game or misère is scored at ``st.multiplier``, and so is a bomb raspasy (the
+      engine sets its multiplier, B:398); any other raspasy has multiplier 1;
     - ``talon`` is the talon's mask for a trick game with the talon (``not
       st.no_talon``), else 0.
     """
@@ -767,10 +798,9 @@ def state_totals(table, st, tricks, out):
     first = st.first
     second = st.second
     defender = -1
-    multiplier = 1
+    multiplier = max(st.multiplier, 1)
     talon = 0
     if kind != RASPASY:
-        multiplier = max(st.multiplier, 1)
         if kind == GAME and not st.no_talon:
             talon = st.talon
         if n == 2:
@@ -829,7 +859,7 @@ def outcome_entries(variant: Variant, kind, declarer, defender, contract, tricks
     tricks = [int(t) for t in tricks]
     multiplier = int(multiplier)
     if kind == RASPASY:
-        return raspasy_entries(variant, tricks, int(step), dealer)
+        return raspasy_entries(variant, tricks, int(step), dealer, multiplier=multiplier)
     if kind == MISERE_GAME:
         return misere_entries(variant, declarer, tricks[declarer], dealer,
                               multiplier=multiplier)  # fmt: skip
@@ -1073,8 +1103,8 @@ class ScoreSheet:
     @property
     def finished(self) -> bool:
         """Whether the pulka is over under the variant's ``pulka_end``."""
-        if self.pool_target is None:
-            return False
+        if self.pool_target is None or self.deals < len(opening_bombs(self.variant)):
+            return False  # the opening bomb circles are played in full (B:400)
         target = 2 * self.pool_target
         if self.variant.pulka_end == "total":
             return bool(self._pool.sum() >= target * self.variant.players)
@@ -1141,10 +1171,17 @@ class ScoreSheet:
                                  multiplier=multiplier)  # fmt: skip
         self._commit(entries, no_help=self._dealer_of(dealer, [declarer]), raspasy=False)
 
-    def record_raspasy(self, tricks: Sequence[int], dealer: int | None = None) -> None:
-        """Record a raspasy at the sheet's progression step, then advance the step."""
-        entries = raspasy_entries(self.variant, tricks, self.raspasy_step, dealer)
+    def record_raspasy(self, tricks: Sequence[int], dealer: int | None = None, *,
+                       multiplier: int = 1) -> None:  # fmt: skip
+        """Record a raspasy at the sheet's progression step, then advance the step. A
+        bomb raspasy (``multiplier`` > 1, see :func:`raspasy_entries`) is priced by its
+        bomb and is no step of the progression: the step stays (RULES.md §10.1)."""
+        entries = raspasy_entries(self.variant, tricks, self.raspasy_step, dealer,
+                                  multiplier=multiplier)  # fmt: skip
+        step = self.raspasy_step
         self._commit(entries, no_help=[], raspasy=True)  # a raspasy pool never helps
+        if multiplier > 1:
+            self.raspasy_step = step
 
     def _dealer_of(self, dealer: int | None, busy: Sequence[int]) -> list[int]:
         """The dealer of the deal being recorded, as a list (empty when unknown: Gusarik,
@@ -1309,7 +1346,7 @@ def apply_help(table, target, pool, mountain, deal, no_help, raspasy, out):
 _DEAL_KEYS = {
     "game": ({"declarer", "contract", "whist"}, {"tricks", "dealer", "multiplier", "talon"}),
     "misere": ({"declarer", "tricks"}, {"dealer", "multiplier"}),
-    "raspasy": ({"tricks"}, {"dealer"}),
+    "raspasy": ({"tricks"}, {"dealer", "multiplier"}),
 }
 
 
@@ -1324,7 +1361,7 @@ def _record(sheet: ScoreSheet, deal: Mapping) -> None:
         raise ValueError(f"{key}: unknown key")
     dealer = deal.get("dealer")
     if deal["type"] == "raspasy":
-        sheet.record_raspasy(deal["tricks"], dealer)
+        sheet.record_raspasy(deal["tricks"], dealer, multiplier=deal.get("multiplier", 1))
     elif deal["type"] == "misere":
         sheet.record_misere(deal["declarer"], deal["tricks"], dealer,
                             multiplier=deal.get("multiplier", 1))  # fmt: skip
@@ -1344,7 +1381,8 @@ def sheet_from_records(data: Mapping) -> ScoreSheet:
     ``deals``: a list of ``{type = "game", declarer, contract, tricks, whist = {seat =
     call}}`` (optional ``multiplier`` and ``talon``, e.g. ``"A♠ K♥"``), ``{type =
     "misere", declarer, tricks}`` (optional ``multiplier``) or ``{type = "raspasy",
-    tricks}`` (each with an optional ``dealer``). Errors raise ``ValueError`` naming the
+    tricks}`` (optional ``multiplier``: a bomb raspasy's bomb; each with an optional
+    ``dealer``). Errors raise ``ValueError`` naming the
     deal.
 
     >>> s = sheet_from_records({"variant": "sochi", "deals": [

@@ -40,6 +40,9 @@ from prefstats.contracts import LEVEL, N_CONTRACTS, OBLIGATION, PRICE, QUOTA
 from prefstats.tricks import RASPASY_TALON_MODES
 
 PRESETS = ("sochi", "leningrad", "rostov", "classic", "gusarik")
+#: Highest bomb level of the opening circles (``bomb_level = "round"``): a bomb of 2^8, so
+#: a game on it bid dark (x 2^9) fits the ``multiplier`` column.
+MAX_BOMB_LEVEL = 8
 
 _RATE = re.compile(r"^(?P<num>\d+)?c(?:/(?P<den>\d+))?$")
 
@@ -210,12 +213,14 @@ class Variant:
             "contract with the talon; the declarer neither sees nor takes the talon"
         ),
     )
-    misere_over_nine: bool = field(
-        default=False,
+    misere_place: str = field(
+        default="over_eight",
         metadata=_doc(
-            "both misères rank above every nine and below the tens (B:187, by agreement); "
-            "else misère is above the eights and misère without the talon above the nines "
-            "with the talon (B:418)"
+            "misère's place on the ladder: above the eights, misère without the talon "
+            "above the nines with it (over_eight, B:185, B:418); both misères between the "
+            "nines and the tens (over_nine, B:187 by agreement); both above every bid "
+            "(top, B:187 by agreement: its bidder takes the talon at once)",
+            ("over_eight", "over_nine", "top"),
         ),
     )
     dark_bids: bool = field(
@@ -234,12 +239,38 @@ class Variant:
             "each blind passer a bomb"
         ),
     )
+    dark_misere_high: bool = field(
+        default=False,
+        metadata=_doc(
+            "a misère bid in the dark is overcalled only by a nine bid in the dark or a "
+            "ten in the light (B:105); else like a misère in the light"
+        ),
+    )
     bomb_rounds: int = field(
         default=0,
         metadata=_doc(
-            "all-pass deals played blind by everyone at the start of a pulka, each "
-            "earning every player a bomb (бомба); a bomb earned with k blind passers "
-            "multiplies its owner's next made game by 2^k"
+            "the pulka opens with blind all-pass deals (бомбы) in which every player earns "
+            "a bomb: with bomb_level = 'round' this many whole circles, one per bomb level "
+            "(B:400, B:406); with 'passers' this many deals"
+        ),
+    )
+    bomb_level: str = field(
+        default="round",
+        metadata=_doc(
+            "a bomb's multiplier: by the opening circle it is earned in, 2, 4, 8 ... (a "
+            "blind pass later earns a single bomb, 2), its raspasy scored at that rate "
+            "per trick (round, B:398-406); or 2^k for k blind passers, its raspasy at "
+            "the ordinary rates (passers)",
+            ("round", "passers"),
+        ),
+    )
+    bomb_circles: str = field(
+        default="dealer",
+        metadata=_doc(
+            "bomb_level = 'round': the opening deals -- each dealer in turn deals every "
+            "level, single to the highest (dealer, B:400's first way, B:406's example), or "
+            "one circle of dealers per level (circle, B:400's second way)",
+            ("dealer", "circle"),
         ),
     )
     underbid_penalty: bool = field(
@@ -343,6 +374,15 @@ class Variant:
             raise ValueError("raspasy_talon: 'dealer' needs players = 4 (the dealer sits out)")
         if self.bomb_rounds and not self.blind_pass:
             raise ValueError("bomb_rounds: the opening rounds are blind passes; needs blind_pass")
+        if self.bomb_level == "round" and self.bomb_rounds > MAX_BOMB_LEVEL:
+            raise ValueError(f"bomb_rounds: at most {MAX_BOMB_LEVEL} circles with bomb_level "
+                             f"= 'round' (a bomb of 2^{MAX_BOMB_LEVEL}), got {self.bomb_rounds}")
+        if self.dark_misere_high and not self.dark_bids:
+            raise ValueError("dark_misere_high: a misère bid in the dark needs dark_bids")
+        if self.dark_misere_high and self.misere_place != "over_eight":
+            raise ValueError("dark_misere_high: a dark misère between the dark and the light "
+                             "nines (B:105) needs misere_place = 'over_eight', got "
+                             f"{self.misere_place!r}")
         if self.raspasy_first_hand_leads == 3 and self.raspasy_talon != "suit_lead":
             raise ValueError("raspasy_first_hand_leads: 3 needs raspasy_talon = 'suit_lead' "
                              "(B:227: the talon cards set the suits)")
@@ -411,7 +451,9 @@ CONTRACT_FIELDS = 8
 #: players, ``pool_value``, ``mountain_value``, the flag ``underbid_penalty``,
 #: ``whist_responsibility`` (``RESPONSIBILITY_*``), the flag ``talon_whists``, the flag
 #: ``dealer_raspasy_pool``, ``raspasy_ties`` (``TIES_*``), the flag
-#: ``half_responsible_until_closed``, and the count of raspasy steps. The table ends with
+#: ``half_responsible_until_closed``, the zero-trick pool of a bomb raspasy (halves per
+#: point of its rate, and fixed halves: ``raspasy_zero_pool`` at the bomb's rate), and
+#: the count of raspasy steps. The table ends with
 #: one pair per raspasy step from ``T_RASPASY`` on: mountain per trick and the zero-trick
 #: pool, both in halves; the last step repeats.
 (
@@ -432,9 +474,11 @@ CONTRACT_FIELDS = 8
     T_DEALER_RASPASY_POOL,
     T_RASPASY_TIES,
     T_HALF_UNTIL_CLOSED,
+    T_BOMB_ZERO_PER,
+    T_BOMB_ZERO_FIXED,
     T_RASPASY_STEPS,
     T_RASPASY,
-) = range(N_CONTRACTS * CONTRACT_FIELDS, N_CONTRACTS * CONTRACT_FIELDS + 19)
+) = range(N_CONTRACTS * CONTRACT_FIELDS, N_CONTRACTS * CONTRACT_FIELDS + 21)
 WHIST_SPLITS = _FIELDS["whist_split"].metadata["choices"]
 SPLIT_GREEDY, SPLIT_GENTLEMAN = range(len(WHIST_SPLITS))
 RESPONSIBILITIES = _FIELDS["whist_responsibility"].metadata["choices"]
@@ -477,6 +521,8 @@ def _scoring_table(variant: Variant) -> np.ndarray:
         v.dealer_raspasy_pool,
         TIES.index(v.raspasy_ties),
         v.half_responsible_until_closed,
+        int(2 * v.raspasy_zero_pool.per),  # a bomb raspasy's zero-trick pool is this x
+        2 * v.raspasy_zero_pool.fixed,  # its rate, plus this (halves)
         len(steps),
     ]
     for rate in steps:
@@ -555,6 +601,7 @@ def get_variant(name: str, *, players: int | None = None, **options: Any) -> Var
     ...
     ValueError: colour: unknown option
     """
+    options = _renamed(options)
     for key in options:
         if key not in _FIELDS or key == "base":
             raise ValueError(f"{key}: unknown option")
@@ -568,6 +615,53 @@ def get_variant(name: str, *, players: int | None = None, **options: Any) -> Var
         values.update(four)
     values.update(options, base=name, players=players)
     return Variant(**values)
+
+
+def opening_bombs(variant: Variant) -> list[tuple[int, int]]:
+    """The pulka's opening bomb deals (``bomb_rounds``, RULES.md §10.1), one pair each:
+    the dealer's place (places 0 .. N-1, the first dealer N-1) and the bomb level's
+    multiplier (1: a bomb of ``2^k`` for ``k`` blind passers).
+
+    With ``bomb_level = "round"`` there are ``bomb_rounds`` whole circles, the sitting-out
+    dealer's deals included (B:400, B:406): each dealer in turn deals every level, from
+    the single bomb up (``bomb_circles = "dealer"``), or one circle per level
+    (``"circle"``); afterwards the first dealer deals again. With ``"passers"`` the
+    ``bomb_rounds`` deals are dealt in the usual rotation.
+
+    >>> opening_bombs(get_variant("classic", players=4, bomb_rounds=1, bomb_circles="circle"))
+    [(3, 2), (0, 2), (1, 2), (2, 2)]
+    """
+    n, rounds = variant.players, variant.bomb_rounds
+    if variant.bomb_level == "passers":
+        return [((n - 1 + k) % n, 1) for k in range(rounds)]
+    if variant.bomb_circles == "dealer":
+        return [((n - 1 + i) % n, 2 << level) for i in range(n) for level in range(rounds)]
+    return [((n - 1 + i) % n, 2 << level) for level in range(rounds) for i in range(n)]
+
+
+#: Options renamed: the old key, the new one and the new value of each old one. Files and
+#: dataset specs written with the old key still load.
+_RENAMED = {"misere_over_nine": ("misere_place", {True: "over_nine", False: "over_eight"})}
+
+
+def _renamed(options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` with each old key of :data:`_RENAMED` replaced by its new one.
+
+    >>> _renamed({"misere_over_nine": True})
+    {'misere_place': 'over_nine'}
+    """
+    out = dict(options)
+    for old, (new, values) in _RENAMED.items():
+        if old not in out:
+            continue
+        value = out.pop(old)
+        if not isinstance(value, bool):
+            raise ValueError(f"{old}: expected true or false, got {value!r}")
+        if new in out and out[new] != values[value]:
+            raise ValueError(f"{old}: the old name of {new}; {old} = {_toml_value(value)} "
+                             f"contradicts {new} = {_toml_value(out[new])}")
+        out[new] = values[value]
+    return out
 
 
 def load_variant_text(text: str) -> Variant:

@@ -62,7 +62,7 @@ def test_first_presets_keep_the_ladder_of_contract_codes():
 
 
 def test_a_bid_without_the_talon_ranks_above_the_same_with_it():
-    rank = ladder_rank(True, True)
+    rank = ladder_rank(True, "over_nine")
     for code in range(N_CONTRACTS):
         assert rank[code + NO_TALON_BID] > rank[code]
     # A level's bids with the talon all come first, then its bids without it.
@@ -80,8 +80,54 @@ def test_classic_misere_places_on_the_ladder():
 
 
 def test_misere_over_nine_without_bids_without_talon():
-    rank = ladder_rank(False, True)
+    rank = ladder_rank(False, "over_nine")
     assert rank[parse_call("9NT")] < rank[MISERE] < rank[parse_call("10♠")]
+
+
+@pytest.mark.parametrize(("place", "order"), [
+    # B:185, B:418: a nine overcalls misère, a nine without the talon misère without it
+    ("over_eight", ["8NT", "8NT nt", "misère", "9♠", "9NT", "misère nt", "9♠ nt", "9NT nt",
+                    "10♠", "10NT nt"]),
+    # B:187: "between nine and ten"; then "a player who announces all ten tricks" stops it
+    ("over_nine", ["8NT nt", "9♠", "9NT nt", "misère", "misère nt", "10♠", "10NT nt"]),
+    # B:187: "misère higher than all other bids"
+    ("top", ["8NT nt", "9NT nt", "10♠", "10NT", "10♠ nt", "10NT nt", "misère", "misère nt"]),
+])
+def test_b187_misere_place_on_classics_ladder_with_bids_without_the_talon(place, order):
+    """B:185, B:187, B:418: ``misere_place`` on the ladder with bids without the talon:
+    these calls rank in this order."""
+    rank = ladder_rank(True, place)
+    ranks = [rank[parse_call(c)] for c in order]
+    assert ranks == sorted(ranks)
+    misere = rank[[MISERE, MISERE + NO_TALON_BID]]
+    assert (misere == [ranks[order.index("misère")], ranks[order.index("misère nt")]]).all()
+    assert sorted(rank[rank >= 0].tolist()) == list(range(2 * N_CONTRACTS))
+    plain = ladder_rank(False, place)  # without bids without the talon
+    assert plain[MISERE] == {"over_eight": 15, "over_nine": 20, "top": 25}[place]
+
+
+def test_b187_misere_above_everything_takes_the_talon_at_once():
+    """B:187: "one can agree that misère is above all other bids, and the player who
+    declared it at once owns the talon": nobody may overcall it, only pass."""
+    top = get_variant("sochi", misere_place="top", jump_bids=True)
+    assert names(legal_calls(calls("misere"), top)) == ["pass"]
+    assert auction_result(calls("misere", "pass", "pass"), top) == (0, MISERE)
+    assert "misère" in names(legal_calls(calls("10NT"), top))  # still a first call only
+    assert "misère" not in names(legal_calls(calls("6♠", "7♠", "8♠"), top))
+    strict = get_variant("classic", misere_place="top", dark_misere_high=False)
+    assert names(legal_calls(calls("misere"), strict)) == ["pass", "dark", "misère nt"]
+    assert names(legal_calls(calls("misere nt"), strict)) == ["pass"]
+    nine = get_variant("sochi", misere_place="over_nine")
+    assert names(legal_calls(calls("misere"), nine)) == ["pass", "10♠"]
+
+
+def test_b187_the_old_misere_over_nine_key_still_loads():
+    from prefstats.variants import load_variant_text
+
+    assert get_variant("sochi", misere_over_nine=True).misere_place == "over_nine"
+    old = load_variant_text('base = "classic"\nmisere_over_nine = false\n')
+    assert old == get_variant("classic")
+    assert "misere_over_nine" not in get_variant("classic").to_toml()
 
 
 def test_classic_auction_offers_both_kinds_of_bid():
@@ -165,7 +211,12 @@ def test_dark_bidder_is_blind_in_the_auction_and_doubles_the_game():
 
 def test_blind_passes_are_recorded_and_raspasy_follows():
     st, _ = _run(CLASSIC, [BLIND_PASS, BLIND_PASS, PASS])
-    assert st["blind"] == 0b011 and st["kind"] == engine.RASPASY and st["multiplier"] == 1
+    # B:398, B:402: "if all say 'dark pass' or 'pass', the bomb is played": a single bomb's
+    assert st["blind"] == 0b011 and st["kind"] == engine.RASPASY and st["multiplier"] == 2
+    st, _ = _run(get_variant("classic", bomb_level="passers"), [BLIND_PASS, BLIND_PASS, PASS])
+    assert st["kind"] == engine.RASPASY and st["multiplier"] == 1  # scored as any raspasy
+    st, _ = _run(CLASSIC, [PASS, PASS, PASS])
+    assert st["kind"] == engine.RASPASY and st["multiplier"] == 1
 
 
 # ---- contracts without the talon ----------------------------------------------------------
@@ -431,3 +482,31 @@ def test_b105_dark_misere_is_caught_in_the_dark():
     assert obs["seat"] == 1 and obs["visible"][2] == 0 and obs["talon"] == 0
     light, _ = _run(CLASSIC, [MISERE, PASS, PASS, TALON])
     assert light["open"]
+
+
+def test_b105_dark_misere_is_overcalled_only_by_a_dark_nine_or_a_light_ten():
+    """B:105: a dark misère "can be stopped only by a dark nine or a light ten"."""
+    strict = get_variant("classic")
+    assert strict.dark_misere_high
+    light = names(legal_calls([DARK, MISERE], strict))
+    assert light == ["pass", "dark", "10♠", "10♠ nt"]  # a ten in the light, not a nine
+    dark = names(legal_calls([DARK, MISERE, DARK], strict))
+    assert dark == ["9♠", "misère nt", "9♠ nt"]  # a nine in the dark
+    assert auction_result([DARK, MISERE, DARK, parse_call("9♠"), PASS, PASS],
+                          strict) == (1, parse_call("9♠"))  # fmt: skip
+    # a misère in the light is overcalled by any nine (B:185)
+    assert names(legal_calls([MISERE], strict)) == ["pass", "dark", "9♠", "misère nt", "9♠ nt"]
+    # after a dark misère without the talon a light ten too; in the dark its next step
+    assert names(legal_calls([DARK, MISERE + NO_TALON_BID], strict)) == [
+        "pass", "dark", "10♠", "10♠ nt"]
+    assert names(legal_calls([DARK, MISERE + NO_TALON_BID, DARK], strict)) == ["10♠", "9♠ nt"]
+    # without the option a dark misère is overcalled like a light one
+    off = get_variant("classic", dark_misere_high=False)
+    assert names(legal_calls([DARK, MISERE], off)) == names(legal_calls([MISERE], off))
+    # the engine's auction reads the same rule
+    rules = engine.rules_array(strict)
+    st = new_state(HANDS, TALON)[0]
+    for call in (DARK, MISERE):
+        assert engine.apply(st, rules, call) == 0
+    legal = engine.legal_mask(st, rules)
+    assert not legal >> parse_call("9♠") & 1 and legal >> parse_call("10♠") & 1

@@ -13,6 +13,7 @@ from prefstats.pulka import (
     MAX_BOMBS,
     STRIDE,
     game_made,
+    opening_deals,
     play_pulkas,
     pulka_deals,
     seat_places,
@@ -23,9 +24,10 @@ from prefstats.scoring import ScoreSheet
 from prefstats.variants import get_variant
 
 
-def _play_deal(variant, d, bombs, blind_round, policy, key, deal_index, min_level, step):
+def _play_deal(variant, d, bombs, blind_round, policy, key, deal_index, min_level, step,
+               level=1):
     """One deal played as the pulka plays it: reset, bombs, the bomb round's blind
-    passes, then the built-in players."""
+    passes (its bomb ``level``'s multiplier, B:398), then the built-in players."""
     rules = engine.rules_array(variant)
     st = np.zeros(1, dtype=engine.STATE)[0]
     engine.reset(st, d.hands[0], d.talon[0], d.talon_first[0], min_level, step)
@@ -33,6 +35,8 @@ def _play_deal(variant, d, bombs, blind_round, policy, key, deal_index, min_leve
     if blind_round:
         for _ in range(2 if variant.players == 2 else 3):
             assert engine.apply(st, rules, BLIND_PASS) == 0
+        if level > 1:
+            st["multiplier"] = level
     index = POLICIES.index(policy)
     ok = play_state(st, rules, index, default_params(policy), default_tables(policy, variant),
                     bool(DOUBLE_DUMMY_OPEN[index]), np.uint64(key), deal_index,
@@ -59,15 +63,30 @@ def replay(variant, pulka_id, seed, target, policy, key):
     states, seat_bombs = [], []
     min_level = 6
     k = 0
-    dealers = [n - 1]  # the dealer of each deal: he stays after a raspasy (B:221)
+    by_round = variant.bomb_level == "round"
+    # B:400, B:406: the opening circles, each dealer dealing every level in turn (or a
+    # circle per level); with "passers", bomb_rounds deals in the usual rotation
+    levels = range(variant.bomb_rounds)
+    if not by_round:
+        opening = [((n - 1 + k) % n, 1) for k in levels]
+    elif variant.bomb_circles == "dealer":
+        opening = [((n - 1 + i) % n, 2 ** (lv + 1)) for i in range(n) for lv in levels]
+    else:
+        opening = [((n - 1 + i) % n, 2 ** (lv + 1)) for lv in levels for i in range(n)]
+    assert opening == [tuple(row) for row in opening_deals(variant).tolist()]
+    dealer, running = n - 1, 0  # he stays after a raspasy, at most dealer_stays (B:221)
     while not sheet.finished:
         d = pulka_deals(1, seed=seed, start=pulka_id * STRIDE + k)
-        dealer = dealers[-1]
+        bomb_round = k < len(opening)
+        level = opening[k][1] if bomb_round else 1
+        if bomb_round:
+            dealer, running = opening[k][0], 0
+        running += 1
         seats = 2 if n == 2 else 3
         place = [(dealer + 1 + s) % n for s in range(seats)]
         bombs = [fifo[place[s]][0] if s < seats and fifo[place[s]] else 1 for s in range(3)]
-        st = _play_deal(variant, d, bombs, k < variant.bomb_rounds, policy, key,
-                        pulka_id * STRIDE + k, min_level, sheet.raspasy_step)  # fmt: skip
+        st = _play_deal(variant, d, bombs, bomb_round, policy, key, pulka_id * STRIDE + k,
+                        min_level, sheet.raspasy_step, level)  # fmt: skip
         states.append(st.copy())
         seat_bombs.append(bombs)
         kind = int(st["kind"])
@@ -77,12 +96,18 @@ def replay(variant, pulka_id, seed, target, policy, key):
         four = dealer if n == 4 else None
         if n == 4:
             tricks[dealer] = int(st["tricks"][engine.TALON_SLOT])
+        blind = int(st["blind"])
+        bomb = 1  # a bomb raspasy's: its opening level, else a single bomb (B:398)
+        if kind == engine.RASPASY and by_round and variant.blind_pass and blind:
+            bomb = level if bomb_round else 2
         if kind == engine.RASPASY:
-            sheet.record_raspasy(tricks, four)
-            blind = int(st["blind"])
+            assert int(st["multiplier"]) == bomb
+            sheet.record_raspasy(tricks, four, multiplier=bomb)
             passers = [s for s in range(3) if blind >> s & 1]
-            for s in passers:
-                fifo[place[s]].append(2 ** len(passers))
+            # an opening circle: every place, the sitting-out dealer too (B:406)
+            earners = range(n) if bomb_round and by_round else [place[s] for s in passers]
+            for p in earners:
+                fifo[p].append(bomb if by_round else 2 ** len(passers))
         else:
             declarer = int(st["declarer"])
             mult = int(st["multiplier"])
@@ -104,16 +129,22 @@ def replay(variant, pulka_id, seed, target, policy, key):
                                   multiplier=mult, talon=talon)  # fmt: skip
             if _made(st) and fifo[place[declarer]]:
                 fifo[place[declarer]].pop(0)
-        min_level = variant.raspasy_exit if kind == engine.RASPASY else 6
-        stays = kind == engine.RASPASY and dealers[-variant.dealer_stays:] != \
-            [dealer] * variant.dealer_stays
-        dealers.append(dealer if stays else (dealer + 1) % n)
+        if bomb == 1:  # a bomb raspasy is no step of the progression (RULES.md §10.1)
+            min_level = variant.raspasy_exit if kind == engine.RASPASY else 6
+        if bomb_round or not (kind == engine.RASPASY and running < variant.dealer_stays):
+            dealer, running = (dealer + 1) % n, 0
         k += 1
     return sheet, states, seat_bombs
 
 
 BOMB_VARIANTS = [
     ("sochi", 3, {"blind_pass": True, "bomb_rounds": 2}, "heuristic"),
+    ("sochi", 3, {"blind_pass": True, "bomb_rounds": 2, "bomb_level": "passers"}, "heuristic"),
+    ("classic", 4, {"bomb_rounds": 3}, "heuristic"),  # B:406's example
+    ("classic", 3, {"bomb_circles": "circle", "bomb_rounds": 3}, "random"),
+    ("classic", 3, {"bomb_level": "passers", "bomb_rounds": 1}, "heuristic"),
+    ("classic", 3, {"misere_place": "top", "dark_misere_high": False}, "heuristic"),
+    ("classic", 4, {"misere_place": "over_nine", "dark_misere_high": False}, "random"),
     ("sochi", 4, {"blind_pass": True, "bomb_rounds": 1, "talon_whists": True}, "heuristic"),
     ("sochi", 3, {"whist_responsibility": "full", "underbid_penalty": True}, "heuristic"),
     ("classic", 3, {}, "heuristic"),
@@ -151,23 +182,31 @@ def test_pulka_loop_equals_sheet_replay_with_bombs(name, players, options, polic
         assert mine["bombs"].tolist() == bombs
         for a, b in zip(mine, states, strict=True):  # field by field: padding differs
             assert all(np.array_equal(a[f], b[f]) for f in engine.STATE.names)
-    if variant.bomb_rounds:
-        first = result["deal_states"][numbers < variant.bomb_rounds]
+    opening = opening_deals(variant)
+    if len(opening):
+        bomb_round = numbers < len(opening)
+        first = result["deal_states"][bomb_round]
         bidders = 2 if players == 2 else 3
         assert (first["kind"] == engine.RASPASY).all()
         assert (first["blind"] == (1 << bidders) - 1).all()
-        assert (result["bombs_earned"] >= variant.bomb_rounds * bidders).all()
+        assert (result["deal_places"][bomb_round, 2] == opening[numbers[bomb_round], 0]).all()
+        if variant.bomb_level == "round":  # every place earns each deal's bomb
+            assert (first["multiplier"] == opening[numbers[bomb_round], 1]).all()
+            assert (result["bombs_earned"] >= len(opening) * players).all()
+        else:
+            assert (result["bombs_earned"] >= variant.bomb_rounds * bidders).all()
 
 
-def test_bombs_multiply_the_games_they_are_spent_on():
-    variant = get_variant("sochi", blind_pass=True, bomb_rounds=1)
+@pytest.mark.parametrize(("level", "opening_bomb"), [("passers", 8), ("round", 2)])
+def test_bombs_multiply_the_games_they_are_spent_on(level, opening_bomb):
+    variant = get_variant("sochi", blind_pass=True, bomb_rounds=1, bomb_level=level)
     r = play_pulkas(variant, range(6), seed=2, pool_target=8, with_deals=True)
     states = r["deal_states"]
     games = states[states["kind"] != engine.RASPASY]
     bomb = games["bombs"][np.arange(len(games)), games["declarer"]].astype(np.int64)
     dark = (games["dark"] >> games["declarer"].astype(np.uint8)) & 1
     assert (games["multiplier"] == bomb * (1 + dark)).all()
-    assert (bomb == 8).sum() > 5  # the bomb round's bombs
+    assert (bomb == opening_bomb).sum() > 5  # the bomb round's bombs
     assert (r["bombs_spent"] > 0).any()
     assert (r["bombs_earned"] >= 3).all()
 
@@ -229,6 +268,21 @@ def test_bombs_earned_by_blind_passers_and_spent_oldest_first():
     set_bombs(st, n, place, queue, head, size)
     assert st["bombs"].tolist() == [1, 8, 4]
     assert update_bombs(credited, n, place, queue, head, size) == (0, 0)  # none left
+    # a bomb raspasy earns bombs of its multiplier; an opening circle's deal earns one
+    # for every place, the 4-player dealer sitting out too (B:406)
+    assert update_bombs(_state(engine.RASPASY, blind=0b111, multiplier=4), n, place, queue,
+                        head, size) == (3, 0)  # fmt: skip
+    assert queue[2, (head[2] + size[2] - 1) % MAX_BOMBS] == 4
+    four = np.array([1, 2, 3, 0], dtype=np.int64)  # dealer place 0 sits out as seat 3
+    q4, h4, s4 = _bomb_book(4)
+    assert update_bombs(_state(engine.RASPASY, blind=0b111, multiplier=8), 4, four, q4, h4,
+                        s4, True) == (4, 0)  # fmt: skip
+    assert s4.tolist() == [1, 1, 1, 1] and q4[:, 0].tolist() == [8, 8, 8, 8]
+    assert update_bombs(_state(engine.RASPASY, blind=0b011, multiplier=2), 4, four, q4, h4,
+                        s4) == (2, 0)  # fmt: skip
+    assert s4.tolist() == [1, 2, 2, 1]
+    for p in range(n):  # back to the test's book: drop the bomb raspasy's bombs
+        size[p] -= 1
     misere = _state(engine.MISERE_GAME, 1, contract=15, tricks=[0, 1, 0, 0])
     assert not game_made(misere)
     misere["tricks"][1] = 0
@@ -247,7 +301,7 @@ def test_bombs_overflow_is_reported_and_changes_nothing():
     before = (queue.copy(), head.copy(), size.copy())
     assert update_bombs(raspasy, n, place, queue, head, size) == (-1, 0)
     assert all(np.array_equal(a, b) for a, b in zip(before, (queue, head, size), strict=True))
-    v = get_variant("sochi", blind_pass=True, bomb_rounds=MAX_BOMBS + 1)
+    v = get_variant("sochi", blind_pass=True, bomb_rounds=MAX_BOMBS + 1, bomb_level="passers")
     with pytest.raises(RuntimeError, match=f"more than {MAX_BOMBS} unused bombs"):
         play_pulkas(v, [0], seed=1, pool_target=50)
 
@@ -317,3 +371,27 @@ def test_b221_dealer_stays_after_a_raspasy_at_most_n_deals_running(stays):
             longest = max(longest, run)
     assert longest == stays
     assert bool(abs(result["result"].sum(axis=1)).max() < 1e-9)  # zero-sum
+
+
+def test_b406_four_players_three_circles_twelve_bombs_each_in_order():
+    """B:406: "we play four and agreed on 3 circles of passes; each passed 3 times in a
+    row (the dealer did not change); each received 12 bombs". B:400's first way: the
+    same dealer deals the single, double and triple bomb, then the next dealer; B:408:
+    the six on the first bomb writes 4 (x2), the misère on the next 40 (x4)."""
+    variant = get_variant("classic", players=4, bomb_rounds=3)
+    opening = opening_deals(variant)
+    assert opening[:, 0].tolist() == [3, 3, 3, 0, 0, 0, 1, 1, 1, 2, 2, 2]
+    assert opening[:, 1].tolist() == [2, 4, 8] * 4
+    r = play_pulkas(variant, [0, 1], seed=3, pool_target=6, with_deals=True)
+    states, numbers = r["deal_states"], r["deal_places"][:, 1]
+    assert (r["bombs_earned"] >= 48).all()
+    after = states[numbers == 12]  # the first deal after the opening: place 3 deals again
+    assert (r["deal_places"][numbers == 12, 2] == 3).all()
+    assert (after["bombs"] == 2).all()  # every seat's oldest bomb is a single one
+    assert (after["raspasy_step"] == 0).all()  # the opening is no step of the progression
+    opening_raspasy = states[numbers < 12]
+    assert (opening_raspasy["multiplier"] == np.tile([2, 4, 8], 8)).all()
+    circle = opening_deals(get_variant("classic", players=4, bomb_rounds=3,
+                                       bomb_circles="circle"))  # fmt: skip
+    assert circle[:, 0].tolist() == [3, 0, 1, 2] * 3  # B:400's second way
+    assert circle[:, 1].tolist() == [2] * 4 + [4] * 4 + [8] * 4

@@ -59,7 +59,7 @@ def test_issue_example_eight_on_a_double_bomb_bid_dark():
     assert two.whists[:, 0].tolist() == [0, 48, 48]
 
 
-def test_multiplier_covers_every_game_entry_but_not_raspasy():
+def test_multiplier_covers_every_game_entry_and_prices_a_bomb_raspasy():
     v = get_variant("classic", players=4)
     talon = parse_cards("A♠ A♥")
     cases = [  # remise with consolation and the dealer's, shortfall, half-whist, misère
@@ -78,10 +78,11 @@ def test_multiplier_covers_every_game_entry_but_not_raspasy():
     four = game_entries(v, 0, "7♥", [7, 1, 2, 0], {1: "whist", 2: "whist"}, 3, talon=talon,
                         multiplier=4)  # fmt: skip
     assert four[:, 3].tolist() == (4 * one[:, 3]).tolist()
+    # a raspasy's multiplier is its bomb: a triple bomb, 8 a trick (B:398), whatever the step
     tricks = [[0, 4, 6, 0]]
-    plain = score_batch(v, RASPASY, 0, 0, tricks, -1, -1, 3)
-    bombed = score_batch(v, RASPASY, 0, 0, tricks, -1, -1, 3, multiplier=8)
-    assert all(np.array_equal(a, b) for a, b in zip(plain, bombed, strict=True))
+    pool, mountain, _ = score_batch(v, RASPASY, 0, 0, tricks, -1, -1, 3, step=2, multiplier=8)
+    assert (pool // 2).tolist() == [[8, 0, 0, 8]]  # the dealer's empty talon too (§6)
+    assert (mountain // 2).tolist() == [[0, 32, 48, 0]]
 
 
 @pytest.mark.parametrize(("name", "players"), [("classic", 3), ("classic", 4), ("gusarik", 2)])
@@ -92,11 +93,55 @@ def test_totals_are_linear_in_the_multiplier(name, players):
     base = score_batch(v, **o)
     game = o["kind"] != RASPASY
     for m in (2, 3, 16):
-        o["multiplier"][:] = m
+        o["multiplier"][game] = m  # (a raspasy's multiplier is its bomb's rate: below)
         scaled = score_batch(v, **o)
         for a, b in zip(base, scaled, strict=True):
             np.testing.assert_array_equal(b[game], m * a[game])
             np.testing.assert_array_equal(b[~game], a[~game])
+
+
+# ---- bomb raspasy (RULES.md §10.1, B:398) -------------------------------------------------
+
+
+@pytest.mark.parametrize(("bomb", "rate"), [(2, 2), (4, 4), (8, 8)])
+def test_b398_bomb_raspasy_is_2_4_8_a_trick_and_the_pass_price_into_the_pool(bomb, rate):
+    """B:398: "one bomb is worth 2 points a trick, a double 4, a triple 8 (powers of 2);
+    for taking no trick on bombs the player writes the pass price into the pool"."""
+    s = sheet("classic")
+    s.record_raspasy([0, 4, 6], multiplier=bomb)
+    assert s.pool.tolist() == [rate, 0, 0] and s.mountain.tolist() == [0, 4 * rate, 6 * rate]
+    four = sheet("classic", players=4)  # the dealer's talon took a trick: his mountain
+    four.record_raspasy([0, 3, 6, 1], 3, multiplier=bomb)
+    assert four.mountain.tolist() == [0, 3 * rate, 6 * rate, rate]
+    assert four.pool.tolist() == [rate, 0, 0, 0]
+
+
+def test_b398_bomb_raspasy_is_no_step_of_the_progression():
+    """A bomb raspasy is priced by its bomb (B:398), not by the progression: the raspasy
+    before it and the one after it are steps 1 and 2 (RULES.md §10.1)."""
+    s = sheet("classic")
+    s.record_raspasy([0, 4, 6])
+    s.record_raspasy([0, 4, 6], multiplier=4)
+    assert s.raspasy_step == 1
+    s.record_raspasy([0, 4, 6])
+    assert s.pool.tolist() == [1 + 4 + 2, 0, 0]
+    assert s.mountain.tolist() == [0, 4 + 16 + 8, 6 + 24 + 12]
+    records = sheet_from_records({"variant": "classic", "deals": [
+        {"type": "raspasy", "tricks": [0, 4, 6], "multiplier": 8}]})
+    assert records.mountain.tolist() == [0, 32, 48] and records.raspasy_step == 0
+
+
+@pytest.mark.parametrize(("name", "options", "bomb", "message"), [
+    ("sochi", {}, 2, "blind_pass"),
+    ("classic", {"bomb_level": "passers"}, 2, "bomb_level"),
+    ("classic", {}, 6, "power of two"),
+    ("classic", {}, 0, "at least 1"),
+])
+def test_b398_a_raspasy_multiplier_only_on_a_bomb_raspasy(name, options, bomb, message):
+    s = sheet(name, **options)
+    with pytest.raises(ValueError, match=f"^multiplier:.*{message}"):
+        s.record_raspasy([0, 4, 6], multiplier=bomb)
+    assert s.deals == 0 and s.mountain.sum() == 0
 
 
 # ---- underbid penalty -------------------------------------------------------------------------
@@ -370,10 +415,11 @@ def _state_entries(variant, st):
     kind = int(st["kind"])
     tricks = [int(t) for t in st["tricks"][:n]]
     dealer = 3 if n == 4 else None
-    if kind == engine.RASPASY:
-        return raspasy_entries(variant, tricks, int(st["raspasy_step"]), dealer)
-    d = int(st["declarer"])
     mult = int(st["multiplier"])
+    if kind == engine.RASPASY:
+        return raspasy_entries(variant, tricks, int(st["raspasy_step"]), dealer,
+                               multiplier=mult)  # fmt: skip
+    d = int(st["declarer"])
     if n == 2:
         tricks[1 - d] += int(st["tricks"][2])
     if kind == engine.MISERE_GAME:
@@ -394,7 +440,10 @@ def test_score_states_maps_engine_states(name, players):
     v = get_variant(name, players=players)
     states = play_batch(deal(300, seed=players), v, key=5)
     rng = np.random.default_rng(players)
-    states["multiplier"] = np.where(states["kind"] == engine.RASPASY, 1,
+    raspasy = states["kind"] == engine.RASPASY
+    if v.blind_pass:  # a blind passer's raspasy is a single bomb's (B:398)
+        assert (states["multiplier"][raspasy] == np.where(states["blind"][raspasy], 2, 1)).all()
+    states["multiplier"] = np.where(raspasy, states["multiplier"],
                                     rng.choice([1, 2, 4, 8, 16], len(states)))  # fmt: skip
     pool, mountain, whists = score_states(v, states)
     kinds = set()
@@ -419,6 +468,7 @@ def variants(draw):
         "ten_checked": st.booleans(),
         "stalingrad": st.booleans(),
         "half_whist": st.booleans(),
+        "bomb_level": st.sampled_from(["round", "passers"]),
     }))  # fmt: skip
     return get_variant(name, players=players, **options)
 
@@ -441,7 +491,9 @@ def deals(draw, variant):
     kind = draw(st.sampled_from(["game", "game", "misere", "raspasy"]))
     if kind == "raspasy":
         takers = [*active, dealer] if variant.raspasy_talon == "dealer" else active
-        return "record_raspasy", (split_tricks(takers),), {"dealer": dealer}
+        bombs = [1, 2, 4, 8] if variant.blind_pass and variant.bomb_level == "round" else [1]
+        return "record_raspasy", (split_tricks(takers),), {
+            "dealer": dealer, "multiplier": draw(st.sampled_from(bombs))}
     declarer = draw(st.sampled_from(active))
     multiplier = draw(st.sampled_from([1, 2, 4, 8, 16]))
     if kind == "misere":

@@ -95,6 +95,10 @@ def test_variant_is_immutable_and_hashable():
         ({"raspasy_talon": "talon"}, "raspasy_talon"),
         ({"pool_value": 0}, "pool_value"),
         ({"pulka_end": "never"}, "pulka_end"),
+        ({"misere_place": "bottom"}, "misere_place"),
+        ({"misere_over_nine": "yes"}, "misere_over_nine"),
+        ({"bomb_level": "doubled"}, "bomb_level"),
+        ({"bomb_circles": "square"}, "bomb_circles"),
         ({"players": 5}, "players"),
         ({"base": "rostov"}, "base"),
     ],
@@ -169,6 +173,9 @@ def test_scoring_table(name, players):
         assert steps.tolist() == [[2 * r, 2 * r] for r in v.raspasy_rates]
     else:  # Rostov: no mountain, 1 into the pool
         assert steps.tolist() == [[0, 2]]
+    for bomb in (2, 4, 8):  # a bomb raspasy's zero-trick pool: raspasy_zero_pool at 2, 4, 8
+        halves = t[V.T_BOMB_ZERO_PER] * bomb + t[V.T_BOMB_ZERO_FIXED]
+        assert halves == v.raspasy_zero_pool.halves(bomb)
 
 
 @pytest.mark.parametrize(
@@ -178,6 +185,11 @@ def test_scoring_table(name, players):
         ("bomb_rounds = 1", ("bomb_rounds", "blind_pass")),
         ("talon_whists = true", ("talon_whists", "players")),
         ("raspasy_rates = []\nraspasy_whists = 0", ("raspasy_rates", "raspasy_whists")),
+        ("dark_misere_high = true", ("dark_misere_high", "dark_bids")),
+        ('dark_bids = true\ndark_misere_high = true\nmisere_place = "top"',
+         ("dark_misere_high", "misere_place")),
+        ('misere_over_nine = true\nmisere_place = "top"', ("misere_over_nine", "misere_place")),
+        ("blind_pass = true\nbomb_rounds = 9", ("bomb_rounds", "bomb_level")),
     ],
 )
 def test_a_forbidden_combination_names_both_keys(toml, keys):
