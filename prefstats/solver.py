@@ -339,7 +339,9 @@ def _misere_bounds(hands, n, leader, declarer):
     - on lead, his lowest card of the suit wins the trick if each defender can go
       under it or is void (a higher card wins too: the defenders go under it as well);
       if that holds in every suit he takes the trick; if moreover all his cards top
-      the defenders', every remaining trick. Otherwise he leads a card that a defender
+      the defenders', every remaining trick (so too when a defender leads a suit he
+      holds: he wins that trick and is then on lead with cards that still top theirs).
+      Otherwise he leads a card that a defender
       holding only higher cards of its suit must overtake: he loses the trick, and if
       after it he can duck everything, he takes no more tricks;
     - the defender on lead forces him in a suit where his lowest card tops the
@@ -395,6 +397,8 @@ def _misere_bounds(hands, n, leader, declarer):
     if leader != declarer:
         if n_bad == 0:
             return 0, 0
+        if stuck and _shares_suit(hands[leader], hands[declarer]):
+            return n, n
         if forces:
             lo = 1
         else:
@@ -421,6 +425,15 @@ def _misere_bounds(hands, n, leader, declarer):
                 if DUCK[d ^ (1 << r), sa | sb]:
                     return 0, 0
     return lo, min(hi, n - min(escapes, n // 2))
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _shares_suit(x, y):
+    """Whether hands ``x`` and ``y`` both hold a card of some suit."""
+    shared = False
+    for s in range(4):
+        shared |= (x >> (8 * s)) & 0xFF != 0 and (y >> (8 * s)) & 0xFF != 0
+    return shared
 
 
 @njit(cache=True, inline="always", error_model="numpy")

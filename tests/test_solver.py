@@ -100,6 +100,16 @@ def test_static_bounds_bracket_the_exact_value():
         assert lo <= _minimax(hands, trick, 0, lead, decl, t, mis) <= hi, (h, t, lead, decl, mis)
 
 
+def test_misere_declarer_whose_cards_all_top_the_defenders():
+    # Every card of his tops theirs in its suit. A defender who leads a suit he holds
+    # hands him that trick and every later one; one who has none of his suits lets
+    # him discard, here to the end.
+    hands = [parse_cards("♠AK ♥A"), parse_cards("♠87 ♦7"), parse_cards("♦10 9 8")]
+    assert _bounds(np.array(hands, dtype=np.int64), 3, 1, 0, -1, True) == (3, 3)
+    assert solve(hands, trump=None, leader=1, declarer=0, misere=True) == 3
+    assert solve(hands, trump=None, leader=2, declarer=0, misere=True) == 0
+
+
 # ---- invariances on full deals ----------------------------------------------------------
 
 
