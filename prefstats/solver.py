@@ -6,8 +6,11 @@ Seats 0, 1, 2 play clockwise in that order; ``trump`` is a suit index or ``None`
 
 The search is a numba-compiled alpha-beta reduced to boolean questions ("does the
 declarer take at least t tricks?", zero-window searches) asked around a guess, MTD(f)
-style. It uses an explicit stack (recursive numba functions loaded from numba's
-on-disk cache can crash, numba issue #6061) and, as the bridge and Skat solvers do:
+style; each answer comes with the bound it proved (fail-soft: "at least t + 2" when the
+proof showed that much), so the next question skips what is settled, and the table
+keeps the stronger bounds. It uses an explicit stack (recursive numba functions loaded
+from numba's on-disk cache can crash, numba issue #6061) and, as the bridge and Skat
+solvers do:
 
 - a transposition table at trick boundaries storing bounds on the declarer's remaining
   tricks, keyed on ranks relative to the cards still in play, so positions that differ
@@ -336,7 +339,9 @@ def _misere_bounds(hands, n, leader, declarer):
     - on lead, his lowest card of the suit wins the trick if each defender can go
       under it or is void (a higher card wins too: the defenders go under it as well);
       if that holds in every suit he takes the trick; if moreover all his cards top
-      the defenders', every remaining trick. Otherwise he leads a card that a defender
+      the defenders', every remaining trick (so too when a defender leads a suit he
+      holds: he wins that trick and is then on lead with cards that still top theirs).
+      Otherwise he leads a card that a defender
       holding only higher cards of its suit must overtake: he loses the trick, and if
       after it he can duck everything, he takes no more tricks;
     - the defender on lead forces him in a suit where his lowest card tops the
@@ -392,6 +397,8 @@ def _misere_bounds(hands, n, leader, declarer):
     if leader != declarer:
         if n_bad == 0:
             return 0, 0
+        if stuck and _shares_suit(hands[leader], hands[declarer]):
+            return n, n
         if forces:
             lo = 1
         else:
@@ -418,6 +425,15 @@ def _misere_bounds(hands, n, leader, declarer):
                 if DUCK[d ^ (1 << r), sa | sb]:
                     return 0, 0
     return lo, min(hi, n - min(escapes, n // 2))
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _shares_suit(x, y):
+    """Whether hands ``x`` and ``y`` both hold a card of some suit."""
+    shared = False
+    for s in range(4):
+        shared |= (x >> (8 * s)) & 0xFF != 0 and (y >> (8 * s)) & 0xFF != 0
+    return shared
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -662,11 +678,15 @@ def _last_two(hands, leader, declarer, trump, misere):
 
 @njit(cache=True, error_model="numpy")
 def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, table, stats):
-    """Whether the declarer ends with at least ``target`` tricks from the root position.
+    """Whether the declarer ends with at least ``target`` tricks from the root position,
+    and the bound the search proved: a number of tricks he surely reaches (at least
+    ``target``) if so, else one he surely stays within (below ``target``).
 
     ``hands`` (mutated, restored on return) are the three hands; ``seq[:root_len]`` the
     cards already played to the current trick, led by ``root_leader``. The search is an
-    AND/OR tree walked with an explicit stack.
+    AND/OR tree walked with an explicit stack; ``val`` carries the proved bound up (on
+    the declarer's tricks from the root): a node whose moves all fail to cut off takes
+    the weakest of their bounds, a cut-off the bound of the move that made it.
     """
     words = table[0]
     mask = words.shape[0] - 1
@@ -682,9 +702,9 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
     st_slot = np.full(_MAX_PLIES, -1, np.int64)
     st_k1 = np.empty(_MAX_PLIES, np.int64)
     st_k2 = np.empty(_MAX_PLIES, np.int64)
-    st_need = np.empty(_MAX_PLIES, np.int64)
     st_lo = np.empty(_MAX_PLIES, np.int64)
     st_hi = np.empty(_MAX_PLIES, np.int64)
+    st_acc = np.empty(_MAX_PLIES, np.int64)
     # The lead that last cut the search off at each depth, by leader: it often refutes
     # the sibling positions too (there most leads are tried first by heuristics alone).
     killer = np.full((_MAX_PLIES, 3), -1, np.int64)
@@ -700,6 +720,7 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
     tlen = root_len
     taken = 0
     res = False
+    val = 0
     while True:
         # ---- enter node d: settle it at once if bounds allow, else expand it ----
         stats[0] += 1
@@ -711,15 +732,19 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
             need = target - taken
             if need <= 0:
                 res = True
+                val = taken
                 settled = True
             elif need > n:
                 res = False
+                val = taken + n
                 settled = True
-            elif n == 1:
-                res = _last_trick(hands, leader, declarer, trump) >= need
-                settled = True
-            elif n == 2:
-                res = _last_two(hands, leader, declarer, trump, misere) >= need
+            elif n <= 2:
+                if n == 1:
+                    v = _last_trick(hands, leader, declarer, trump)
+                else:
+                    v = _last_two(hands, leader, declarer, trump, misere)
+                res = v >= need
+                val = taken + v
                 settled = True
             else:
                 k1, k2 = _position_key(hands, leader, declarer, trump, misere)
@@ -732,9 +757,11 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
                 hint = _unpack_card(hands, packed)
                 if lo >= need:
                     res = True
+                    val = taken + lo
                     settled = True
                 elif hi < need:
                     res = False
+                    val = taken + hi
                     settled = True
                 else:
                     st_lo[d] = lo
@@ -742,7 +769,6 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
                     st_slot[d] = slot
                     st_k1[d] = k1
                     st_k2[d] = k2
-                    st_need[d] = need
         if not settled:
             player = (leader + tlen) % 3
             trick = seq[root_len + d - tlen : root_len + d]
@@ -752,6 +778,7 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
             )
             idx[d] = 0
             is_or[d] = (player == declarer) != misere
+            st_acc[d] = -1 if is_or[d] else 99
             st_player[d] = player
             st_leader[d] = leader
             st_tlen[d] = tlen
@@ -760,17 +787,22 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
             # ---- back up settled values until a node has another move to try ----
             while True:
                 if d == 0:
-                    return res
+                    return res, val
                 d -= 1
                 hands[st_player[d]] |= 1 << seq[root_len + d]
                 cut = res == is_or[d]
                 if cut:
                     killer[d, st_leader[d]] = seq[root_len + d]
                 if not cut:
+                    if is_or[d]:
+                        st_acc[d] = max(st_acc[d], val)
+                    else:
+                        st_acc[d] = min(st_acc[d], val)
                     idx[d] += 1
                     if idx[d] < n_moves[d]:
                         break
                     res = not is_or[d]  # no move reached the cut-off
+                    val = st_acc[d]
                 slot = st_slot[d]
                 if slot >= 0:
                     k1 = st_k1[d]
@@ -779,9 +811,9 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
                     if cut:
                         packed = _pack_card(hands, seq[root_len + d])
                     if res:
-                        lo = max(lo, st_need[d])
+                        lo = max(lo, val - st_taken[d])
                     else:
-                        hi = min(hi, st_need[d] - 1)
+                        hi = min(hi, val - st_taken[d])
                     _store(words, slot, k1, k2, lo, hi, packed)
         # ---- play move idx[d] of node d ----
         player = st_player[d]
@@ -846,13 +878,14 @@ def _solve_from(hands, seq, root_len, leader, declarer, trump, misere, table, st
     hi = n_tricks
     while lo < hi:
         t = min(max(guess, lo + 1), hi)
-        if _search(hands, seq, root_len, leader, declarer, trump, misere, target=t,
-                   table=table, stats=stats):
-            lo = t
-            guess = t + 1
+        res, val = _search(hands, seq, root_len, leader, declarer, trump, misere, target=t,
+                           table=table, stats=stats)
+        if res:
+            lo = val
+            guess = val + 1
         else:
-            hi = t - 1
-            guess = t - 1
+            hi = val
+            guess = val
     return lo
 
 

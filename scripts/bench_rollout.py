@@ -24,10 +24,9 @@ import numba
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchtools import best_time
+from benchtools import best_time, machine_load, play_batch_rate
 
 from prefstats.deal import deal
-from prefstats.play import play_batch
 from prefstats.rollout import CHUNK, play_forced_hands, rollout, rollout_states
 from prefstats.variants import get_variant
 
@@ -65,7 +64,7 @@ def main(argv: list[str] | None = None) -> None:
     alone = {o: len(sample) / best_time(lambda o=o: rollout_states(
         variant, sample, seat=args.seat, decision=args.decision, options=[o]), 1)
         for o in options}
-    batch = len(sample) / best_time(lambda: play_batch(sample, variant), 1)
+    batch = play_batch_rate(sample, variant)
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
 
     legal = frame.filter("legal")
@@ -99,6 +98,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"  peak memory {own:.2f} GiB (this process; the worker processes are alive, so "
           f"not counted); a run holds its value columns (8 + 1 + 1 bytes a branch) and "
           f"one {CHUNK:,}-deal chunk of states a worker")
+    print(f"  {machine_load()}")
 
 
 if __name__ == "__main__":

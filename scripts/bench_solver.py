@@ -7,7 +7,11 @@ one core, throughput on one core and on all cores, nodes, the table memory, and 
 plain alpha-beta baseline (no table, no equivalent cards, no cut-offs, no ordering)
 against the solver on smaller deals (7 cards a hand: on 10 it needs minutes a deal).
 Last, the cost of a PIMC card decision (``--worlds`` sampled deals, every legal card
-valued in each) over whole closed games where both sides play PIMC.
+valued in each) over whole closed games where both sides play PIMC, a summary against
+the targets (misère median ≤ 1 ms, PIMC ≤ 1 ms a decision at K = 32, both on one core),
+the machine's load and ``play_batch``'s rate on the same run, by which figures measured
+on a busy machine scale to an idle one (11,100 deals/s there, README "Speed"). Node
+counts do not depend on the load: compare them across versions.
 
     .venv/bin/python scripts/bench_solver.py --deals 10000 --misere-deals 2000
 """
@@ -15,11 +19,16 @@ valued in each) over whole closed games where both sides play PIMC.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 
 import numba
 import numpy as np
+from benchtools import machine_load, play_batch_rate
 from numba import njit
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from prefstats import solver
 from prefstats.cards import lowest_card
@@ -144,7 +153,8 @@ def _report(name: str, seconds: np.ndarray, nodes: np.ndarray | None = None) -> 
     print(line)
 
 
-def bench(label: str, deals, misere: bool, baseline: tuple[int, int], seed: int) -> None:
+def bench(label: str, deals, misere: bool, baseline: tuple[int, int], seed: int) -> float:
+    """Print the figures of one kind of contract; return the median solve in ms."""
     print(f"{label}:")
     table = tuple(t[0] for t in solver.new_table(1))
     warm = tuple(col[:5] for col in deals)
@@ -176,10 +186,12 @@ def bench(label: str, deals, misere: bool, baseline: tuple[int, int], seed: int)
               f"median x{np.median(base) / np.median(ours):.0f}, "
               f"total x{base.sum() / ours.sum():.0f}")
     print(f"  tricks: mean {result.mean():.2f}, distribution {np.bincount(result).tolist()}")
+    return float(np.median(seconds) * 1e3)
 
 
-def bench_pimc(n_games: int, worlds: int, seed: int) -> None:
-    """CPU time per PIMC card decision over whole constructed closed six-level games."""
+def bench_pimc(n_games: int, worlds: int, seed: int) -> float:
+    """CPU time per PIMC card decision over whole constructed closed six-level games,
+    printed and returned in ms."""
     from defence_gap import constructed_closed_games
     from strength import play
 
@@ -194,6 +206,7 @@ def bench_pimc(n_games: int, worlds: int, seed: int) -> None:
     print(f"PIMC card play, K = {worlds} worlds, one core:")
     print(f"  {n_games} closed games, {decisions.sum()} decisions (forced cards excluded): "
           f"{1e3 * took / decisions.sum():.2f} ms a decision, {took / n_games:.3f} s a game")
+    return 1e3 * took / decisions.sum()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -209,18 +222,35 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--worlds", type=int, default=32, help="PIMC samples a decision")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
+    print(machine_load())
     mem = solver.TT_SIZE * solver.TT_ENTRY_BYTES
     print(f"solver memory: transposition table {solver.TT_SIZE} entries x "
           f"{solver.TT_ENTRY_BYTES} B = {mem / 2**20:.1f} MiB per thread")
+    summary = []
     if args.deals:
         deals = random_deals(args.deals, args.seed, misere=False)
-        bench("trick contracts (trump = declarer's longest suit)", deals, False,
-              (args.baseline_deals, args.baseline_cards), args.seed + 2)
+        median = bench("trick contracts (trump = declarer's longest suit)", deals, False,
+                       (args.baseline_deals, args.baseline_cards), args.seed + 2)
+        summary.append(f"trick contracts: median {median:.3f} ms a full deal")
     if args.misere_deals:
         deals = random_deals(args.misere_deals, args.seed + 1, misere=True)
-        bench("misère", deals, True, (args.baseline_deals, args.baseline_cards), args.seed + 3)
+        median = bench("misère", deals, True, (args.baseline_deals, args.baseline_cards),
+                       args.seed + 3)
+        summary.append(f"misère: median {median:.3f} ms a full deal (target ≤ 1 ms)")
     if args.pimc_games:
-        bench_pimc(args.pimc_games, args.worlds, args.seed)
+        ms = bench_pimc(args.pimc_games, args.worlds, args.seed)
+        summary.append(f"PIMC: {ms:.2f} ms a decision at K = {args.worlds} (target ≤ 1 ms "
+                       "at K = 32)")
+    from prefstats.deal import deal
+    from prefstats.variants import get_variant
+
+    rate = play_batch_rate(deal(5_000, seed=args.seed), get_variant("sochi"), time.thread_time)
+    print("summary, one core (CPU time of this thread):")
+    for line in summary:
+        print(f"  {line}")
+    print(f"  play_batch reference: {rate:,.0f} deals/s of CPU time (sochi, 5,000 deals; "
+          f"11,100 on the idle machine): times here x {rate / 11_100:.2f} for idle figures")
+    print(f"  {machine_load()}")
 
 
 if __name__ == "__main__":

@@ -1,16 +1,37 @@
-"""Timing helper shared by the benchmark scripts."""
+"""Timing helpers shared by the benchmark scripts."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 
 
-def best_time(fn: Callable[[], object], repeat: int) -> float:
-    """Seconds of the fastest of ``repeat`` calls of ``fn()``."""
+def best_time(fn: Callable[[], object], repeat: int,
+              clock: Callable[[], float] = time.perf_counter) -> float:
+    """Seconds of the fastest of ``repeat`` calls of ``fn()`` (wall clock, or ``clock``:
+    ``time.thread_time`` for CPU time, which other jobs on the machine inflate less)."""
     best = float("inf")
     for _ in range(repeat):
-        started = time.perf_counter()
+        started = clock()
         fn()
-        best = min(best, time.perf_counter() - started)
+        best = min(best, clock() - started)
     return best
+
+
+def machine_load() -> str:
+    """The load averages and core count: on a shared machine they say how far this run's
+    figures fall below an idle one's."""
+    one, five, fifteen = os.getloadavg()
+    return (f"load average {one:.2f}, {five:.2f}, {fifteen:.2f} (1, 5, 15 min) on "
+            f"{os.cpu_count()} cores")
+
+
+def play_batch_rate(deals, variant, clock: Callable[[], float] = time.perf_counter) -> float:
+    """Deals per second of unforced ``play_batch`` (realistic mix, solver included) on
+    ``deals`` by ``clock``, after a warm-up: the reference rate that scales a run on a
+    busy machine to an idle one."""
+    from prefstats.play import play_batch
+
+    play_batch(deals[:20], variant)  # compile or load the cached kernels
+    return len(deals) / best_time(lambda: play_batch(deals, variant), 1, clock)

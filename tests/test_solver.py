@@ -12,7 +12,15 @@ from solver_checks import minimax as _minimax
 from solver_checks import random_positions as _random_positions
 
 from prefstats.cards import SUIT_LETTERS, parse_cards
-from prefstats.solver import solve, solve_batch, solve_leads, solve_leads_batch
+from prefstats.solver import (
+    _bounds,
+    _search,
+    new_table,
+    solve,
+    solve_batch,
+    solve_leads,
+    solve_leads_batch,
+)
 
 #: Published positions, kept in the repository (tests/data) so no clone lacks them.
 POSITIONS = Path(__file__).resolve().parent / "data" / "dd_positions.txt"
@@ -65,6 +73,41 @@ def test_agrees_with_plain_minimax():
             rest[lead] ^= 1 << c
             assert tricks == _minimax(rest, trick, 1, lead, decl, t, mis)
         assert sorted(by_card) == [c for c in range(32) if h[lead] >> c & 1]
+
+
+def test_each_search_answers_with_a_bound_it_proved():
+    # Fail-soft: "at least t?" comes with a bound on the exact value on the side of the
+    # answer, at least t if yes, below t if no; across targets and a shared table.
+    table = tuple(t[0] for t in new_table(1))
+    stats = np.zeros(1, dtype=np.int64)
+    trick = np.zeros(3, dtype=np.int64)
+    for h, t, lead, decl, mis in _random_positions(400, seed=6):
+        hands = np.array(h, dtype=np.int64)
+        exact = _minimax(hands.copy(), trick, 0, lead, decl, t, mis)
+        seq = np.zeros(34, dtype=np.int64)
+        for target in range(1, bin(h[0]).count("1") + 1):
+            res, bound = _search(hands, seq, 0, lead, decl, t, mis, target, table, stats)
+            assert res == (exact >= target), (h, t, lead, decl, mis, target)
+            assert (target <= bound <= exact) if res else (exact <= bound < target)
+
+
+def test_static_bounds_bracket_the_exact_value():
+    # The cut-offs (quick tricks, top trumps, the misère rules) never exclude the value.
+    trick = np.zeros(3, dtype=np.int64)
+    for h, t, lead, decl, mis in _random_positions(3000, seed=9):
+        hands = np.array(h, dtype=np.int64)
+        lo, hi = _bounds(hands, bin(h[0]).count("1"), lead, decl, t, mis)
+        assert lo <= _minimax(hands, trick, 0, lead, decl, t, mis) <= hi, (h, t, lead, decl, mis)
+
+
+def test_misere_declarer_whose_cards_all_top_the_defenders():
+    # Every card of his tops theirs in its suit. A defender who leads a suit he holds
+    # hands him that trick and every later one; one who has none of his suits lets
+    # him discard, here to the end.
+    hands = [parse_cards("♠AK ♥A"), parse_cards("♠87 ♦7"), parse_cards("♦10 9 8")]
+    assert _bounds(np.array(hands, dtype=np.int64), 3, 1, 0, -1, True) == (3, 3)
+    assert solve(hands, trump=None, leader=1, declarer=0, misere=True) == 3
+    assert solve(hands, trump=None, leader=2, declarer=0, misere=True) == 0
 
 
 # ---- invariances on full deals ----------------------------------------------------------
