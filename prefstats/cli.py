@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import csv
+import io
+import json
+import re
 import sys
+from collections.abc import Callable, Mapping, Sequence
+from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import typer
 from typer.core import TyperGroup
 
@@ -86,6 +94,33 @@ def _options(
     pass
 
 
+class Format(StrEnum):
+    """How a command writes its data: a table to read, or JSON / CSV for programs."""
+
+    table = "table"
+    json = "json"
+    csv = "csv"
+
+
+FORMAT = typer.Option(Format.table, "--format", case_sensitive=False,
+                      help="table (to read), json or csv (for programs: the data alone on "
+                      "stdout, csv with a header row).")
+
+
+def write_data(output: Format, document: Mapping[str, Any],
+               rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> None:
+    """Write a command's data to stdout: ``document`` as JSON, or ``rows`` (each a mapping
+    over ``columns``) as CSV with a header row."""
+    if output is Format.json:
+        typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
+        return
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(columns), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    typer.echo(buffer.getvalue(), nl=False)
+
+
 def _print_deals(deals, count: int) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -103,18 +138,104 @@ def _print_deals(deals, count: int) -> None:
     Console().print(table)
 
 
+def _hand_features() -> dict[str, Callable[[np.ndarray], np.ndarray]]:
+    """What ``--where`` can ask of a seat's hands (see ``_WHERE_HELP``), one value a hand."""
+    from prefstats.cards import ACE, SUIT_NAMES, count_rank, suit_lengths
+    from prefstats.reports.classes import bidding_class, high_cards
+
+    def length(suit: int):
+        return lambda h: suit_lengths(h)[:, suit]
+
+    return {**{name: length(s) for s, name in enumerate(SUIT_NAMES)},
+            "longest": lambda h: suit_lengths(h).max(axis=1),
+            "points": lambda h: bidding_class(h)["points"],
+            "aces": lambda h: count_rank(h, ACE), "high": high_cards}
+
+
+_CONDITION = re.compile(r"\s*([a-z]+)\s*([0-9]+)\s*(<=|>=|==|!=|=|<|>)\s*([0-9]+)\s*")
+_COMPARE = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal,
+            "=": np.equal, "==": np.equal, "!=": np.not_equal}
+
+
+def hand_condition(texts: Sequence[str]) -> Callable[[Any], np.ndarray] | None:
+    """The ``where`` of :func:`prefstats.deal.deal` for ``--where`` conditions such as
+    ``"spades0 >= 6"`` or ``"points1 < 5"`` (FEATURE SEAT OP NUMBER; all must hold);
+    ``None`` for none. Raises ``ValueError`` naming a condition it cannot read."""
+    if not texts:
+        return None
+    features = _hand_features()
+    tests = []
+    for text in texts:
+        m = _CONDITION.fullmatch(text.lower())
+        if m is None or m[1] not in features or int(m[2]) > 2:
+            known = ", ".join(features)
+            raise ValueError(f"--where {text!r}: expected FEATURE SEAT OP NUMBER, e.g. "
+                             f"'spades0 >= 6' or 'points1 < 5', with SEAT 0, 1 or 2, OP one "
+                             f"of < <= = != >= > and FEATURE one of {known}")
+        tests.append((features[m[1]], int(m[2]), _COMPARE[m[3]], int(m[4])))
+
+    def where(deals) -> np.ndarray:
+        ok = np.ones(len(deals), dtype=bool)
+        for feature, seat, compare, number in tests:
+            ok &= compare(np.asarray(feature(deals.hands[:, seat]), dtype=np.int64), number)
+        return ok
+
+    return where
+
+
+_WHERE_HELP = ("A condition on a seat's dealt hand, FEATURE SEAT OP NUMBER (repeatable; all "
+               "must hold), e.g. 'spades0 >= 6', 'points1 <= 4'. Features: spades, clubs, "
+               "diamonds, hearts (suit lengths), longest, points (best-suit length + its A K Q "
+               "+ side aces), aces, high (aces and kings).")
+
+
+def _fixed(option: str, text: str | None) -> int | None:
+    """The cards an option fixes (``None``: none), refused with the option's name."""
+    from prefstats.cards import parse_cards
+
+    if text is None:
+        return None
+    try:
+        return parse_cards(text)
+    except ValueError as exc:
+        raise ValueError(f"{option}: {exc}") from None
+
+
 @app.command("deal")
 def deal_command(
     n: int = typer.Option(5, "-n", "--count", min=1, help="How many deals to print."),
     seed: int | None = typer.Option(None, min=0, help="Seed (non-negative); omitted: fresh "
                                     "entropy (printed)."),
     start: int = typer.Option(0, min=0, help="Number of the first deal in the seed's stream."),
+    hand0: str | None = typer.Option(None, "--hand0", help='Cards the first hand holds, e.g. '
+                                     '"♠AKQJ" (the rest of its ten are dealt).'),
+    hand1: str | None = typer.Option(None, "--hand1", help="Cards the second hand holds."),
+    hand2: str | None = typer.Option(None, "--hand2", help="Cards the third hand holds."),
+    talon: str | None = typer.Option(None, "--talon", help="Cards in the talon (one or two)."),
+    where: list[str] | None = typer.Option(None, "--where", help=_WHERE_HELP),
+    output: Format = FORMAT,
 ) -> None:
-    """Deal and print hands: seats from the dealer's left, suits sorted, talon shown."""
+    """Deal and print hands: seats from the dealer's left, suits sorted, talon shown.
+
+    With fixed cards or conditions, deals are drawn uniformly among those that fit; the
+    deal numbers are those of the seed's stream of such deals."""
+    from prefstats.cards import format_cards
     from prefstats.deal import deal
 
+    fixed = tuple(_fixed(f"--hand{s}", h) for s, h in enumerate((hand0, hand1, hand2)))
+    condition = hand_condition(where or [])
     _compile_notice("deal.deal_kernel")
-    _print_deals(deal(n, seed=seed, start=start), n)
+    dealt = deal(n, seed=seed, start=start, fixed_hands=fixed,
+                 fixed_talon=_fixed("--talon", talon), where=condition)
+    if output is Format.table:
+        _print_deals(dealt, n)
+        return
+    rows = [{"seed": dealt.seed, "deal_id": int(dealt.index[i]),
+             **{f"hand_{s}": format_cards(dealt.hands[i, s]) for s in range(3)},
+             "talon": format_cards(dealt.talon[i])} for i in range(n)]
+    write_data(output, {"seed": dealt.seed,
+                        "deals": [{k: v for k, v in r.items() if k != "seed"} for r in rows]},
+               rows, list(rows[0]))
 
 
 def _exact_table(deals: int, seed: int) -> None:
@@ -185,8 +306,8 @@ def demo(
         simulate_pulkas(rules, pulkas=pulkas, pool_target=pool_target, seed=seed,
                         out=pulkas_dir, chunk_size=250, progress=progress, force=force)
     folder = Path(out) / variant
+    guide(deals_dir, folder)  # first, so that the report links it
     report(deals_dir, folder, pulkas=pulkas_dir)
-    guide(deals_dir, folder)
     typer.echo(f"report: {folder / 'index.html'}, {folder / 'report.md'}, "
                f"{folder / 'guide.md'} ({time.perf_counter() - started:.0f} s)")
 
@@ -215,21 +336,45 @@ def variants_show(
 @app.command("score")
 def score_command(
     file: str = typer.Argument(help="Deal outcomes, JSON or TOML: see sheet_from_records."),
-    log: bool = typer.Option(False, "--log", help="Also print every entry of the sheet."),
+    log: bool = typer.Option(False, "--log", help="Also print every entry of the sheet (with "
+                             "--format csv: the entries instead of the sheet)."),
+    output: Format = FORMAT,
 ) -> None:
     """Score a pulka: print the sheet (pool, mountain, whists) and the settlement."""
-    from rich.console import Console
-    from rich.table import Table
-
     from prefstats.scoring import load_pulka
 
     try:
         sheet = load_pulka(file)
     except (ValueError, OSError) as exc:
         raise typer.BadParameter(str(exc), param_hint="FILE") from None
+    v = sheet.variant
+    n = v.players
+    scores = sheet.value_exact()
+    players = [{"player": i, "pool": float(sheet.pool[i]), "mountain": float(sheet.mountain[i]),
+                **{f"whists_on_{j}": float(sheet.whists[i, j]) if j != i else None
+                   for j in range(n)},
+                "score": float(scores[i]), "score_exact": str(scores[i])} for i in range(n)]
+    entries = [{"deal": e.deal, "column": e.column, "player": e.player, "on": e.on,
+                "amount": float(e.amount)} for e in sheet.log]
+    if output is not Format.table:
+        document = {"variant": v.base, "players": n, "deals": sheet.deals,
+                    "finished": sheet.finished, "pool_value": v.pool_value,
+                    "mountain_value": v.mountain_value, "sheet": players}
+        if log:
+            document["log"] = entries
+        rows, columns = ((entries, ["deal", "column", "player", "on", "amount"]) if log
+                         else (players, list(players[0])))
+        write_data(output, document, rows, columns)
+        return
+    _print_sheet(sheet, players, entries if log else None)
+
+
+def _print_sheet(sheet, players: list[dict], entries: list[dict] | None) -> None:
+    from rich.console import Console
+    from rich.table import Table
 
     def num(x) -> str:
-        return f"{float(x):g}"
+        return "" if x is None else f"{float(x):g}"
 
     v = sheet.variant
     n = v.players
@@ -239,21 +384,22 @@ def score_command(
     table = Table(title=title)
     for col in ("player", "pool", "mountain", *(f"whists on {j}" for j in range(n)), "score"):
         table.add_column(col, justify="right")
-    for i, score in enumerate(sheet.value_exact()):
-        whists = [num(sheet.whists[i, j]) if j != i else "" for j in range(n)]
-        score_text = f"{float(score):+.2f}" + ("" if score.denominator == 1 else f" ({score})")
-        table.add_row(str(i), num(sheet.pool[i]), num(sheet.mountain[i]), *whists, score_text)
+    for p in players:
+        exact = p["score_exact"]
+        score_text = f"{p['score']:+.2f}" + ("" if "/" not in exact else f" ({exact})")
+        table.add_row(str(p["player"]), num(p["pool"]), num(p["mountain"]),
+                      *(num(p[f"whists_on_{j}"]) for j in range(n)), score_text)
     console = Console()
     console.print(table)
     console.print(f"pool point = {v.pool_value} whists, mountain point = {v.mountain_value}")
-    if log:
-        entries = Table(title="entries")
+    if entries is not None:
+        log = Table(title="entries")
         for col in ("deal", "column", "player", "on", "amount"):
-            entries.add_column(col, justify="right")
-        for e in sheet.log:
-            on = "" if e.on is None else str(e.on)
-            entries.add_row(str(e.deal), e.column, str(e.player), on, num(e.amount))
-        console.print(entries)
+            log.add_column(col, justify="right")
+        for e in entries:
+            log.add_row(str(e["deal"]), e["column"], str(e["player"]),
+                        "" if e["on"] is None else str(e["on"]), num(e["amount"]))
+        console.print(log)
 
 
 def _simulation_setup(variant: str | None, config: Path | None, players: int | None,
@@ -446,20 +592,41 @@ def _report_output(write, *files: str) -> None:
 
 @app.command("solve")
 def solve_command(
-    hands: list[str] = typer.Argument(help='Three hands, seats 0 1 2, e.g. "♠AKQJ10 ♣AK ♦A ♥87".'),
+    hands: list[str] | None = typer.Argument(None, help='Three hands, seats 0 1 2, e.g. '
+                                             '"♠AKQJ10 ♣AK ♦A ♥87"; or --seed and --deal.'),
+    seed: int | None = typer.Option(None, min=0, help="Solve the dealt hands of a deal of "
+                                    "this seed's stream (as `prefstats deal --seed` prints "
+                                    "them) instead of typed hands."),
+    deal_id: int | None = typer.Option(None, "--deal", min=0, help="The deal's number in the "
+                                       "seed's stream (default 0; needs --seed)."),
     trump: str | None = typer.Option(None, help="Trump suit: S C D H (or ♠ ♣ ♦ ♥), or NT "
                                      "(the default; a misère has no trumps)."),
     leader: int = typer.Option(0, min=0, max=2, help="Seat that leads the first trick."),
     declarer: int = typer.Option(0, min=0, max=2, help="Seat of the declarer."),
     misere: bool = typer.Option(False, "--misere", help="Misère: no trumps, declarer ducks."),
+    output: Format = FORMAT,
 ) -> None:
-    """Double-dummy result of one position and the declarer's tricks after each first card."""
-    from prefstats.cards import SUIT_LETTERS, SUITS, card_name, parse_cards
+    """Double-dummy result of one position and the declarer's tricks after each first card.
+
+    A dealt deal (--seed, --deal) is solved on the ten dealt cards of each hand, the talon
+    left out."""
+    from prefstats.cards import SUIT_LETTERS, SUITS, card_name, format_cards
     from prefstats.solver import solve_leads
 
-    if len(hands) != 3:
-        raise ValueError(f"expected three hands, got {len(hands)}")
-    masks = [parse_cards(h) for h in hands]
+    if seed is not None:
+        if hands:
+            raise ValueError("give three hands or --seed with --deal, not both")
+        from prefstats.deal import deal
+
+        dealt = deal(1, seed=seed, start=deal_id or 0)
+        masks = [int(h) for h in dealt.hands[0]]
+    elif deal_id is not None:
+        raise ValueError("--deal is a deal's number in a seed's stream; it needs --seed")
+    else:
+        if len(hands or []) != 3:
+            raise ValueError(f"expected three hands (or --seed and --deal), got "
+                             f"{len(hands or [])}")
+        masks = [_fixed(f"hand {s}", h) for s, h in enumerate(hands)]
     t = (trump or "NT").strip().upper()
     if t in ("NT", "N", "-", "БК"):
         suit = None
@@ -477,6 +644,19 @@ def solve_command(
     best = max(leads.values()) if wants_tricks else min(leads.values())
     cards = sorted(leads, key=lambda c: (c >> 3, -c))  # ♠ ♣ ♦ ♥, high to low
     optimal = [card_name(c) for c in cards if leads[c] == best]
+    if output is not Format.table:
+        rows = [{"card": card_name(c), "tricks": leads[c], "optimal": leads[c] == best}
+                for c in cards]
+        document = {"hands": [format_cards(m) for m in masks], "seed": seed,
+                    "deal_id": None if seed is None else deal_id or 0,
+                    "trump": None if suit is None else SUITS[suit], "misere": misere,
+                    "leader": leader, "declarer": declarer, "tricks": best,
+                    "optimal": optimal, "leads": rows}
+        write_data(output, document, rows, ["card", "tricks", "optimal"])
+        return
+    if seed is not None:
+        typer.echo(f"deal {deal_id or 0} of seed {seed}: "
+                   + " | ".join(format_cards(m, voids=True) for m in masks))
     typer.echo(f"declarer (seat {declarer}) takes {best} trick(s)")
     typer.echo(f"optimal first cards of seat {leader}: {' '.join(optimal)}")
     typer.echo("tricks per first card: " + "  ".join(f"{card_name(c)} {leads[c]}" for c in cards))

@@ -9,7 +9,6 @@ were legal (the decision reached, each option open), as paired differences.
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import sys
 from pathlib import Path
@@ -18,7 +17,7 @@ import numpy as np
 import typer
 
 from prefstats import cli
-from prefstats.cli import app
+from prefstats.cli import FORMAT, Format, app, write_data
 
 #: The best option must lead every other by this many standard errors of the paired
 #: difference before the rollout stops early.
@@ -96,7 +95,7 @@ def rollout_command(
                                             "talon once)."),
     seed: int = typer.Option(0, help="Seed of the deals and the players' random choices."),
     policy: str = typer.Option("heuristic", help="Continuation policy: heuristic, random or pimc."),
-    output: str = typer.Option("text", "--format", help="text or json."),
+    output: Format = FORMAT,
 ) -> None:
     """Play every option of one decision of HAND on many deals of the unseen cards and
     rank the options by their mean value in whists, as paired differences."""
@@ -107,8 +106,6 @@ def rollout_command(
     try:
         if deals < 1:
             raise ValueError(f"--deals must be at least 1, got {deals}")
-        if output not in ("text", "json"):
-            raise ValueError(f"--format must be text or json, got {output!r}")
         rules = get_variant(variant)
         if options is None:
             names = default_options(rules, decision)
@@ -129,7 +126,7 @@ def rollout_command(
     chunks = []
     result = None
     done = 0
-    show = sys.stdout.isatty() and output == "text"
+    show = sys.stdout.isatty() and output is Format.table
     from rich.progress import Progress
 
     with Progress(disable=not show, transient=True) as bar:
@@ -157,8 +154,12 @@ def rollout_command(
     result.update(deals=played, hand=format_cards(mask), seat=seat, variant=variant,
                   decision=decision, policy=policy,
                   talon=format_cards(known) if known is not None else None)
-    if output == "json":
-        typer.echo(json.dumps(result, indent=2, ensure_ascii=False))
+    if output is not Format.table:
+        rows = [{"option": r["option"], "mean": r["mean"], "ci_lo": r["ci"][0],
+                 "ci_hi": r["ci"][1], "diff_to_best": r["diff_to_best"],
+                 "diff_lo": r["diff_ci"][0], "diff_hi": r["diff_ci"][1],
+                 "diff_se": r["diff_se"], "n": r["n"]} for r in result["rows"]]
+        write_data(output, result, rows, list(rows[0]))
     else:
         _print_text(result, f"{format_cards(mask)}, seat {seat}, {variant}, {decision} "
                             f"({policy} policy), value in whists to the seat")

@@ -186,3 +186,35 @@ def test_the_compile_check_names_the_real_cached_functions():
     assert prefstats.is_compiled("deal.deal_kernel")
     for function in (_batch_kernel, _leads_one):
         assert function._cache.cache_path == str(prefstats.CACHE)
+
+
+@pytest.mark.parametrize("command", [("deal",), ("solve", "--seed", "1"), ("score", "x.json"),
+                                     ("rollout", "♠AKQJ10 ♣AK ♦AK ♥A")])
+def test_an_unknown_format_is_refused(command):
+    out = _refused(*command, "--format", "xml")
+    assert "xml" in out and "table" in out and "json" in out and "csv" in out
+
+
+@pytest.mark.parametrize("args, says", [
+    (("--hand0", "♠AKQJZ"), "--hand0: bad card token"),
+    (("--hand2", "♥7 8 9 10 J Q K A ♠7 8 9"), "more than 10 cards"),
+    (("--hand0", "♠A", "--hand1", "♠A"), "fixed in two places"),
+    (("--talon", "♠AKQ"), "talon fixed with more than 2 cards"),
+    (("--where", "spades >= 6"), "FEATURE SEAT OP NUMBER"),
+    (("--where", "spades3 >= 6"), "SEAT 0, 1 or 2"),
+    (("--where", "hcp0 >= 6"), "FEATURE one of spades"),
+    (("--where", "points0 >= x"), "FEATURE SEAT OP NUMBER"),
+    (("--where", "points0 >> 2"), "FEATURE SEAT OP NUMBER"),
+])
+def test_deal_constraints_that_cannot_be_read(args, says):
+    assert says in _refused("deal", "-n", "2", "--seed", "1", *args)
+
+
+def test_solve_takes_hands_or_a_dealt_deal():
+    hands = ["♠AKQJ10 ♣AK ♦A ♥87", "♠98 ♣QJ10 ♦KQJ ♥AK", "♠7 ♣987 ♦1098 ♥QJ10"]
+    assert "not both" in _refused("solve", *hands, "--seed", "1")
+    assert "needs --seed" in _refused("solve", *hands, "--deal", "3")
+    assert "expected three hands" in _refused("solve", *hands[:2])
+    assert "expected three hands" in _refused("solve")
+    assert "hand 1: bad card token" in _refused("solve", hands[0], "♠9X", hands[2])
+    _refused("solve", "--seed", "1", "--deal", "-1")

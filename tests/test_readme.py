@@ -22,7 +22,8 @@ README = (Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8")
 
 #: README text → the smaller size the test runs instead.
 PYTHON_SIZES = {"hands=100_000": "hands=2_000"}
-SHELL_SIZES = {"--hands 1000000": "--hands 400", "--pulkas 100000": "--pulkas 20"}
+SHELL_SIZES = {"--hands 1000000": "--hands 400", "--pulkas 100000": "--pulkas 20",
+               "--deals 20000": "--deals 600"}
 #: The user's own file that the quick start loads (``base = "sochi"`` plus overrides).
 USER_FILES = {"my-rules.toml": 'base = "sochi"\nhold = "none"\n'}
 
@@ -102,11 +103,26 @@ def test_command_line_session_runs(tmp_path):  # the first simulation): `make te
         assert (tmp_path / written).exists(), written
 
 
+def test_the_data_commands_of_the_session_run(tmp_path):
+    """The session's lines before the first simulation (version, deal, solve, variants,
+    score), as written: quick, so they run in every `make test`."""
+    text = block("Quick start", "sh").split("\nprefstats simulate ", 1)[0]
+    done = run(["bash", str(session_script(tmp_path, text + "\n"))], tmp_path)
+    assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-3000:])
+    assert "declarer (seat 0) takes" in done.stdout and "pool point" in done.stdout
+    strong = (tmp_path / "strong.csv").read_text("utf-8").splitlines()
+    assert strong[0] == "seed,deal_id,hand_0,hand_1,hand_2,talon" and len(strong) == 1001
+    assert '"hand_0": "♠AKQJ' in done.stdout and "card,tricks,optimal" in done.stdout
+
+
 def test_the_session_shows_every_data_command():
     commands = [line.split()[1] for line in block("Quick start", "sh").splitlines()
                 if line.startswith("prefstats ")]
     assert {"deal", "solve", "variants", "score", "simulate", "simulate-pulkas", "report",
-            "compare", "guide"} <= set(commands)
+            "compare", "guide", "rollout"} <= set(commands)
+    for command in ("deal", "solve", "score", "rollout"):  # each shows its data formats
+        assert any(line.startswith(f"prefstats {command} ") and "--format" in line
+                   for line in block("Quick start", "sh").splitlines()), command
 
 
 DATA = (Path(__file__).resolve().parents[1] / "docs" / "DATA.md").read_text("utf-8")

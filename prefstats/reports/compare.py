@@ -1,133 +1,191 @@
-"""Section 5, variant comparison: the same metrics side by side for several datasets,
+"""Section 5, variant comparison: the headline figures side by side for several datasets,
 and deal-by-deal paired differences between datasets made with the same seed (they
-hold the same deals), with how much pairing shrinks the confidence interval against
-an unpaired comparison of the same numbers.
+hold the same deals: deal ``i`` of a seed is dealt the same whatever the variant), with
+how much pairing shrinks the confidence interval against an unpaired comparison.
+
+Every figure is a ratio of per-deal sums, ``Σ num / Σ den`` over the deals (a mean per
+deal when ``den`` is 1 on every deal, a share when ``num`` counts cases among ``den``),
+so one delta-method standard error serves all of them, paired or not: a deal's
+influence on the ratio is ``(num − R·den) / mean(den)``, and the paired SE of a
+difference is the SE of the difference of two datasets' influences on the same deals.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
 from scipy import stats
 
+from prefstats.auction import W_WHIST
 from prefstats.engine import GAME, MISERE_GAME, RASPASY
-from prefstats.reports.frames import n_players, seat_rows
-from prefstats.reports.stats import (
-    MIN_SAMPLES,
-    finish_means,
-    mean_aggs,
-    ratio_estimate,
-    with_proportion,
-)
+from prefstats.reports.frames import SEAT_NAMES, n_players, seat_rows
+from prefstats.reports.stats import MIN_SAMPLES, t_quantile, with_proportion
 
 _Z = stats.norm.ppf(0.975)
 
 
-def _abs_value(lf: pl.LazyFrame) -> pl.Expr:
-    """A deal's spread: the mean over seats of |value| (whists)."""
-    return pl.mean_horizontal(pl.col(f"value_{s}").abs() for s in range(n_players(lf)))
+@dataclass(frozen=True)
+class Metric:
+    """A headline figure: ``Σ num / Σ den`` of two columns of :func:`metric_frame`
+    (``den`` ``None``: a mean per deal); ``unit`` is ``"share"``, ``"whists"`` or
+    ``"points"``."""
+
+    name: str
+    unit: str
+    num: str
+    den: str | None = None
 
 
-def deal_metrics(lf: pl.LazyFrame) -> dict[str, tuple[pl.Expr, str]]:
-    """Per-deal quantities whose means are compared, with their units."""
-    return {
-        "spread (mean |deal value| per seat)": (_abs_value(lf).cast(pl.Float64), "whists"),
-        "raspasy frequency": ((pl.col("kind") == RASPASY).cast(pl.Float64), "share of deals"),
-        "misère frequency": ((pl.col("kind") == MISERE_GAME).cast(pl.Float64), "share of deals"),
-    }
+#: The figures compared, in the order the report lists them.
+METRICS = (
+    Metric("raspasy (of deals)", "share", "raspasy"),
+    Metric("misère (of deals)", "share", "misere"),
+    Metric("trick games made (of trick games)", "share", "made", "games"),
+    Metric("misères caught (of misères)", "share", "caught", "miseres"),
+    Metric("defenders whisting (of defenders' calls)", "share", "whisting", "defences"),
+    Metric("share of value decided on raspasy (of Σ|value|)", "share", "raspasy_value",
+           "spread"),
+    Metric("game value to the declarer (a trick game)", "whists", "game_value", "games"),
+    Metric("value of a made six (declarer)", "whists", "six_value", "sixes"),
+    Metric("value of a failed whist (whister)", "whists", "failed_value", "failed"),
+    Metric("spread (mean |deal value| per seat)", "whists", "spread"),
+    Metric("whists written per deal", "points", "whists"),
+    *(Metric(f"seat luck: {SEAT_NAMES[s]}'s mean deal value", "whists", f"value_{s}")
+      for s in range(3)),
+)
+
+
+def _total(condition: pl.Expr, value: pl.Expr | None = None) -> pl.Expr:
+    """Per deal, the number of seat rows meeting ``condition`` (or the sum of ``value``
+    over them)."""
+    hit = condition.fill_null(False)
+    return (hit.cast(pl.Float64) if value is None
+            else pl.when(hit).then(value.cast(pl.Float64)).otherwise(0.0)).sum()
+
+
+def metric_frame(lf: pl.LazyFrame) -> tuple[pl.DataFrame, list[Metric]]:
+    """One row per deal: ``deal_id``, ``hand_0``, ``hand_1`` and the numerator and
+    denominator columns of the :data:`METRICS` the dataset has (the seat-luck figures
+    of its active seats, the whists written when it records them), which are returned."""
+    names = lf.collect_schema().names()
+    players = n_players(lf)
+    spread = pl.mean_horizontal(pl.col(f"value_{s}").abs() for s in range(players))
+    whists = [c for c in names if c.startswith("whist_") and c.count("_") == 2]
+    seats = seat_rows(lf)
+    declarer, game = pl.col("role") == "declarer", pl.col("kind") == GAME
+    defending = (pl.col("role") == "defender") & game
+    misere = declarer & (pl.col("kind") == MISERE_GAME)
+    failed = ((pl.col("call") == W_WHIST) & pl.col("played")
+              & (10 - pl.col("declarer_tricks") < pl.col("obligation")))
+    value = pl.col("value")
+    by_seat = seats.group_by("deal_id").agg(
+        games=_total(declarer & game), made=_total(declarer & game & pl.col("made")),
+        miseres=_total(misere), caught=_total(misere & ~pl.col("made")),
+        defences=_total(defending), whisting=_total(defending & (pl.col("call") == W_WHIST)),
+        game_value=_total(declarer & game, value),
+        sixes=_total(declarer & game & (pl.col("level") == 6) & pl.col("made")),
+        six_value=_total(declarer & game & (pl.col("level") == 6) & pl.col("made"), value),
+        failed=_total(failed), failed_value=_total(failed, value))
+    deal = lf.select(
+        "deal_id", "hand_0", "hand_1",
+        (pl.col("kind") == RASPASY).cast(pl.Float64).alias("raspasy"),
+        (pl.col("kind") == MISERE_GAME).cast(pl.Float64).alias("misere"),
+        spread.cast(pl.Float64).alias("spread"),
+        pl.when(pl.col("kind") == RASPASY).then(spread).otherwise(0.0).cast(pl.Float64)
+        .alias("raspasy_value"),
+        *([pl.sum_horizontal(whists).cast(pl.Float64).alias("whists")] if whists else []),
+        *(pl.col(f"value_{s}").cast(pl.Float64) for s in range(min(players, 3))))
+    frame = deal.join(by_seat, on="deal_id", how="left").collect()
+    return frame, [m for m in METRICS if m.num in frame.columns]
+
+
+def _ratio(frame: pl.DataFrame, m: Metric) -> tuple[float, np.ndarray, int]:
+    """The metric's ratio, each deal's influence on it and the deals it is measured on
+    (those with ``den > 0``)."""
+    num = frame[m.num].to_numpy()
+    den = frame[m.den].to_numpy() if m.den else np.ones_like(num)
+    total = den.sum()
+    if total == 0:
+        return np.nan, np.full_like(num, np.nan), 0
+    r = num.sum() / total
+    return float(r), (num - r * den) / den.mean(), int((den > 0).sum())
+
+
+def _se(influence: np.ndarray) -> float:
+    n = len(influence)
+    return float(np.sqrt((influence ** 2).sum() / (n * (n - 1)))) if n > 1 else np.nan
 
 
 def variant_metrics(datasets: Mapping[str, pl.LazyFrame]) -> pl.DataFrame:
-    """For each named dataset: ``metric``, ``unit``, ``n``, ``value`` with ``value_se``
-    and its 95% interval ``value_lo``/``value_hi``. Besides :func:`deal_metrics`: the
-    share of all value (Σ|value|) decided on raspasy (delta-method SE), the declarer's
-    value of a made six, and a whister's value when the defence fell short of its
-    obligation."""
-    parts = []
+    """For each named dataset and metric: ``variant``, ``metric``, ``unit``, ``n`` (the
+    deals it is measured on: every deal, those with a trick game, a misère …), ``value``
+    with ``value_se`` and its
+    95% interval ``value_lo``/``value_hi`` (Wilson for a share of cases counted once a
+    deal, else a t interval on the delta-method SE), ``enough``."""
+    rows = []
     for name, lf in datasets.items():
-        metrics = deal_metrics(lf)
-        df = lf.select(agg for m, (e, _) in metrics.items() for agg in mean_aggs(e, m)).collect()
-        rows = [{"metric": m, "unit": u, "n": df[f"{m}_n"][0], "value": df[m][0],
-                 "value_sd": df[f"{m}_sd"][0]} for m, (_, u) in metrics.items()]
-        seats = seat_rows(lf)
-        six = seats.filter((pl.col("role") == "declarer") & (pl.col("kind") == GAME)
-                           & (pl.col("level") == 6) & pl.col("made"))
-        failed = seats.filter((pl.col("call") == 1) & pl.col("played")
-                              & (10 - pl.col("declarer_tricks") < pl.col("obligation")))
-        for metric, frame in (("value of a made six (declarer)", six),
-                              ("value of a failed whist (whister)", failed)):
-            d = frame.select(mean_aggs(pl.col("value").cast(pl.Float64), "v")).collect()
-            rows.append({"metric": metric, "unit": "whists", "n": d["v_n"][0],
-                         "value": d["v"][0], "value_sd": d["v_sd"][0]})
-        table = finish_means(pl.DataFrame(rows).rename({"n": "value_n"}), ["value"])
-        absv = lf.select(spread=_abs_value(lf), rasp=pl.col("kind") == RASPASY).collect()
-        num = np.where(absv["rasp"].to_numpy(), absv["spread"].to_numpy(), 0.0)
-        r, se = ratio_estimate(num, absv["spread"].to_numpy()) if len(absv) else (np.nan,) * 2
-        share = pl.DataFrame({"metric": ["share of value decided on raspasy"],
-                              "unit": ["share of Σ|value|"], "value_n": [len(absv)],
-                              "value": [r], "value_se": [se], "value_lo": [r - _Z * se],
-                              "value_hi": [r + _Z * se]})
-        parts.append(pl.concat([table, share], how="diagonal_relaxed")
-                     .with_columns(variant=pl.lit(name)))
-    out = pl.concat(parts).rename({"value_n": "n"})
-    # frequencies get Wilson intervals (a t interval can leave [0, 1] for rare events)
-    freq = out["unit"] == "share of deals"
-    wilson = with_proportion(out.filter(freq).with_columns(
-        hits=(pl.col("value") * pl.col("n")).round()), "hits", "n", "w")
-    out = pl.concat([out.filter(~freq), wilson.with_columns(value_lo=pl.col("w_lo"),
-                                                             value_hi=pl.col("w_hi"))],
-                    how="diagonal_relaxed")
-    order = {name: i for i, name in enumerate(datasets)}
-    return (out.select("variant", "metric", "unit", "n", "value", "value_se", "value_lo",
-                       "value_hi")
-            .sort(pl.col("variant").replace_strict(order), "metric")
-            .with_columns(enough=pl.col("n") >= MIN_SAMPLES))
+        frame, metrics = metric_frame(lf)
+        for m in metrics:
+            r, influence, cases = _ratio(frame, m)
+            se = _se(influence)
+            half = float(t_quantile(np.array([cases]))[0]) * se
+            row = {"variant": name, "metric": m.name, "unit": m.unit, "n": cases,
+                   "value": r, "value_se": se, "value_lo": r - half, "value_hi": r + half}
+            once = m.unit == "share" and (m.den is None or frame[m.den].max() <= 1)
+            if once and cases:  # a count of deals among deals: Wilson
+                w = with_proportion(pl.DataFrame({"h": [frame[m.num].sum()],
+                                                  "n": [cases]}), "h", "n", "w")
+                row |= {"value_lo": w["w_lo"][0], "value_hi": w["w_hi"][0]}
+            elif m.unit == "share":
+                row |= {"value_lo": max(row["value_lo"], 0.0),
+                        "value_hi": min(row["value_hi"], 1.0)}
+            rows.append(row)
+    schema = {"variant": pl.String, "metric": pl.String, "unit": pl.String, "n": pl.Int64,
+              "value": pl.Float64, "value_se": pl.Float64, "value_lo": pl.Float64,
+              "value_hi": pl.Float64}
+    return pl.DataFrame(rows, schema=schema).with_columns(enough=pl.col("n") >= MIN_SAMPLES)
 
 
 def paired_differences(datasets: Mapping[str, pl.LazyFrame]) -> pl.DataFrame:
-    """Each dataset against the first, deal by deal: for every per-deal metric, the mean
-    difference (other − first) with the paired SE and 95% CI (``diff_lo``, ``diff_hi``),
-    the unpaired SE of the same difference, and ``ci_shrink = 1 − paired SE / unpaired
-    SE``. ``paired`` is false (the CI then unpaired, the paired columns null) when the
-    two datasets do not hold the same deals.
+    """Each dataset against the first, for every metric both have: the difference
+    (other − first) with its 95% CI (``diff_lo``, ``diff_hi``), its paired SE (deal by
+    deal, on the deals both hold) and the unpaired SE of the same difference, and
+    ``ci_shrink = 1 − paired SE / unpaired SE``. ``paired`` is false (the CI then
+    unpaired from each whole dataset, the paired columns null) when the two datasets
+    do not hold the same deals. ``n``: the deals compared; ``enough``: the metric is
+    measured on :data:`MIN_SAMPLES` deals of each side.
     """
     names = list(datasets)
-    base_name, base = names[0], datasets[names[0]]
+    base_frame, base_metrics = metric_frame(datasets[names[0]])
     rows = []
     for name in names[1:]:
-        other = datasets[name]
-        metrics = deal_metrics(base)
-        pick = [e.alias(m) for m, (e, _) in metrics.items()]
-        a = base.select("deal_id", "hand_0", "hand_1", *pick)
-        b = other.select("deal_id", "hand_0", "hand_1",
-                         *(e.alias(m) for m, (e, _) in deal_metrics(other).items()))
-        joined = a.join(b, on="deal_id", suffix="_b").collect()
+        frame, metrics = metric_frame(datasets[name])
+        joined = base_frame.join(frame, on="deal_id", suffix="_b")
         same = (len(joined) > 0 and (joined["hand_0"] == joined["hand_0_b"]).all()
                 and (joined["hand_1"] == joined["hand_1_b"]).all())
-        sizes = (base.select(pl.len()).collect().item(), other.select(pl.len()).collect().item())
-        for m, (_, unit) in metrics.items():
-            va = base.select(metrics[m][0]).collect().to_series().to_numpy()
-            vb = other.select(deal_metrics(other)[m][0]).collect().to_series().to_numpy()
-            diff = float(vb.mean() - va.mean())
-            unpaired = float(np.sqrt(va.var(ddof=1) / sizes[0] + vb.var(ddof=1) / sizes[1]))
-            row = {"baseline": base_name, "variant": name, "metric": m, "unit": unit,
-                   "n": len(joined) if same else min(sizes), "paired": same, "diff": diff,
-                   "se_unpaired": unpaired, "se_paired": None, "diff_lo": None,
-                   "diff_hi": None,
-                   "ci_shrink": None}
+        theirs = {m.name for m in metrics}
+        for m in (m for m in base_metrics if m.name in theirs):
+            row = {"baseline": names[0], "variant": name, "metric": m.name, "unit": m.unit,
+                   "paired": same, "se_paired": None, "ci_shrink": None}
             if same:
-                d = (joined[f"{m}_b"] - joined[m]).to_numpy()
-                se = float(d.std(ddof=1) / np.sqrt(len(d)))
-                row |= {"diff": float(d.mean()), "se_paired": se,
-                        "diff_lo": d.mean() - _Z * se, "diff_hi": d.mean() + _Z * se,
+                mb = Metric(m.name, m.unit, f"{m.num}_b", m.den and f"{m.den}_b")
+                (ra, ua, ca), (rb, ub, cb) = _ratio(joined, m), _ratio(joined, mb)
+                se, unpaired = _se(ub - ua), float(np.hypot(_se(ua), _se(ub)))
+                row |= {"n": len(joined), "se_paired": se,
                         "ci_shrink": 1 - se / unpaired if unpaired > 0 else None}
             else:
-                row |= {"diff_lo": diff - _Z * unpaired, "diff_hi": diff + _Z * unpaired}
-            rows.append(row)
+                (ra, ua, ca), (rb, ub, cb) = _ratio(base_frame, m), _ratio(frame, m)
+                se = unpaired = float(np.hypot(_se(ua), _se(ub)))
+                row["n"] = min(len(base_frame), len(frame))
+            diff = rb - ra
+            rows.append(row | {"diff": diff, "se_unpaired": unpaired, "diff_lo": diff - _Z * se,
+                               "diff_hi": diff + _Z * se,
+                               "enough": min(ca, cb) >= MIN_SAMPLES})
     schema = {"baseline": pl.String, "variant": pl.String, "metric": pl.String,
               "unit": pl.String, "n": pl.Int64, "paired": pl.Boolean, "diff": pl.Float64,
               "se_unpaired": pl.Float64, "se_paired": pl.Float64, "diff_lo": pl.Float64,
-              "diff_hi": pl.Float64, "ci_shrink": pl.Float64}
-    return pl.DataFrame(rows, schema=schema).with_columns(enough=pl.col("n") >= MIN_SAMPLES)
+              "diff_hi": pl.Float64, "ci_shrink": pl.Float64, "enough": pl.Boolean}
+    return pl.DataFrame(rows, schema=schema)

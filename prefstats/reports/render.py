@@ -21,10 +21,18 @@ import polars as pl
 
 from prefstats.reports.stats import MIN_SAMPLES
 
-#: How a shown column is written: "int", "text", "num:D" (D decimals; "num:g" four
-#: significant digits), "est:D" or "est:g" (estimate with its 95% CI from
-#: ``col_lo``/``col_hi``), "pct" (estimate as a percentage with CI).
+#: How a shown column is written: "text"; a kind of figure of :data:`FIGURES`
+#: ("count", "share", "whists" …, each with one format everywhere); "unit" or
+#: "unit_diff", the figure (or difference) of the kind named by the row's ``unit``; or a
+#: format: "int", "num:D" (D decimals; "num:g" four significant digits), "est:D"
+#: (estimate with its 95% CI from ``col_lo``/``col_hi``), "diff:D" (the same, signed),
+#: "pct" (a share as a percentage, with its CI when it has one), "pp" (a difference of
+#: shares in percentage points, signed).
 Column = tuple[str, str, str]
+
+#: One number format per kind of figure, for every table of every report.
+FIGURES = {"count": "int", "share": "pct", "whists": "est:2", "points": "est:2",
+           "share_diff": "pp", "whists_diff": "diff:2", "points_diff": "diff:2"}
 
 
 @dataclass
@@ -57,34 +65,51 @@ class Report:
     #: Text files written beside the report (the variant files its commands name),
     #: each also shown in it.
     files: dict[str, str] = field(default_factory=dict)
+    #: Other documents the report links to: (what it is, file name beside the report).
+    links: list[tuple[str, str]] = field(default_factory=list)
 
 
-def _fmt(value, kind: str) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
+def _number(value: float, digits: str, signed: bool = False) -> str:
+    """``digits`` decimals, or four significant digits for ``"g"``; a sign on request."""
+    sign = "+" if signed else ""
+    if digits == "g":
+        return f"{value:{sign},.4g}"
+    return f"{round(value, int(digits)) + 0.0:{sign},.{int(digits)}f}"  # + 0.0: no "-0.0"
+
+
+def _missing(value) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+#: Estimate formats: (scale, decimals, unit, signed).
+_ESTIMATES = {"pct": (100, "1", "%", False), "pp": (100, "1", " pp", True)}
+
+
+def _format_of(row: dict, kind: str) -> str:
+    if kind in ("unit", "unit_diff"):
+        kind = row["unit"] + ("_diff" if kind == "unit_diff" else "")
+    return FIGURES.get(kind, kind)
+
+
+def _cell(row: dict, col: str, kind: str) -> str:
+    kind = _format_of(row, kind)
+    value = row[col]
+    if _missing(value):
         return "—"
     if kind == "int":
         return f"{int(value):,}"
     if kind.startswith("num:"):
         return _number(value, kind[4:])
-    return str(value)
-
-
-def _number(value: float, digits: str) -> str:
-    """``digits`` decimals, or four significant digits for ``"g"``."""
-    return f"{value:,.4g}" if digits == "g" else f"{value:,.{int(digits)}f}"
-
-
-def _cell(row: dict, col: str, kind: str) -> str:
-    if kind.startswith("est:") or kind == "pct":
-        scale, digits, unit = (100, "1", "%") if kind == "pct" else (1, kind[4:], "")
-        v, lo, hi = row[col], row.get(f"{col}_lo"), row.get(f"{col}_hi")
-        if v is None or (isinstance(v, float) and math.isnan(v)):
-            return "—"
-        text = _number(v * scale, digits) + unit
-        if lo is not None and hi is not None and not (math.isnan(lo) or math.isnan(hi)):
-            text += f" [{_number(lo * scale, digits)}, {_number(hi * scale, digits)}]"
+    if kind in _ESTIMATES or kind.startswith(("est:", "diff:")):
+        scale, digits, unit, signed = _ESTIMATES.get(kind) or (1, kind.partition(":")[2], "",
+                                                               kind.startswith("diff:"))
+        lo, hi = row.get(f"{col}_lo"), row.get(f"{col}_hi")
+        text = _number(value * scale, digits, signed) + unit
+        if not (_missing(lo) or _missing(hi)):
+            bounds = (_number(b * scale, digits, signed) for b in (lo, hi))
+            text += " [{}, {}]".format(*bounds)
         return text
-    return _fmt(row[col], kind)
+    return str(value)
 
 
 def shown(block: Block) -> pl.DataFrame:
@@ -154,8 +179,68 @@ def _write_files(report: Report, out: Path) -> list[str]:
     return names + list(texts)
 
 
+class _Anchors:
+    """Heading anchors as GitHub makes them (lower case, punctuation dropped, spaces to
+    hyphens, ``-1``, ``-2`` … on repeats), so one anchor serves report.md on GitHub and
+    index.html; taken in the order the headings appear."""
+
+    def __init__(self) -> None:
+        self._seen: dict[str, int] = {}
+
+    def __call__(self, title: str) -> str:
+        slug = re.sub(r"[^\w\- ]", "", _CODE.sub(r"\1", title).strip().lower()).replace(" ", "-")
+        count = self._seen.get(slug, 0)
+        self._seen[slug] = count + 1
+        return f"{slug}-{count}" if count else slug
+
+
+@dataclass
+class _Outline:
+    """The headings of a report with their anchors: what the table of contents lists."""
+
+    contents: str
+    sections: list[tuple[str, list[str]]]  # per section: its anchor, its blocks' anchors
+    files: str
+
+
+_CONTENTS, _FILES = "Contents", "Files"
+
+
+def _outline(report: Report) -> _Outline:
+    anchor = _Anchors()
+    anchor(report.title)
+    contents = anchor(_CONTENTS)
+    sections = [(anchor(s.title), [anchor(b.title) for b in s.blocks]) for s in report.sections]
+    return _Outline(contents, sections, anchor(_FILES))
+
+
+def _file_list(report: Report, charts: dict[str, str | None]) -> list[tuple[str, list[str]]]:
+    """Every file of the report by what it is: (label, file names)."""
+    blocks = [b for s in report.sections for b in s.blocks]
+    svgs = [Path(charts[b.name]).with_suffix(".svg").name for b in blocks if charts.get(b.name)]
+    return [(label, names) for label, names in (
+        ("linked documents", [href for _, href in report.links]),
+        ("tables (CSV, every row)", [f"{b.name}.csv" for b in blocks]),
+        ("charts (SVG; PNG beside each)", svgs),
+        ("variant files", list(report.files))) if names]
+
+
+def _chart_links(name: str) -> list[tuple[str, str]]:
+    """(text, file) of a chart's vector and bitmap files."""
+    svg = Path(name).with_suffix(".svg").name
+    return [(svg, svg), ("PNG", name)]
+
+
 def _markdown(report: Report, charts: dict[str, str | None]) -> str:
-    lines = [f"# {report.title}", "", *(f"- {m}" for m in report.meta), ""]
+    outline = _outline(report)
+    lines = [f"# {report.title}", "", *(f"- {m}" for m in report.meta),
+             *(f"- {label}: [{href}]({href})" for label, href in report.links), ""]
+    lines += [f"## {_CONTENTS}", ""]
+    for section, (anchor, anchors) in zip(report.sections, outline.sections, strict=True):
+        lines.append(f"- [{section.title}](#{anchor})")
+        lines += [f"  - [{b.title}](#{a})" for b, a in zip(section.blocks, anchors,
+                                                             strict=True)]
+    lines += [f"- [{_FILES}](#{outline.files})", ""]
     for name, text in report.files.items():
         lines += [f"`{name}`:", "", "```toml", text.rstrip("\n"), "```", ""]
     for section in report.sections:
@@ -175,43 +260,104 @@ def _markdown(report: Report, charts: dict[str, str | None]) -> str:
             for note in [_sample_note(b), *b.notes]:
                 if note:
                     lines += [f"*{note}*", ""]
-            lines += [f"Data: [{b.name}.csv]({b.name}.csv)", ""]
-    return "\n".join(lines)
+            links = [(f"{b.name}.csv", f"{b.name}.csv")]
+            if charts.get(b.name):
+                links += _chart_links(charts[b.name])
+            lines += ["Data: " + " · ".join(f"[{t}]({f})" for t, f in links), ""]
+    lines += [f"## {_FILES}", ""]
+    lines += [f"- {label}: " + ", ".join(f"[{n}]({n})" for n in names)
+              for label, names in _file_list(report, charts)]
+    return "\n".join(lines) + "\n"
 
 
-_CODE = re.compile(r"`([^`]+)`")  # markdown code spans in the header lines
+_CODE = re.compile(r"`([^`]+)`")
+#: The inline Markdown the report's texts use, as HTML (after escaping; code spans apart).
+_INLINE = ((re.compile(r"\*\*(.+?)\*\*"), r"<strong>\1</strong>"),
+           (re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])"), r"<em>\1</em>"),
+           (re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)"), r"<a href='\2'>\1</a>"))
+
+
+def inline_html(text: str) -> str:
+    """``text`` (plain words with inline Markdown: code spans, bold, italics, links) as
+    escaped HTML, so no Markdown mark shows on the page.
+
+    >>> inline_html("see `a*b` and **this** [guide](guide.md) < *now*")
+    "see <code>a*b</code> and <strong>this</strong> <a href='guide.md'>guide</a> &lt; <em>now</em>"
+    """
+    parts = _CODE.split(text)  # odd items: the insides of code spans
+    out = []
+    for i, part in enumerate(parts):
+        part = html.escape(part)
+        if i % 2:
+            out.append(f"<code>{part}</code>")
+            continue
+        for pattern, replacement in _INLINE:
+            part = pattern.sub(replacement, part)
+        out.append(part)
+    return "".join(out)
+
+
 _CSS = """body{font-family:system-ui,sans-serif;max-width:1400px;margin:2em auto;padding:0 1em;
-color:#222}h1,h2{border-bottom:1px solid #ddd}.block{display:flex;flex-wrap:wrap;gap:1.5em;
-align-items:flex-start}.block img{max-width:720px;width:100%}table{border-collapse:collapse;
-font-size:0.85em}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}
-th{background:#f3f3f3}.note{color:#666;font-style:italic}"""
+color:#222;line-height:1.45}h1,h2{border-bottom:1px solid #ddd}h1{font-size:1.6em}
+.block{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}
+.block>*{min-width:0;max-width:100%}.block img{max-width:720px;width:100%;height:auto}
+.table{overflow-x:auto;max-width:100%}table{border-collapse:collapse;font-size:0.85em}
+td,th{border:1px solid #ccc;padding:3px 7px;text-align:right;white-space:nowrap}
+th{background:#f3f3f3}.note{color:#666;font-style:italic}nav ul{padding-left:1.2em}
+pre{overflow-x:auto}
+@media (max-width:600px){body{margin:0.5em auto;padding:0 0.5em}table{font-size:0.75em}}"""
+
+
+def _html_links(links: list[tuple[str, str]]) -> str:
+    e = html.escape
+    return " · ".join(f"<a href='{e(f)}'>{e(t)}</a>" for t, f in links)
 
 
 def _html(report: Report, charts: dict[str, str | None]) -> str:
     e = html.escape
-    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{e(report.title)}"
-             f"</title><style>{_CSS}</style></head><body><h1>{e(report.title)}</h1><ul>"]
-    parts += ["<li>" + _CODE.sub(r"<code>\1</code>", e(m)) + "</li>" for m in report.meta]
-    parts.append("</ul>")
+    outline = _outline(report)
+    parts = ["<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+             "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+             f"<title>{e(report.title)}</title><style>{_CSS}</style></head><body>"
+             f"<h1>{e(report.title)}</h1><ul>"]
+    parts += [f"<li>{inline_html(m)}</li>" for m in report.meta]
+    parts += [f"<li>{e(label)}: {_html_links([(href, href)])}</li>"
+              for label, href in report.links]
+    parts.append(f"</ul><nav><h2 id='{outline.contents}'>{_CONTENTS}</h2><ul>")
+    for section, (anchor, anchors) in zip(report.sections, outline.sections, strict=True):
+        parts.append(f"<li><a href='#{anchor}'>{e(section.title)}</a><ul>")
+        parts += [f"<li><a href='#{a}'>{e(b.title)}</a></li>"
+                  for b, a in zip(section.blocks, anchors, strict=True)]
+        parts.append("</ul></li>")
+    parts.append(f"<li><a href='#{outline.files}'>{_FILES}</a></li></ul></nav>")
     parts += [f"<p><code>{e(name)}</code>:</p><pre>{e(text)}</pre>"
               for name, text in report.files.items()]
-    for section in report.sections:
-        parts.append(f"<h2>{e(section.title)}</h2><p>{e(section.intro)}</p>")
-        for b in section.blocks:
-            parts.append(f"<h3>{e(b.title)}</h3><p>{e(b.text)}</p><div class='block'>")
+    for section, (anchor, anchors) in zip(report.sections, outline.sections, strict=True):
+        parts.append(f"<h2 id='{anchor}'>{e(section.title)}</h2>"
+                     f"<p>{inline_html(section.intro)}</p>")
+        for b, a in zip(section.blocks, anchors, strict=True):
+            parts.append(f"<h3 id='{a}'>{e(b.title)}</h3><p>{inline_html(b.text)}</p>"
+                         "<div class='block'>")
+            links = [(f"{b.name}.csv", f"{b.name}.csv")]
             if charts.get(b.name):
-                parts.append(f"<img src='{charts[b.name]}' alt='{e(b.title)}'>")
+                svg = Path(charts[b.name]).with_suffix(".svg").name
+                parts.append(f"<a href='{svg}'><img src='{charts[b.name]}' "
+                             f"alt='{e(b.title)}'></a>")
+                links += _chart_links(charts[b.name])
             rows = display_rows(b)
             if rows:
-                parts.append("<table><tr>" + "".join(f"<th>{e(h)}</th>" for h, _, _ in b.columns)
-                             + "</tr>")
+                parts.append("<div class='table'><table><tr>"
+                             + "".join(f"<th>{e(h)}</th>" for h, _, _ in b.columns) + "</tr>")
                 parts += ["<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>"
                           for r in rows]
-                parts.append("</table>")
+                parts.append("</table></div>")
             parts.append("</div>")
             for note in [_sample_note(b), *b.notes]:
                 if note:
-                    parts.append(f"<p class='note'>{e(note)}</p>")
-            parts.append(f"<p>Data: <a href='{b.name}.csv'>{b.name}.csv</a></p>")
-    parts.append("</body></html>")
-    return "\n".join(parts)
+                    parts.append(f"<p class='note'>{inline_html(note)}</p>")
+            parts.append(f"<p>Data: {_html_links(links)}</p>")
+    parts.append(f"<h2 id='{outline.files}'>{_FILES}</h2><ul>")
+    parts += [f"<li>{e(label)}: {_html_links([(n, n) for n in names])}</li>"
+              for label, names in _file_list(report, charts)]
+    parts.append("</ul></body></html>")
+    return "\n".join(parts) + "\n"

@@ -51,9 +51,9 @@ def _meta(path: Path, manifest: Mapping[str, Any], variant: Variant, rows: int,
 
 
 #: Columns shown for every bidding table.
-_BID_COLUMNS = [("n declared", "n", "int"), ("of the class", "bid_share", "pct"),
-                ("P(make)", "p_make", "pct"), ("bid, whists", "ev_bid", "est:1"),
-                ("pass, whists", "ev_pass", "est:1"), ("gain, whists", "gain", "est:1")]
+_BID_COLUMNS = [("n declared", "n", "int"), ("of the class", "bid_share", "share"),
+                ("P(make)", "p_make", "share"), ("bid, whists", "ev_bid", "whists"),
+                ("pass, whists", "ev_pass", "whists"), ("gain, whists", "gain", "whists")]
 
 
 def _bidding_blocks(table: pl.DataFrame, variant: str, key: str, name: str, axis: str,
@@ -111,10 +111,10 @@ def bidding_section(lf: pl.LazyFrame, variant: str) -> Section:
               "lowest card is more than 2·i ranks above the seven); short holes have one or "
               "two cards. Read from the dealt hand.", misere,
               [("holes", "holes", "int"), ("short", "short_holes", "int"),
-               ("n declared", "n", "int"), ("of the class", "bid_share", "pct"),
-               ("P(caught)", "p_caught", "pct"),
-               ("misère, whists", "ev_bid", "est:1"), ("pass, whists", "ev_pass", "est:1"),
-               ("gain, whists", "gain", "est:1")],
+               ("n declared", "n", "int"), ("of the class", "bid_share", "share"),
+               ("P(caught)", "p_caught", "share"),
+               ("misère, whists", "ev_bid", "whists"), ("pass, whists", "ev_pass", "whists"),
+               ("gain, whists", "gain", "whists")],
               partial(charts.bar_chart, x="holes", y="p_caught", group="short_holes",
                       group_label="short holes: ", zero_line=False, colours=charts.HOLE_COLOURS,
                       title=f"{variant}: misère caught, by holes in the hand",
@@ -130,10 +130,10 @@ def whist_section(lf: pl.LazyFrame, variant: str) -> Section:
         Block("whist", "Whisting against passing, by high cards",
               "Mean deal value to the defender by his call; gain = whist − pass.", table,
               [("level", "level", "int"), ("A+K", "high_cards", "int"),
-               ("n whist", "ev_whist_n", "int"), ("whist", "ev_whist", "est:1"),
-               ("n pass", "ev_pass_n", "int"), ("pass", "ev_pass", "est:1"),
-               ("n half", "ev_half_whist_n", "int"), ("half-whist", "ev_half_whist", "est:1"),
-               ("gain", "gain", "est:1")],
+               ("n whist", "ev_whist_n", "int"), ("whist", "ev_whist", "whists"),
+               ("n pass", "ev_pass_n", "int"), ("pass", "ev_pass", "whists"),
+               ("n half", "ev_half_whist_n", "int"), ("half-whist", "ev_half_whist", "whists"),
+               ("gain", "gain", "whists")],
               partial(charts.line_chart, x="high_cards", y="gain", group="level",
                       colours=charts.LEVEL_COLOURS, group_label="level ", zero_line=True,
                       title=f"{variant}: what whisting is worth, by high cards",
@@ -144,13 +144,14 @@ def whist_section(lf: pl.LazyFrame, variant: str) -> Section:
               "every class shown, with 95% confidence at that class.",
               bidding.thresholds(table, by="high_cards"),
               [("level", "level", "int"), ("from A+K", "high_cards", "int"),
-               ("gain", "gain", "est:1")]),
+               ("gain", "gain", "whists")]),
     ])
 
 
 def raspasy_section(lf: pl.LazyFrame, variant: str, rules: Mapping[str, Any],
                     pulkas: pl.LazyFrame | None) -> Section:
     unit = raspasy.cost_unit(rules)
+    kind = "points" if unit.endswith("points") else "whists"
     tricks = raspasy.raspasy_tricks(lf)
     return Section("3. Raspasy costs", "All-pass deals: every player tries to take as few "
                    f"tricks as possible. Costs are {unit} a player writes; the dataset plays "
@@ -160,7 +161,7 @@ def raspasy_section(lf: pl.LazyFrame, variant: str, rules: Mapping[str, Any],
               "Share of raspasy deals in which a seat took each number of tricks.",
               _by_seat(tricks, "tricks", "share"),
               [("tricks", "tricks", "int"), ("n", "n", "int"),
-               *((name, name, "pct") for name in tricks["name"].unique(maintain_order=True))],
+               *((name, name, "share") for name in tricks["name"].unique(maintain_order=True))],
               partial(charts.bar_chart, x="tricks", y="share", group="name", zero_line=False,
                       title=f"{variant}: tricks taken on a raspasy", percent=True,
                       xlabel="tricks taken", ylabel="raspasy deals"), chart_table=tricks),
@@ -168,7 +169,7 @@ def raspasy_section(lf: pl.LazyFrame, variant: str, rules: Mapping[str, Any],
               "Mean cost by seat and step of the progression, and the chance of no trick.",
               raspasy.raspasy_costs(lf, rules),
               [("seat", "name", "text"), ("step", "step", "int"), ("n", "n", "int"),
-               (f"cost, {unit}", "cost", "est:2"), ("P(no trick)", "p_zero", "pct")],
+               (f"cost, {unit}", "cost", kind), ("P(no trick)", "p_zero", "share")],
               partial(charts.bar_chart, x="step", y="cost", group="name",
                       zero_line=False, title=f"{variant}: cost of a raspasy by step",
                       xlabel="raspasy step (consecutive all-pass deals)",
@@ -177,9 +178,9 @@ def raspasy_section(lf: pl.LazyFrame, variant: str, rules: Mapping[str, Any],
               "Chance that a deal is passed out, expected raspasy in a chain once entered, "
               f"and its expected cost per player ({unit}).",
               raspasy.raspasy_chain(lf, rules, pulkas),
-              [("rule", "rule", "text"), ("n", "n", "int"), ("P(raspasy)", "p_raspasy", "pct"),
+              [("rule", "rule", "text"), ("n", "n", "int"), ("P(raspasy)", "p_raspasy", "share"),
                ("raspasy per chain", "chain_deals", "est:2"),
-               (f"chain cost, {unit}", "chain_cost", "est:2")],
+               (f"chain cost, {unit}", "chain_cost", kind)],
               notes=["The deal dataset plays every deal on its own, without the exit rule; "
                      "the bound row supposes every six becomes a raspasy when a seven is "
                      "required after one. With a pulka dataset, the last row measures the "
@@ -202,7 +203,7 @@ def seat_section(lf: pl.LazyFrame, variant: str, pulkas: pl.LazyFrame | None) ->
     blocks = [Block("seat_deals", "Mean deal value by seat",
                     "Whists per deal to each seat; values sum to zero over the table.", table,
                     [("seat", "name", "text"), ("n", "n", "int"),
-                     ("mean value, whists", "mean", "est:2")],
+                     ("mean value, whists", "mean", "whists")],
                     partial(charts.bar_chart, x="name", y="mean", group=None,
                             title=f"{variant}: deal value by seat", xlabel="seat",
                             ylabel="mean value (whists per deal)"),
@@ -216,7 +217,7 @@ def seat_section(lf: pl.LazyFrame, variant: str, pulkas: pl.LazyFrame | None) ->
               f"first); {ptest['deals']:.1f} deals a pulka on average, {ptest['raspasy']:.1f} "
               f"of them raspasy; SD of one result {ptest['sd']:.1f} whists.", ptable,
               [("place", "name", "text"), ("n", "n", "int"),
-               ("mean result, whists", "mean", "est:1")],
+               ("mean result, whists", "mean", "whists")],
               partial(charts.bar_chart, x="name", y="mean", group=None,
                       title=f"{variant}: pulka result by place", xlabel="place at the table",
                       ylabel="mean result (whists per pulka)"), [_test_note(ptest)]),
@@ -283,16 +284,20 @@ def dataset_report(path: str | Path, *, pulkas: str | Path | None = None,
 
 #: What the table of differences says, by how many comparisons are paired.
 _PAIRED_TEXT = {
-    "all": "Datasets made with the same seed hold the same deals, so each metric's "
-           "difference is taken deal by deal; ci_shrink is how much narrower the paired CI "
-           "is than an unpaired comparison of the same data.",
+    "all": "Datasets made with the same seed hold the same deals (deal i of a seed is "
+           "dealt alike in every variant), so each figure's difference is taken deal by "
+           "deal, on the deals both hold; shares differ in percentage points (pp). CI "
+           "shrink is how much narrower the paired 95% CI is than an unpaired comparison "
+           "of the same deals.",
     "some": "Datasets made with the baseline's seed hold its deals and are compared deal by "
-            "deal (paired true; ci_shrink is how much narrower that CI is than an unpaired "
-            "one); the others hold other deals, so their differences are unpaired.",
+            "deal (paired true; CI shrink is how much narrower that CI is than an unpaired "
+            "one); the others hold other deals, so their differences are unpaired. Shares "
+            "differ in percentage points (pp).",
     "none": "The datasets hold different deals (made with different seeds), so no deal can "
             "be compared with itself: each difference is unpaired, a two-sample normal 95% "
-            "interval from each dataset's own variance. Datasets made with one seed would be "
-            "compared deal by deal, with narrower intervals.",
+            "interval from each dataset's own variance (shares in percentage points, pp). "
+            "Datasets made with one seed would be compared deal by deal, with narrower "
+            "intervals.",
 }
 
 
@@ -317,11 +322,13 @@ def comparison_report(paths: Sequence[str | Path]) -> Report:
     names = list(datasets)
     colours = charts.colours_for(names, _variant_colours(variants))
     metrics = compare.variant_metrics(datasets)
-    blocks = [Block("compare_metrics", "Metrics side by side",
-                    "Each metric per dataset with its 95% CI.", metrics,
+    blocks = [Block("compare_metrics", "Headline figures side by side",
+                    "Each figure per dataset with its 95% CI: shares in percent of what the "
+                    "metric names (n counts those cases), amounts in whists or points. A "
+                    "figure is a ratio of per-deal sums, with a delta-method SE.", metrics,
                     [("variant", "variant", "text"), ("metric", "metric", "text"),
-                     ("unit", "unit", "text"), ("n", "n", "int"), ("value", "value", "est:g")],
-                    partial(_spread_chart, colours=colours))]
+                     ("n", "n", "int"), ("value", "value", "unit")],
+                    partial(_shares_chart, colours=colours))]
     differ = differences(variants)
     if differ:
         blocks.insert(0, Block(
@@ -340,9 +347,8 @@ def comparison_report(paths: Sequence[str | Path]) -> Report:
             "compare_paired", f"{'Deal by deal' if how == 'all' else 'Differences'} "
             f"against {names[0]}", _PAIRED_TEXT[how], paired,
             [("variant", "variant", "text"), ("metric", "metric", "text"), ("n", "n", "int"),
-             ("paired", "paired", "text"), ("difference", "diff", "est:g"),
-             ("SE paired", "se_paired", "num:g"), ("SE unpaired", "se_unpaired", "num:g"),
-             ("CI shrink", "ci_shrink", "num:3")],
+             ("paired", "paired", "text"), ("difference", "diff", "unit_diff"),
+             ("CI shrink", "ci_shrink", "share")],
             partial(_paired_chart, baseline=names[0])))
     return Report("prefstats variant comparison: " + " vs ".join(names), lines,
                   [Section("5. Variant comparison", OBSERVATIONAL, blocks)],
@@ -359,11 +365,12 @@ def _variant_colours(variants: Mapping[str, Variant]) -> dict[str, str]:
     return fixed
 
 
-def _spread_chart(table: pl.DataFrame, path: Path, colours: Mapping[str, str]) -> list[Path]:
-    spread = table.filter(pl.col("metric").str.starts_with("spread"))
-    return charts.bar_chart(spread, path, x="variant", y="value", colours=colours,
-                            zero_line=False, title="How much a deal swings, by variant",
-                            xlabel="variant", ylabel="mean |deal value| per seat (whists)")
+def _shares_chart(table: pl.DataFrame, path: Path, colours: Mapping[str, str]) -> list[Path]:
+    shares = table.filter(pl.col("unit") == "share")
+    return charts.bar_chart(shares, path, x="metric", y="value", group="variant",
+                            colours=colours, zero_line=False, percent=True,
+                            title="Shares by variant, with 95% CIs", xlabel="",
+                            ylabel="share of the cases named")
 
 
 def _paired_chart(table: pl.DataFrame, path: Path, baseline: str) -> list[Path]:
@@ -380,8 +387,15 @@ def _paired_chart(table: pl.DataFrame, path: Path, baseline: str) -> list[Path]:
 
 
 def report(path: str | Path, out: str | Path, *, pulkas: str | Path | None = None) -> Path:
-    """Write the report of the dataset at ``path`` into ``out``."""
-    return write_report(dataset_report(path, pulkas=pulkas), out)
+    """Write the report of the dataset at ``path`` into ``out``, linking the guide when
+    ``out`` holds one (``prefstats guide``)."""
+    written = dataset_report(path, pulkas=pulkas)
+    if (Path(out) / "guide.md").is_file():
+        written.links.append(("when to bid, misère, whist or pass (the guide)", "guide.md"))
+    else:
+        written.meta.append(f"the guide (when to bid, whist or pass) is written beside the "
+                            f"report by `prefstats guide {path} --out {out}`")
+    return write_report(written, out)
 
 
 def comparison(paths: Sequence[str | Path], out: str | Path) -> Path:
