@@ -47,7 +47,10 @@ SETUPS = ("heuristic", "PIMC declarer", "PIMC defence")
 _DECISIONS_A_DEAL = 32
 
 
-@njit(cache=True)
+# Not cached: numba keys a script's cache on the script alone, so a cached kernel would
+# replay the players' machine code from before an edit of prefstats (the package's own
+# cache is keyed on all its source, see prefstats/__init__.py).
+@njit
 def _play_kernel(states, rules, params, tables, pimc_declarer, pimc_defence, key0, key1,
                  table, stats, obs_buf, worlds, values, out):
     """Play each closed game from its first card, each side by PIMC or the heuristic.
