@@ -118,6 +118,21 @@ def test_declarer_cashes_a_winner_once_trumps_are_out():
     assert play(obs) == "A♣"
 
 
+def test_declarer_cashes_a_master_card_a_defender_may_ruff():
+    # The defence holds the top trumps, so he cannot draw them; ♣K is the one club out
+    # (a defender may be void): the ace is cashed now rather than a diamond given up.
+    obs = position(engine.GAME, 0, "♠87 ♣A ♦987", contract="6♠", declarer=0,
+                   gone="♣QJ10987")
+    assert play(obs) == "A♣"
+
+
+def test_declarer_leads_a_sequence_not_away_from_a_tenace():
+    # No winner to cash and no trumps to draw: ♦KQ forces out the ace, while a low club
+    # from ♣KJ98 would let the defence take the queen under the king.
+    obs = position(engine.GAME, 0, "♠87 ♣KJ98 ♦KQ9", contract="6♠", declarer=0)
+    assert play(obs) == "Q♦"
+
+
 def test_defender_leads_a_side_ace_not_trumps():
     obs = position(engine.GAME, 1, "♠A8 ♣A97 ♥Q", contract="6♠", declarer=0)
     assert play(obs) == "A♣"

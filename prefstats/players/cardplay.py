@@ -11,7 +11,9 @@ The rules, by seat:
 
 - declarer of a trick game: draw trumps while he holds the master trump and as many
   trumps as the defence (or three more without the master), cash sure winners
-  outside trumps (shortest suit first, to unblock), then push his longest side suit;
+  outside trumps (shortest suit first, to unblock; a master card too when a defender
+  may ruff it), then push his longest side suit, preferring a sequence and not
+  leading away from a tenace or a short honour;
   when following, win cheaply, ruff when void, second hand low;
 - defenders: lead the suit that scores best (length, top of a sequence, a weak suit
   through the declarer, a singleton to ruff later, not a suit the declarer ruffs;
@@ -248,6 +250,18 @@ def _sequence_card(mine, outstanding):
 
 
 @njit(cache=True)
+def _tenace(mine, outstanding):
+    """Whether ``mine`` (one suit) holds a tenace: a card below its top run with exactly
+    one outstanding card between them (A-Q over the king, K-J over the queen)."""
+    top = _top_equivalent(mine, outstanding)
+    below = mine & _below(top)
+    if below == 0:
+        return False
+    nxt = _high(below)
+    return _pop(outstanding & _below(top) & _above(nxt)) == 1
+
+
+@njit(cache=True)
 def _discard_value(obs, poss, hidden, me, hand, c, trump):
     """How much card ``c`` is worth keeping when it does not win (lower goes first)."""
     s = c >> 3
@@ -304,7 +318,9 @@ def _game_lead(obs, poss, hidden, me, hand, legal, trump):
             if _pop(mine) >= _pop(theirs) + 3:
                 return _sequence_card(mine, outstanding)
     # Cash a sure winner outside trumps, shortest suit first (the defenders may ruff it
-    # later); trumps stay for ruffing.
+    # later), or the master card of a suit the defenders still hold though one may ruff
+    # it (against PIMC on 753 Sochi games, seed 1: +0.011 tricks a game); trumps stay
+    # for ruffing.
     cash = -1
     cash_len = 99
     for s in range(4):
@@ -312,7 +328,10 @@ def _game_lead(obs, poss, hidden, me, hand, legal, trump):
         if mine == 0 or s == trump or not declarer:
             continue
         top = _top_equivalent(mine, outstanding)
-        if _pop(mine) < cash_len and _sure_lead(obs, poss, hidden, me, top, trump):
+        if _pop(mine) >= cash_len:
+            continue
+        if _sure_lead(obs, poss, hidden, me, top, trump) or (
+                (opp & _above(top)) == 0 and (opp & _suit(s)) != 0):
             cash = top
             cash_len = _pop(mine)
     if cash >= 0:
@@ -328,6 +347,13 @@ def _game_lead(obs, poss, hidden, me, hand, legal, trump):
         if declarer:
             # Push the longest side suit; trumps only when nothing else is left.
             score = n - (20 if s == trump else 0)
+            # A sequence forces out their honour; leading low away from a tenace or a
+            # short honour gives it up (+0.019 tricks a game against PIMC, as above).
+            if card != _low(mine):
+                score += 2
+            elif _tenace(mine, outstanding) or (
+                    n <= 2 and mine & np.int64(0b11100000) << (8 * s)):
+                score -= 3
         else:
             score = n  # length: the defence's tricks come from long suits too
             if s == trump:
