@@ -57,7 +57,7 @@ from prefstats.auction import WHIST_CALL_NAMES, call_name, parse_call
 from prefstats.cards import card_counts, card_name, cards_of, format_cards, parse_cards
 from prefstats.contracts import MISERE, TRUMP, Contract, parse_contract
 from prefstats.play import at_decision, forced_action, new_state
-from prefstats.rollout import DECISIONS, hand_deals, option_codes, rollout_states
+from prefstats.rollout import DECISIONS, OPTIONS, hand_deals, option_codes, rollout_states
 from prefstats.scoring import deal_values, score_states
 from prefstats.simulate import player_key
 from prefstats.solver import card_values_batch, solve_batch
@@ -572,12 +572,14 @@ def _done_name(step: Step) -> str:
 
 
 def rollout_decisions(step: Step, variant: Variant) -> list[str]:
-    """The :mod:`prefstats.rollout` decisions that ``step`` is (by ``at_decision``)."""
+    """The :mod:`prefstats.rollout` decisions with named options (first call, whist) that
+    ``step`` is (by ``at_decision``); max_bid and contract are not analysed yet."""
     rules = engine.rules_array(variant)
     obs = np.zeros(1, dtype=engine.OBSERVATION)
     st = step.state.copy()
     engine.observe(st[0], rules, obs[0])
-    return [name for name, code in DECISIONS.items() if at_decision(obs[0], code, step.seat)]
+    return [name for name, code in DECISIONS.items()
+            if name in OPTIONS and at_decision(obs[0], code, step.seat)]
 
 
 def _options(variant: Variant, decision: str, legal: int) -> dict[str, int]:
@@ -597,8 +599,6 @@ def _options(variant: Variant, decision: str, legal: int) -> dict[str, int]:
 
 
 def _option_names(decision: str) -> list[str]:
-    from prefstats.rollout import OPTIONS
-
     return list(OPTIONS[decision])
 
 
