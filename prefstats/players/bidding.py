@@ -23,8 +23,8 @@ defender's call when it is not known yet.
 
 Classic: a blind pass or "dark" is drawn before looking, with the chances of the
 parameters (:mod:`prefstats.players.params`); the dark bidder bids the lowest legal
-bid blind and then passes. The seat's bomb multiplies its game values (a raspasy is
-never multiplied), less ``bomb_reserve`` per extra multiplier when the game is made or
+bid blind and then passes. The seat's bomb multiplies its game values (a raspasy is valued
+at ordinary rates), less ``bomb_reserve`` per extra multiplier when the game is made or
 credited, which spends the bomb (a failed game keeps it). Bids
 without the talon are valued on the dealt hand (the ``POST`` model, less
 ``no_talon_margin`` tricks) and made when needed to outrank and worth more than going
@@ -385,7 +385,7 @@ def bid_decision(obs, rules, params, tables, key):
     of the parameters, drawn from ``key`` before looking; a seat that said "dark" bids
     the lowest legal bid blind, then passes. A game's value is multiplied by the seat's
     bomb, less ``bomb_reserve`` per extra multiplier times the chance that the game is
-    made or credited, which spends the bomb (a raspasy is never multiplied).
+    made or credited, which spends the bomb (any raspasy at ordinary rates).
     Bids without the talon are valued on the dealt hand (less ``no_talon_margin``
     tricks); one is made when it is the lowest acceptable call and its best contract is
     worth more than the one the lowest acceptable bid with the talon leads to.
