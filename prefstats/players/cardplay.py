@@ -299,16 +299,13 @@ def _cheapest(obs, poss, hidden, me, hand, legal, trump):
 
 
 @njit(cache=True)
-def _game_lead(obs, poss, hidden, me, hand, legal, trump):
-    decl = obs.declarer
-    declarer = me == decl
+def _declarer_lead(obs, poss, hidden, me, hand, legal, trump):
+    """The declarer's lead in a trick game."""
     outstanding = FULL & ~np.int64(obs.gone) & ~hand
-    opp = poss[decl]
-    if declarer:
-        opp = poss[(me + 1) % 3] | poss[(me + 2) % 3]
+    opp = poss[(me + 1) % 3] | poss[(me + 2) % 3]
     # The declarer draws trumps with the master when he has at least as many as the
     # defence together, without it when he has three more (else they stay for ruffing).
-    if declarer and trump >= 0:
+    if trump >= 0:
         mine = hand & _suit(trump)
         theirs = opp & _suit(trump)
         if mine and theirs:
@@ -325,7 +322,7 @@ def _game_lead(obs, poss, hidden, me, hand, legal, trump):
     cash_len = 99
     for s in range(4):
         mine = hand & _suit(s)
-        if mine == 0 or s == trump or not declarer:
+        if mine == 0 or s == trump:
             continue
         top = _top_equivalent(mine, outstanding)
         if _pop(mine) >= cash_len:
@@ -344,40 +341,15 @@ def _game_lead(obs, poss, hidden, me, hand, legal, trump):
             continue
         n = _pop(mine)
         card = _sequence_card(mine, outstanding)
-        if declarer:
-            # Push the longest side suit; trumps only when nothing else is left.
-            score = n - (20 if s == trump else 0)
-            # A sequence forces out their honour; leading low away from a tenace or a
-            # short honour gives it up (+0.019 tricks a game against PIMC, as above).
-            if card != _low(mine):
-                score += 2
-            elif _tenace(mine, outstanding) or (
-                    n <= 2 and mine & np.int64(0b11100000) << (8 * s)):
-                score -= 3
-        else:
-            score = n  # length: the defence's tricks come from long suits too
-            if s == trump:
-                score -= 20
-            honours = mine & np.int64(0b11100000) << (8 * s)
-            top = _top_equivalent(mine, outstanding)
-            if _sure_lead(obs, poss, hidden, me, top, trump):
-                # A winner keeps: cashing it early often sets up the declarer's next card
-                # (measured against double dummy with scripts/defence_gap.py).
-                card = top
-                score -= 1
-            elif card != _low(mine):
-                score += 3  # top of a sequence: forces out the declarer's honour
-            elif honours and n <= 3:
-                score -= 4  # do not lead away from a guarded honour
-            if decl == (me + 1) % 3 and honours == 0:
-                score += 2  # a weak suit through the declarer, up to the partner
-            if n == 1 and trump >= 0 and s != trump and hand & _suit(trump):
-                score += 2  # a singleton: ruff the suit later
-            decl_suit = poss[decl] & _suit(s)
-            if decl_suit == 0:
-                # The declarer is void: he ruffs it in a suit game; at no-trumps he
-                # must throw a card.
-                score += -5 if trump >= 0 and poss[decl] & _suit(trump) else 5
+        # Push the longest side suit; trumps only when nothing else is left.
+        score = n - (20 if s == trump else 0)
+        # A sequence forces out their honour; leading low away from a tenace or a
+        # short honour gives it up (+0.019 tricks a game against PIMC, as above).
+        if card != _low(mine):
+            score += 2
+        elif _tenace(mine, outstanding) or (
+                n <= 2 and mine & np.int64(0b11100000) << (8 * s)):
+            score -= 3
         if score > best_score:
             best_score = score
             best = card
@@ -385,9 +357,52 @@ def _game_lead(obs, poss, hidden, me, hand, legal, trump):
 
 
 @njit(cache=True)
-def _game_follow(obs, poss, hidden, me, hand, legal, trump):
+def _defence_lead(obs, poss, hidden, me, hand, legal, trump):
+    """A whister's lead in a trick game."""
+    decl = obs.declarer
+    outstanding = FULL & ~np.int64(obs.gone) & ~hand
+    best = -1
+    best_score = -(1 << 30)
+    for s in range(4):
+        mine = hand & _suit(s)
+        if mine == 0:
+            continue
+        n = _pop(mine)
+        card = _sequence_card(mine, outstanding)
+        score = n  # length: the defence's tricks come from long suits too
+        if s == trump:
+            score -= 20
+        honours = mine & np.int64(0b11100000) << (8 * s)
+        top = _top_equivalent(mine, outstanding)
+        if _sure_lead(obs, poss, hidden, me, top, trump):
+            # A winner keeps: cashing it early often sets up the declarer's next card
+            # (measured against double dummy with scripts/defence_gap.py).
+            card = top
+            score -= 1
+        elif card != _low(mine):
+            score += 3  # top of a sequence: forces out the declarer's honour
+        elif honours and n <= 3:
+            score -= 4  # do not lead away from a guarded honour
+        if decl == (me + 1) % 3 and honours == 0:
+            score += 2  # a weak suit through the declarer, up to the partner
+        if n == 1 and trump >= 0 and s != trump and hand & _suit(trump):
+            score += 2  # a singleton: ruff the suit later
+        decl_suit = poss[decl] & _suit(s)
+        if decl_suit == 0:
+            # The declarer is void: he ruffs it in a suit game; at no-trumps he
+            # must throw a card.
+            score += -5 if trump >= 0 and poss[decl] & _suit(trump) else 5
+        if score > best_score:
+            best_score = score
+            best = card
+    return best
+
+
+@njit(cache=True)
+def _winners(obs, legal, trump):
+    """The legal cards that would win the current trick so far, with the card and seat
+    now winning it."""
     best, winner = _trick_state(obs, trump, -1)
-    led = obs.trick_cards[0] >> 3
     winners = np.int64(0)
     rest = legal
     while rest:
@@ -395,17 +410,43 @@ def _game_follow(obs, poss, hidden, me, hand, legal, trump):
         rest &= rest - 1
         if beats(c, best, trump):
             winners |= np.int64(1) << c
-    partner_wins = winner != me and _team(obs, winner) == _team(obs, me)
-    if partner_wins and not _threatened(obs, poss, hidden, me, best, led, trump, -1):
-        return _cheapest(obs, poss, hidden, me, hand, legal, trump)  # never overtake
-    # Win with the lowest card no opponent still to play can beat.
+    return winners, best, winner
+
+
+@njit(cache=True)
+def _cheapest_safe_winner(obs, poss, hidden, me, winners, led, trump):
+    """The lowest of ``winners`` no opponent still to play can beat, else -1."""
     rest = winners
     while rest:
         c = _low(rest)
         rest &= rest - 1
         if not _threatened(obs, poss, hidden, me, c, led, trump, -1):
             return c
-    if winners and obs.n_in_trick == 1 and obs.leader != obs.declarer and me != obs.declarer:
+    return -1
+
+
+@njit(cache=True)
+def _declarer_follow(obs, poss, hidden, me, hand, legal, trump):
+    """The declarer's card to a trick someone else led."""
+    winners, _, _ = _winners(obs, legal, trump)
+    c = _cheapest_safe_winner(obs, poss, hidden, me, winners, obs.trick_cards[0] >> 3, trump)
+    if c >= 0:
+        return c
+    return _cheapest(obs, poss, hidden, me, hand, legal, trump)
+
+
+@njit(cache=True)
+def _defence_follow(obs, poss, hidden, me, hand, legal, trump):
+    """A whister's card to a trick someone else led."""
+    winners, best, winner = _winners(obs, legal, trump)
+    led = obs.trick_cards[0] >> 3
+    partner_wins = winner != me and winner != obs.declarer
+    if partner_wins and not _threatened(obs, poss, hidden, me, best, led, trump, -1):
+        return _cheapest(obs, poss, hidden, me, hand, legal, trump)  # never overtake
+    c = _cheapest_safe_winner(obs, poss, hidden, me, winners, led, trump)
+    if c >= 0:
+        return c
+    if winners and obs.n_in_trick == 1 and obs.leader != obs.declarer:
         # The partner led and the declarer plays last: play high to force his honour.
         outstanding = FULL & ~np.int64(obs.gone) & ~hand
         return _top_equivalent(winners & _suit(_high(winners) >> 3), outstanding)
@@ -554,6 +595,10 @@ def play_decision(obs, rules, params, tables):
     if kind == MISERE_GAME:
         return _catcher_play(obs, poss, hidden, me, legal)
     trump = np.int64(TRUMP[obs.contract]) if kind == GAME else np.int64(-1)
+    if me == obs.declarer:
+        if obs.n_in_trick == 0:
+            return _declarer_lead(obs, poss, hidden, me, hand, legal, trump)
+        return _declarer_follow(obs, poss, hidden, me, hand, legal, trump)
     if obs.n_in_trick == 0:
-        return _game_lead(obs, poss, hidden, me, hand, legal, trump)
-    return _game_follow(obs, poss, hidden, me, hand, legal, trump)
+        return _defence_lead(obs, poss, hidden, me, hand, legal, trump)
+    return _defence_follow(obs, poss, hidden, me, hand, legal, trump)
