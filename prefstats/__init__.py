@@ -1,8 +1,14 @@
 """prefstats: deal, play and score millions of Preferans (преферанс) hands.
 
-Data flows one way: ``cards`` → ``deal`` → ``variants`` / ``contracts`` /
-``auction`` / ``tricks`` → ``engine`` → ``solver`` → ``players`` → ``play`` /
-``pulka`` → ``scoring`` → ``simulate`` / ``storage`` → ``reports`` → ``cli``.
+Imports run one way, down the layers of README's "How the pieces fit" (checked by
+``tests/test_layers.py``): ``codes`` → ``cards`` → ``deal`` → ``exact`` → ``contracts`` /
+``tricks`` / ``variants`` / ``auction`` → ``scoring`` → ``engine`` → ``solver`` /
+``knowledge`` → ``players`` / ``pimc`` → ``play`` / ``pulka`` → ``storage`` / ``simulate``
+→ ``rollout`` / ``strength`` / ``analyze`` → ``tables`` → ``reports`` → ``cli``.
+
+The everyday names are here, each imported from its module on first use (so ``import
+prefstats`` stays light): ``prefstats.get_variant("sochi")``, ``prefstats.parse_cards(...)``,
+``prefstats.load(path)``, ``prefstats.readable(frame)`` … (``__all__`` lists them).
 """
 
 import hashlib
@@ -87,15 +93,37 @@ if not CACHE.exists():
 _register_cache_locator()
 
 
-#: Everyday names, each imported from its module on first use so that `import prefstats`
-#: stays light: prefstats.load(path), prefstats.readable(frame), prefstats.to_frame(...).
-_LAZY = {"load": "prefstats.storage", "readable": "prefstats.tables",
-         "to_frame": "prefstats.tables"}
+#: Everyday names by the module that defines them, each imported on first use so that
+#: `import prefstats` stays light: prefstats.load(path), prefstats.readable(frame) ...
+#: A function named as its module (``deal``, ``simulate``, ``rollout``) stays there:
+#: ``prefstats.deal`` is the module, so ``from prefstats.deal import deal``.
+_LAZY = {
+    "prefstats.codes": ("Kind", "Seat", "Strain", "WhistCall"),
+    "prefstats.cards": ("format_cards", "parse_cards", "suit_lengths"),
+    "prefstats.deal": ("Deals",),
+    "prefstats.contracts": ("Contract", "parse_contract"),
+    "prefstats.variants": ("Variant", "get_variant", "load_variant"),
+    "prefstats.scoring": ("ScoreSheet", "load_pulka", "score_batch", "settle"),
+    "prefstats.solver": ("card_values", "solve"),
+    "prefstats.play": ("play_batch",),
+    "prefstats.simulate": ("simulate_pulkas",),
+    "prefstats.storage": ("DatasetError", "load"),
+    "prefstats.tables": ("readable", "to_frame"),
+}
+_MODULE_OF = {name: module for module, names in _LAZY.items() for name in names}
+
+__all__ = ["CACHE", "__version__", "is_compiled", *sorted(_MODULE_OF)]
 
 
 def __getattr__(name: str):
-    if name in _LAZY:
+    if name in _MODULE_OF:
         import importlib
 
-        return getattr(importlib.import_module(_LAZY[name]), name)
+        value = getattr(importlib.import_module(_MODULE_OF[name]), name)
+        globals()[name] = value  # later lookups skip this function
+        return value
     raise AttributeError(f"module 'prefstats' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_MODULE_OF})

@@ -20,7 +20,7 @@ Whist calls are ``W_PASS``, ``W_WHIST`` and ``W_HALF`` in speaking order (the de
 left-hand defender first; a third call is the first defender's return of whist after a
 half-whist).
 
-The rules live once, in the compiled :func:`auction_state`, which the simulator calls
+The rules live once, in the compiled :func:`_auction_state`, which the simulator calls
 on int64 call arrays; the functions here wrap it and raise ``ValueError`` on bad input.
 """
 
@@ -33,6 +33,7 @@ import numpy as np
 from numba import njit
 
 from prefstats.cards import popcount
+from prefstats.codes import W_HALF, W_PASS, W_WHIST, WHIST_CALL_NAMES
 from prefstats.contracts import (
     LEVEL,
     MISERE,
@@ -42,6 +43,41 @@ from prefstats.contracts import (
     parse_contract,
 )
 from prefstats.variants import Variant
+
+__all__ = [
+    "BLIND_PASS",
+    "DARK",
+    "HOLD_FIRST_HAND",
+    "HOLD_MODES",
+    "HOLD_NONE",
+    "HOLD_SENIOR",
+    "MISERE",
+    "MISERE_PLACES",
+    "NO_TALON_BID",
+    "N_BIDDERS",
+    "N_CALLS",
+    "PASS",
+    "WHIST_CALL_NAMES",
+    "W_HALF",
+    "W_PASS",
+    "W_WHIST",
+    "auction_options",
+    "auction_result",
+    "call_name",
+    "dark_misere_floor",
+    "dummy_seat",
+    "game_played",
+    "ladder_rank",
+    "legal_calls",
+    "legal_contracts",
+    "legal_whist_calls",
+    "next_speaker",
+    "parse_call",
+    "variant_ladder",
+    "whist_options",
+    "whist_outcome",
+    "whist_state",
+]
 
 PASS = N_CONTRACTS
 #: A pass in the dark (``blind_pass``): a first call made before anyone bids.
@@ -243,7 +279,7 @@ def _next_speaker(speaker, passed, high_bidder):
 
 
 @njit(cache=True)
-def auction_state(history, hold, jump_bids, min_level, rank, dummy, dark_bids, blind_pass,
+def _auction_state(history, hold, jump_bids, min_level, rank, dummy, dark_bids, blind_pass,
                   dark_misere):
     """Replay ``history`` (int64 array of calls) and return the auction's state.
 
@@ -292,7 +328,7 @@ def auction_state(history, hold, jump_bids, min_level, rank, dummy, dark_bids, b
 
 
 def auction_options(variant: Variant, after_raspasy: bool = False) -> tuple:
-    """``variant``'s options in the order :func:`auction_state` takes them after the
+    """``variant``'s options in the order :func:`_auction_state` takes them after the
     history: ``(hold, jump_bids, min_level, rank, dummy, dark_bids, blind_pass,
     dark_misere)``."""
     min_level = variant.raspasy_exit if after_raspasy else 6
@@ -303,12 +339,12 @@ def auction_options(variant: Variant, after_raspasy: bool = False) -> tuple:
 
 def dummy_seat(variant: Variant) -> int:
     """Seat of Gusarik's open dummy (the third hand, seat 2) or -1 without one."""
-    return 2 if variant.players == 2 else -1
+    return 2 if variant.has_dummy else -1
 
 
 def _replay(history: Sequence[int], variant: Variant, after_raspasy: bool) -> tuple:
     calls = np.asarray(history, dtype=np.int64).reshape(-1)
-    state = auction_state(calls, *auction_options(variant, after_raspasy))
+    state = _auction_state(calls, *auction_options(variant, after_raspasy))
     bad = state[5]
     if bad >= 0:
         call = int(calls[bad])
@@ -383,8 +419,6 @@ def legal_contracts(bid: int, variant: Variant | None = None) -> list[int]:
 
 # ---- whist -----------------------------------------------------------------------------
 
-W_PASS, W_WHIST, W_HALF = 0, 1, 2
-WHIST_CALL_NAMES = ("pass", "whist", "half")
 
 
 @njit(cache=True)
@@ -498,7 +532,7 @@ def legal_whist_calls(contract: int, calls: Sequence[int], variant: Variant,
     [0, 1, 2]
     """
     legal = _replay_whist(contract, calls, variant, declarer)[0]
-    return [c for c in (W_PASS, W_WHIST, W_HALF) if legal >> c & 1]
+    return [int(c) for c in (W_PASS, W_WHIST, W_HALF) if legal >> c & 1]
 
 
 def whist_outcome(contract: int, calls: Sequence[int], variant: Variant,

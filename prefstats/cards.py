@@ -21,6 +21,52 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
+__all__ = [
+    "ACE",
+    "CLUBS",
+    "DIAMONDS",
+    "EIGHT",
+    "FULL_DECK",
+    "GOLDEN_GAMMA",
+    "HEARTS",
+    "HIGHEST_RANK",
+    "JACK",
+    "KING",
+    "LOWEST_RANK",
+    "NINE",
+    "N_CARDS",
+    "QUEEN",
+    "RANKS",
+    "RANK_MASKS",
+    "SEVEN",
+    "SPADES",
+    "SUITS",
+    "SUIT_LETTERS",
+    "SUIT_MASKS",
+    "SUIT_NAMES",
+    "TEN",
+    "as_masks",
+    "card_counts",
+    "card_index",
+    "card_name",
+    "cards_of",
+    "count_rank",
+    "format_cards",
+    "highest_card",
+    "highest_in_suit",
+    "honours",
+    "lowest_card",
+    "nth_bit64",
+    "nth_card",
+    "parse_cards",
+    "popcount",
+    "popcount64",
+    "splitmix64",
+    "suit_holdings",
+    "suit_lengths",
+    "top_sequence",
+]
+
 SUITS = "♠♣♦♥"
 SUIT_LETTERS = "SCDH"
 SUIT_NAMES = ("spades", "clubs", "diamonds", "hearts")
@@ -173,6 +219,9 @@ _ctpop32 = _bit_intrinsic(lambda b, x: b.ctpop(x),
 _cttz32 = _bit_intrinsic(lambda b, x: b.cttz(x, ir.Constant(ir.IntType(1), 0)),
                          "Trailing zeros of the low 32 bits (32 when all are zero): "
                          "LLVM's ``cttz`` (one TZCNT/BSF).")
+_ctlz32 = _bit_intrinsic(lambda b, x: b.ctlz(x, ir.Constant(ir.IntType(1), 0)),
+                         "Leading zeros of the low 32 bits (32 when all are zero): "
+                         "LLVM's ``ctlz`` (one LZCNT/BSR).")
 
 
 @njit(cache=True, inline="always")
@@ -196,6 +245,16 @@ def lowest_card(mask: int) -> int:
     return _cttz32(mask)
 
 
+@njit(cache=True, inline="always")
+def highest_card(mask: int) -> int:
+    """Index of the highest card of a non-empty mask (-1 for an empty one).
+
+    >>> highest_card(0b1010)
+    3
+    """
+    return 31 - _ctlz32(mask)
+
+
 @njit(cache=True)
 def nth_card(mask: int, n: int) -> int:
     """Index of the ``n``-th lowest card of ``mask`` (0-based; ``n`` < its size).
@@ -206,6 +265,53 @@ def nth_card(mask: int, n: int) -> int:
     for _ in range(n):
         mask &= mask - 1
     return lowest_card(mask)
+
+
+#: SplitMix64's increment (2^64 / golden ratio): the step of every counter-based stream.
+GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+
+
+@njit(cache=True, inline="always")
+def splitmix64(z):
+    """SplitMix64's finaliser of a ``uint64``: a bijection on 64 bits with full
+    avalanche, the one mixer of the deal streams, the samplers and the players' keys.
+
+    >>> int(splitmix64(np.uint64(0)))
+    0
+    >>> hex(splitmix64(GOLDEN_GAMMA))
+    '0xe220a8397b1dcdaf'
+    """
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+_LOW32 = np.int64(0xFFFFFFFF)
+
+
+@njit(cache=True)
+def popcount64(mask: int) -> int:
+    """Bits set in a 64-bit mask (the players' masks of calls reach bit 57).
+
+    >>> popcount64((1 << 40) | 0b11)
+    3
+    """
+    return popcount(mask & _LOW32) + popcount(mask >> 32)
+
+
+@njit(cache=True)
+def nth_bit64(mask: int, n: int) -> int:
+    """Index of the ``n``-th lowest set bit of a 64-bit mask (0-based; ``n`` < its count).
+
+    >>> nth_bit64((1 << 40) | 0b11, 2)
+    40
+    """
+    low = popcount(mask & _LOW32)
+    if n < low:
+        return nth_card(mask & _LOW32, n)
+    return 32 + nth_card(mask >> 32, n - low)
 
 
 # ---- vectorised helpers over uint32 arrays -------------------------------------------

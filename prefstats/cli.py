@@ -126,11 +126,11 @@ def _print_deals(deals, count: int) -> None:
     from rich.table import Table
 
     from prefstats.cards import format_cards
-    from prefstats.deal import SEAT_NAMES
+    from prefstats.codes import SEAT_NAMES
 
     table = Table(title=f"{count} deal(s), seed {deals.seed}", show_lines=True)
     table.add_column("deal", justify="right")
-    for name in (*SEAT_NAMES, "talon"):
+    for name in (*SEAT_NAMES[:3], "talon"):
         table.add_column(name)
     for i in range(count):
         cells = [format_cards(h, voids=True) for h in deals.hands[i]]
@@ -224,7 +224,7 @@ def deal_command(
 
     fixed = tuple(_fixed(f"--hand{s}", h) for s, h in enumerate((hand0, hand1, hand2)))
     condition = hand_condition(where or [])
-    _compile_notice("deal.deal_kernel")
+    _compile_notice("deal._deal_kernel")
     dealt = deal(n, seed=seed, start=start, fixed_hands=fixed,
                  fixed_talon=_fixed("--talon", talon), where=condition)
     if output is Format.table:
@@ -292,7 +292,7 @@ def demo(
     from prefstats.variants import get_variant
 
     started = time.perf_counter()
-    _compile_notice("deal.deal_kernel", "play._batch_kernel", "pulka._pulka_kernel")
+    _compile_notice("deal._deal_kernel", "play._batch_kernel", "pulka._pulka_kernel")
     _exact_table(1_000_000, seed)
     rules = get_variant(variant)
     deals_dir = Path(data) / variant
@@ -664,6 +664,27 @@ def solve_command(
 
 import prefstats.analyze_cli  # noqa: E402  (registers the `analyze` command)
 import prefstats.rollout_cli  # noqa: E402, F401  (registers the `rollout` command)
+
+__all__ = [
+    "FORMAT",
+    "Format",
+    "app",
+    "compare_command",
+    "deal_command",
+    "demo",
+    "guide_command",
+    "hand_condition",
+    "main",
+    "report_command",
+    "score_command",
+    "simulate_command",
+    "simulate_pulkas_command",
+    "solve_command",
+    "strength_command",
+    "variants_app",
+    "variants_show",
+    "write_data",
+]
 
 
 def main() -> None:

@@ -23,10 +23,27 @@ from dataclasses import dataclass
 import numpy as np
 
 from prefstats.cards import SUIT_LETTERS, SUITS
+from prefstats.codes import NO_TRUMP, NO_TRUMP_SUIT
+
+__all__ = [
+    "LADDER",
+    "LEVEL",
+    "MISERE",
+    "MISERE_PRICE",
+    "NO_TRUMP",
+    "N_CONTRACTS",
+    "OBLIGATION",
+    "PRICE",
+    "QUOTA",
+    "STRAIN_NAMES",
+    "TRUMP",
+    "Contract",
+    "contract_code",
+    "parse_contract",
+]
 
 N_CONTRACTS = 26
 MISERE = 15
-NO_TRUMP = 4  # the fifth strain, above the four suits
 STRAIN_NAMES = (*SUITS, "NT")
 
 _PRICE_OF_LEVEL = {6: 2, 7: 4, 8: 6, 9: 8, 10: 10}
@@ -60,8 +77,8 @@ def _table(of_trick_contract, misere_value, dtype) -> np.ndarray:
 
 #: Level of each code (misère: 0).
 LEVEL = _table(lambda lv, s: lv, 0, np.uint8)
-#: Trump suit of each code, -1 for no-trumps and misère.
-TRUMP = _table(lambda lv, s: s if s < NO_TRUMP else -1, -1, np.int8)
+#: Trump suit of each code, ``NO_TRUMP_SUIT`` (-1) for no-trumps and misère.
+TRUMP = _table(lambda lv, s: s if s < NO_TRUMP else NO_TRUMP_SUIT, NO_TRUMP_SUIT, np.int8)
 #: Price c(L) of each code (misère: 10).
 PRICE = _table(lambda lv, s: _PRICE_OF_LEVEL[lv], MISERE_PRICE, np.uint8)
 #: Tricks the defenders must take together, ob(L) (misère: 0).

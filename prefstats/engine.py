@@ -36,7 +36,7 @@ from prefstats.auction import (
     N_CALLS,
     NO_TALON_BID,
     W_WHIST,
-    auction_state,
+    _auction_state,
     dark_misere_floor,
     dummy_seat,
     game_played,
@@ -44,10 +44,17 @@ from prefstats.auction import (
     whist_state,
 )
 from prefstats.cards import lowest_card, popcount
-from prefstats.contracts import LEVEL, MISERE, N_CONTRACTS, TRUMP
-from prefstats.tricks import (
+from prefstats.codes import (
+    GAME,
+    KINDS,
+    MISERE_GAME,
+    RASPASY,
     RASPASY_TALON_MODES,
     SUIT_LEAD,
+    UNDECIDED,
+)
+from prefstats.contracts import LEVEL, MISERE, N_CONTRACTS, TRUMP
+from prefstats.tricks import (
     TALON,
     beats,
     legal_cards,
@@ -57,14 +64,60 @@ from prefstats.tricks import (
     trick_winner,
 )
 
+__all__ = [
+    "AUCTION",
+    "CONTRACT",
+    "DISCARD",
+    "DONE",
+    "GAME",
+    "KINDS",
+    "LAY",
+    "LAY_CLOSED",
+    "LAY_OPEN",
+    "MAX_CALLS",
+    "MAX_HISTORY",
+    "MISERE_GAME",
+    "N_RULES",
+    "OBSERVATION",
+    "PHASES",
+    "PLAY",
+    "RASPASY",
+    "R_BLIND_PASS",
+    "R_BOMB_RASPASY",
+    "R_DARK_BIDS",
+    "R_DARK_MISERE",
+    "R_DEALER_STAYS",
+    "R_DUMMY",
+    "R_FIRST_LEADS",
+    "R_HALF_WHIST",
+    "R_HOLD",
+    "R_JUMP",
+    "R_LAY_CHOICE",
+    "R_PLAYERS",
+    "R_RANK",
+    "R_STALINGRAD",
+    "R_TALON",
+    "R_TEN_CHECKED",
+    "R_THIRD_FIRST",
+    "STATE",
+    "TALON_SLOT",
+    "WHIST",
+    "advance_forced",
+    "apply",
+    "forced",
+    "legal_mask",
+    "lowest_bid_up_to",
+    "observe",
+    "replay_auction",
+    "reset",
+    "rules_array",
+]
+
 AUCTION, DISCARD, CONTRACT, WHIST, PLAY, DONE, LAY = range(7)
 PHASES = ("auction", "discard", "contract", "whist", "play", "done", "lay")
 #: The lone whister's decision in phase ``LAY`` (``lone_whist_play = "whister_chooses"``,
 #: B:215): stand closed, each defender playing his own cards, or lie open.
 LAY_CLOSED, LAY_OPEN = range(2)
-#: What the deal turned out to be.
-UNDECIDED, GAME, MISERE_GAME, RASPASY = range(4)
-KINDS = ("undecided", "game", "misere", "raspasy")
 #: Longest auction: every bid is above the last, a hold repeats one; three passes and
 #: three "dark" calls end it.
 MAX_CALLS = 2 * (N_CONTRACTS + N_CONTRACTS) + 8
@@ -201,6 +254,25 @@ def rules_array(variant) -> np.ndarray:
 
 
 @njit(cache=True)
+def lowest_bid_up_to(legal, rules, top, shift):
+    """The legal trick bid (codes + ``shift``: ``NO_TALON_BID`` for the bids without the
+    talon) lowest on the variant's ladder (``rules`` of :func:`rules_array`) and not above
+    contract ``top`` + ``shift``; -1 if none. ``legal`` is a mask of calls."""
+    if top < 0:
+        return -1
+    ceiling = rules[R_RANK + top + shift]
+    best = -1
+    best_rank = 1 << 30
+    for c in range(N_CONTRACTS):
+        call = c + shift
+        if c != MISERE and (legal >> call) & 1:
+            r = rules[R_RANK + call]
+            if r <= ceiling and r < best_rank:
+                best, best_rank = call, r
+    return best
+
+
+@njit(cache=True)
 def reset(st, hands, talon, talon_first, min_level, raspasy_step):
     """Start deal ``hands`` (3 masks) / ``talon`` in ``st``; ``talon_first`` is the talon
     card turned first on a raspasy, ``min_level`` the lowest bid level (7 after a
@@ -264,8 +336,8 @@ def _whist_calls(st):
 
 @njit(cache=True)
 def replay_auction(calls, rules, min_level):
-    """:func:`~prefstats.auction.auction_state` of ``calls`` under ``rules``."""
-    return auction_state(calls, rules[R_HOLD], rules[R_JUMP] != 0, min_level,
+    """:func:`~prefstats.auction._auction_state` of ``calls`` under ``rules``."""
+    return _auction_state(calls, rules[R_HOLD], rules[R_JUMP] != 0, min_level,
                          rules[R_RANK:], rules[R_DUMMY], rules[R_DARK_BIDS] != 0,
                          rules[R_BLIND_PASS] != 0, rules[R_DARK_MISERE])
 

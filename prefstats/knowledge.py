@@ -34,8 +34,30 @@ import numpy as np
 from numba import njit
 
 from prefstats import engine
-from prefstats.cards import FULL_DECK, SUIT_MASKS, format_cards, lowest_card, popcount
-from prefstats.deal import _GOLDEN, _mix64, seed_keys
+from prefstats.cards import (
+    FULL_DECK,
+    GOLDEN_GAMMA,
+    SUIT_MASKS,
+    format_cards,
+    lowest_card,
+    popcount,
+    splitmix64,
+)
+from prefstats.deal import seed_keys
+
+__all__ = [
+    "N_PLACES",
+    "OUT",
+    "Knowledge",
+    "classes_kernel",
+    "count_worlds",
+    "knowledge_of",
+    "observation_knowledge",
+    "prepare_kernel",
+    "sample_kernel",
+    "sample_worlds",
+    "voids_shown",
+]
 
 #: The places an unseen card may lie: the two other seats, in seat order after the
 #: knowing seat, and the cards out of play it has not seen.
@@ -268,8 +290,8 @@ def _below(state, n):
     top = np.uint64(1) << np.uint64(63)
     limit = top - top % span
     while True:
-        state[0] += _GOLDEN
-        x = _mix64(state[0]) >> np.uint64(1)
+        state[0] += GOLDEN_GAMMA
+        x = splitmix64(state[0]) >> np.uint64(1)
         if x < limit:
             return np.int64(x % span)
 
@@ -283,7 +305,7 @@ def sample_kernel(key0, key1, start, masks, places, need, w, base, seat_a, seat_
     cards = np.empty(32, np.int64)
     state = np.zeros(1, np.uint64)
     for j in range(out.shape[0]):
-        state[0] = _mix64(key1 + np.uint64(start + j) * _GOLDEN) ^ key0
+        state[0] = splitmix64(key1 + np.uint64(start + j) * GOLDEN_GAMMA) ^ key0
         for s in range(3):
             out[j, s] = base[s]
         ra = need[0]

@@ -27,10 +27,9 @@ from numba import njit
 
 from prefstats import engine
 from prefstats.auction import DARK
-from prefstats.cards import card_counts, format_cards
+from prefstats.cards import card_counts, format_cards, lowest_card
 from prefstats.contracts import N_CONTRACTS, TRUMP
 from prefstats.players.base import Observation, OracleObservation, Player
-from prefstats.players.bidding import _lowest_up_to
 from prefstats.players.builtin import (
     DOUBLE_DUMMY_OPEN,
     POLICIES,
@@ -44,11 +43,32 @@ from prefstats.players.builtin import (
 )
 from prefstats.solver import new_table, solve_kernel
 
+__all__ = [
+    "CONTRACT_CALL",
+    "FIRST_CALL",
+    "ILLEGAL",
+    "LOWEST_BID",
+    "MAX_BID",
+    "PLAYED",
+    "REACHED",
+    "WHIST_CALL",
+    "at_decision",
+    "default_talon_first",
+    "forced_action",
+    "new_state",
+    "play_batch",
+    "play_hand",
+    "play_hands",
+    "play_on",
+    "play_state",
+    "seat_keys",
+    "solver_table",
+]
+
 
 def default_talon_first(talon: int) -> int:
     """The talon card turned first on a raspasy when the deal does not say: the lower."""
-    talon = int(talon)
-    return (talon & -talon).bit_length() - 1
+    return int(lowest_card(int(talon)))
 
 
 def new_state(
@@ -247,7 +267,7 @@ def forced_action(option, legal, rules):
     """The decision that forced ``option`` means among the ``legal`` ones, -1 if it is
     not legal there."""
     if option == LOWEST_BID:
-        return _lowest_up_to(legal, rules, N_CONTRACTS - 1, 0)
+        return engine.lowest_bid_up_to(legal, rules, N_CONTRACTS - 1, 0)
     if option < 0 or not (legal >> option) & 1:
         return -1
     return option

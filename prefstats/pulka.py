@@ -60,8 +60,9 @@ from numba import njit
 from prefstats import engine
 from prefstats.auction import BLIND_PASS, game_played
 from prefstats.cards import popcount
+from prefstats.codes import WITH_DUMMY
 from prefstats.contracts import LEVEL
-from prefstats.deal import Deals, deal_kernel, free_slots
+from prefstats.deal import Deals, _deal_kernel, free_slots
 from prefstats.play import play_state, solver_table
 from prefstats.players.builtin import DOUBLE_DUMMY_OPEN, POLICIES, default_tables, resolve_params
 from prefstats.scoring import (
@@ -71,7 +72,32 @@ from prefstats.scoring import (
     responsible_shortfall,
     state_totals,
 )
-from prefstats.variants import opening_bombs
+from prefstats.variants import T_TABLE, opening_bombs
+
+__all__ = [
+    "BOMB_OVERFLOW",
+    "BOMB_ROUND_REFUSED",
+    "C_BOMBS_EARNED",
+    "C_BOMBS_SPENT",
+    "C_DEALS",
+    "C_FINISHED",
+    "C_GAMES",
+    "C_MISERES",
+    "C_RASPASY",
+    "ILLEGAL_DECISION",
+    "MAX_BOMBS",
+    "OK",
+    "PULKA_STREAM",
+    "STRIDE",
+    "game_made",
+    "opening_deals",
+    "play_pulkas",
+    "pulka_deals",
+    "pulka_keys",
+    "seat_places",
+    "set_bombs",
+    "update_bombs",
+]
 
 #: Deal numbers reserved for one pulka in the seed's pulka stream.
 STRIDE = 1 << 16
@@ -172,7 +198,7 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, 
     (``ILLEGAL_DECISION`` ...) and the pulka's row, and the kernel stops. ``opening`` is
     :func:`opening_deals`."""
     n = pool.shape[1]
-    bidders = 2 if n == 2 else 3
+    bidders = 2 if table[T_TABLE] == WITH_DUMMY else 3
     hands = np.empty((_BATCH, 3), dtype=np.uint32)
     talon = np.empty(_BATCH, dtype=np.uint32)
     turned = np.empty(_BATCH, dtype=np.int8)
@@ -201,7 +227,7 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, 
         while k < max_deals:
             b = k % _BATCH
             if b == 0:
-                deal_kernel(key0, key1, first_deal + k, _BATCH, free, sizes, fixed, hands,
+                _deal_kernel(key0, key1, first_deal + k, _BATCH, free, sizes, fixed, hands,
                             talon, turned)
             bomb_round = k < len(opening)
             if bomb_round:
@@ -241,7 +267,7 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, 
             if st.kind == engine.GAME:
                 responsible_shortfall(table, target, pool[p], place[st.declarer], placed)
             if target > 0 and not total_end:
-                help_barred(n, st.kind, st.declarer, st.first, st.second, barred)
+                help_barred(table, st.kind, st.declarer, st.first, st.second, barred)
                 for s in range(n):
                     no_help[place[s]] = barred[s]
                 apply_help(table, target, pool[p], mountain[p], placed, no_help, raspasy,
@@ -312,7 +338,7 @@ def pulka_deals(n: int, *, seed: int, start: int = 0) -> Deals:
     hands = np.empty((n, 3), dtype=np.uint32)
     talon = np.empty(n, dtype=np.uint32)
     turned = np.empty(n, dtype=np.int8)
-    deal_kernel(key0, key1, start, n, free, sizes, fixed, hands, talon, turned)
+    _deal_kernel(key0, key1, start, n, free, sizes, fixed, hands, talon, turned)
     return Deals(hands, talon, seed, np.arange(start, start + n, dtype=np.int64), turned)
 
 

@@ -42,9 +42,9 @@ from prefstats.players.params import check_params, parameters
 from prefstats.pulka import STRIDE, play_pulkas
 from prefstats.scoring import deal_values, score_states
 from prefstats.storage import (
+    DATASET_KINDS,
     DEAL_KINDS,
     FORMAT,
-    KINDS,
     LOCK,
     SCHEMA_VERSION,
     TMP_PREFIX,
@@ -96,8 +96,8 @@ class RunSpec:
         if self.size < 1 or self.chunk_size < 1:
             raise ValueError(f"the number of {self.kind} and chunk_size must be positive, "
                              f"got {self.size}, {self.chunk_size}")
-        if self.kind not in KINDS:
-            raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r}")
+        if self.kind not in DATASET_KINDS:
+            raise ValueError(f"kind must be one of {DATASET_KINDS}, got {self.kind!r}")
         if (self.kind not in DEAL_KINDS) != (self.pool_target is not None):
             raise ValueError("pool_target is needed for pulkas, and only for them")
         if self.pool_target is not None and self.pool_target < 1:

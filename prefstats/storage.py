@@ -43,6 +43,48 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+__all__ = [
+    "DATASET_KINDS",
+    "DEAL_KINDS",
+    "FORMAT",
+    "LOCK",
+    "MANIFEST",
+    "REPAIR",
+    "SCHEMA_VERSION",
+    "SUBSETS",
+    "TMP_PREFIX",
+    "DatasetError",
+    "atomic_write",
+    "check_chunk",
+    "check_manifest",
+    "check_spec",
+    "chunk_meta",
+    "chunk_name",
+    "chunk_units",
+    "clear_dataset",
+    "dataset_lock",
+    "describe",
+    "entry_problem",
+    "entry_shape",
+    "file_sha256",
+    "listed_files",
+    "load",
+    "manifest_of",
+    "n_chunks",
+    "owned_files",
+    "parse_manifest",
+    "progress",
+    "read_manifest",
+    "read_only_error",
+    "sha256",
+    "signature",
+    "size_key",
+    "sorted_chunks",
+    "table_bytes",
+    "write_manifest",
+    "written_by_prefstats",
+]
+
 #: 2: columns ``no_talon``, ``dark``, ``blind``, ``multiplier`` and Gusarik's dummy (issue #8).
 #: 3: the signature leaves out the size (extension); chunks record the units they cover;
 #: ``deal_id`` uint64 and ``multiplier`` uint16 everywhere; pulkas deal from their own
@@ -56,7 +98,7 @@ LOCK = ".prefstats.lock"
 TMP_PREFIX = ".prefstats-tmp-"
 #: Sub-datasets a dataset owns: ``simulate_pulkas(with_deals=True)`` writes ``deals/``.
 SUBSETS = ("deals",)
-KINDS = ("deals", "pulkas", "pulka-deals", "decisions")
+DATASET_KINDS = ("deals", "pulkas", "pulka-deals", "decisions")
 #: Kinds whose size is a number of deals (``hands``): deals, and counterfactual decisions
 #: on them (:class:`prefstats.rollout.DecisionSpec`).
 DEAL_KINDS = ("deals", "decisions")
@@ -180,8 +222,8 @@ def check_spec(path: Path, manifest: dict[str, Any]) -> None:
             raise DatasetError(f"{path}: {key!r} is not a {kind.__name__}; the manifest "
                                "is damaged")
     spec = manifest["spec"]
-    if spec.get("kind") not in KINDS:
-        raise DatasetError(f"{path}: spec kind {spec.get('kind')!r} is not one of {KINDS}")
+    if spec.get("kind") not in DATASET_KINDS:
+        raise DatasetError(f"{path}: spec kind {spec.get('kind')!r} is not one of {DATASET_KINDS}")
     for key in (size_key(spec), "chunk_size"):
         if not _typed(spec.get(key), int) or spec[key] < 1:
             raise DatasetError(f"{path}: spec {key!r} must be a positive integer, got "

@@ -33,8 +33,8 @@ import polars as pl
 from prefstats.auction import BLIND_PASS, DARK, N_CALLS, NO_TALON_BID, PASS, WHIST_CALL_NAMES
 from prefstats.auction import call_name as _call_name
 from prefstats.cards import N_CARDS, RANKS, SUITS, card_name
+from prefstats.codes import GAME, KINDS
 from prefstats.contracts import LADDER, N_CONTRACTS
-from prefstats.engine import GAME, KINDS
 
 __all__ = ["CALL", "CARD", "CONTRACT", "KIND", "ROLE", "readable", "to_frame"]
 

@@ -14,7 +14,20 @@ from __future__ import annotations
 
 from numba import njit
 
-NO_TRUMP = -1
+from prefstats.codes import DEALER_TALON, NO_TRUMP_SUIT, RASPASY_TALON_MODES, SUIT_LEAD
+
+__all__ = [
+    "DEALER_TALON",
+    "RASPASY_TALON_MODES",
+    "SUIT_LEAD",
+    "TALON",
+    "beats",
+    "legal_cards",
+    "raspasy_lead_cards",
+    "raspasy_leader",
+    "talon_trick_winner",
+    "trick_winner",
+]
 
 
 @njit(cache=True, inline="always")
@@ -61,9 +74,7 @@ def trick_winner(first: int, second: int, third: int, trump: int) -> int:
 
 # ---- raspasy: the talon's part in the first two tricks (RULES.md §6) ----------------------
 
-#: ``raspasy_talon`` option values; a numba caller passes the index.
-RASPASY_TALON_MODES = ("suit_lead", "dealer", "none")
-SUIT_LEAD, DEALER_TALON, NO_TALON = range(3)
+# ``raspasy_talon``'s modes are ``codes.RaspasyTalon``; a numba caller passes the index.
 #: The "seat" of a talon card led for the 4-player dealer.
 TALON = -1
 
@@ -79,7 +90,7 @@ def raspasy_lead_cards(hand: int, talon_card: int) -> int:
     >>> raspasy_lead_cards(parse_cards("♠A7 ♥K"), 2) == parse_cards("♠A7")  # 9♠ turned
     True
     """
-    return legal_cards(hand, talon_card >> 3, NO_TRUMP)
+    return legal_cards(hand, talon_card >> 3, NO_TRUMP_SUIT)
 
 
 @njit(cache=True)
@@ -94,9 +105,9 @@ def talon_trick_winner(talon_card: int, first: int, second: int, third: int) -> 
     -1
     """
     # The talon card leads a three-card trick with the first two players, then the third.
-    win = trick_winner(talon_card, first, second, NO_TRUMP)
+    win = trick_winner(talon_card, first, second, NO_TRUMP_SUIT)
     best = talon_card if win == 0 else (first if win == 1 else second)
-    return 2 if beats(third, best, NO_TRUMP) else win - 1
+    return 2 if beats(third, best, NO_TRUMP_SUIT) else win - 1
 
 
 @njit(cache=True)

@@ -36,8 +36,66 @@ from typing import Any
 
 import numpy as np
 
+from prefstats.codes import DEALER_SITS_OUT, TABLE_FORMATS, TABLE_PLAYERS, WITH_DUMMY
 from prefstats.contracts import LEVEL, N_CONTRACTS, OBLIGATION, PRICE, QUOTA
 from prefstats.tricks import RASPASY_TALON_MODES
+
+__all__ = [
+    "BASE_PRESET",
+    "CONTRACT_FIELDS",
+    "C_CONSOLATION",
+    "C_LEVEL",
+    "C_MADE",
+    "C_OBLIGATION",
+    "C_QUOTA",
+    "C_REMISE",
+    "C_SHORTFALL",
+    "C_WHIST",
+    "MAX_BOMB_LEVEL",
+    "PRESETS",
+    "RESPONSIBILITIES",
+    "RESPONSIBILITY_FULL",
+    "RESPONSIBILITY_QUOTA",
+    "SPLIT_GENTLEMAN",
+    "SPLIT_GREEDY",
+    "TIES",
+    "TIES_FULL",
+    "TIES_HALF",
+    "T_BOMB_ZERO_FIXED",
+    "T_BOMB_ZERO_PER",
+    "T_DEALER_RASPASY_POOL",
+    "T_HALF_UNTIL_CLOSED",
+    "T_HALF_WHIST",
+    "T_MISERE_FAILED",
+    "T_MISERE_MADE",
+    "T_MOUNTAIN_VALUE",
+    "T_PLAYERS",
+    "T_POOL_VALUE",
+    "T_RASPASY",
+    "T_RASPASY_STEPS",
+    "T_RASPASY_TALON",
+    "T_RASPASY_TIES",
+    "T_RASPASY_WHISTS",
+    "T_RESPONSIBILITY",
+    "T_STALINGRAD",
+    "T_TABLE",
+    "T_TALON_WHISTS",
+    "T_TEN_CHECKED",
+    "T_UNDERBID_PENALTY",
+    "T_WHIST_SPLIT",
+    "WHIST_SPLITS",
+    "Rate",
+    "Variant",
+    "describe",
+    "differences",
+    "get_variant",
+    "load_variant",
+    "load_variant_text",
+    "opening_bombs",
+    "overrides",
+    "overrides_toml",
+    "variant_from_mapping",
+]
 
 PRESETS = ("sochi", "leningrad", "rostov", "classic", "gusarik")
 #: Highest bomb level of the opening circles (``bomb_level = "round"``): a bomb of 2^8, so
@@ -120,9 +178,17 @@ class Variant:
     base: str = field(metadata=_doc("preset this variant starts from", PRESETS))
     players: int = field(
         metadata=_doc(
-            "players at the table; with 4 the dealer sits out; with 2 (Gusarik) the third "
-            "hand is an open dummy",
+            "players at the table: 3, 4 (table = 'dealer_out') or 2 (table = 'dummy')",
             (2, 3, 4),
+        )
+    )
+    table: str = field(
+        metadata=_doc(
+            "how the table is seated, read by every rule that depends on it: three "
+            "players each playing every deal (three, A:S2), four with the dealer sitting "
+            "each deal out (dealer_out, B:233), or Gusarik's two players and a dummy "
+            "dealt the third hand (dummy, B:380-386)",
+            TABLE_FORMATS,
         )
     )
     hold: str = field(
@@ -370,8 +436,11 @@ class Variant:
             if choices and checked not in choices:
                 listed = ", ".join(repr(c) for c in choices)
                 raise ValueError(f"{f.name}: {checked!r} is not one of {listed}")
-        if self.raspasy_talon == "dealer" and self.players != 4:
-            raise ValueError("raspasy_talon: 'dealer' needs players = 4 (the dealer sits out)")
+        if TABLE_PLAYERS[self.table_format] != self.players:
+            raise ValueError(f"table: {self.table!r} seats {TABLE_PLAYERS[self.table_format]} "
+                             f"players, not players = {self.players}")
+        if self.raspasy_talon == "dealer" and not self.dealer_sits_out:
+            raise ValueError("raspasy_talon: 'dealer' needs table = 'dealer_out' (4 players)")
         if self.bomb_rounds and not self.blind_pass:
             raise ValueError("bomb_rounds: the opening rounds are blind passes; needs blind_pass")
         if self.bomb_level == "round" and self.bomb_rounds > MAX_BOMB_LEVEL:
@@ -386,16 +455,31 @@ class Variant:
         if self.raspasy_first_hand_leads == 3 and self.raspasy_talon != "suit_lead":
             raise ValueError("raspasy_first_hand_leads: 3 needs raspasy_talon = 'suit_lead' "
                              "(B:227: the talon cards set the suits)")
-        if self.lone_whist_play != "open" and self.players == 2:
+        if self.lone_whist_play != "open" and self.has_dummy:
             raise ValueError("lone_whist_play: Gusarik's defender always plays the turned "
-                             "dummy (players = 2)")
-        if self.talon_whists and self.players != 4:
-            raise ValueError("talon_whists: needs players = 4 (the dealer sits out)")
+                             "dummy (table = 'dummy')")
+        if self.talon_whists and not self.dealer_sits_out:
+            raise ValueError("talon_whists: needs table = 'dealer_out' (the dealer sits out)")
         if not self.raspasy_rates and not self.raspasy_whists:
             raise ValueError("raspasy_rates: empty while raspasy_whists = 0 scores no raspasy")
         if self.pool_value <= 0 or self.mountain_value <= 0:
             key = "pool_value" if self.pool_value <= 0 else "mountain_value"
             raise ValueError(f"{key}: must be positive")
+
+    @property
+    def table_format(self) -> int:
+        """``table`` as its code (:class:`~prefstats.codes.TableFormat`)."""
+        return TABLE_FORMATS.index(self.table)
+
+    @property
+    def has_dummy(self) -> bool:
+        """Gusarik's table: seat 2 is a dummy (B:380-386)."""
+        return self.table_format == WITH_DUMMY
+
+    @property
+    def dealer_sits_out(self) -> bool:
+        """A 4-player table: the dealer (seat 3) sits each deal out (B:233)."""
+        return self.table_format == DEALER_SITS_OUT
 
     @staticmethod
     def describe(name: str) -> str:
@@ -445,17 +529,16 @@ _FIELDS = {f.name: f for f in dataclasses.fields(Variant)}
 #: and shortfall per trick), then the level, ob(L) and q(L). Misère's row is unused.
 C_MADE, C_WHIST, C_REMISE, C_CONSOLATION, C_SHORTFALL, C_LEVEL, C_OBLIGATION, C_QUOTA = range(8)
 CONTRACT_FIELDS = 8
-#: Scalars after the contract rows: misère pool and mountain per trick (halves), raspasy
-#: whists per trick (halves), ``whist_split`` (``SPLIT_*``), the flags ``half_whist``,
-#: ``ten_checked``, ``stalingrad``, ``raspasy_talon`` (index of ``RASPASY_TALON_MODES``),
-#: players, ``pool_value``, ``mountain_value``, the flag ``underbid_penalty``,
+#: Scalars after the contract rows: misère pool and mountain per trick (halves), raspasy whists per
+#: trick (halves), ``whist_split`` (``SPLIT_*``), the flags ``half_whist``, ``ten_checked``,
+#: ``stalingrad``, ``raspasy_talon`` (index of ``RASPASY_TALON_MODES``), players, ``table``
+#: (``codes.TableFormat``), ``pool_value``, ``mountain_value``, the flag ``underbid_penalty``,
 #: ``whist_responsibility`` (``RESPONSIBILITY_*``), the flag ``talon_whists``, the flag
 #: ``dealer_raspasy_pool``, ``raspasy_ties`` (``TIES_*``), the flag
-#: ``half_responsible_until_closed``, the zero-trick pool of a bomb raspasy (halves per
-#: point of its rate, and fixed halves: ``raspasy_zero_pool`` at the bomb's rate), and
-#: the count of raspasy steps. The table ends with
-#: one pair per raspasy step from ``T_RASPASY`` on: mountain per trick and the zero-trick
-#: pool, both in halves; the last step repeats.
+#: ``half_responsible_until_closed``, the zero-trick pool of a bomb raspasy (halves per point of
+#: its rate, and fixed halves: ``raspasy_zero_pool`` at the bomb's rate), and the count of raspasy
+#: steps. The table ends with one pair per raspasy step from ``T_RASPASY`` on: mountain per trick
+#: and the zero-trick pool, both in halves; the last step repeats.
 (
     T_MISERE_MADE,
     T_MISERE_FAILED,
@@ -466,6 +549,7 @@ CONTRACT_FIELDS = 8
     T_STALINGRAD,
     T_RASPASY_TALON,
     T_PLAYERS,
+    T_TABLE,
     T_POOL_VALUE,
     T_MOUNTAIN_VALUE,
     T_UNDERBID_PENALTY,
@@ -478,7 +562,7 @@ CONTRACT_FIELDS = 8
     T_BOMB_ZERO_FIXED,
     T_RASPASY_STEPS,
     T_RASPASY,
-) = range(N_CONTRACTS * CONTRACT_FIELDS, N_CONTRACTS * CONTRACT_FIELDS + 21)
+) = range(N_CONTRACTS * CONTRACT_FIELDS, N_CONTRACTS * CONTRACT_FIELDS + 22)
 WHIST_SPLITS = _FIELDS["whist_split"].metadata["choices"]
 SPLIT_GREEDY, SPLIT_GENTLEMAN = range(len(WHIST_SPLITS))
 RESPONSIBILITIES = _FIELDS["whist_responsibility"].metadata["choices"]
@@ -513,6 +597,7 @@ def _scoring_table(variant: Variant) -> np.ndarray:
         v.stalingrad,
         RASPASY_TALON_MODES.index(v.raspasy_talon),
         v.players,
+        v.table_format,
         v.pool_value,
         v.mountain_value,
         v.underbid_penalty,

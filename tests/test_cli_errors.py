@@ -183,7 +183,7 @@ def test_the_compile_check_names_the_real_cached_functions():
     from prefstats.solver import _leads_one
 
     deal(1, seed=1)  # compiled or loaded: its index file is in the cache now
-    assert prefstats.is_compiled("deal.deal_kernel")
+    assert prefstats.is_compiled("deal._deal_kernel")
     for function in (_batch_kernel, _leads_one):
         assert function._cache.cache_path == str(prefstats.CACHE)
 
@@ -208,6 +208,11 @@ def test_an_unknown_format_is_refused(command):
 ])
 def test_deal_constraints_that_cannot_be_read(args, says):
     assert says in _refused("deal", "-n", "2", "--seed", "1", *args)
+
+
+def test_deal_refuses_an_impossible_condition_early():
+    """Nine spades: no deal of the first block passes, refused in a line with exit 2."""
+    assert "impossible" in _refused("deal", "-n", "2", "--seed", "1", "--where", "spades0 >= 9")
 
 
 def test_solve_takes_hands_or_a_dealt_deal():

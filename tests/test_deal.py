@@ -136,6 +136,28 @@ def test_impossible_predicate_raises():
         deal(1, seed=1, where=lambda d: suit_lengths(d.hands[:, 0])[:, 0] > 8, max_tries=10_000)
 
 
+def test_impossible_predicate_is_refused_after_the_first_block():
+    """Nine spades cannot be held (a suit has eight): refused once the first block of
+    deals matched nothing, long before max_tries."""
+    tried = []
+
+    def nine_spades(d):
+        tried.append(len(d))
+        return suit_lengths(d.hands[:, 0])[:, 0] >= 9
+
+    with pytest.raises(ValueError, match=r"no deal of the first .* impossible, or rarer"):
+        deal(3, seed=1, where=nine_spades, first_block=20_000)
+    assert 20_000 <= sum(tried) < 200_000
+
+
+def test_rare_predicate_deals_on_past_the_first_block():
+    """Seven spades in the first hand (about 1 deal in 3,900) matched in the first block,
+    so dealing goes on to the four asked for."""
+    d = deal(4, seed=3, where=lambda d: suit_lengths(d.hands[:, 0])[:, 0] >= 7,
+             first_block=20_000)
+    assert (suit_lengths(d.hands[:, 0])[:, 0] >= 7).all() and len(d) == 4
+
+
 def test_bad_predicate_shape_raises():
     with pytest.raises(ValueError, match="one bool per deal"):
         deal(1, seed=1, where=lambda d: np.array([True]))

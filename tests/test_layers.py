@@ -22,6 +22,7 @@ PACKAGE = ROOT / "prefstats"
 #: players price their bids with it and the pulka driver writes the sheet with it, so
 #: it comes before the engine, although a deal is scored after it is played.
 LAYERS: tuple[tuple[str, ...], ...] = (
+    ("codes",),
     ("cards",),
     ("deal",),
     ("exact",),
@@ -111,3 +112,48 @@ def readme_rows() -> list[tuple[str, ...]]:
 
 def test_readme_table_states_the_layers():
     assert readme_rows() == [tuple(n for n in names if n != "__main__") for names in LAYERS]
+
+
+def defines_public_names(path: Path) -> bool:
+    for node in ast.parse(path.read_text("utf-8")).body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef) and not node.name.startswith("_"):
+            return True
+    return False
+
+
+#: Public modules whose owners are splitting or rewriting them now and add ``__all__``
+#: there (strict: the test fails once one has it, so the list stays true).
+PENDING_ALL = {"prefstats.solver", "prefstats.pimc", "prefstats.players.cardplay",
+               "prefstats.players.oracle", "prefstats.rollout", "prefstats.rollout_cli",
+               "prefstats.analyze", "prefstats.analyze_cli", "prefstats.strength",
+               "prefstats.reports.guide", "prefstats.reports.counterfactual"}
+PUBLIC = [
+    pytest.param(p, marks=pytest.mark.xfail(strict=True, reason="its owner adds __all__"))
+    if module_name(p) in PENDING_ALL else p
+    for p in MODULES
+    if not any(part.startswith("_") for part in p.relative_to(PACKAGE).with_suffix("").parts)
+    and defines_public_names(p)
+]
+
+
+@pytest.mark.parametrize("path", PUBLIC, ids=lambda p: module_name(p))
+def test_every_public_module_says_what_it_exports(path):
+    """A public module lists its public names in ``__all__``, each of which exists."""
+    import importlib
+
+    module = importlib.import_module(module_name(path))
+    assert isinstance(getattr(module, "__all__", None), list), f"{module.__name__}: no __all__"
+    missing = [n for n in module.__all__ if not hasattr(module, n)]
+    assert not missing, f"{module.__name__}.__all__ names what it lacks: {missing}"
+
+
+def test_the_package_re_exports_the_everyday_names():
+    import prefstats
+    from prefstats.scoring import ScoreSheet
+    from prefstats.variants import get_variant
+
+    assert {"get_variant", "load", "readable", "to_frame", "ScoreSheet", "Kind"} <= set(
+        prefstats.__all__)
+    assert prefstats.get_variant is get_variant and prefstats.ScoreSheet is ScoreSheet
+    assert all(hasattr(prefstats, n) for n in prefstats.__all__)
+    assert set(prefstats.__all__) <= set(dir(prefstats))

@@ -12,8 +12,8 @@ from test_pulka_classic import replay
 
 from prefstats import engine
 from prefstats.auction import (
+    _auction_state,
     auction_options,
-    auction_state,
     whist_options,
     whist_state,
 )
@@ -38,7 +38,7 @@ def assert_legal_deals(variant, states):
     for st in states:
         calls = st["calls"][: st["n_calls"]].astype(np.int64)
         options = (hold, jumps, int(st["min_level"]), *rest)  # raised after a raspasy
-        speaker, high, bidder, passed, legal, bad = auction_state(calls, *options)[:6]
+        speaker, high, bidder, passed, legal, bad = _auction_state(calls, *options)[:6]
         assert bad == -1 and speaker == -1 and legal == 0
         if st["kind"] == engine.RASPASY:
             assert passed == 0b111

@@ -9,13 +9,13 @@ import sys
 import numba
 
 import prefstats
-from prefstats.deal import deal_kernel
+from prefstats.deal import _deal_kernel
 from prefstats.players.bidding import _value
 
 
 def test_prefstats_functions_are_cached_under_the_source_hash():
     assert prefstats.CACHE.name == prefstats._numba_cache_dir().name
-    assert deal_kernel._cache.cache_path == str(prefstats.CACHE)
+    assert _deal_kernel._cache.cache_path == str(prefstats.CACHE)
     assert _value._cache.cache_path == str(prefstats.CACHE / "players")
 
 

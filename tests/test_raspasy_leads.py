@@ -3,9 +3,9 @@
 import pytest
 
 from prefstats.cards import parse_cards
+from prefstats.codes import TALON_UNUSED
 from prefstats.tricks import (
     DEALER_TALON,
-    NO_TALON,
     RASPASY_TALON_MODES,
     SUIT_LEAD,
     TALON,
@@ -47,7 +47,7 @@ def test_leaders():
     # dealer: the talon leads tricks 1 and 2
     assert [raspasy_leader(t, TALON, DEALER_TALON) for t in range(3)] == [TALON, TALON, 0]
     # none: the first hand, then the winner
-    assert [raspasy_leader(t, 1, NO_TALON) for t in range(3)] == [0, 1, 1]
+    assert [raspasy_leader(t, 1, TALON_UNUSED) for t in range(3)] == [0, 1, 1]
 
 
 def test_b125_third_trick_of_a_four_player_raspasy_is_led_left_of_the_dealer():
@@ -64,4 +64,4 @@ def test_b125_third_trick_of_a_four_player_raspasy_is_led_left_of_the_dealer():
 def test_modes_follow_the_variant_option():
     modes = {RASPASY_TALON_MODES.index(get_variant(n, players=p).raspasy_talon)
              for n in ("sochi", "rostov") for p in (3, 4)}  # fmt: skip
-    assert modes == {SUIT_LEAD, DEALER_TALON, NO_TALON}
+    assert modes == {SUIT_LEAD, DEALER_TALON, TALON_UNUSED}

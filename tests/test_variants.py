@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from prefstats.variants import PRESETS, Rate, Variant, get_variant, load_variant
+from prefstats.variants import PRESETS, Rate, Variant, get_variant, load_variant, load_variant_text
 
 OPTIONS = [f.name for f in dataclasses.fields(Variant) if f.name != "base"]
 #: Every preset at each table size it is played at (Gusarik only two-handed).
@@ -181,9 +181,10 @@ def test_scoring_table(name, players):
 @pytest.mark.parametrize(
     ("toml", "keys"),
     [
-        ('raspasy_talon = "dealer"', ("raspasy_talon", "players")),
+        ('raspasy_talon = "dealer"', ("raspasy_talon", "table")),
         ("bomb_rounds = 1", ("bomb_rounds", "blind_pass")),
-        ("talon_whists = true", ("talon_whists", "players")),
+        ("talon_whists = true", ("talon_whists", "table")),
+        ('table = "dummy"', ("table", "players")),
         ("raspasy_rates = []\nraspasy_whists = 0", ("raspasy_rates", "raspasy_whists")),
         ("dark_misere_high = true", ("dark_misere_high", "dark_bids")),
         ('dark_bids = true\ndark_misere_high = true\nmisere_place = "top"',
@@ -199,3 +200,26 @@ def test_a_forbidden_combination_names_both_keys(toml, keys):
     with pytest.raises(ValueError) as err:
         load_variant_text(f'base = "sochi"\n{toml}\n')
     assert str(err.value).startswith(f"{keys[0]}:") and keys[1] in str(err.value)
+
+
+def test_the_table_format_is_a_field_each_preset_sets():
+    """docs/RULES.md §1: three (A:S2), dealer_out (B:233), dummy (B:380-386)."""
+    from prefstats.codes import TableFormat
+    from prefstats.variants import T_TABLE
+
+    assert get_variant("sochi").table == "three"
+    assert get_variant("classic", players=4).table == "dealer_out"
+    gusarik = get_variant("gusarik")
+    assert gusarik.table == "dummy" and gusarik.has_dummy and not gusarik.dealer_sits_out
+    four = get_variant("rostov", players=4)
+    assert four.dealer_sits_out and four.table_format == TableFormat.DEALER_OUT
+    assert four.scoring_table()[T_TABLE] == TableFormat.DEALER_OUT
+    assert "table = " in four.to_toml() and load_variant_text(four.to_toml()) == four
+
+
+@pytest.mark.parametrize("players, table", [(3, "dummy"), (3, "dealer_out"), (4, "three")])
+def test_a_table_that_does_not_seat_the_players_is_refused(players, table):
+    with pytest.raises(ValueError, match=rf"table: '{table}' seats \d players, not players"):
+        get_variant("sochi", players=players, table=table)
+    with pytest.raises(ValueError, match="table: 'round' is not one of"):
+        get_variant("sochi", table="round")

@@ -16,6 +16,15 @@ import numpy as np
 from prefstats import engine
 from prefstats.cards import cards_of
 
+__all__ = [
+    "PHASE_METHODS",
+    "BasePlayer",
+    "Observation",
+    "OracleObservation",
+    "Player",
+    "RandomLegalPlayer",
+]
+
 PHASE_METHODS = {
     engine.AUCTION: "bid",
     engine.DISCARD: "discard",

@@ -53,7 +53,10 @@ from prefstats.auction import (
     W_WHIST,
 )
 from prefstats.cards import lowest_card, popcount
+from prefstats.codes import GAME, MISERE_GAME, RASPASY
 from prefstats.contracts import LEVEL, MISERE, N_CONTRACTS, NO_TRUMP, OBLIGATION, TRUMP
+from prefstats.engine import lowest_bid_up_to
+from prefstats.engine import lowest_bid_up_to as _lowest_up_to  # noqa: F401  (rollout.py's path)
 from prefstats.players import evaluate as ev
 from prefstats.players.params import (
     AGGRESSION,
@@ -71,6 +74,33 @@ from prefstats.players.params import (
     RASPASY_FEAR,
     WHIST_APPETITE,
 )
+
+__all__ = [
+    "D_CREDITED",
+    "D_WHISTED",
+    "N_SCENARIOS",
+    "N_STEPS",
+    "N_TRICKS",
+    "STAND_MARGIN",
+    "S_ALONE",
+    "S_BOTH",
+    "S_HALF",
+    "S_NONE",
+    "S_OTHER_HALF",
+    "S_PASSER",
+    "V_DECL",
+    "V_DEF",
+    "V_MISERE",
+    "V_RASPASY",
+    "V_SIZE",
+    "bid_decision",
+    "contract_decision",
+    "discard_decision",
+    "heuristic_tables",
+    "lay_decision",
+    "whist_decision",
+    "with_values",
+]
 
 # ---- value tables --------------------------------------------------------------------
 
@@ -101,10 +131,11 @@ V_SIZE = V_RASPASY + N_STEPS * N_TRICKS
 
 def _value_table(variant) -> np.ndarray:
     """Every deal value the decisions read, scored by the variant's own scoring."""
-    from prefstats.scoring import GAME, MISERE_GAME, RASPASY, deal_values, score_batch
+    from prefstats.scoring import deal_values, score_batch
 
     n = variant.players
-    dealer = 3 if n == 4 else -1
+    dummy = variant.has_dummy
+    dealer = 3 if variant.dealer_sits_out else -1
     rows = []  # (kind, contract, tricks per seat, first, second, step, seat whose value)
 
     def add(kind, contract, tricks, first=-1, second=-1, step=0, seat=0):
@@ -117,7 +148,7 @@ def _value_table(variant) -> np.ndarray:
             roles = (W_WHIST, W_WHIST) if scenario == D_WHISTED else (W_PASS, W_PASS)
             for t in range(N_TRICKS):
                 k = 10 - t
-                tricks = (t, k) if n == 2 else (t, k - k // 2, k // 2)
+                tricks = (t, k) if dummy else (t, k - k // 2, k // 2)
                 add(GAME, code if code != MISERE else 0, tricks, *roles)
     for code in range(N_CONTRACTS):
         for pos in range(2):
@@ -125,7 +156,7 @@ def _value_table(variant) -> np.ndarray:
                 first, second = (mine, other) if pos == 0 else (other, mine)
                 if first == W_HALF:  # only the second defender half-whists
                     first, second = second, first
-                if n == 2:
+                if dummy:
                     # Gusarik: the defending player (seat 1) makes the one call and owns
                     # the dummy's tricks, whatever his place; the other's call is moot.
                     first, second = mine, W_PASS
@@ -133,14 +164,14 @@ def _value_table(variant) -> np.ndarray:
                     for own in range(N_TRICKS):
                         own = min(own, k)
                         split = (own, k - own) if pos == 0 else (k - own, own)
-                        if n == 2:
+                        if dummy:
                             add(GAME, code if code != MISERE else 0, (10 - k, k), first,
                                 second, seat=1)
                         else:
                             add(GAME, code if code != MISERE else 0, (10 - k, *split), first,
                                 second, seat=1 + pos)
     def others(t):  # the other players' tricks when one takes t
-        return (10 - t,) if n == 2 else (10 - t - (10 - t) // 2, (10 - t) // 2)
+        return (10 - t,) if dummy else (10 - t - (10 - t) // 2, (10 - t) // 2)
 
     for t in range(N_TRICKS):
         add(MISERE_GAME, MISERE, (t, *others(t)))
@@ -355,24 +386,6 @@ def _best_above(values, rules, call):
     return best
 
 
-@njit(cache=True)
-def _lowest_up_to(legal, rules, top, shift):
-    """The legal trick bid (codes + ``shift``) lowest on the ladder and not above
-    contract ``top`` + ``shift``; -1 if none."""
-    if top < 0:
-        return -1
-    ceiling = rules[engine.R_RANK + top + shift]
-    best = -1
-    best_rank = 1 << 30
-    for c in range(N_CONTRACTS):
-        call = c + shift
-        if c != MISERE and (legal >> call) & 1:
-            r = rules[engine.R_RANK + call]
-            if r <= ceiling and r < best_rank:
-                best, best_rank = call, r
-    return best
-
-
 # ---- decisions --------------------------------------------------------------------------
 
 
@@ -467,9 +480,9 @@ def bid_decision(obs, rules, params, tables, key):
             if code != MISERE and (legal >> code) & 1:
                 return code
         return PASS
-    call = _lowest_up_to(legal, rules, top, 0)
+    call = lowest_bid_up_to(legal, rules, top, 0)
     if no_talon:
-        nt_call = _lowest_up_to(legal, rules, top_nt, NO_TALON_BID)
+        nt_call = lowest_bid_up_to(legal, rules, top_nt, NO_TALON_BID)
         if nt_call >= 0:
             if call < 0:
                 return nt_call

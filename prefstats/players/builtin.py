@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from prefstats import engine
-from prefstats.cards import nth_card, popcount
+from prefstats.cards import GOLDEN_GAMMA, nth_bit64, popcount64, splitmix64
 from prefstats.pimc import pimc_play, searches
 from prefstats.players.base import BasePlayer, Observation
 from prefstats.players.bidding import (
@@ -38,21 +38,34 @@ from prefstats.players.cardplay import play_decision
 from prefstats.players.params import SAMPLES, check_params, parameters, policy_params
 from prefstats.solver import _single_table
 
+__all__ = [
+    "DOUBLE_DUMMY_OPEN",
+    "HEURISTIC",
+    "PIMC",
+    "POLICIES",
+    "RANDOM",
+    "BuiltinPlayer",
+    "decide",
+    "decide_with_solver",
+    "decision_key",
+    "decision_number",
+    "default_params",
+    "default_tables",
+    "random_decision",
+    "resolve_params",
+    "seat_key",
+]
+
 RANDOM, HEURISTIC, PIMC = 0, 1, 2
 POLICIES = ("random", "heuristic", "pimc")
 #: Whether each policy plays open deals double dummy (then one solver call settles them).
 DOUBLE_DUMMY_OPEN = np.array([False, True, True])
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-
 
 @njit(cache=True, inline="always")
 def decision_key(deal_key, number):
     """A 64-bit random number for decision ``number`` of a deal (SplitMix64 finaliser)."""
-    z = deal_key + np.uint64(number + 1) * _GOLDEN
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
+    return splitmix64(deal_key + np.uint64(number + 1) * GOLDEN_GAMMA)
 
 
 @njit(cache=True)
@@ -86,36 +99,18 @@ def decision_number(obs):
     return np.int64(_AT_PLAY + 4 * obs.trick + obs.n_in_trick)
 
 
-_LOW = np.int64(0xFFFFFFFF)
-
-
-@njit(cache=True)
-def _count_bits(mask):
-    """Set bits of a 64-bit mask (calls reach bit 57, beyond the cards' 32)."""
-    return popcount(mask & _LOW) + popcount(mask >> 32)
-
-
-@njit(cache=True)
-def _nth_bit(mask, n):
-    """Index of the ``n``-th lowest set bit of 64-bit ``mask`` (0-based; ``n`` < its count)."""
-    low = popcount(mask & _LOW)
-    if n < low:
-        return nth_card(mask & _LOW, n)
-    return 32 + nth_card(mask >> 32, n - low)
-
-
 @njit(cache=True)
 def random_decision(obs, key):
     """Uniform among the legal decisions (a discard: two distinct cards). Classic's
     blind pass and dark call are legal calls like any other, so this player passes
     blind or bids dark at random too (never looking at its cards anyway)."""
     legal = np.int64(obs.legal)
-    count = _count_bits(legal)
-    first = _nth_bit(legal, np.int64(key % np.uint64(count)))
+    count = popcount64(legal)
+    first = nth_bit64(legal, np.int64(key % np.uint64(count)))
     if obs.phase != engine.DISCARD:
         return first
     rest = legal & ~(np.int64(1) << first)
-    second = _nth_bit(rest, np.int64((key >> np.uint64(32)) % np.uint64(count - 1)))
+    second = nth_bit64(rest, np.int64((key >> np.uint64(32)) % np.uint64(count - 1)))
     return (1 << first) | (1 << second)
 
 

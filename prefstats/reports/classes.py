@@ -30,6 +30,14 @@ from numba import njit
 from prefstats.cards import ACE, count_rank, honours, suit_holdings
 from prefstats.players.evaluate import declarer_tricks, load_tables
 
+__all__ = [
+    "SAFE",
+    "bidding_class",
+    "estimated_tricks",
+    "high_cards",
+    "misere_holes",
+]
+
 _TOP = 0b1110_0000  # A K Q of an 8-bit suit holding
 
 

@@ -13,13 +13,23 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from prefstats.codes import GAME, MISERE_GAME, RASPASY, SEAT_NAMES, W_HALF, W_PASS, W_WHIST
 from prefstats.contracts import LEVEL, OBLIGATION
-from prefstats.engine import GAME, MISERE_GAME, RASPASY
 from prefstats.reports import classes
 
+__all__ = [
+    "ACTIVE",
+    "CALL_NAMES",
+    "SEAT_NAMES",
+    "n_players",
+    "seat_name",
+    "seat_rows",
+    "with_classes",
+]
+
 ACTIVE = 3
-CALL_NAMES = {0: "pass", 1: "whist", 2: "half-whist"}
-SEAT_NAMES = ("first hand", "second hand", "third hand", "dealer")
+#: The whist calls as the reports' prose names them (the data says "half").
+CALL_NAMES = {W_PASS: "pass", W_WHIST: "whist", W_HALF: "half-whist"}
 
 
 def seat_name(seat: pl.Expr) -> pl.Expr:

@@ -20,6 +20,17 @@ from prefstats.variants import (
     variant_from_mapping,
 )
 
+__all__ = [
+    "config_name",
+    "dataset_variant",
+    "deal_dataset",
+    "expect_kind",
+    "own_table",
+    "remake_command",
+    "short_name",
+    "variant_files",
+]
+
 
 def dataset_variant(path: str | Path, manifest: Mapping[str, Any]) -> Variant:
     """The variant a dataset was made with, from its manifest."""

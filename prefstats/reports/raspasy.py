@@ -28,6 +28,13 @@ from prefstats.reports.stats import (
     with_proportion,
 )
 
+__all__ = [
+    "cost_unit",
+    "raspasy_chain",
+    "raspasy_costs",
+    "raspasy_tricks",
+]
+
 
 def _rates(variant: Mapping[str, Any]) -> list[int]:
     return list(variant.get("raspasy_rates") or [])

@@ -19,6 +19,21 @@ from prefstats.reports.stats import MIN_SAMPLES
 from prefstats.storage import DatasetError, load, manifest_of
 from prefstats.variants import Variant, describe, differences, overrides
 
+__all__ = [
+    "NOT_ADVICE",
+    "NO_PULKAS",
+    "OBSERVATIONAL",
+    "OBSERVED",
+    "bidding_section",
+    "comparison",
+    "comparison_report",
+    "dataset_report",
+    "raspasy_section",
+    "report",
+    "seat_section",
+    "whist_section",
+]
+
 OBSERVATIONAL = ("Figures compare the choices the simulated players made; they are not a "
                  "replay of each hand with the other choice.")
 #: Heading tail and first line of the sections whose figures must not read as advice.
