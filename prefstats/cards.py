@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import re
 
+import llvmlite.binding as llvm
+import numba
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 __all__ = [
@@ -26,6 +29,7 @@ __all__ = [
     "CLUBS",
     "DIAMONDS",
     "EIGHT",
+    "FAST_BMI2",
     "FULL_DECK",
     "GOLDEN_GAMMA",
     "HEARTS",
@@ -35,6 +39,8 @@ __all__ = [
     "LOWEST_RANK",
     "NINE",
     "N_CARDS",
+    "PDEP",
+    "PEXT",
     "QUEEN",
     "RANKS",
     "RANK_MASKS",
@@ -59,6 +65,8 @@ __all__ = [
     "nth_bit64",
     "nth_card",
     "parse_cards",
+    "pdep",
+    "pext",
     "popcount",
     "popcount64",
     "splitmix64",
@@ -197,21 +205,42 @@ def _low32(builder, x, mask):
     return x
 
 
-def _bit_intrinsic(emit, doc: str):
-    """A numba intrinsic applying the LLVM instruction ``emit(builder, x32)`` to the
-    low 32 bits of an integer, returning an int64."""
+def _bit_intrinsic(emit, doc: str, arity: int = 1):
+    """A numba intrinsic applying the LLVM instruction ``emit(builder, *x32)`` to the
+    low 32 bits of ``arity`` (1 or 2) integers, returning an int64."""
 
-    def typer(typingctx, mask):
-        if not isinstance(mask, types.Integer):
+    def typed(*masks):
+        if not all(isinstance(m, types.Integer) for m in masks):
             return None
 
         def codegen(context, builder, signature, args):
-            return builder.zext(emit(builder, _low32(builder, args[0], mask)), ir.IntType(64))
+            low = [_low32(builder, x, m) for x, m in zip(args, masks, strict=True)]
+            return builder.zext(emit(builder, *low), ir.IntType(64))
 
-        return types.int64(mask), codegen
+        return types.int64(*masks), codegen
+
+    # numba's intrinsics take no *args: one typer per arity.
+    if arity == 1:
+        def typer(typingctx, x):
+            return typed(x)
+    else:
+        def typer(typingctx, x, m):
+            return typed(x, m)
 
     typer.__doc__ = doc
     return intrinsic(typer)
+
+
+def _llvm_function(name: str, arity: int):
+    """``emit`` for :func:`_bit_intrinsic`: a call of the 32-bit LLVM intrinsic ``name``."""
+
+    def emit(builder, *x32):
+        i32 = ir.IntType(32)
+        fn = cgutils.get_or_insert_function(builder.module,
+                                            ir.FunctionType(i32, [i32] * arity), name)
+        return builder.call(fn, list(x32))
+
+    return emit
 
 
 _ctpop32 = _bit_intrinsic(lambda b, x: b.ctpop(x),
@@ -222,6 +251,10 @@ _cttz32 = _bit_intrinsic(lambda b, x: b.cttz(x, ir.Constant(ir.IntType(1), 0)),
 _ctlz32 = _bit_intrinsic(lambda b, x: b.ctlz(x, ir.Constant(ir.IntType(1), 0)),
                          "Leading zeros of the low 32 bits (32 when all are zero): "
                          "LLVM's ``ctlz`` (one LZCNT/BSR).")
+_pext32 = _bit_intrinsic(_llvm_function("llvm.x86.bmi.pext.32", 2),
+                         "BMI2's PEXT of the low 32 bits of ``x`` by those of ``m``.", arity=2)
+_pdep32 = _bit_intrinsic(_llvm_function("llvm.x86.bmi.pdep.32", 2),
+                         "BMI2's PDEP of the low 32 bits of ``x`` by those of ``m``.", arity=2)
 
 
 @njit(cache=True, inline="always")
@@ -312,6 +345,76 @@ def nth_bit64(mask: int, n: int) -> int:
     if n < low:
         return nth_card(mask & _LOW32, n)
     return 32 + nth_card(mask >> 32, n - low)
+def _bit_tables() -> tuple[np.ndarray, np.ndarray]:
+    """``PEXT[m, x]`` packs the bits of ``x`` selected by ``m`` down; ``PDEP`` is its inverse."""
+    m = np.arange(256)[:, None]
+    x = np.arange(256)[None, :]
+    pext = np.zeros((256, 256), dtype=np.int64)
+    pdep = np.zeros((256, 256), dtype=np.int64)
+    k = np.zeros((256, 1), dtype=np.int64)
+    for b in range(8):
+        mb = (m >> b) & 1
+        pext |= ((x >> b) & 1) * mb << k
+        pdep |= ((x >> k) & 1) * mb << b
+        k = k + mb
+    return pext.astype(np.uint8), pdep.astype(np.uint8)
+
+
+PEXT, PDEP = _bit_tables()
+
+
+def _fast_bmi2() -> bool:
+    """Whether numba compiles for a CPU with fast PEXT / PDEP instructions (BMI2; on
+    AMD from Zen 3 on, earlier ones run them in microcode)."""
+    if numba.config.CPU_NAME or numba.config.CPU_FEATURES:  # a portable target
+        return False
+    try:
+        name = llvm.get_host_cpu_name()
+        bmi2 = bool(llvm.get_host_cpu_features().get("bmi2"))
+    except RuntimeError:
+        return False
+    return bmi2 and not name.startswith(("znver1", "znver2", "bdver", "btver"))
+
+
+FAST_BMI2 = _fast_bmi2()
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _pext_hw(x, m):
+    return _pext32(x, m)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _pdep_hw(x, m):
+    return _pdep32(x, m)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _pext_tables(x, m):
+    r = 0
+    k = 0
+    for sh in range(0, 32, 8):
+        mb = (m >> sh) & 0xFF
+        r |= np.int64(PEXT[mb, (x >> sh) & 0xFF]) << k
+        k += popcount(mb)
+    return r
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _pdep_tables(x, m):
+    r = 0
+    k = 0
+    for sh in range(0, 32, 8):
+        mb = (m >> sh) & 0xFF
+        r |= np.int64(PDEP[mb, (x >> k) & 0xFF]) << sh
+        k += popcount(mb)
+    return r
+
+
+#: ``pext(x, m)`` packs the bits of the 32-bit ``x`` selected by ``m`` down; ``pdep`` is
+#: its inverse: one instruction each where they are fast, else four table look-ups.
+pext = _pext_hw if FAST_BMI2 else _pext_tables
+pdep = _pdep_hw if FAST_BMI2 else _pdep_tables
 
 
 # ---- vectorised helpers over uint32 arrays -------------------------------------------

@@ -636,7 +636,7 @@ def solve_command(
         raise ValueError(f"trump must be one of S C D H ♠ ♣ ♦ ♥ NT, got {trump!r}")
     if misere and suit is not None:
         raise ValueError(f"a misère is played without trumps; leave out --trump {trump}")
-    _compile_notice("solver._leads_one")
+    _compile_notice("solver/_batch._leads_one")
     leads = solve_leads(masks, trump=suit, leader=leader, declarer=declarer, misere=misere)
     # The leader picks the best card for his side: the declarer's side wants tricks on a
     # trick contract, the defenders want the misère declarer to take them.

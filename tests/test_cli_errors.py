@@ -175,17 +175,18 @@ def test_first_run_says_it_compiles(tmp_path, monkeypatch):
     cli._compile_notice("play._batch_kernel")
     assert warm.getvalue() == ""
     monkeypatch.setattr("sys.stderr", io.StringIO())  # not a terminal: never a word
-    cli._compile_notice("solver._leads_one")
+    cli._compile_notice("solver/_batch._leads_one")
 
 
 def test_the_compile_check_names_the_real_cached_functions():
     from prefstats.play import _batch_kernel
-    from prefstats.solver import _leads_one
+    from prefstats.solver._batch import _leads_one
 
     deal(1, seed=1)  # compiled or loaded: its index file is in the cache now
     assert prefstats.is_compiled("deal._deal_kernel")
-    for function in (_batch_kernel, _leads_one):
-        assert function._cache.cache_path == str(prefstats.CACHE)
+    for function, folder in ((_batch_kernel, prefstats.CACHE),
+                             (_leads_one, prefstats.CACHE / "solver")):  # a subpackage
+        assert function._cache.cache_path == str(folder)
 
 
 @pytest.mark.parametrize("command", [("deal",), ("solve", "--seed", "1"), ("score", "x.json"),

@@ -13,14 +13,14 @@ from solver_checks import random_positions as _random_positions
 
 from prefstats.cards import SUIT_LETTERS, parse_cards
 from prefstats.solver import (
-    _bounds,
-    _search,
     new_table,
     solve,
     solve_batch,
     solve_leads,
     solve_leads_batch,
 )
+from prefstats.solver._bounds import _bounds
+from prefstats.solver._search import _search
 
 #: Published positions, kept in the repository (tests/data) so no clone lacks them.
 POSITIONS = Path(__file__).resolve().parent / "data" / "dd_positions.txt"

@@ -1,0 +1,180 @@
+"""Move ordering by card-play heuristics, and the playout along it that gives trick
+contracts their first guess (private)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from prefstats.cards import lowest_card, pdep, pext, popcount
+from prefstats.solver._bounds import HIGH8, _suit_len
+from prefstats.tricks import beats, legal_cards, trick_winner
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, hint, killer,
+                 out, scores):
+    """Write one card per run of equivalent legal cards into ``out``, best first.
+
+    ``trick`` holds the ``tlen`` cards already played to this trick; ``hint`` is a card
+    to try first if it is among them, ``killer`` one to try next (-1: none); ``scores``
+    is scratch space. Returns the number of cards written.
+    """
+    led = -1 if tlen == 0 else trick[0] >> 3
+    legal = legal_cards(hands[player], led, trump)
+    in_play = hands[0] | hands[1] | hands[2]
+    for i in range(tlen):
+        in_play |= 1 << trick[i]
+    # Top card of each run of legal cards with no other in-play card between them: on
+    # the cards in play packed down, lowest first, a legal card whose next one is not
+    # legal or is the lowest of the next suit.
+    bottoms = 0
+    for s in range(4):
+        m = (in_play >> (8 * s)) & 0xFF
+        bottoms |= (m & -m) << (8 * s)
+    x = pext(legal, in_play)
+    reps = pdep(x & ~((x & ~pext(bottoms, in_play)) >> 1), in_play)
+    if reps & (reps - 1) == 0:  # one choice: nothing to order
+        out[0] = lowest_card(reps)
+        return 1
+    wants_declarer = (player == declarer) != misere  # does he want the declarer to win?
+    best = -1
+    win_seat = -1
+    for i in range(tlen):
+        if best < 0 or beats(trick[i], best, trump):
+            best = trick[i]
+            win_seat = (leader + i) % 3
+    third = (player + 1) % 3
+    third_legal = legal_cards(hands[third], led, trump) if tlen == 1 else 0
+    n = 0
+    while reps:
+        c = lowest_card(reps)
+        reps &= reps - 1
+        r = c & 7
+        if tlen == 0:
+            score = _lead_score(hands, c, player, declarer, trump, misere)
+        else:
+            wins = beats(c, best, trump)
+            winner = player if wins else win_seat
+            if tlen == 1:
+                # The third hand overtakes when he can and likes to, or when he must.
+                over = _beating(third_legal, c if wins else best, trump)
+                third_likes = (winner == declarer) != ((third == declarer) != misere)
+                if over != 0 and (third_likes or over == third_legal):
+                    winner = third
+            score = 100 if (winner == declarer) == wants_declarer else 0
+            if misere and (player == declarer or (declarer - leader) % 3 < tlen):
+                score += r  # shed high cards once the declarer's fate in the trick is set
+            else:
+                score -= r  # cheapest card first
+        if c == hint:
+            score += 1000
+        elif c == killer:
+            score += 500
+        k = n
+        while k > 0 and scores[k - 1] < score:
+            scores[k] = scores[k - 1]
+            out[k] = out[k - 1]
+            k -= 1
+        scores[k] = score
+        out[k] = c
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _beating(cards, best, trump):
+    """The cards of ``cards`` that would beat ``best`` (as ``beats`` does, all at once)."""
+    sh = best & ~7
+    higher = cards & (0xFF << sh) & ~((2 << best) - 1)
+    if trump >= 0 and sh != 8 * trump:
+        higher |= cards & (0xFF << (8 * trump))
+    return higher
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _lead_score(hands, c, player, declarer, trump, misere):
+    """Heuristic value of leading card ``c``: higher is tried first."""
+    s = c >> 3
+    r = c & 7
+    sh = 8 * s
+    a = (player + 1) % 3
+    b = (player + 2) % 3
+    sa = (hands[a] >> sh) & 0xFF
+    sb = (hands[b] >> sh) & 0xFF
+    if misere:
+        if player == declarer:
+            # Safe if a defender must follow with a higher card: all his cards are above it.
+            if (sa and (sa & ((1 << (r + 1)) - 1)) == 0) or (
+                sb and (sb & ((1 << (r + 1)) - 1)) == 0
+            ):
+                return 100 + r
+            return r  # he takes this trick anyway: shed a high card
+        partner = a if b == declarer else b
+        sp = (hands[partner] >> sh) & 0xFF
+        sd = (hands[declarer] >> sh) & 0xFF
+        if sd == 0:
+            return -10 - r
+        low = r
+        if sp:
+            low = max(low, lowest_card(sp))
+        ducks = popcount(sd & ((1 << low) - 1))
+        # Forcing leads first, then those he has fewest cards to duck; within them the
+        # highest card, keeping the low ones to force him later, and (when forcing) in
+        # his shortest suit (measured: fewer nodes than the lowest card first).
+        if ducks == 0:
+            return 100 + r - 4 * popcount(sd)  # he has only higher cards: he must win it
+        return 50 - 4 * ducks + r
+    others = sa | sb
+    if others == 0 or r > HIGH8[others]:
+        ruff_threat = (
+            trump >= 0
+            and s != trump
+            and ((sa == 0 and _suit_len(hands[a], trump) > 0) or (
+                sb == 0 and _suit_len(hands[b], trump) > 0))
+        )
+        if not ruff_threat:
+            return 100 + r
+    if player != declarer:
+        partner = a if b == declarer else b
+        sp = (hands[partner] >> sh) & 0xFF
+        sd = (hands[declarer] >> sh) & 0xFF
+        if trump >= 0 and s != trump:
+            if sd == 0 and _suit_len(hands[declarer], trump) > 0:
+                return -30 - r  # the declarer ruffs
+            if sp == 0 and _suit_len(hands[partner], trump) > 0:
+                return 70 - r  # the partner ruffs
+        if sp and HIGH8[sp] > HIGH8[sd]:
+            return 60 - r  # lead low to the partner's top card
+    elif trump >= 0 and s != trump and (
+            (sa == 0 and _suit_len(hands[a], trump) > 0)
+            or (sb == 0 and _suit_len(hands[b], trump) > 0)):
+        return -30 - r  # a defender ruffs
+    # Other leads: low cards of short side suits first (measured: fewer nodes than by
+    # rank alone), trumps last.
+    return -r - 3 * popcount((hands[player] >> sh) & 0xFF) - 8 * (s == trump)
+
+
+
+@njit(cache=True, error_model="numpy")
+def _playout(hands, seq, root_len, leader, declarer, trump, misere):
+    """Declarer's tricks when every player plays the first card of the move ordering."""
+    h = hands.copy()
+    trick = seq[:3].copy()
+    moves = np.empty(10, np.int64)
+    scores = np.empty(10, np.int64)
+    taken = 0
+    tlen = root_len
+    while h[leader] | h[(leader + 1) % 3] | h[(leader + 2) % 3]:
+        player = (leader + tlen) % 3
+        _order_moves(h, trick, tlen, leader, player, declarer, trump, misere, -1, -1, moves,
+                     scores)
+        h[player] &= ~(1 << moves[0])
+        trick[tlen] = moves[0]
+        tlen += 1
+        if tlen == 3:
+            leader = (leader + trick_winner(trick[0], trick[1], trick[2], trump)) % 3
+            taken += leader == declarer
+            tlen = 0
+    return taken
+

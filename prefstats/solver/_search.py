@@ -1,0 +1,337 @@
+"""The search: zero-window alpha-beta on an explicit stack, the exact last two tricks,
+and the compiled solves built on it (the compiled layer behind :mod:`prefstats.solver`)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from prefstats.cards import lowest_card, popcount
+from prefstats.solver._bounds import _bounds
+from prefstats.solver._intrinsics import _borrowed
+from prefstats.solver._order import _order_moves, _playout
+from prefstats.solver._table import _entry, _pack_card, _position_key, _slot, _store, _unpack_card
+from prefstats.tricks import legal_cards, trick_winner
+
+_MAX_PLIES = 31  # 30 cards plus the final node
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _last_trick(hands, leader, declarer, trump):
+    """1 if the declarer wins the last trick (one card a hand), else 0."""
+    w = trick_winner(lowest_card(hands[leader]), lowest_card(hands[(leader + 1) % 3]),
+                     lowest_card(hands[(leader + 2) % 3]), trump)
+    return 1 if (leader + w) % 3 == declarer else 0
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _last_two(hands, leader, declarer, trump, misere):
+    """Declarer's tricks from the last two tricks (two cards a hand), by plain minimax
+    on scalars (no scratch arrays: it runs at a good share of the search's leaves)."""
+    p1 = (leader + 1) % 3
+    p2 = (leader + 2) % 3
+    h0 = hands[leader]
+    h1 = hands[p1]
+    h2 = hands[p2]
+    # Each player's best: the most tricks for the declarer's side, the fewest otherwise.
+    sign0 = 1 if (leader == declarer) != misere else -1
+    sign1 = 1 if (p1 == declarer) != misere else -1
+    sign2 = 1 if (p2 == declarer) != misere else -1
+    best0 = -9
+    m0 = h0
+    while m0:
+        c0 = lowest_card(m0)
+        m0 &= m0 - 1
+        r0 = lowest_card(h0 ^ (1 << c0))
+        best1 = -9
+        m1 = legal_cards(h1, c0 >> 3, trump)
+        while m1:
+            c1 = lowest_card(m1)
+            m1 &= m1 - 1
+            r1 = lowest_card(h1 ^ (1 << c1))
+            best2 = -9
+            m2 = legal_cards(h2, c0 >> 3, trump)
+            while m2:
+                c2 = lowest_card(m2)
+                m2 &= m2 - 1
+                r2 = lowest_card(h2 ^ (1 << c2))
+                w = trick_winner(c0, c1, c2, trump)  # 0, 1, 2: leader, p1, p2
+                # The last trick, led by the winner w: the cards in seat order from w.
+                if w == 0:
+                    last = trick_winner(r0, r1, r2, trump)
+                elif w == 1:
+                    last = (1 + trick_winner(r1, r2, r0, trump)) % 3
+                else:
+                    last = (2 + trick_winner(r2, r0, r1, trump)) % 3
+                v = ((leader + w) % 3 == declarer) + ((leader + last) % 3 == declarer)
+                best2 = max(best2, sign2 * v)
+            best1 = max(best1, sign2 * sign1 * best2)
+        best0 = max(best0, sign1 * sign0 * best1)
+    return sign0 * best0
+
+
+# ---- the search -----------------------------------------------------------------------
+
+
+@njit(cache=True, error_model="numpy")
+def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, table, stats):
+    """Whether the declarer ends with at least ``target`` tricks from the root position,
+    and the bound the search proved: a number of tricks he surely reaches (at least
+    ``target``) if so, else one he surely stays within (below ``target``).
+
+    ``hands`` (mutated, restored on return) are the three hands; ``seq[:root_len]`` the
+    cards already played to the current trick, led by ``root_leader``. The search is an
+    AND/OR tree walked with an explicit stack; ``val`` carries the proved bound up (on
+    the declarer's tricks from the root): a node whose moves all fail to cut off takes
+    the weakest of their bounds, a cut-off the bound of the move that made it.
+    """
+    words = table[0]
+    mask = words.shape[0] - 1
+    moves = np.empty((_MAX_PLIES, 10), np.int64)
+    scores = np.empty(10, np.int64)
+    n_moves = np.empty(_MAX_PLIES, np.int64)
+    idx = np.empty(_MAX_PLIES, np.int64)
+    is_or = np.empty(_MAX_PLIES, np.bool_)
+    st_player = np.empty(_MAX_PLIES, np.int64)
+    st_leader = np.empty(_MAX_PLIES, np.int64)
+    st_tlen = np.empty(_MAX_PLIES, np.int64)
+    st_taken = np.empty(_MAX_PLIES, np.int64)
+    st_slot = np.full(_MAX_PLIES, -1, np.int64)
+    st_k1 = np.empty(_MAX_PLIES, np.int64)
+    st_k2 = np.empty(_MAX_PLIES, np.int64)
+    st_lo = np.empty(_MAX_PLIES, np.int64)
+    st_hi = np.empty(_MAX_PLIES, np.int64)
+    st_acc = np.empty(_MAX_PLIES, np.int64)
+    # The lead that last cut the search off at each depth, by leader: it often refutes
+    # the sibling positions too (there most leads are tried first by heuristics alone).
+    killer = np.full((_MAX_PLIES, 3), -1, np.int64)
+    # Arrays handed to the inlined helpers, as views without reference counting.
+    hands = _borrowed(hands)
+    seq = _borrowed(seq)
+    words = _borrowed(words)
+    moves = _borrowed(moves)
+    scores = _borrowed(scores)
+
+    d = 0
+    leader = root_leader
+    tlen = root_len
+    taken = 0
+    res = False
+    val = 0
+    while True:
+        # ---- enter node d: settle it at once if bounds allow, else expand it ----
+        stats[0] += 1
+        settled = False
+        st_slot[d] = -1
+        hint = -1
+        if tlen == 0:
+            n = popcount(hands[leader])
+            need = target - taken
+            if need <= 0:
+                res = True
+                val = taken
+                settled = True
+            elif need > n:
+                res = False
+                val = taken + n
+                settled = True
+            elif n <= 2:
+                if n == 1:
+                    v = _last_trick(hands, leader, declarer, trump)
+                else:
+                    v = _last_two(hands, leader, declarer, trump, misere)
+                res = v >= need
+                val = taken + v
+                settled = True
+            else:
+                k1, k2 = _position_key(hands, leader, declarer, trump, misere)
+                slot = _slot(k1, k2, mask)
+                lo, hi, packed = _entry(words, slot, k1, k2, -1, n)
+                if lo < 0:  # a new position: start from the static bounds
+                    lo, hi = _bounds(hands, n, leader, declarer, trump, misere)
+                    if lo >= need or hi < need:  # settled: next time a probe will do
+                        _store(words, slot, k1, k2, lo, hi, -1)
+                hint = _unpack_card(hands, packed)
+                if lo >= need:
+                    res = True
+                    val = taken + lo
+                    settled = True
+                elif hi < need:
+                    res = False
+                    val = taken + hi
+                    settled = True
+                else:
+                    st_lo[d] = lo
+                    st_hi[d] = hi
+                    st_slot[d] = slot
+                    st_k1[d] = k1
+                    st_k2[d] = k2
+        if not settled:
+            player = (leader + tlen) % 3
+            trick = seq[root_len + d - tlen : root_len + d]
+            n_moves[d] = _order_moves(
+                hands, trick, tlen, leader, player, declarer, trump, misere, hint,
+                killer[d, leader] if tlen == 0 else -1, moves[d], scores,
+            )
+            idx[d] = 0
+            is_or[d] = (player == declarer) != misere
+            st_acc[d] = -1 if is_or[d] else 99
+            st_player[d] = player
+            st_leader[d] = leader
+            st_tlen[d] = tlen
+            st_taken[d] = taken
+        else:
+            # ---- back up settled values until a node has another move to try ----
+            while True:
+                if d == 0:
+                    return res, val
+                d -= 1
+                hands[st_player[d]] |= 1 << seq[root_len + d]
+                cut = res == is_or[d]
+                if cut:
+                    killer[d, st_leader[d]] = seq[root_len + d]
+                if not cut:
+                    if is_or[d]:
+                        st_acc[d] = max(st_acc[d], val)
+                    else:
+                        st_acc[d] = min(st_acc[d], val)
+                    idx[d] += 1
+                    if idx[d] < n_moves[d]:
+                        break
+                    res = not is_or[d]  # no move reached the cut-off
+                    val = st_acc[d]
+                slot = st_slot[d]
+                if slot >= 0:
+                    k1 = st_k1[d]
+                    k2 = st_k2[d]
+                    lo, hi, packed = _entry(words, slot, k1, k2, st_lo[d], st_hi[d])
+                    if cut:
+                        packed = _pack_card(hands, seq[root_len + d])
+                    if res:
+                        lo = max(lo, val - st_taken[d])
+                    else:
+                        hi = min(hi, val - st_taken[d])
+                    _store(words, slot, k1, k2, lo, hi, packed)
+        # ---- play move idx[d] of node d ----
+        player = st_player[d]
+        c = moves[d, idx[d]]
+        hands[player] &= ~(1 << c)
+        seq[root_len + d] = c
+        leader = st_leader[d]
+        taken = st_taken[d]
+        tlen = st_tlen[d] + 1
+        if tlen == 3:
+            base = root_len + d - 2
+            leader = (leader + trick_winner(seq[base], seq[base + 1], c, trump)) % 3
+            if leader == declarer:
+                taken += 1
+            tlen = 0
+        d += 1
+
+
+
+@njit(cache=True, error_model="numpy")
+def solve_position(hands, seq, root_len, leader, declarer, trump, misere, table, stats):
+    """Declarer's tricks from a position, by zero-window searches around a guess
+    (compiled; callers in numba code may value positions inside a trick with it).
+
+    For trick contracts the guess is the result of a playout along the move ordering:
+    mostly within a trick of the answer, so two or three searches settle it. Misère
+    searches count up from one trick: there proving "at least t" is cheap and refuting
+    it dear, so it pays to refute only once.
+    """
+    guess = 1 if misere else _playout(hands, seq, root_len, leader, declarer, trump, misere)
+    return _solve_from(hands, seq, root_len, leader, declarer, trump, misere, table, stats,
+                       guess)
+
+
+@njit(cache=True, error_model="numpy")
+def _solve_from(hands, seq, root_len, leader, declarer, trump, misere, table, stats, guess):
+    """:func:`solve_position` with the first guess given."""
+    n_tricks = (popcount(hands[0] | hands[1] | hands[2]) + root_len) // 3
+    lo = 0
+    hi = n_tricks
+    while lo < hi:
+        t = min(max(guess, lo + 1), hi)
+        res, val = _search(hands, seq, root_len, leader, declarer, trump, misere, target=t,
+                           table=table, stats=stats)
+        if res:
+            lo = val
+            guess = val + 1
+        else:
+            hi = val
+            guess = val
+    return lo
+
+
+@njit(cache=True, error_model="numpy")
+def solve_kernel(h0, h1, h2, leader, declarer, trump, misere, table, stats):
+    """Compiled :func:`solve` of one deal for callers in numba code (the hand engine):
+    hands as int64 masks, ``trump`` -1 for none, ``table`` one thread's table from
+    :func:`new_table`, ``stats`` an int64 array counting nodes."""
+    hands = np.array([h0, h1, h2], dtype=np.int64)
+    seq = np.zeros(_MAX_PLIES + 3, np.int64)
+    return solve_position(hands, seq, 0, leader, declarer, trump, misere, table, stats)
+
+
+@njit(cache=True, error_model="numpy")
+def card_values_kernel(hands, trick, tlen, leader, declarer, trump, misere, table, stats, out):
+    """Fill ``out[c]`` (32 entries) with the declarer's tricks from the current trick on
+    after the seat to move plays card ``c``; -1 for the cards it may not play.
+
+    Compiled form of :func:`card_values`: ``hands`` (three int64 masks) are the cards
+    the seats still hold, ``trick[:tlen]`` the cards already on the table, led by
+    ``leader``; the seat to move is ``(leader + tlen) % 3``; ``trump`` -1 for none.
+    Legal cards with no other card in play between them (in a hand or on the table)
+    have the same value, so one card of each such run is searched; each search starts
+    from the value found for the last one.
+    """
+    out[:] = -1
+    h = hands.copy()
+    seq = np.zeros(_MAX_PLIES + 3, np.int64)
+    player = (leader + tlen) % 3
+    legal = legal_cards(h[player], -1 if tlen == 0 else trick[0] >> 3, trump)
+    in_play = h[0] | h[1] | h[2]
+    for i in range(tlen):
+        in_play |= 1 << trick[i]
+    guess = -1
+    prev = -1
+    while legal:
+        c = lowest_card(legal)
+        legal &= legal - 1
+        if prev >= 0 and prev >> 3 == c >> 3 and in_play & ((1 << c) - (2 << prev)) == 0:
+            out[c] = out[prev]  # no card in play between them: the same card
+            prev = c
+            continue
+        prev = c
+        for i in range(tlen):
+            seq[i] = trick[i]
+        seq[tlen] = c
+        h[player] &= ~(1 << c)
+        if tlen == 2:  # the card closes the trick: search on from the next lead
+            lead = (leader + trick_winner(seq[0], seq[1], c, trump)) % 3
+            won = 1 if lead == declarer else 0
+            root = 0
+        else:
+            lead = leader
+            won = 0
+            root = tlen + 1
+        if guess < 0:
+            guess = won + (1 if misere else _playout(h, seq, root, lead, declarer, trump,
+                                                      misere))
+        v = won + _solve_from(h, seq, root, lead, declarer, trump, misere, table, stats,
+                              guess - won)
+        h[player] |= 1 << c
+        out[c] = v
+        guess = v
+
+
+@njit(cache=True, error_model="numpy")
+def card_values_batch_kernel(worlds, trick, tlen, leader, declarer, trump, misere, table,
+                             stats, out):
+    """:func:`card_values_kernel` for each row of ``worlds`` ((K, 3) int64 hands: sampled
+    worlds of one decision) into the rows of ``out`` ((K, 32) int8), with one table:
+    the worlds share most positions a few tricks on, so later worlds find them there."""
+    for i in range(worlds.shape[0]):
+        card_values_kernel(worlds[i], trick, tlen, leader, declarer, trump, misere, table,
+                           stats, out[i])

@@ -1,0 +1,97 @@
+"""The transposition table: keys on ranks relative to the cards in play, buckets of
+one cache line, and the cards stored in entries in the same relative form (private)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from prefstats.cards import lowest_card, pdep, pext, popcount
+
+#: log2 of the number of transposition-table entries per solver thread. 2**14 entries
+#: (256 KiB) stay in the core's cache better than 2**15: faster median and mean solves
+#: though the largest trees take a few more nodes; 2**16 is slower still.
+TT_BITS = 14
+TT_SIZE = 1 << TT_BITS
+#: Bytes per table entry: two 64-bit words (see ``new_table``).
+TT_ENTRY_BYTES = 16
+
+
+def new_table(threads: int = 1, bits: int = TT_BITS) -> tuple[np.ndarray, ...]:
+    """Empty transposition tables for ``threads`` solver threads, as a tuple of arrays
+    indexed by thread first: thread ``k`` uses ``tuple(t[k] for t in tables)``.
+
+    It holds one array of shape (threads, 2**bits, 2). An entry is two words, so one
+    memory access reads it: the first key word, then the second key word (40 bits) with
+    the bounds on the declarer's remaining tricks (4 bits each) and, plus one, the lead
+    that last cut the search off there (on relative ranks, tried first next time).
+    Empty entries have all bits set, which no key has.
+    """
+    return (np.full((threads, 1 << bits, 2), -1, dtype=np.int64),)
+
+
+_KEY2 = (1 << 40) - 1
+_BUCKET = 4  # entries a bucket: 64 bytes, one cache line
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _entry(words, slot, k1, k2, lo, hi):
+    """Bounds and best lead stored for a key in the bucket at ``slot`` (``_BUCKET``
+    entries in one cache line), or (lo, hi, -1) when it is not stored."""
+    for i in range(slot, slot + _BUCKET):
+        word = words[i, 1]
+        if words[i, 0] == k1 and word & _KEY2 == k2:
+            return (word >> 40) & 15, (word >> 44) & 15, ((word >> 48) & 63) - 1
+    return lo, hi, -1
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _store(words, slot, k1, k2, lo, hi, packed):
+    """Store an entry in its bucket: over its old one, else first, older ones moving
+    down and the oldest dropping out."""
+    i = slot + _BUCKET - 1
+    while i > slot and not (words[i, 0] == k1 and words[i, 1] & _KEY2 == k2):
+        i -= 1
+    if not (words[i, 0] == k1 and words[i, 1] & _KEY2 == k2):
+        for j in range(slot + _BUCKET - 1, slot, -1):
+            words[j, 0] = words[j - 1, 0]
+            words[j, 1] = words[j - 1, 1]
+    words[i, 0] = k1
+    words[i, 1] = k2 | lo << 40 | hi << 44 | (packed + 1) << 48
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _position_key(hands, leader, declarer, trump, misere):
+    """Key of a trick-boundary position, on ranks relative to the cards in play: which
+    of the cards in play, lowest first, the first two hands hold (the third holds the
+    rest) and how many cards of each suit are in play."""
+    all_cards = hands[0] | hands[1] | hands[2]
+    counts = 0
+    for s in range(4):
+        counts |= popcount((all_cards >> (8 * s)) & 0xFF) << (4 * s)
+    meta = leader | (trump + 1) << 2 | declarer << 5 | misere << 7
+    return pext(hands[0], all_cards) | pext(hands[1], all_cards) << 32, counts | meta << 16
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _slot(k1, k2, mask):
+    h = k1 * -7046029254386353131 ^ k2 * -4417276706812531889  # 64-bit wrap-around
+    return (h >> 29) & mask & -_BUCKET
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _pack_card(hands, c):
+    """Card ``c`` on ranks relative to the cards in ``hands`` (as in table keys)."""
+    sh = c & ~7
+    m = ((hands[0] | hands[1] | hands[2]) >> sh) & 0xFF
+    return sh + popcount(m & ((1 << (c & 7)) - 1))
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _unpack_card(hands, packed):
+    """Inverse of ``_pack_card``; -1 stays -1."""
+    if packed < 0:
+        return -1
+    sh = packed & ~7
+    m = ((hands[0] | hands[1] | hands[2]) >> sh) & 0xFF
+    return sh + lowest_card(pdep(1 << (packed & 7), m))
