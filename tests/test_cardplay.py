@@ -12,9 +12,10 @@ from prefstats.auction import W_PASS, W_WHIST
 from prefstats.cards import card_name, parse_cards
 from prefstats.contracts import MISERE, TRUMP, parse_contract
 from prefstats.deal import deal
+from prefstats.knowledge import voids_shown
 from prefstats.play import new_state, play_batch
 from prefstats.players.builtin import decide, default_params, default_tables
-from prefstats.players.cardplay import play_decision
+from prefstats.players.cardplay import play_decision, possible_cards
 from prefstats.tricks import legal_cards
 from prefstats.variants import get_variant
 
@@ -28,9 +29,10 @@ PRESETS = ("sochi", "leningrad", "rostov")
 
 
 def position(kind, me, hand, *, trick=(), leader=None, gone="", contract=None, declarer=-1,
-             visible=None, talon=""):
+             visible=None, talon="", voids=None, discard=""):
     """An observation of seat ``me`` holding ``hand`` with ``trick`` (cards in playing
-    order) on the table; ``gone`` are cards played before this trick."""
+    order) on the table; ``gone`` are cards played before this trick, ``voids`` the
+    suits (bits by seat) shown void in them."""
     obs = np.zeros(1, dtype=engine.OBSERVATION)[0]
     obs["phase"] = engine.PLAY
     obs["kind"] = kind
@@ -48,7 +50,10 @@ def position(kind, me, hand, *, trick=(), leader=None, gone="", contract=None, d
     obs["trick_cards"][:] = -1
     obs["trick_cards"][: len(cards)] = cards
     obs["gone"] = parse_cards(gone) | sum(1 << c for c in cards)
+    obs["discard"] = parse_cards(discard)
     trump = int(TRUMP[code]) if kind == engine.GAME else -1
+    shown = voids_shown(cards, int(obs["leader"]), trump) if cards else (0, 0, 0)
+    obs["voids"] = [v | w for v, w in zip(shown, voids or (0, 0, 0), strict=True)]
     obs["legal"] = legal_cards(parse_cards(hand), cards[0] >> 3 if cards else -1, trump)
     return obs
 
@@ -165,36 +170,99 @@ def _reshuffled(st, seat, rng):
     return other
 
 
-@pytest.mark.parametrize("whist", [(W_WHIST, W_WHIST), None])
-def test_decision_is_unchanged_when_hidden_hands_change(whist):
-    """Same observation, other hidden cards: same card (closed games and raspasy)."""
-    variant = get_variant("sochi")
+def _positions(variant, deals, closed):
+    """Every card decision of ``deals`` played by the heuristic: constructed closed games
+    (``closed``) or raspasy (all pass). Yields the state, the deciding seat's
+    observation and the engine's rules."""
     rules = engine.rules_array(variant)
     prm, tb = default_params("heuristic"), default_tables("heuristic")
-    rng = np.random.default_rng(1)
-    d = deal(60, seed=4)
-    checked = 0
-    for i in range(len(d)):
-        if whist is None:
-            st = new_state(d.hands[i], d.talon[i], talon_first=int(d.talon_first[i]))[0]
+    for i in range(len(deals)):
+        if closed:
+            st = gap.constructed_closed_games(deals[i], variant)[0]
+        else:
+            st = new_state(deals.hands[i], deals.talon[i],
+                           talon_first=int(deals.talon_first[i]))[0]
             engine.advance_forced(st, rules)
             while st["phase"] == engine.AUCTION:
                 engine.apply(st, rules, 26)  # all pass
-        else:
-            st = gap.constructed_closed_games(d[i], variant)[0]
         engine.advance_forced(st, rules)
-        obs, obs2 = (np.zeros(1, dtype=engine.OBSERVATION)[0] for _ in range(2))
+        obs = np.zeros(1, dtype=engine.OBSERVATION)[0]
         while st["phase"] != engine.DONE:
             engine.observe(st, rules, obs)
-            card = decide(1, obs, rules, prm, tb, np.uint64(0))
-            other = _reshuffled(st, int(st["controller"]), rng)
-            engine.observe(other, rules, obs2)
-            assert obs.tobytes() == obs2.tobytes()
-            assert decide(1, obs2, rules, prm, tb, np.uint64(0)) == card
-            checked += 1
-            engine.apply(st, rules, card)
+            yield st, obs, rules
+            engine.apply(st, rules, decide(1, obs, rules, prm, tb, np.uint64(0)))
             engine.advance_forced(st, rules)
+
+
+@pytest.mark.parametrize("closed", [True, False])
+def test_decision_is_unchanged_when_hidden_hands_change(closed):
+    """Same observation, other hidden cards: same card (closed games and raspasy)."""
+    prm, tb = default_params("heuristic"), default_tables("heuristic")
+    rng = np.random.default_rng(1)
+    obs2 = np.zeros(1, dtype=engine.OBSERVATION)[0]
+    checked = 0
+    for st, obs, rules in _positions(get_variant("sochi"), deal(60, seed=4), closed):
+        card = decide(1, obs, rules, prm, tb, np.uint64(0))
+        other = _reshuffled(st, int(st["controller"]), rng)
+        engine.observe(other, rules, obs2)
+        assert obs.tobytes() == obs2.tobytes()
+        assert decide(1, obs2, rules, prm, tb, np.uint64(0)) == card
+        checked += 1
     assert checked > 500
+
+
+# ---- what the seat knows ---------------------------------------------------------------
+
+
+def test_possible_cards_keep_voids_shown_in_earlier_tricks():
+    # Seat 1 showed out of clubs in an earlier trick: every club left is seat 2's.
+    obs = position(engine.GAME, 0, "♠AK ♦A", contract="6♠", declarer=0,
+                   voids=(0, 1 << 1, 0))
+    (_, p1, p2), hidden = possible_cards(obs)
+    clubs = parse_cards("♣AKQJ10987")
+    assert p1 & clubs == 0 and p2 & clubs == clubs and hidden == (False, True, True)
+
+
+def test_possible_cards_leave_out_the_talon_and_discard_the_seat_knows():
+    talon, discard = "♥AK", "♦87"
+    # The declarer: his discard is out of play, the talon is his.
+    obs = position(engine.GAME, 0, "♠AKQJ10987 ♥AK", contract="6♠", declarer=0,
+                   talon=talon, discard=discard)
+    p = possible_cards(obs)[0]
+    for s in (1, 2):
+        assert p[s] & parse_cards(f"{talon} {discard}") == 0
+    # A whister: the shown talon went to the declarer (or his discard), not the partner.
+    obs = position(engine.GAME, 1, "♣AKQJ10987 ♦AK", contract="6♠", declarer=0,
+                   talon=talon)
+    p = possible_cards(obs)[0]
+    assert p[2] & parse_cards(talon) == 0 and p[0] & parse_cards(talon) == parse_cards(talon)
+
+
+def test_possible_cards_count_the_cards_only_one_seat_may_hold():
+    # Three cards each left; seat 1 is void in clubs, seat 2 in hearts and diamonds: the
+    # three cards seat 2 cannot hold are seat 1's, so ♠Q is seat 2's.
+    obs = position(engine.GAME, 0, "♠AK ♦A", contract="6♠", declarer=0, discard="♠87",
+                   gone="♠J109 ♣AK10987 ♦KJ10987 ♥QJ10987",
+                   voids=(0, 1 << 1, 1 << 2 | 1 << 3))
+    obs["played_by"][:3] = [parse_cards("♠J109 ♣AK ♦K ♥Q"), parse_cards("♣10 ♦J1098 ♥J10"),
+                            parse_cards("♣987 ♦7 ♥987")]
+    (_, p1, p2), _ = possible_cards(obs)
+    assert (p1, p2) == (parse_cards("♥AK ♦Q"), parse_cards("♣QJ ♠Q"))
+
+
+@pytest.mark.parametrize(("name", "closed"), [("sochi", True), ("sochi", False),
+                                              ("gusarik", False)])
+def test_possible_cards_always_hold_the_hidden_cards(name, closed):
+    """In real play every seat's cards lie within its possible set."""
+    checked = 0
+    for st, obs, rules in _positions(get_variant(name), deal(80, seed=9), closed):
+        skip = int(rules[engine.R_DUMMY]) if obs["kind"] == engine.RASPASY else -1
+        poss, _ = possible_cards(obs, skip)
+        for s in range(3):
+            if s != skip:
+                assert int(st["hands"][s]) & ~int(poss[s]) == 0
+                checked += 1
+    assert checked > 1000
 
 
 # ---- legality and quality over many deals ------------------------------------------------

@@ -3,9 +3,10 @@ and -- when no solver settles them -- open deals and misère: compiled functions
 observation record that use only what the seat may know.
 
 What a seat knows: its own cards, the hands laid open (``obs.visible``), every card
-played, the talon when it was shown, its own discard, and the suits a player failed to
-follow in the current trick. From these, :func:`possible_cards` gives each other seat's
-set of cards it may hold; every rule below reads only those sets.
+played, the talon when it was shown, its own discard, the suits each player has shown
+void in (in any trick) and how many cards each still holds. From these,
+:func:`possible_cards` gives each other seat's set of cards it may hold; every rule
+below reads only those sets.
 
 The rules, by seat:
 
@@ -102,9 +103,12 @@ def _below(c):
 def possible_cards(obs, skip=-1):
     """Cards each seat may hold, as the deciding seat sees it: a visible hand exactly,
     a hidden one as every card not played, not seen and not known to be out of play
-    (own discard, a raspasy talon shown); a hidden defender cannot hold the shown talon
-    (it went to the declarer). Voids shown in the current trick are removed. Seat
-    ``skip`` (Gusarik's dummy on a raspasy) sits the play out: it holds nothing in play.
+    (own discard, a raspasy talon shown) and not of a suit it has shown void in, in any
+    trick (``obs.voids``); a hidden defender cannot hold the shown talon (it went to the
+    declarer). When every unseen card lies with the two hidden seats (the declarer's
+    view), cards only one of them may hold are his, and if they are as many as his cards
+    he holds nothing else. Seat ``skip`` (Gusarik's dummy on a raspasy) sits the play
+    out: it holds nothing in play.
 
     Returns (possible masks, hidden flags), both indexed by seat.
     """
@@ -118,24 +122,37 @@ def possible_cards(obs, skip=-1):
     pool = FULL & ~gone & ~seen & ~out
     p = [np.int64(0), np.int64(0), np.int64(0)]
     h = [False, False, False]
+    a = -1  # the hidden seats
+    b = -1
     for s in range(3):
         if s == skip:
             continue
         if s == obs.seat or obs.visible[s] != 0:
             p[s] = np.int64(obs.visible[s])
+            continue
+        h[s] = True
+        p[s] = pool
+        if obs.kind != RASPASY and s != obs.declarer:
+            p[s] &= ~np.int64(obs.talon)
+        for suit in range(4):
+            if (obs.voids[s] >> suit) & 1:
+                p[s] &= ~_suit(suit)
+        if a < 0:
+            a = s
         else:
-            h[s] = True
-            p[s] = pool
-            if obs.kind != RASPASY and s != obs.declarer:
-                p[s] &= ~np.int64(obs.talon)
-    # A player who did not follow the led suit in this trick holds none of it.
-    n = obs.n_in_trick
-    if n > 1:
-        led = _suit(obs.trick_cards[0] >> 3)
-        for i in range(1, n):
-            if not (np.int64(1) << obs.trick_cards[i]) & led:
-                s = _seat_at(obs, i, skip)
-                p[s] &= ~led
+            b = s
+    if b >= 0:
+        na = 10 - _pop(np.int64(obs.played_by[a]))
+        nb = 10 - _pop(np.int64(obs.played_by[b]))
+        if _pop(pool) == na + nb:  # nothing unseen lies out of play
+            only_a = p[a] & ~p[b]
+            only_b = p[b] & ~p[a]
+            if _pop(only_a) == na:
+                p[a] = only_a
+                p[b] &= ~only_a
+            elif _pop(only_b) == nb:
+                p[b] = only_b
+                p[a] &= ~only_b
     return (p[0], p[1], p[2]), (h[0], h[1], h[2])
 
 
