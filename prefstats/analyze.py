@@ -17,20 +17,25 @@ whists to the seat that made it, as the reports value a deal:
   from the first lead after each pair of cards he could have put away, under the
   recorded contract and whist calls (the defenders never see the discard, so their
   calls do not depend on it);
-- **calls**: every decision :mod:`prefstats.rollout` can force (``first_call`` and
-  ``whist`` today; a decision added there is found here by its ``at_decision`` code),
-  by rollouts over the cards the seat could not see
-  (:func:`~prefstats.rollout.hand_deals`), each deal played once per option by the
-  continuation ``policy``. With ``condition="record"`` (the default) a dealt deal counts
-  only if the policy, playing it, made every call the seat had heard before the
-  decision as recorded (rejection; ``acceptance`` is the share kept); with
+- **calls**: every decision :mod:`prefstats.rollout` can force, by rollouts over the
+  cards the seat could not see (:func:`~prefstats.rollout.hand_deals`), each deal
+  played once per option by the continuation ``policy``: the seat's first call
+  (``first_call``: pass, bid, misère ...), at the same call how high to compete
+  (``max_bid``: levels 6 .. 10 in the hand's best strain, every call of the seat's
+  auction forced; what was done is the level whose forcing makes every call the seat
+  made), the contract after the talon (``contract``: every legal named contract) and the
+  first whist call (``whist``). With ``condition="record"`` (the default) a dealt deal
+  counts only if the policy, playing it, made every call the seat had heard before the
+  decision as recorded (for the contract: the same discard too, the hand it names the
+  contract with) -- rejection; ``acceptance`` is the share kept; with
   ``condition="none"`` every deal that reaches the decision counts.
 
 Double-dummy figures hold for perfect play by all four hands from the position on;
 rollout figures for the built-in players (``policy``) making every other decision.
 Raspasy card play (each player for himself: no two sides for the solver) and decisions
-no method covers (a later call, the contract, a lone whister's choice to lie open) get
-a row with ``method = "not analysed"`` and the reason in ``note``.
+no method covers (a later call, valued with the first as ``max_bid``; a second whist
+call after a half-whist; a lone whister's choice to lie open) get a row with
+``method = "not analysed"`` and the reason in ``note``.
 
 >>> frame = analyze(load_record("examples/deal.json"), deals=30)
 >>> sorted(set(frame["method"]))
@@ -57,7 +62,17 @@ from prefstats.auction import WHIST_CALL_NAMES, call_name, parse_call
 from prefstats.cards import card_counts, card_name, cards_of, format_cards, parse_cards
 from prefstats.contracts import MISERE, TRUMP, Contract, parse_contract
 from prefstats.play import at_decision, forced_action, new_state
-from prefstats.rollout import DECISIONS, OPTIONS, hand_deals, option_codes, rollout_states
+from prefstats.rollout import (
+    DECISIONS,
+    LEVELS,
+    OPTIONS,
+    best_strains,
+    hand_deals,
+    max_bid_call,
+    max_bid_top,
+    option_codes,
+    rollout_states,
+)
 from prefstats.scoring import deal_values, score_states
 from prefstats.simulate import player_key
 from prefstats.solver import card_values_batch, solve_batch
@@ -552,8 +567,15 @@ def _discard_row(step: Step, record, variant, final) -> dict:
     return row
 
 
-def _not_analysed(step: Step, record, why: str) -> dict:
-    return _row(step, record, method="not analysed", done=_done_name(step), note=why)
+def _not_analysed(step: Step, record, why: str, decision: str | None = None) -> dict:
+    return _row(step, record, method="not analysed", done=_done_name(step), note=why,
+                **_label(decision))
+
+
+def _label(decision: str | None) -> dict:
+    """The ``decision`` column of a rollout row where it is not the phase's name:
+    ``max_bid`` (how high to compete, valued at the seat's first call beside the call)."""
+    return {"decision": "max_bid"} if decision == "max_bid" else {}
 
 
 def _done_name(step: Step) -> str:
@@ -572,22 +594,31 @@ def _done_name(step: Step) -> str:
 
 
 def rollout_decisions(step: Step, variant: Variant) -> list[str]:
-    """The :mod:`prefstats.rollout` decisions with named options (first call, whist) that
-    ``step`` is (by ``at_decision``); max_bid and contract are not analysed yet."""
+    """The :mod:`prefstats.rollout` decisions that ``step`` is (by ``at_decision``);
+    max_bid, which forces every call of the seat's auction, only at its first call."""
     rules = engine.rules_array(variant)
     obs = np.zeros(1, dtype=engine.OBSERVATION)
     st = step.state.copy()
     engine.observe(st[0], rules, obs[0])
-    return [name for name, code in DECISIONS.items()
-            if name in OPTIONS and at_decision(obs[0], code, step.seat)]
+    names = [name for name, code in DECISIONS.items() if at_decision(obs[0], code, step.seat)]
+    if "first_call" not in names and "max_bid" in names:
+        names.remove("max_bid")
+    return names
 
 
-def _options(variant: Variant, decision: str, legal: int) -> dict[str, int]:
+def _options(variant: Variant, decision: str, legal: int) -> dict[str, int | None]:
     """Options of ``decision`` the variant has and that are legal at the recorded
-    decision, with the call each makes there."""
+    decision, with the call each makes there: the named calls of first_call and whist,
+    every legal contract (by its name) of contract, and max_bid's levels (their calls
+    depend on the auction: None)."""
+    if decision == "max_bid":
+        return {str(level): None for level in LEVELS}
+    if decision == "contract":
+        return {str(Contract(c)): c for c in range(MISERE) if legal >> c & 1} | {
+            str(Contract(c)): c for c in range(MISERE + 1, 26) if legal >> c & 1}
     rules = engine.rules_array(variant)
     out = {}
-    for option in _option_names(decision):
+    for option in OPTIONS[decision]:
         try:
             code = option_codes(variant, decision, [option])[0]
         except ValueError:
@@ -598,8 +629,20 @@ def _options(variant: Variant, decision: str, legal: int) -> dict[str, int]:
     return out
 
 
-def _option_names(decision: str) -> list[str]:
-    return list(OPTIONS[decision])
+def max_bid_levels(steps: list[Step], step: Step, variant: Variant) -> list[str]:
+    """The max_bid levels whose forcing makes every call of the auction that ``step``'s
+    seat made in the record (each call is max_bid's call where it was made: the lowest
+    legal bid up to the level in the hand's best strain, else a pass); none when the
+    seat called otherwise (a misère, a dark call, a bid in another strain)."""
+    rules = engine.rules_array(variant)
+    seat = step.seat
+    hand = np.array([int(step.state[0]["dealt"][seat])], dtype=np.int64)
+    strain = int(best_strains(hand, seat)[0])
+    calls = [(s.legal, s.action) for s in steps
+             if s.phase == engine.AUCTION and s.seat == seat]
+    return [str(level) for level in LEVELS
+            if all(int(max_bid_call(legal, rules, max_bid_top(level, strain))) == action
+                   for legal, action in calls)]
 
 
 def _matches(finals: np.ndarray, before: np.ndarray) -> np.ndarray:
@@ -610,6 +653,8 @@ def _matches(finals: np.ndarray, before: np.ndarray) -> np.ndarray:
     ok = (finals["n_calls"] >= n) & (finals["calls"][:, :n] == before["calls"][:n]).all(axis=1)
     if before["phase"] in (engine.CONTRACT, engine.WHIST, engine.LAY):
         ok &= finals["declarer"] == before["declarer"]
+    if before["phase"] == engine.CONTRACT:  # the hand the declarer names a contract with
+        ok &= finals["discard"] == before["discard"]
     if before["phase"] in (engine.WHIST, engine.LAY):
         w = int(before["n_whist"])
         ok &= finals["contract"] == before["contract"]
@@ -617,11 +662,16 @@ def _matches(finals: np.ndarray, before: np.ndarray) -> np.ndarray:
     return ok
 
 
-def _rollout_row(step, record, variant, decision, *, deals, seed, policy, condition,
+def _rollout_row(step, record, variant, decision, *, steps, deals, seed, policy, condition,
                  tick) -> dict:
     options = _options(variant, decision, step.legal)
     names = list(options)
-    done = next((o for o, a in options.items() if a == step.action), None)
+    if decision == "max_bid":
+        matching = max_bid_levels(steps, step, variant)
+        done = matching[0] if matching else None
+    else:
+        matching = []
+        done = next((o for o, a in options.items() if a == step.action), None)
     st = step.state[0]
     seat = step.seat
     rules = engine.rules_array(variant)
@@ -629,7 +679,8 @@ def _rollout_row(step, record, variant, decision, *, deals, seed, policy, condit
     engine.observe(step.state.copy()[0], rules, obs[0])
     if int(obs[0]["hand"]) == 0:
         tick(deals)
-        return _not_analysed(step, record, "the seat had not seen its cards (a dark call)")
+        return _not_analysed(step, record, "the seat had not seen its cards (a dark call)",
+                             decision)
     talon = int(obs[0]["talon"]) if int(card_counts(int(obs[0]["talon"]))) == 2 else None
     hand = int(st["dealt"][seat])
     block = len(hand_deals(hand, seat, 1, talon=talon))
@@ -648,11 +699,13 @@ def _rollout_row(step, record, variant, decision, *, deals, seed, policy, condit
         kept += int(ok.sum())
         tick(len(part))
     values = np.concatenate(values) if values else np.zeros((0, len(names)))
-    base = {"n": kept, "dealt": deals, "acceptance": kept / deals}
+    base = {"n": kept, "dealt": deals, "acceptance": kept / deals, **_label(decision)}
     if kept == 0:
+        heard = " (calls and discard)" if decision == "contract" else ""
         return _row(step, record, method="rollout", done=done, **base,
-                    note=f"no deal of {deals:,} reproduced the record before this decision"
-                    if condition == "record" else "the decision was never reached")
+                    note=f"{decision}: no deal of {deals:,} reproduced the record{heard} "
+                         f"before this decision" if condition == "record"
+                    else f"{decision}: the decision was never reached")
     mean = values.mean(axis=0)
     best = _best(names, mean, done)
     row = _row(step, record, method="rollout", done=done, best=names[best],
@@ -660,8 +713,18 @@ def _rollout_row(step, record, variant, decision, *, deals, seed, policy, condit
                alternatives=[{"option": o, "value": float(v)} for o, v in zip(names, mean,
                                                                                  strict=True)],
                note=f"{decision}: {policy} policy, {condition} conditioning")
+    if decision == "max_bid":
+        strain = int(best_strains(np.array([hand], dtype=np.int64), seat)[0])
+        row["note"] += (f"; competing up to {Contract(int(max_bid_top(6, strain)))} .. "
+                        f"{Contract(int(max_bid_top(10, strain)))} (the hand's best strain)")
+    if len(matching) > 1:
+        row["note"] += (f"; the calls made are those of levels {', '.join(matching)} alike "
+                        f"(done: the lowest)")
     if done is None:
-        row["note"] += f"; the call made ({_done_name(step)}) is not an option of {decision}"
+        made = ("the calls made are those of no level (lowest bid up to it in the best "
+                "strain, then pass)" if decision == "max_bid" else
+                f"the call made ({_done_name(step)}) is not an option of {decision}")
+        row["note"] += f"; {made}"
         return row
     d = names.index(done)
     diff = values[:, best] - values[:, d]
@@ -704,10 +767,17 @@ def _plan(steps: list[Step], variant: Variant, final: np.ndarray) -> list[tuple[
             names = rollout_decisions(step, variant)
             plan.extend((step, n) for n in names)
             if not names:
-                plan.append((step, f"-prefstats.rollout has no decision for this "
-                                   f"{DECISION_OF_PHASE[phase]} (it forces "
-                                   f"{', '.join(DECISIONS)})"))
+                plan.append((step, "-" + _unforced(phase)))
     return plan
+
+
+def _unforced(phase: int) -> str:
+    """Why a call, whist call or lay is not rolled out."""
+    if phase == engine.AUCTION:
+        return ("a later call of the seat's auction: valued with its first call, as max_bid "
+                "(how high to compete; every call of the seat forced)")
+    return (f"prefstats.rollout has no decision for this {DECISION_OF_PHASE[phase]} (it "
+            f"forces {', '.join(DECISIONS)}: a whist call only the first time)")
 
 
 def analyze(record: DealRecord | Mapping | str | Path, variant: Variant | str | None = None, *,
@@ -761,7 +831,8 @@ def analyze(record: DealRecord | Mapping | str | Path, variant: Variant | str | 
                                                                        final))
             tick(1)
         else:
-            rows.append(_rollout_row(step, record, variant, how, deals=deals, seed=seed,
+            rows.append(_rollout_row(step, record, variant, how, steps=steps, deals=deals,
+                                     seed=seed,
                                      policy=policy, condition=condition, tick=tick))
     index = {id(s): i for i, s in enumerate(steps)}
     for row, (step, _) in zip(rows, plan, strict=True):

@@ -42,7 +42,9 @@ An option that is illegal where the decision is reached, or a decision never rea
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -70,7 +72,6 @@ from prefstats.play import (
     forced_action,
     play_on,
     seat_keys,
-    solver_table,
 )
 from prefstats.players.base import Observation
 from prefstats.players.bidding import _lowest_up_to
@@ -88,6 +89,7 @@ from prefstats.players.builtin import (
 from prefstats.players.evaluate import declarer_tricks, load_tables
 from prefstats.scoring import deal_values, score_states
 from prefstats.simulate import RunSpec, _params, player_key, run
+from prefstats.solver import new_table
 
 #: Decisions :func:`rollout` can force: the driver's code of each.
 DECISIONS = {"first_call": FIRST_CALL, "whist": WHIST_CALL, "max_bid": MAX_BID,
@@ -107,6 +109,26 @@ POLICY_CHOICE = -3
 AT_LEVEL = -10
 #: Deals per compiled call (and per task with several workers): bounds the states held.
 CHUNK = 20_000
+
+_local = threading.local()
+_pools: dict[int, ThreadPoolExecutor] = {}
+
+
+def _thread_solver():
+    """This thread's solver table and node counter. The compiled rollout releases the
+    GIL, so :func:`rollout`'s worker threads run at once, each with its own table; a
+    thread keeps its table from call to call (entries stay valid from deal to deal)."""
+    if not hasattr(_local, "table"):
+        _local.table = tuple(t[0] for t in new_table(1))
+        _local.stats = np.zeros(1, dtype=np.int64)
+    return _local.table, _local.stats
+
+
+def _pool(workers: int) -> ThreadPoolExecutor:
+    """The process's pool of ``workers`` rollout threads (kept, so are their tables)."""
+    if workers not in _pools:
+        _pools[workers] = ThreadPoolExecutor(workers, thread_name_prefix="rollout")
+    return _pools[workers]
 
 
 def default_options(variant, decision: str) -> list[str]:
@@ -201,9 +223,22 @@ def deal_codes(deals, seat: int, decision: str, codes: np.ndarray) -> np.ndarray
     codes = np.asarray(codes, dtype=np.int64)
     if decision != "max_bid":
         return np.ascontiguousarray(np.broadcast_to(codes, (len(deals), len(codes))))
-    strain = best_strains(deals.hands[:, seat], seat)[:, None]
-    top = 5 * (codes[None, :] - 6) + strain
+    return max_bid_top(codes[None, :], best_strains(deals.hands[:, seat], seat)[:, None])
+
+
+def max_bid_top(level, strain):
+    """The contract of ``level`` in ``strain`` (ints or arrays): the highest bid max_bid
+    may make."""
+    top = 5 * (level - 6) + strain
     return top + (top >= MISERE)
+
+
+@njit(cache=True)
+def max_bid_call(legal, rules, top):
+    """max_bid's call among the ``legal`` calls: the lowest legal trick bid up to
+    contract ``top``, else a pass."""
+    bid = _lowest_up_to(np.int64(legal), rules, top, 0)
+    return PASS if bid < 0 else bid
 
 
 @njit(cache=True)
@@ -213,8 +248,7 @@ def _force(code, obs, decision, rules, policy, params, tables, key):
     choice (``POLICY_CHOICE``) or its choice among one level's legal contracts
     (``AT_LEVEL - L``), drawn with ``key``; else :func:`~prefstats.play.forced_action`."""
     if decision == MAX_BID:
-        bid = _lowest_up_to(np.int64(obs.legal), rules, code, 0)
-        return PASS if bid < 0 else bid
+        return max_bid_call(obs.legal, rules, code)
     if code != POLICY_CHOICE and code > AT_LEVEL:
         return forced_action(code, obs.legal, rules)
     legal = obs.legal
@@ -245,7 +279,7 @@ def _check_policy(policy: str) -> None:
         raise ValueError(f"unknown policy {policy!r}; choose from {', '.join(POLICIES)}")
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _rollout_kernel(hands, talon, talon_first, rules, policy, params, tables, double_dummy,
                     base_key, index, seat, decision, codes, states, legal, reached, obs_buf,
                     table, stats):
@@ -331,11 +365,12 @@ def _branches(variant, deals, seat, decision, options, key, policy, params):
     reached = np.zeros(n, dtype=np.bool_)
     prm = resolve_params(policy, params)
     code = POLICIES.index(policy)
+    table, stats = _thread_solver()
     bad = _rollout_kernel(
         hands, talon, first, engine.rules_array(variant), code, prm,
         default_tables(policy, variant), bool(DOUBLE_DUMMY_OPEN[code]), np.uint64(key), index,
         seat, forced, deal_codes(deals, seat, decision, codes), states, legal, reached,
-        np.zeros(1, dtype=engine.OBSERVATION), solver_table(), np.zeros(1, dtype=np.int64))
+        np.zeros(1, dtype=engine.OBSERVATION), table, stats)
     if bad >= 0:
         raise RuntimeError(f"built-in policy {policy!r} made an illegal decision in deal {bad}")
     return states.reshape(n, k), legal, reached
@@ -363,8 +398,9 @@ def rollout(variant, deals, *, seat: int, decision: str, options: Sequence,
     decision came, whether or not the option was legal there) and ``contract`` (the
     contract code played, null on a raspasy or where not legal). The players' random
     choices are keyed by ``seed`` as :func:`~prefstats.simulate.simulate` keys them, so
-    unforced branches play as the dataset of that seed; the rows are the same for any
-    ``workers``.
+    unforced branches play as the dataset of that seed. ``workers`` threads share the
+    deals (the compiled driver releases the GIL; each thread has its own solver table);
+    the rows are the same for any ``workers``.
     """
     option_codes(variant, decision, options)
     _check_seat(variant, seat)
@@ -373,15 +409,13 @@ def rollout(variant, deals, *, seat: int, decision: str, options: Sequence,
         raise ValueError(f"workers must be at least 1, got {workers}")
     options = [str(o) for o in options]
     key = int(player_key(seed))
-    starts = range(0, len(deals), CHUNK)
-    tasks = [(variant, deals[a:a + CHUNK], seat, decision, options, key, policy, params)
-             for a in starts]
+    size = min(CHUNK, -(-len(deals) // workers)) if len(deals) else CHUNK
+    tasks = [(variant, deals[a:a + size], seat, decision, options, key, policy, params)
+             for a in range(0, len(deals), size)]
     if workers == 1 or len(tasks) == 1:
         parts = [_chunk_values(*t) for t in tasks]
     else:
-        from joblib import Parallel, delayed
-
-        parts = Parallel(n_jobs=workers)(delayed(_chunk_values)(*t) for t in tasks)
+        parts = list(_pool(workers).map(lambda t: _chunk_values(*t), tasks))
     n, k = len(deals), len(options)
     if parts:
         legal, value, kind, contract, reached = (np.concatenate([p[j] for p in parts])
@@ -431,8 +465,7 @@ class ForcedPlayer:
         self.reached = True
         code, legal = self.code, int(record["legal"])
         if self.decision == MAX_BID:
-            bid = _lowest_up_to(legal, self.rules, code, 0)
-            return PASS if bid < 0 else int(bid)
+            return int(max_bid_call(legal, self.rules, code))
         if code == POLICY_CHOICE:
             return self.player.act(obs)
         if code <= AT_LEVEL:  # the player decides among the level's contracts

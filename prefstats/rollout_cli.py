@@ -95,13 +95,18 @@ def rollout_command(
                                             "talon once)."),
     seed: int = typer.Option(0, help="Seed of the deals and the players' random choices."),
     policy: str = typer.Option("heuristic", help="Continuation policy: heuristic, random or pimc."),
+    workers: int | None = typer.Option(None, min=1, help="Threads (default: all cores); the "
+                                       "figures are the same for any number."),
     output: Format = FORMAT,
 ) -> None:
     """Play every option of one decision of HAND on many deals of the unseen cards and
     rank the options by their mean value in whists, as paired differences."""
     from prefstats.cards import format_cards, parse_cards
     from prefstats.rollout import default_options, hand_deals, option_codes, rollout
+    from prefstats.simulate import _cores
     from prefstats.variants import get_variant
+
+    workers = workers or _cores()
 
     try:
         if deals < 1:
@@ -136,7 +141,7 @@ def rollout_command(
             dealt = hand_deals(mask, seat, step, seed=seed, start=done, talon=known)
             dealt = dealt[: deals - done * block]  # the last block may be cut at --deals
             frame = rollout(rules, dealt, seat=seat, decision=decision, options=names,
-                            seed=seed, policy=policy)
+                            seed=seed, policy=policy, workers=workers)
             chunks.append(frame.select("legal", "value").to_numpy().reshape(-1, len(names), 2))
             done += step
             played = min(done * block, deals)

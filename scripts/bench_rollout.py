@@ -1,10 +1,11 @@
 """Benchmark of counterfactual rollouts (``scripts/bench.py rollout`` runs this too):
 branch plays per second of :func:`prefstats.rollout.rollout` (compiled, every option of
 a deal branched from one shared start; open deals and misère settled by the solver, as
-the heuristic plays by default), on one core and on ``--workers`` processes, against
+the heuristic plays by default), on one core and on ``--workers`` threads, against
 the Python forced driver (:func:`~prefstats.rollout.play_forced_hands`: the same
 forcing through the ``Player`` protocol) in the same run, and the peak memory of the
-run. A branch play is one deal played with one option, scored. Each option's own rate
+run (the workers are threads: the compiled driver releases the GIL). A branch play
+is one deal played with one option, scored. Each option's own rate
 on one core is printed too (the option sets the work: a forced misère is one solver
 call of a misère the players would never bid), and ``play_batch`` on the same deals,
 so figures measured on a busy machine can be scaled to its known speed.
@@ -95,9 +96,9 @@ def main(argv: list[str] | None = None) -> None:
     million = 1_000_000 * k / many
     print(f"  1,000,000 deals x {k} at {args.workers} workers: {million / 60:.1f} min "
           f"(extrapolated from this run's rate; target 5 min)")
-    print(f"  peak memory {own:.2f} GiB (this process; the worker processes are alive, so "
-          f"not counted); a run holds its value columns (8 + 1 + 1 bytes a branch) and "
-          f"one {CHUNK:,}-deal chunk of states a worker")
+    print(f"  peak memory {own:.2f} GiB (the whole run: the workers are threads of this "
+          f"process); a run holds its value columns (8 + 1 + 1 bytes a branch) and one "
+          f"{CHUNK:,}-deal chunk of states a worker")
     print(f"  {machine_load()}")
 
 

@@ -9,6 +9,7 @@ to end through the command line.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import os
 import re
@@ -24,16 +25,19 @@ from typer.testing import CliRunner
 from prefstats import engine
 from prefstats.analyze import (
     RecordError,
+    _matches,
+    _unforced,
     analyze,
     load_record,
+    max_bid_levels,
     parse_record,
     replay,
     tricks_to_whists,
 )
-from prefstats.auction import W_WHIST
-from prefstats.cards import card_name
+from prefstats.auction import PASS, W_WHIST
+from prefstats.cards import card_name, parse_cards
 from prefstats.cli import app
-from prefstats.contracts import TRUMP, parse_contract
+from prefstats.contracts import MISERE, N_CONTRACTS, TRUMP, parse_contract
 from prefstats.scoring import GAME, deal_values, score_batch
 from prefstats.variants import get_variant
 from tests.solver_checks import minimax_cards
@@ -60,8 +64,11 @@ def record(data: dict) -> object:
     return parse_record(json.dumps(data, ensure_ascii=False, indent=1), "deal.json")
 
 
-def cards_row(frame: pl.DataFrame, field: str) -> dict:
-    (row,) = frame.filter(pl.col("field") == field).to_dicts()
+def cards_row(frame: pl.DataFrame, field: str, decision: str | None = None) -> dict:
+    rows = frame.filter(pl.col("field") == field)
+    if decision is not None:
+        rows = rows.filter(pl.col("decision") == decision)
+    (row,) = rows.to_dicts()
     return row
 
 
@@ -171,7 +178,10 @@ def test_every_seat_and_decision_has_a_row(frame):
     assert {"call", "discard", "whist", "card", "contract"} <= set(frame["decision"])
     analysed = frame.filter(pl.col("method") != "not analysed")
     assert (analysed.filter(pl.col("loss").is_not_null())["loss"] >= -1e-9).all()
-    assert frame.filter(pl.col("method") == "not analysed")["note"].str.len_chars().min() > 10
+    # every seat's calls here are first calls, and the contract is rolled out: a reason is
+    # given wherever a decision is not analysed
+    assert (frame.filter(pl.col("method") == "not analysed")["note"].str.len_chars() > 10).all()
+    assert "max_bid" in _unforced(engine.AUCTION) and "whist" in _unforced(engine.WHIST)
 
 
 def test_discard_values_come_from_the_solver(frame):
@@ -199,12 +209,60 @@ def test_tricks_to_whists_takes_a_defenders_trick_from_him_first(example):
 
 def test_calls_are_rolled_out_with_the_acceptance_shown(frame):
     calls = frame.filter(pl.col("method") == "rollout")
-    assert set(calls["decision"]) == {"call", "whist"}
-    first = cards_row(frame, "calls[0]")
+    assert set(calls["decision"]) == {"call", "max_bid", "contract", "whist"}
+    first = cards_row(frame, "calls[0]", "call")
     assert first["acceptance"] == 1.0 and first["n"] == 40  # nothing heard before it
     assert {a["option"] for a in first["alternatives"]} == {"pass", "bid", "misere"}
-    later = cards_row(frame, "calls[2]")
+    later = cards_row(frame, "calls[2]", "call")
     assert later["acceptance"] < 1.0  # two calls heard: rejection keeps fewer
+
+
+def test_how_high_to_compete_is_rolled_out_at_the_first_call(frame):
+    """Anna's one call, 6♠, is what competing to any level in spades makes first: every
+    level did what she did, the lowest is named."""
+    row = cards_row(frame, "calls[0]", "max_bid")
+    assert row["method"] == "rollout" and row["n"] == 40
+    assert [a["option"] for a in row["alternatives"]] == ["6", "7", "8", "9", "10"]
+    assert row["done"] == "6" and "levels 6, 7, 8, 9, 10 alike" in row["note"]
+    assert "6♠ .. 10♠" in row["note"]
+    assert row["loss"] == pytest.approx(row["value_best"] - row["value_done"])
+
+
+def test_max_bid_levels_are_those_whose_calls_the_seat_made(example):
+    steps, _ = replay(record(example), SOCHI)
+    first = steps[0]
+    assert max_bid_levels(steps, first, SOCHI) == ["6", "7", "8", "9", "10"]
+    # a pass where 6♠ was legal is no level's call
+    passed = dataclasses.replace(first, action=PASS)
+    assert max_bid_levels([passed], passed, SOCHI) == []
+    # 6♠, then 7♠ over a 7-level call: competing to 7 or more
+    seven = parse_contract("7♠").code
+    rank = engine.rules_array(SOCHI)[engine.R_RANK:]
+    above = sum(1 << c for c in range(N_CONTRACTS) if c != MISERE
+                and rank[c] >= rank[seven]) | 1 << PASS
+    again = dataclasses.replace(first, legal=above, action=seven)
+    assert max_bid_levels([first, again], first, SOCHI) == ["7", "8", "9", "10"]
+
+
+def test_the_contract_is_rolled_out_over_every_legal_contract(example):
+    frame = analyze(record(example), deals=40, condition="none")
+    row = cards_row(frame, "contract", "contract")
+    assert row["method"] == "rollout" and row["done"] == "6♠" and row["n"] > 0
+    names = [a["option"] for a in row["alternatives"]]
+    assert names[0] == "6♠" and "10NT" in names and "misère" not in names
+    assert len(names) == 25  # 6♠ and every contract above it
+    kept = cards_row(analyze(record(example), deals=40), "contract", "contract")
+    assert 0 < kept["n"] <= row["n"] and "record conditioning" in kept["note"]
+
+
+def test_a_contract_rollout_keeps_only_the_recorded_discard(example):
+    """The declarer names the contract with the hand left after his discard: a deal where
+    the policy put away other cards is not the decision recorded."""
+    steps, final = replay(record(example), SOCHI)
+    (step,) = [s for s in steps if s.phase == engine.CONTRACT]
+    finals = np.repeat(final, 2)
+    finals[1]["discard"] = parse_cards("♦Q ♦10")
+    assert _matches(finals, step.state[0]).tolist() == [True, False]
 
 
 def test_unconditioned_rollouts_keep_every_deal(example):

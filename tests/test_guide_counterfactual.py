@@ -69,14 +69,17 @@ def test_advice_needs_three_standard_errors(k, advised):
     row = table.row(0, named=True)
     assert row["mean"] / row["se"] == pytest.approx(k) and row["lo"] > 0
     verdict = advice(table, "points", "Bid", "Pass")[0]
-    assert verdict.startswith("- **Bid from 7 points**") is advised
-    assert verdict.startswith("- Not decisive") is not advised
+    assert verdict.startswith("- **Bid with 7 or more points** (with the built-in heuristic "
+                              "players") is advised
+    assert verdict.startswith("- **No advice**") is not advised
+    # the figure it rests on: gain, 95% CI, n and SE
+    assert f"n = {row['n']:,}, SE {row['se']:.2f} ({k:+.1f} SE)" in verdict
 
 
 def test_decisively_negative_everywhere_advises_passing():
     table = cf.gains(_frame({6: (-4.0, 200), 7: (-5.0, 200)}), "pass", "bid")
     assert advice(table, "points", "Bid", "Pass rather than bid")[0].startswith(
-        "- **Pass rather than bid**")
+        "- **Pass rather than bid with every hand**")
 
 
 def _lows(los: dict[int, float], n: int = MIN_SAMPLES) -> pl.DataFrame:
@@ -102,8 +105,14 @@ def test_guide_on_a_small_dataset_advises_only_from_rollouts(tmp_path):
     assert observed and PLAYER_MODEL in advice_part and "first 2,000 deals" in advice_part
     assert "seed 3" in advice_part and "## First call: bid or pass" in advice_part
     assert not re.search(r"\bBid \d+ with", text)  # the old observational advice
-    assert re.search(r"^  - \d+ points: [+-]\d+\.\d \[[+-]\d+\.\d, [+-]\d+\.\d\] \(n = ",
+    assert re.search(r"^  - \d+ points: [+-]\d+\.\d whists a deal, 95% CI \[[+-]\d+\.\d, "
+                     r"[+-]\d+\.\d\], n = [\d,]+, SE \d+\.\d\d \([+-]\d+\.\d SE\)$",
                      advice_part, re.M)
+    # every verdict names what to do (or that there is no advice) and the player model
+    for verdict in re.findall(r"^- .*$", advice_part, re.M):
+        assert verdict.startswith(("- **No advice", "- **Bid", "- **Pass", "- **Call",
+                                   "- **Whist", "- **Half")), verdict
+        assert "heuristic players" in verdict or "too few deals" in verdict, verdict
     assert "hole(s)" in advice_part and "aces and kings" in advice_part
     assert "expected tricks" in advice_part and "seat 0: whist − pass" in advice_part
     assert "## The player model is an assumption" in advice_part

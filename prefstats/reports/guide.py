@@ -25,7 +25,6 @@ from prefstats.reports.counterfactual import (
     by_level,
     by_points,
     by_tricks,
-    cell,
     decisive,
     gains,
     policy_table,
@@ -48,6 +47,8 @@ MISERE_DEALS = 3_000
 #: The player model the counterfactual figures hold for.
 PLAYER_MODEL = ("every other decision by the built-in heuristic players with default "
                 "parameters")
+#: The same, as each advice sentence names it.
+MODEL = "with the built-in heuristic players making every other decision"
 #: The heading of the observational part.
 OBSERVED = "What the simulated players did — observational, not advice"
 
@@ -57,39 +58,49 @@ def _ci(row: dict, col: str, digits: int = 1, scale: float = 1.0) -> str:
             f"{row[f'{col}_hi'] * scale:+.{digits}f}]")
 
 
-def _gain_line(row: dict, label: str) -> str:
+def figure(row: dict) -> str:
+    """A gain row as the advice quotes it: mean in whists a deal, 95% CI, n and SE."""
     z = row["mean"] / row["se"] if row["se"] > 0 else float("inf")
-    return f"  - {label}: {cell(row)} (n = {row['n']:,}; {z:+.1f} SE)"
+    return (f"{row['mean']:+.1f} whists a deal, 95% CI [{row['lo']:+.1f}, {row['hi']:+.1f}], "
+            f"n = {row['n']:,}, SE {row['se']:.2f} ({z:+.1f} SE)")
 
 
-def advice(table: pl.DataFrame, name: str, do: str, dont: str, upward: bool = True
-           ) -> list[str]:
+def advice(table: pl.DataFrame, name: str, do: str, dont: str, upward: bool = True,
+           option: str = "the option") -> list[str]:
     """The verdict on one option against passing from its :func:`gains` ``table`` (classes
     called ``name``), then one line per class. ``do`` and ``dont`` are the advice ("Bid",
-    "Pass rather than bid"); with ``upward`` False the classes run downward (misère: the
-    fewer holes, the better), so the threshold is the most holes up to which it pays."""
+    "Pass rather than bid"); ``option`` names the option in the figures ("bidding");
+    with ``upward`` False the classes run downward (misère: the fewer holes, the better),
+    so the threshold is the most holes up to which it pays. Each sentence says what to
+    do, for which hands, from which figure and under which player model (:data:`MODEL`)."""
     order = table.sort("cls", descending=not upward)
     start = threshold(order, upward=upward)
     enough = order.filter(pl.col("n") >= MIN_SAMPLES)
-    bound = "from" if upward else "with at most"
+    hands = "or more" if upward else "or fewer"
+    beyond = "above" if upward else "below"
     if start is not None and decisive(start):
-        verdict = (f"- **{do} {bound} {start['cls']} {name}**: gain {cell(start)} "
-                   f"(n = {start['n']:,}) and positive with 95% confidence in every class "
-                   f"beyond.")
+        verdict = (f"- **{do} with {start['cls']} {hands} {name}** ({MODEL}): at "
+                   f"{start['cls']} {name}, {option} gains {figure(start)} over passing, "
+                   f"and the gain is positive with 95% confidence in every class {beyond} "
+                   f"with {MIN_SAMPLES}+ pairs.")
     elif start is not None:
-        verdict = (f"- Not decisive: the gain is positive with 95% confidence {bound} "
-                   f"{start['cls']} {name} ({cell(start)}, n = {start['n']:,}), but less than "
-                   f"{DECISIVE_SE:g} standard errors from zero.")
+        verdict = (f"- **No advice** ({MODEL}): with {start['cls']} {hands} {name}, {option} "
+                   f"gains over passing with 95% confidence, but at {start['cls']} {name} "
+                   f"the gain, {figure(start)}, is less than {DECISIVE_SE:g} SE from zero.")
     elif len(enough) and all(r["mean"] < 0 and decisive(r)
                              for r in enough.iter_rows(named=True)):
-        verdict = (f"- **{dont}**: the gain is negative by {DECISIVE_SE:g}+ standard errors "
-                   f"in every class with {MIN_SAMPLES}+ deals.")
+        closest = enough.sort("mean", descending=True).row(0, named=True)
+        verdict = (f"- **{dont} with every hand** ({MODEL}): {option} loses to passing by "
+                   f"{DECISIVE_SE:g}+ SE in every class with {MIN_SAMPLES}+ pairs; the "
+                   f"closest, {closest['cls']} {name}: {figure(closest)}.")
     elif len(enough):
-        verdict = (f"- Not decisive: no class from which the gain is positive with 95% "
-                   f"confidence and stays positive {'above' if upward else 'below'} it.")
+        verdict = (f"- **No advice** ({MODEL}): there is no class of {name} from which "
+                   f"{option} gains over passing with 95% confidence in it and every class "
+                   f"{beyond}.")
     else:
-        verdict = f"- Too few deals reached the decision to say (fewer than {MIN_SAMPLES} a class)."
-    return [verdict, *(_gain_line(r, f"{r['cls']} {name}")
+        verdict = (f"- **No advice**: too few deals reached the decision (fewer than "
+                   f"{MIN_SAMPLES} a class).")
+    return [verdict, *(f"  - {r['cls']} {name}: {figure(r)}"
                        for r in order.sort("cls").iter_rows(named=True)), ""]
 
 
@@ -114,18 +125,18 @@ def counterfactual_lines(variant: Variant, seed: int, deals: int = GUIDE_DEALS,
     first = seat_rollouts(variant, stream[:deals], "first_call", ["pass", "bid"], by_points,
                           seed=seed, workers=workers)
     lines += advice(gains(first, "pass", "bid"), "points", "Bid at your first call",
-                    "Pass rather than bid")
+                    "Pass rather than bid", option="bidding")
     lines += ["The same deals by the evaluator's expected tricks (the built-in evaluator's "
               "estimate of the dealt hand's final tricks in its best strain, rounded):", ""]
     lines += advice(gains(regroup(first, by_tricks), "pass", "bid"), "expected tricks",
-                    "Bid at your first call", "Pass rather than bid")
+                    "Bid at your first call", "Pass rather than bid", option="bidding")
     lines += ["## First call: misère or pass", "",
               "Misère at the seat's first call against passing, by holes (suits in which the "
               "declarer cannot always play under):", ""]
     mis = seat_rollouts(variant, stream[:misere_deals], "first_call", ["pass", "misere"],
                         by_holes, seed=seed, workers=workers)
     lines += advice(gains(mis, "pass", "misere"), "hole(s)", "Call misère", "Pass rather than "
-                    "call misère", upward=False)
+                    "call misère", upward=False, option="misère")
     calls = ["pass", "whist"] + (["half"] if variant.half_whist else [])
     whist = seat_rollouts(variant, stream[:deals], "whist", calls, by_honours, seed=seed,
                           workers=workers)
@@ -134,10 +145,11 @@ def counterfactual_lines(variant: Variant, seed: int, deals: int = GUIDE_DEALS,
               f"against passing, by the defender's aces and kings ({MAX_HIGH} = "
               f"{MAX_HIGH} or more):", "", "Whist:", ""]
     lines += advice(gains(whist, "pass", "whist"), "aces and kings", "Whist", "Pass rather "
-                    "than whist")
+                    "than whist", option="whisting")
     if variant.half_whist:
         lines += ["Half-whist:", "", *advice(gains(whist, "pass", "half"), "aces and kings",
-                                             "Half-whist", "Pass rather than half-whist")]
+                                             "Half-whist", "Pass rather than half-whist",
+                                             option="half-whisting")]
     lines += [seat_table("Whist against pass by the level defended and the defender's seat "
                          "(whists a deal, 95% CI)", by_level(whist), range(6, 11), "pass",
                          "whist", "level"), ""]
@@ -156,29 +168,37 @@ def counterfactual_lines(variant: Variant, seed: int, deals: int = GUIDE_DEALS,
 
 
 def _bidding_rules(bids: pl.DataFrame, key: str, name: str) -> list[str]:
-    """One line per level: from which class ``key`` (called ``name``) the players'
-    declarations beat their passes (observational)."""
+    """One line per level: in which classes ``key`` (called ``name``) the simulated
+    players who declared that level earned more than those of the class who passed
+    (observational: a description of the players' choices, worded as such)."""
     lines = []
     start = {r["level"]: r for r in thresholds(bids, by=key).iter_rows(named=True)}
+    said = ("what the players' own choices earned, not what a hand should do (that is "
+            "the paired figures above)")
     for level in range(6, 11):
         seen = bids.filter((pl.col("level") == level) & pl.col("enough"))
         if level in start:
             r = start[level]
-            lines.append(f"- **{level} declared** with {r[key]}+ {name} beat passing: made "
-                         f"{100 * r['p_make']:.0f}% [{100 * r['p_make_lo']:.0f}, "
-                         f"{100 * r['p_make_hi']:.0f}], gain {_ci(r, 'gain')} (n = {r['n']:,}; "
-                         f"the players bid it with {100 * r['bid_share']:.2g}% of such hands).")
+            lines.append(f"- **{level} declared** with {r[key]}+ {name} beat passing: from "
+                         f"{r[key]} {name} on, the players who declared {level} earned "
+                         f"{_ci(r, 'gain')} whists a deal more than those of the class who "
+                         f"passed (95% CI, n = {r['n']:,}) and made it {100 * r['p_make']:.0f}% "
+                         f"[{100 * r['p_make_lo']:.0f}, {100 * r['p_make_hi']:.0f}]; they "
+                         f"declared it with {100 * r['bid_share']:.2g}% of such hands. This is "
+                         f"{said}.")
         elif len(seen.filter(pl.col("gain_lo") > 0)):
             paid = seen.filter(pl.col("gain_lo") > 0)
-            lines.append(f"- **{level}: no single threshold** (the gain does not stay above zero "
-                         f"from any class up); it paid with " + ", ".join(
+            lines.append(f"- **{level}: no single threshold**: no class from which the "
+                         f"players' {level} declarations earned more than their passes in it "
+                         f"and every class above; they earned more (whists a deal, 95% CI) "
+                         f"only with " + ", ".join(
                              f"{r[key]} {name} ({_ci(r, 'gain')}, n = {r['n']:,})"
-                             for r in paid.iter_rows(named=True)) + ".")
+                             for r in paid.iter_rows(named=True)) + f". This is {said}.")
         elif len(seen):
             best = seen.sort("gain", descending=True).row(0, named=True)
-            lines.append(f"- **{level} declared never beat passing** with 95% confidence; the "
-                         f"best, {best[key]} {name}, gives {_ci(best, 'gain')} "
-                         f"(n = {best['n']:,}).")
+            lines.append(f"- **{level} declared never beat passing** with 95% confidence in "
+                         f"the players' own choices; their best class, {best[key]} {name}, "
+                         f"gives {_ci(best, 'gain')} whists a deal (n = {best['n']:,}).")
         else:
             lines.append(f"- **{level}**: too few declared deals to say.")
     return [*lines, ""]
