@@ -190,3 +190,27 @@ def test_a_step_moves_each_significant_class_toward_its_best_option():
     assert new[adjust.WHIST + 2] == -0.5 and new[7] == 0.5 and new[40] == -0.5
     assert new[adjust.MISERE + 1] == pytest.approx(0.5 * MISERE_SCALE)
     assert np.count_nonzero(new) == 4
+
+
+def _head(largest):
+    return {"largest": largest, "largest_class": "whist: x → pass" if largest else None,
+            "mean": 0.05, "mean_best": 0.2, "classes": 10, "significant": 1 if largest else 0,
+            "over_target": int(largest > TARGET_MAX), "met": largest <= TARGET_MAX,
+            "corrected": 0, "largest_corrected": 0.0}
+
+
+def test_the_report_section_shows_the_fit_before_and_after(monkeypatch):
+    from prefstats.reports import exploit
+
+    monkeypatch.setattr(exploit, "fit_meta", lambda variant: None)
+    empty = exploit.exploit_section(SOCHI, 5)
+    assert not empty.blocks and "prefstats exploit --variant sochi" in empty.intro
+    row = {"decision": "whist", "cls": "6 · seat 1 · 2 A+K", "option": "pass", "mean": 1.5,
+           "lo": 0.5, "hi": 2.5, "n": 400}
+    meta = {"command": "python scripts/fit_bidding.py", "seconds": 60, "rounds": 3,
+            "before": _head(1.5), "after": _head(0.0), "before_top": [row], "after_top": []}
+    monkeypatch.setattr(exploit, "fit_meta", lambda variant: meta)
+    section = exploit.exploit_section(SOCHI, 5)
+    assert "target not met" in section.intro and "target met" in section.intro
+    table = section.blocks[0].table
+    assert table.height == 1 and table["gain_lo"][0] == 0.5 and table["stage"][0] == "before"
