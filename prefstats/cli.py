@@ -583,6 +583,43 @@ def strength_command(
     typer.echo(json.dumps(result, indent=2) if format == "json" else format_gauge(result))
 
 
+@app.command("exploit")
+def exploit_command(
+    variant: str = typer.Option("sochi", help="Preset whose players are gauged."),
+    players: int | None = typer.Option(None, help="Players at the table (default the preset's)."),
+    deals: int = typer.Option(20_000, help="Seeded deals, each played once per option of "
+                                           "every decision class of every seat."),
+    seed: int = typer.Option(1, help="Seed of the deals and the players' draws."),
+    unfitted: bool = typer.Option(False, help="Gauge the unfitted heuristic (zero offsets) "
+                                              "instead of the shipped fit."),
+    top: int = typer.Option(12, min=1, help="Classes listed, largest gain first."),
+    workers: int = typer.Option(1, min=1, help="Worker processes (the shipped fit only)."),
+    format: str = typer.Option("table", "--format", help="table or json."),
+) -> None:
+    """How much the best deviation from the players' calls earns, class by class: every
+    option of first calls, competing, the contract, whist calls and misère forced on
+    the same deals against the players' own play (whists a deal, 95% CIs)."""
+    from prefstats.deal import deal
+    from prefstats.fit import exploitability
+    from prefstats.reports.exploit import format_gauge, top_classes
+    from prefstats.variants import get_variant
+
+    if format not in ("table", "json"):
+        raise ValueError(f"--format must be table or json, got {format!r}")
+    if deals < 1:
+        raise ValueError(f"--deals must be at least 1, got {deals}")
+    rules = get_variant(variant, players=players)
+    _compile_notice("rollout._rollout_kernel")
+    table, head = exploitability(rules, deal(deals, seed=seed), seed=seed, workers=workers,
+                                 unfitted=unfitted)
+    if format == "json":
+        typer.echo(json.dumps({**head, "classes_top": top_classes(table, top)}, indent=2))
+        return
+    typer.echo(format_gauge(table, f"{variant}: best deviations from the "
+                            f"{'unfitted' if unfitted else 'fitted'} players ({deals:,} deals, "
+                            f"seed {seed})", top))
+
+
 def _report_output(write, *files: str) -> None:
     """Run a report writer and print the files written."""
     _compile_notice("reports/classes._best_strain_tricks")

@@ -59,6 +59,7 @@ from prefstats.auction import BLIND_PASS, DARK, PASS, W_HALF, W_PASS, W_WHIST, d
 from prefstats.cards import FULL_DECK, card_counts, format_cards
 from prefstats.contracts import LEVEL, MISERE, N_CONTRACTS, NO_TRUMP, parse_contract
 from prefstats.deal import Deals
+from prefstats.engine import lowest_bid_up_to
 from prefstats.play import (
     CONTRACT_CALL,
     FIRST_CALL,
@@ -74,7 +75,6 @@ from prefstats.play import (
     seat_keys,
 )
 from prefstats.players.base import Observation
-from prefstats.players.bidding import _lowest_up_to
 from prefstats.players.builtin import (
     DOUBLE_DUMMY_OPEN,
     POLICIES,
@@ -237,7 +237,7 @@ def max_bid_top(level, strain):
 def max_bid_call(legal, rules, top):
     """max_bid's call among the ``legal`` calls: the lowest legal trick bid up to
     contract ``top``, else a pass."""
-    bid = _lowest_up_to(np.int64(legal), rules, top, 0)
+    bid = lowest_bid_up_to(np.int64(legal), rules, top, 0)
     return PASS if bid < 0 else bid
 
 

@@ -33,7 +33,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("players", "pimc"),
     ("play", "pulka"),
     ("storage", "simulate"),
-    ("rollout", "strength", "analyze"),
+    ("rollout", "strength", "analyze", "fit"),
     ("tables",),
     ("reports",),
     ("cli", "rollout_cli", "analyze_cli", "__main__"),

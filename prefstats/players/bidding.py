@@ -21,6 +21,10 @@ contract maximise the same value after the talon (raising when it pays). A defen
 whists, passes or half-whists by the value of each call, guessing the other
 defender's call when it is not known yet.
 
+The estimates of trick games and whists carry the fitted offset of the hand's class, and
+a misère's catch chance its own (:mod:`.adjust`: fitted by counterfactual rollouts per
+preset, zero where none is shipped).
+
 Classic: a blind pass or "dark" is drawn before looking, with the chances of the
 parameters (:mod:`prefstats.players.params`); the dark bidder bids the lowest legal
 bid blind and then passes. The seat's bomb multiplies its game values (a raspasy is valued
@@ -56,7 +60,7 @@ from prefstats.cards import lowest_card, popcount
 from prefstats.codes import GAME, MISERE_GAME, RASPASY
 from prefstats.contracts import LEVEL, MISERE, N_CONTRACTS, NO_TRUMP, OBLIGATION, TRUMP
 from prefstats.engine import lowest_bid_up_to
-from prefstats.engine import lowest_bid_up_to as _lowest_up_to  # noqa: F401  (rollout.py's path)
+from prefstats.players import adjust as adj
 from prefstats.players import evaluate as ev
 from prefstats.players.params import (
     AGGRESSION,
@@ -127,6 +131,8 @@ V_DEF = V_DECL + N_CONTRACTS * 2 * N_TRICKS  # [contract][position][S_*][team][o
 V_MISERE = V_DEF + N_CONTRACTS * 2 * N_SCENARIOS * N_TRICKS * N_TRICKS  # [tricks]
 V_RASPASY = V_MISERE + N_TRICKS  # [step][own tricks]
 V_SIZE = V_RASPASY + N_STEPS * N_TRICKS
+#: Rows of 256 the value tables fill; the fitted offsets (:mod:`.adjust`) follow them.
+V_ROWS = -(-V_SIZE // 256)
 
 
 def _value_table(variant) -> np.ndarray:
@@ -187,14 +193,15 @@ def _value_table(variant) -> np.ndarray:
 
 def with_values(eval_tables: np.ndarray, variant=None) -> np.ndarray:
     """``eval_tables`` (:mod:`~prefstats.players.evaluate`'s layout) followed by the deal
-    values of ``variant`` (default Sochi) in rows of 256: the heuristic's tables."""
+    values of ``variant`` (default Sochi) in rows of 256 and its fitted offsets
+    (:func:`.adjust.row`): the heuristic's tables."""
     if variant is None:
         from prefstats.variants import get_variant
 
         variant = get_variant("sochi")
-    values = np.zeros(-(-V_SIZE // 256) * 256)
+    values = np.zeros(V_ROWS * 256)
     values[:V_SIZE] = _value_table(variant)
-    return np.vstack([eval_tables, values.reshape(-1, 256)])
+    return np.vstack([eval_tables, values.reshape(-1, 256), adj.row(variant)[None, :]])
 
 
 @functools.cache
@@ -212,6 +219,12 @@ def heuristic_tables(variant=None) -> np.ndarray:
 @njit(cache=True, inline="always")
 def _value(tables, offset):
     return tables[ev.N_EVAL_ROWS + offset // 256, offset % 256]
+
+
+@njit(cache=True, inline="always")
+def _offset(tables, cell):
+    """The fitted offset of one class (:mod:`.adjust`'s layout)."""
+    return tables[ev.N_EVAL_ROWS + V_ROWS, cell]
 
 
 # ---- distributions and values -----------------------------------------------------------
@@ -427,10 +440,13 @@ def bid_decision(obs, rules, params, tables, key):
     bomb = max(np.int64(obs.bombs[seat]), 1)
     mult = np.float64(bomb)
     cost = params[BOMB_RESERVE] * (bomb - 1)
+    # The fitted offset of the hand's class: while nobody has bid, or competing.
+    shift = params[AGGRESSION] + _offset(tables, adj.call_cell(
+        0 if high < 0 else 1, seat, adj.trick_class(tables, hand, leads)))
     top = -1  # the highest contract worth more than passing
     best = -1e18
     for strain in range(5):
-        mean = ev.declarer_tricks(tables, hand, strain, leads, True) + params[AGGRESSION]
+        mean = ev.declarer_tricks(tables, hand, strain, leads, True) + shift
         if mean < 4.0:  # no contract in this strain can be worth anything
             continue
         _trick_probs(mean, ev.sigma(tables, ev.PRE, strain), probs)
@@ -447,7 +463,7 @@ def bid_decision(obs, rules, params, tables, key):
     if no_talon:
         for strain in range(5):
             mean = (ev.declarer_tricks(tables, hand, strain, leads, False)
-                    + params[AGGRESSION] - params[NO_TALON_MARGIN])
+                    + shift - params[NO_TALON_MARGIN])
             if mean < 4.0:
                 continue
             _trick_probs(mean, ev.sigma(tables, ev.POST, strain), probs)
@@ -459,8 +475,10 @@ def bid_decision(obs, rules, params, tables, key):
                     top_nt = code
     misere = -1  # misère (as a first call) when it is safe and worth more than the rest
     floor = max(best, pass_value)
+    catch_offset = _offset(tables, adj.misere_cell(adj.hole_class(hand)))
     if (legal >> MISERE) & 1:
         tricks, catch = ev.misere_risk(tables, hand, leads, True)
+        catch = min(max(catch - catch_offset, 0.0), 1.0)
         value = _misere_value(tables, tricks, catch)
         if bomb > 1:
             value = mult * value - cost * (1.0 - catch)
@@ -468,6 +486,7 @@ def bid_decision(obs, rules, params, tables, key):
             misere, floor = MISERE, value
     if no_talon and (legal >> (MISERE + NO_TALON_BID)) & 1:
         tricks, catch = ev.misere_risk(tables, hand, leads, False)
+        catch = min(max(catch - catch_offset, 0.0), 1.0)
         value = _misere_value(tables, tricks, catch)
         if bomb > 1:
             value = mult * value - cost * (1.0 - catch)
@@ -492,7 +511,7 @@ def bid_decision(obs, rules, params, tables, key):
                 for model, out, margin in ((ev.PRE, values, 0.0),
                                            (ev.POST, nt_values, params[NO_TALON_MARGIN])):
                     mean = (ev.declarer_tricks(tables, hand, strain, leads, model == ev.PRE)
-                            + params[AGGRESSION] - margin)
+                            + shift - margin)
                     _trick_probs(mean, ev.sigma(tables, model, strain), probs)
                     for level in range(6, 11):
                         code = _contract(level, strain)
@@ -565,13 +584,20 @@ def _defence_value(tables, code, pos, scenario, probs, share):
 
 
 @njit(cache=True)
+def _whist_offset(tables, code, seat, hand):
+    """The fitted offset of a defender's class: the level, his seat, his aces and kings."""
+    return _offset(tables, adj.whist_cell(LEVEL[code], seat, adj.high_class(hand)))
+
+
+@njit(cache=True)
 def _lone_whist_decision(obs, rules, params, tables, code, strain, hand):
     """Gusarik: the one defender whists with the dummy, passes or leaves the obligatory
     tricks (half), by expected value. The dummy is turned only after his call (B:384),
     so he estimates the defence's tricks from his own hand, as a whister does who does
     not know his partner's; the tricks are all his."""
     leads = 1.0 if obs.declarer == 0 else 0.0
-    team = ev.defence_tricks(tables, hand, strain, LEVEL[code], leads) + params[WHIST_APPETITE]
+    team = (ev.defence_tricks(tables, hand, strain, LEVEL[code], leads)
+            + params[WHIST_APPETITE] + _whist_offset(tables, code, obs.seat, hand))
     probs = np.empty(N_TRICKS)
     _trick_probs(team, ev.sigma(tables, ev.DEFENCE, strain), probs)
     values = np.full(3, -1e18)  # by call W_PASS, W_WHIST, W_HALF
@@ -617,7 +643,7 @@ def whist_decision(obs, rules, params, tables):
     if rules[engine.R_DUMMY] >= 0:
         return _lone_whist_decision(obs, rules, params, tables, code, strain, hand)
     team = ev.defence_tricks(tables, hand, strain, level, 1.0 if obs.declarer == 0 else 0.0)
-    team += params[WHIST_APPETITE]
+    team += params[WHIST_APPETITE] + _whist_offset(tables, code, obs.seat, hand)
     k_mean = ev.K_MEAN_NT if strain == NO_TRUMP else ev.K_MEAN_TRUMP
     average = tables[ev.COEF, ev.BLOCK * ev.DEFENCE + k_mean + level - 6]
     share = min(1.0, max(0.0, (team - average / 2) / max(team, 0.5)))

@@ -28,7 +28,8 @@ import numpy as np
 from numba import njit
 
 from prefstats.cards import ACE, count_rank, honours, suit_holdings
-from prefstats.players.evaluate import declarer_tricks, load_tables
+from prefstats.players.adjust import SAFE, best_tricks
+from prefstats.players.evaluate import load_tables
 
 __all__ = [
     "SAFE",
@@ -39,18 +40,6 @@ __all__ = [
 ]
 
 _TOP = 0b1110_0000  # A K Q of an 8-bit suit holding
-
-
-def _safe_holdings() -> np.ndarray:
-    safe = np.ones(256, dtype=bool)
-    for h in range(256):
-        ranks = [r for r in range(8) if h >> r & 1]
-        safe[h] = all(r <= 2 * i for i, r in enumerate(ranks))
-    return safe
-
-
-#: SAFE[h]: a misère holding the declarer can always play under.
-SAFE = _safe_holdings()
 
 
 _HOLDINGS = np.arange(256, dtype=np.uint8)
@@ -75,10 +64,7 @@ def bidding_class(hands: np.ndarray) -> dict[str, np.ndarray]:
 def _best_strain_tricks(tables, hands, leads):
     out = np.empty(len(hands), dtype=np.float64)
     for i in range(len(hands)):
-        best = -1.0
-        for strain in range(5):
-            best = max(best, declarer_tricks(tables, np.int64(hands[i]), strain, leads[i], True))
-        out[i] = best
+        out[i] = best_tricks(tables, np.int64(hands[i]), leads[i])
     return out
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import polars as pl
 
 from prefstats.reports import bidding, charts, compare, meta, raspasy, seats, whist
+from prefstats.reports.exploit import exploit_section
 from prefstats.reports.render import Block, Report, Section, write_report
 from prefstats.reports.stats import MIN_SAMPLES
 from prefstats.storage import DatasetError, load, manifest_of
@@ -294,7 +295,7 @@ def dataset_report(path: str | Path, *, pulkas: str | Path | None = None,
     return Report(f"prefstats report: {describe(variant)}", notes, [
         bidding_section(lf, name), whist_section(lf, name),
         raspasy_section(lf, name, rules, plf),
-        seat_section(lf, name, plf)], meta.variant_files(variant))
+        seat_section(lf, name, plf), exploit_section(variant, 5)], meta.variant_files(variant))
 
 
 #: What the table of differences says, by how many comparisons are paired.

@@ -1,0 +1,216 @@
+"""The exploitability gauge and the fitted offsets of the players' calls (issue 17)."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+
+from prefstats import engine
+from prefstats.auction import W_WHIST
+from prefstats.cards import honours
+from prefstats.deal import deal
+from prefstats.fit import (
+    LIMIT,
+    MISERE_SCALE,
+    TARGET_MAX,
+    _own_calls,
+    best_rows,
+    gauge,
+    step,
+    summary,
+)
+from prefstats.play import play_batch, play_hand
+from prefstats.players import adjust
+from prefstats.players.builtin import BuiltinPlayer, seat_key
+from prefstats.reports.classes import estimated_tricks, misere_holes
+from prefstats.variants import get_variant
+
+SOCHI = get_variant("sochi")
+
+
+def test_classes_match_the_reports_classes():
+    d = deal(3000, seed=4)
+    for seat in range(3):
+        hands = d.hands[:, seat]
+        got = adjust.hand_classes(hands, seat)
+        leads = np.full(len(hands), 1.0 if seat == 0 else 0.0)
+        assert np.array_equal(got["tricks"], np.clip(np.rint(estimated_tricks(hands, leads)),
+                                                     0, 10))
+        assert np.array_equal(got["high"], np.minimum(honours(hands), 5))
+        assert np.array_equal(got["holes"], np.minimum(misere_holes(hands)["holes"], 4))
+
+
+def _whisted(states) -> int:
+    return int((states["whist_calls"] == W_WHIST).sum())
+
+
+def test_offsets_move_the_calls_they_name():
+    """A whist offset of -3 tricks on every class whists less; +3 on every first-call
+    class bids more; zeros play as the unfitted heuristic (the shipped fit aside)."""
+    d = deal(1500, seed=9)
+    zero = np.zeros(adjust.SIZE)
+    with adjust.using(SOCHI, zero):
+        base = play_batch(d, SOCHI, key=3)
+    shy = zero.copy()
+    shy[adjust.WHIST:adjust.MISERE] = -3.0
+    with adjust.using(SOCHI, shy):
+        fewer = play_batch(d, SOCHI, key=3)
+    assert _whisted(fewer) < _whisted(base)
+    keen = zero.copy()
+    keen[adjust.CALL:adjust.WHIST] = 3.0
+    with adjust.using(SOCHI, keen):
+        more = play_batch(d, SOCHI, key=3)
+    assert (more["kind"] == engine.KINDS.index("raspasy")).sum() < (
+        base["kind"] == engine.KINDS.index("raspasy")).sum()
+    assert not adjust.overridden(SOCHI)
+
+
+def test_both_drivers_read_the_offsets_alike():
+    """With non-zero offsets the Python protocol path plays each deal as the batch."""
+    rng = np.random.default_rng(2)
+    offsets = rng.uniform(-1.5, 1.5, adjust.SIZE)
+    offsets[adjust.MISERE:] *= MISERE_SCALE
+    d = deal(40, seed=11)
+    with adjust.using(SOCHI, offsets):
+        batch = play_batch(d, SOCHI, key=5)
+        for i in range(len(d)):
+            players = [BuiltinPlayer() for _ in range(3)]
+            for s, p in enumerate(players):
+                p.start_deal(seat_key(np.uint64(5), d.index[i], s))
+            one = play_hand(d.hands[i], d.talon[i], players, SOCHI,
+                            talon_first=d.talon_first[i])
+            assert one.tobytes() == batch[i].tobytes(), i
+
+
+@pytest.mark.parametrize("preset,players", [("sochi", 3), ("classic", 4), ("gusarik", 2),
+                                            ("leningrad", 3)])
+def test_extreme_offsets_make_no_illegal_decision(preset, players):
+    variant = get_variant(preset, players=players)
+    for sign in (-1.0, 1.0):
+        offsets = np.full(adjust.SIZE, sign * LIMIT)
+        offsets[adjust.MISERE:] = sign
+        with adjust.using(variant, offsets):
+            states = play_batch(deal(800, seed=3), variant, key=1)  # raises on an illegal one
+        assert (states["phase"] == engine.PHASES.index("done")).all()
+
+
+def test_bad_offsets_are_refused():
+    with pytest.raises(ValueError, match="offsets"), adjust.using(SOCHI, np.zeros(3)):
+        pass
+    bad = np.zeros(adjust.SIZE)
+    bad[0] = np.nan
+    with pytest.raises(ValueError, match="finite"), adjust.using(SOCHI, bad):
+        pass
+
+
+def test_a_saved_fit_reads_back(tmp_path):
+    offsets = np.arange(adjust.SIZE, dtype=np.float64) / 100
+    adjust.save(tmp_path / "f.npz", offsets, {"rounds": 2})
+    data = np.load(tmp_path / "f.npz")
+    assert np.array_equal(data["adjust"], offsets) and '"rounds": 2' in str(data["meta"])
+
+
+def test_own_calls_follow_the_auction():
+    """Seat 1 passes after seat 0's 6♠, seat 2 bids 6♣, seat 0 holds ... each seat's
+    first call, whether a bid came before it, and its highest level."""
+    from prefstats.auction import PASS
+    from prefstats.contracts import parse_contract
+
+    s6, c6, c7 = (parse_contract(t).code for t in ("6♠", "6♣", "7♠"))
+    calls = np.full((1, engine.MAX_CALLS), 0, dtype=np.int64)
+    seq = [s6, PASS, c6, c6, c7, PASS]  # 0: 6♠, 1: pass, 2: 6♣, 0: holds 6♣, 2: 7♠, 0: pass
+    calls[0, :len(seq)] = seq
+    out = np.empty((1, 3), dtype=np.int64)
+    got = []
+    for seat in range(3):
+        _own_calls(calls, np.array([len(seq)]), engine.rules_array(SOCHI), np.array([6]),
+                   seat, out)
+        got.append(tuple(out[0]))
+    assert got == [(s6, 0, 6), (PASS, 1, 0), (c6, 1, 7)]
+
+
+@pytest.fixture(scope="module")
+def small_gauge():
+    return gauge(SOCHI, deal(400, seed=21), seed=21)
+
+
+def test_the_gauge_pairs_each_option_with_the_players_own_play(small_gauge):
+    t = small_gauge
+    assert set(t["decision"]) == {"first_call", "max_bid", "contract", "whist", "misere"}
+    assert (t["n"] > 0).all() and (t["lo"] <= t["mean"]).all() and (t["mean"] <= t["hi"]).all()
+    # every first call is one of pass and bid (Sochi): the n of the two options add up
+    # to every seat's deals, each class once per option
+    first = t.filter(pl.col("decision") == "first_call")
+    assert first.filter(pl.col("option") == "pass")["n"].sum() == 3 * 400
+
+
+def test_forcing_the_players_own_choice_gains_nothing():
+    """On the deals where the seat's unforced first call was a pass, forcing a pass
+    equals its own play: the class of seat 0 at 2 expected tricks (it never bids)."""
+    t = gauge(SOCHI, deal(300, seed=8), seed=8)
+    row = t.filter((pl.col("decision") == "first_call") & (pl.col("option") == "pass")
+                   & (pl.col("cls") == "open · seat 0 · 3 tricks"))
+    assert row.height == 1 and row["mean"][0] == 0.0 and row["se"][0] == 0.0
+
+
+def _table(rows):
+    return pl.DataFrame(rows, schema={"decision": pl.Utf8, "cls": pl.Utf8, "option": pl.Utf8,
+                                      "cell": pl.Int64, "chosen": pl.Float64,
+                                      "mean": pl.Float64, "se": pl.Float64, "n": pl.Int64,
+                                      "lo": pl.Float64, "hi": pl.Float64}, orient="row")
+
+
+def test_summary_counts_only_significant_best_deviations():
+    t = _table([
+        ("whist", "a", "pass", 5, None, 1.0, 0.1, 100, 0.8, 1.2),
+        ("whist", "a", "whist", 5, None, 0.0, 0.0, 100, 0.0, 0.0),
+        ("first_call", "b", "bid", 3, None, 0.3, 0.5, 300, -0.7, 1.3),
+        ("first_call", "c", "bid", 4, None, 9.0, 0.1, 10, 8.8, 9.2),  # too few deals
+    ])
+    head = summary(t)
+    assert head["largest"] == 1.0 and head["significant"] == 1 and head["classes"] == 2
+    assert head["mean"] == pytest.approx(100 / 400)
+    assert head["mean_best"] == pytest.approx((100 + 0.3 * 300) / 400)
+    assert head["over_target"] == int(TARGET_MAX < 1.0) and not head["met"]
+    assert best_rows(t)["option"].to_list() == ["pass", "bid"]
+
+
+def test_a_step_moves_each_significant_class_toward_its_best_option():
+    t = _table([
+        ("whist", "a", "pass", adjust.WHIST + 2, None, 1.0, 0.1, 100, 0.8, 1.2),
+        ("first_call", "b", "bid", 7, None, 2.0, 0.1, 100, 1.8, 2.2),
+        ("max_bid", "c", "6", 40, 7.5, 2.0, 0.1, 100, 1.8, 2.2),  # lower than it competes
+        ("misere", "d", "misere", adjust.MISERE + 1, None, 2.0, 0.1, 100, 1.8, 2.2),
+        ("contract", "e", "8", -1, None, 2.0, 0.1, 100, 1.8, 2.2),  # no lever
+        ("whist", "f", "whist", adjust.WHIST + 3, None, 0.5, 0.5, 100, -0.5, 1.5),  # noise
+    ])
+    new, moved = step(np.zeros(adjust.SIZE), t, 0.5)
+    assert moved == 4
+    assert new[adjust.WHIST + 2] == -0.5 and new[7] == 0.5 and new[40] == -0.5
+    assert new[adjust.MISERE + 1] == pytest.approx(0.5 * MISERE_SCALE)
+    assert np.count_nonzero(new) == 4
+
+
+def _head(largest):
+    return {"largest": largest, "largest_class": "whist: x → pass" if largest else None,
+            "mean": 0.05, "mean_best": 0.2, "classes": 10, "significant": 1 if largest else 0,
+            "over_target": int(largest > TARGET_MAX), "met": largest <= TARGET_MAX,
+            "corrected": 0, "largest_corrected": 0.0}
+
+
+def test_the_report_section_shows_the_fit_before_and_after(monkeypatch):
+    from prefstats.reports import exploit
+
+    monkeypatch.setattr(exploit, "fit_meta", lambda variant: None)
+    empty = exploit.exploit_section(SOCHI, 5)
+    assert not empty.blocks and "prefstats exploit --variant sochi" in empty.intro
+    row = {"decision": "whist", "cls": "6 · seat 1 · 2 A+K", "option": "pass", "mean": 1.5,
+           "lo": 0.5, "hi": 2.5, "n": 400}
+    meta = {"command": "python scripts/fit_bidding.py", "seconds": 60, "rounds": 3,
+            "before": _head(1.5), "after": _head(0.0), "before_top": [row], "after_top": []}
+    monkeypatch.setattr(exploit, "fit_meta", lambda variant: meta)
+    section = exploit.exploit_section(SOCHI, 5)
+    assert "target not met" in section.intro and "target met" in section.intro
+    table = section.blocks[0].table
+    assert table.height == 1 and table["gain_lo"][0] == 0.5 and table["stage"][0] == "before"
