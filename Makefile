@@ -1,5 +1,7 @@
 # Two commands, each sets itself up: `make run` (main job) and `make test` (test suite).
 PYTHON ?= python3
+# The suite runs on two processes (pytest-xdist): the machine it is kept for has 2 cores.
+TEST_WORKERS ?= 2
 VENV := .venv
 STAMP := $(VENV)/.installed-stamp
 
@@ -15,12 +17,12 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/python -m pytest -q -m "not slow"
+	$(VENV)/bin/python -m pytest -q -n $(TEST_WORKERS) -m "not slow"
 
 # Everything, the slow checks kept out of CI included.
 test-all: $(STAMP)
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/python -m pytest -q
+	$(VENV)/bin/python -m pytest -q -n $(TEST_WORKERS)
 
 bench: $(STAMP)
 	$(VENV)/bin/python scripts/bench.py
