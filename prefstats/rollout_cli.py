@@ -24,6 +24,10 @@ from prefstats.cli import FORMAT, Format, app, write_data
 STOP_SE = 3.0
 #: Deals before the stopping rule is looked at: noise can fake a lead on a few deals.
 MIN_DEALS = 500
+#: Most deals between two looks at the stopping rule. The first round plays just enough
+#: blocks to reach MIN_DEALS and each later one doubles the deals played up to this, so
+#: a clear decision stops soon and a close one is not looked at too often.
+ROUND_DEALS = 2000
 
 
 def summary(values: np.ndarray, options: list[str]) -> dict:
@@ -127,7 +131,8 @@ def rollout_command(
         raise typer.Exit(2) from None
     block = len(hand_deals(mask, seat, 1, talon=known))  # the talons: one deal each
     blocks = -(-deals // block)
-    per_round = max(1, 2000 // block)
+    first = max(1, -(-MIN_DEALS // block))
+    per_round = max(first, ROUND_DEALS // block)
     chunks = []
     result = None
     done = 0
@@ -137,7 +142,7 @@ def rollout_command(
     with Progress(disable=not show, transient=True) as bar:
         task = bar.add_task("rollout", total=deals)
         while done < blocks:
-            step = min(per_round, blocks - done)
+            step = min(min(done, per_round) if done else first, blocks - done)
             dealt = hand_deals(mask, seat, step, seed=seed, start=done, talon=known)
             dealt = dealt[: deals - done * block]  # the last block may be cut at --deals
             frame = rollout(rules, dealt, seat=seat, decision=decision, options=names,
