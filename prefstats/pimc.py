@@ -19,10 +19,12 @@ import numpy as np
 from numba import njit
 
 from prefstats import engine
+from prefstats.cards import lowest_card
 from prefstats.contracts import TRUMP
 from prefstats.deal import seed_keys
 from prefstats.knowledge import Knowledge, observation_knowledge, prepare_kernel, sample_kernel
 from prefstats.solver import _single_table, card_values_batch_kernel
+from prefstats.tricks import legal_cards
 
 #: Worlds a decision samples by default: the issue's measurements level off from 32.
 DEFAULT_WORLDS = 32
@@ -36,6 +38,13 @@ def pimc_kernel(seat, held, counts, played, out, voids, talon, talon_holder, tri
     record given as arrays (see :class:`~prefstats.knowledge.Knowledge`): worlds
     ``start ..`` of the seed's stream, as many as ``worlds`` has rows ((k, 3) int64
     scratch; ``values`` (k, 32) int8 scratch). Ties go to the lowest card."""
+    on_table = 0
+    for t in range(tlen):
+        on_table |= np.int64(1) << trick[t]
+    only = _one_run(held[seat], (played | out) & ~on_table, -1 if tlen == 0 else trick[0] >> 3,
+                    trump)
+    if only >= 0:
+        return only
     masks, places, need, w = prepare_kernel(seat, held, counts, played, out, voids, talon,
                                             talon_holder)
     sample_kernel(key0, key1, start, masks, places, need, w, held, (seat + 1) % 3,
@@ -55,6 +64,26 @@ def pimc_kernel(seat, held, counts, played, out, voids, talon, talon_holder, tri
             best = c
             best_sum = total
     return best
+
+
+@njit(cache=True, error_model="numpy")
+def _one_run(hand, gone, led, trump):
+    """The lowest legal card of ``hand`` when its legal cards form one run, every card
+    between them gone (played to an earlier trick or known out of play, so in no world;
+    a card on the table still counts): they are then the same card in every world,
+    their values equal, and the tie goes to the lowest, with no world to sample or
+    solve. Else -1."""
+    legal = legal_cards(hand, led, trump)
+    low = lowest_card(legal)
+    high = low
+    rest = legal
+    while rest:
+        high = lowest_card(rest)
+        rest &= rest - 1
+    if high >> 3 != low >> 3:
+        return -1
+    between = ((2 << high) - (1 << low)) & ~legal
+    return low if between & ~gone == 0 else -1
 
 
 @njit(cache=True)

@@ -7,7 +7,7 @@ one core, throughput on one core and on all cores, nodes, the table memory, and 
 plain alpha-beta baseline (no table, no equivalent cards, no cut-offs, no ordering)
 against the solver on smaller deals (7 cards a hand: on 10 it needs minutes a deal).
 Last, the cost of a PIMC card decision (``--worlds`` sampled deals, every legal card
-valued in each) over whole closed games where both sides play PIMC, a summary against
+valued in each) over the closed games of the strength gauge, a summary against
 the targets (misère median ≤ 1 ms, PIMC ≤ 1 ms a decision at K = 32, both on one core),
 the machine's load and ``play_batch``'s rate on the same run, by which figures measured
 on a busy machine scale to an idle one (11,100 deals/s there, README "Speed"). Node
@@ -189,24 +189,24 @@ def bench(label: str, deals, misere: bool, baseline: tuple[int, int], seed: int)
     return float(np.median(seconds) * 1e3)
 
 
-def bench_pimc(n_games: int, worlds: int, seed: int) -> float:
-    """CPU time per PIMC card decision over whole constructed closed six-level games,
-    printed and returned in ms."""
-    from defence_gap import constructed_closed_games
-    from strength import play
+def bench_pimc(n_deals: int, worlds: int, seed: int) -> float:
+    """CPU time per PIMC card decision, printed and returned in ms: the strength gauge
+    (heuristic against PIMC on the closed games of ``n_deals`` Sochi deals, PIMC as
+    declarer and as defence) timed by this thread's CPU clock over the decisions PIMC
+    made (forced cards excluded; the heuristic's share of the time is counted too, a
+    few per cent)."""
+    from prefstats.strength import gauge
 
-    from prefstats.deal import deal
-    from prefstats.variants import get_variant
-
-    variant = get_variant("sochi")
-    states = constructed_closed_games(deal(n_games, seed=seed), variant)
-    play(states[:2], variant, pimc_declarer=True, pimc_defence=True, worlds=worlds)  # compile
-    _, decisions, took = play(states, variant, pimc_declarer=True, pimc_defence=True,
-                              worlds=worlds, seed=seed)
+    gauge("heuristic", "pimc", deals=20, seed=seed, samples=worlds)  # compile or load
+    t0 = time.thread_time()
+    g = gauge("heuristic", "pimc", deals=n_deals, seed=seed, samples=worlds)
+    took = time.thread_time() - t0
+    decisions = sum(t["pimc_searches"] for t in g["timing"].values())
     print(f"PIMC card play, K = {worlds} worlds, one core:")
-    print(f"  {n_games} closed games, {decisions.sum()} decisions (forced cards excluded): "
-          f"{1e3 * took / decisions.sum():.2f} ms a decision, {took / n_games:.3f} s a game")
-    return 1e3 * took / decisions.sum()
+    print(f"  {n_deals} Sochi deals, {g['declarer']['games']} + {g['defence']['games']} closed "
+          f"games, {decisions} decisions: {1e3 * took / decisions:.2f} ms a decision "
+          f"(CPU {took:.1f} s)")
+    return 1e3 * took / decisions
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -217,8 +217,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="smaller deals of each kind solved by both the solver and a plain "
                         "alpha-beta (0: skip)")
     parser.add_argument("--baseline-cards", type=int, default=7, help="cards a hand in those")
-    parser.add_argument("--pimc-games", type=int, default=100,
-                        help="closed games played by PIMC on both sides (0: skip)")
+    parser.add_argument("--pimc-deals", type=int, default=300,
+                        help="deals of the strength gauge timing PIMC's decisions (0: skip)")
     parser.add_argument("--worlds", type=int, default=32, help="PIMC samples a decision")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
@@ -237,8 +237,8 @@ def main(argv: list[str] | None = None) -> None:
         median = bench("misère", deals, True, (args.baseline_deals, args.baseline_cards),
                        args.seed + 3)
         summary.append(f"misère: median {median:.3f} ms a full deal (target ≤ 1 ms)")
-    if args.pimc_games:
-        ms = bench_pimc(args.pimc_games, args.worlds, args.seed)
+    if args.pimc_deals:
+        ms = bench_pimc(args.pimc_deals, args.worlds, args.seed)
         summary.append(f"PIMC: {ms:.2f} ms a decision at K = {args.worlds} (target ≤ 1 ms "
                        "at K = 32)")
     from prefstats.deal import deal

@@ -8,12 +8,12 @@ import pytest
 from prefstats import engine
 from prefstats.cards import FULL_DECK, parse_cards
 from prefstats.deal import deal
-from prefstats.knowledge import Knowledge, count_worlds
+from prefstats.knowledge import Knowledge, count_worlds, sample_worlds
 from prefstats.pimc import DEFAULT_WORLDS, pimc_card
 from prefstats.play import play_batch, play_hands
 from prefstats.players.builtin import resolve_params
 from prefstats.players.params import SAMPLES, heuristic_params, policy_params
-from prefstats.solver import card_values
+from prefstats.solver import card_values, card_values_batch
 from prefstats.strength import format_gauge, gauge
 from prefstats.tricks import legal_cards, trick_winner
 from prefstats.variants import get_variant
@@ -34,9 +34,9 @@ def test_pimc_plays_the_double_dummy_card_when_one_world_fits():
         assert pimc_card(k, trick=[], leader=0, declarer=1, trump=trump, worlds=4) == expected
 
 
-@pytest.mark.parametrize("seed", range(12))
-def test_pimc_cards_are_legal(seed):
-    # Random deals played at random to a random point, then the seat to play asks PIMC.
+def _random_decision(seed: int, moves: int | None = None):
+    """A random deal played at random to a random point: the knowledge of the seat to
+    play, the position's arguments for ``pimc_card`` and the seat's real hand."""
     rng = np.random.default_rng(100 + seed)
     cards = rng.permutation(32)
     hands = [sum(1 << int(c) for c in cards[10 * i: 10 * i + 10]) for i in range(3)]
@@ -54,7 +54,7 @@ def test_pimc_cards_are_legal(seed):
     gone = 0
     leader = 0
     trick: list[int] = []
-    for _ in range(int(rng.integers(0, 28))):
+    for _ in range(int(rng.integers(0, 28)) if moves is None else moves):
         seat = (leader + len(trick)) % 3
         legal = legal_cards(hands[seat], trick[0] >> 3 if trick else -1, trump)
         c = int(rng.choice([c for c in range(32) if legal >> c & 1]))
@@ -73,9 +73,50 @@ def test_pimc_cards_are_legal(seed):
                   counts=tuple(h.bit_count() for h in hands), played=gone,
                   out=discard if seat == declarer else 0, voids=tuple(voids), talon=talon,
                   talon_holder=declarer)
-    card = pimc_card(k, trick=trick, leader=leader, declarer=declarer,
-                     trump=None if trump < 0 else trump, misere=misere, worlds=8, seed=seed)
-    assert legal_cards(hands[seat], trick[0] >> 3 if trick else -1, trump) >> card & 1
+    position = {"trick": trick, "leader": leader, "declarer": declarer,
+                "trump": None if trump < 0 else trump, "misere": misere}
+    return k, position, hands[seat]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_pimc_cards_are_legal(seed):
+    k, position, hand = _random_decision(seed)
+    card = pimc_card(k, worlds=8, seed=seed, **position)
+    trick, trump = position["trick"], position["trump"]
+    assert legal_cards(hand, trick[0] >> 3 if trick else -1,
+                       -1 if trump is None else trump) >> card & 1
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_pimc_card_is_the_best_average_over_its_worlds(seed):
+    # The decision recomputed in Python from the same worlds, every card valued: the
+    # compiled player's shortcuts (no search when its legal cards are one run) must not
+    # change it. Ties go to the lowest card.
+    k, position, _ = _random_decision(seed, moves=[0, 4, 13, 20, 25][seed % 5])
+    worlds = sample_worlds(k, 6, seed)
+    values = card_values_batch(worlds, **position).astype(np.int64)
+    legal = np.flatnonzero(values[0] >= 0)
+    totals = values[:, legal].sum(axis=0)
+    maximise = (k.seat == position["declarer"]) != position["misere"]
+    best = legal[np.flatnonzero(totals == (totals.max() if maximise else totals.min()))[0]]
+    assert pimc_card(k, worlds=6, seed=seed, **position) == best
+
+
+def test_pimc_plays_a_run_of_cards_with_only_gone_cards_between_at_once():
+    # Seat 0 holds ♠KJ, ♠Q is played: one card in every world, the lower one goes.
+    k = Knowledge(seat=0, held=(parse_cards("♠KJ"), 0, 0), counts=(2, 2, 2),
+                  played=FULL_DECK & ~parse_cards("♠KJ ♥AK ♦AK"))
+    assert pimc_card(k, trick=[], leader=0, declarer=0, trump=None, worlds=4) == \
+        parse_cards("♠J").bit_length() - 1
+
+
+def test_a_card_on_the_table_between_two_cards_keeps_them_apart():
+    # Seat 0 holds ♠KJ and ♠Q is led: the king wins the trick, the jack does not.
+    queen = parse_cards("♠Q").bit_length() - 1
+    k = Knowledge(seat=0, held=(parse_cards("♠KJ"), 0, 0), counts=(2, 2, 1),
+                  played=FULL_DECK & ~parse_cards("♠KJ7 ♥AK"))
+    assert pimc_card(k, trick=[queen], leader=2, declarer=0, trump=None, worlds=4) == \
+        parse_cards("♠K").bit_length() - 1
 
 
 def test_bad_requests_raise():

@@ -284,7 +284,8 @@ def card_values_kernel(hands, trick, tlen, leader, declarer, trump, misere, tabl
     ``leader``; the seat to move is ``(leader + tlen) % 3``; ``trump`` -1 for none.
     Legal cards with no other card in play between them (in a hand or on the table)
     have the same value, so one card of each such run is searched; each search starts
-    from the value found for the last one.
+    from the value found for the last one (measured: a better first guess than the
+    card's value in the previous world of a batch).
     """
     out[:] = -1
     h = hands.copy()
@@ -331,7 +332,17 @@ def card_values_batch_kernel(worlds, trick, tlen, leader, declarer, trump, miser
                              stats, out):
     """:func:`card_values_kernel` for each row of ``worlds`` ((K, 3) int64 hands: sampled
     worlds of one decision) into the rows of ``out`` ((K, 32) int8), with one table:
-    the worlds share most positions a few tricks on, so later worlds find them there."""
+    the worlds share most positions a few tricks on, so later worlds find them there.
+    A world drawn twice (late in a deal few remain) is solved once."""
     for i in range(worlds.shape[0]):
+        same = -1
+        for j in range(i):
+            if (worlds[j, 0] == worlds[i, 0] and worlds[j, 1] == worlds[i, 1]
+                    and worlds[j, 2] == worlds[i, 2]):
+                same = j
+                break
+        if same >= 0:
+            out[i, :] = out[same, :]
+            continue
         card_values_kernel(worlds[i], trick, tlen, leader, declarer, trump, misere, table,
                            stats, out[i])
