@@ -7,6 +7,12 @@ deals (to tune the declarer's rules on a cheap, low-noise proxy) and, with
     .venv/bin/python scripts/declarer_gap.py --deals 20000 --seed 11 --save /tmp/before.npz
     .venv/bin/python scripts/declarer_gap.py --deals 20000 --seed 11 --against /tmp/before.npz
     .venv/bin/python scripts/declarer_gap.py --deals 4000 --seed 2 --samples 32
+    .venv/bin/python scripts/declarer_gap.py --deals 4000 --seed 12 --regret 32
+
+``--regret K`` values every legal card of each of the heuristic declarer's decisions in
+the all-heuristic play by PIMC's ``K`` worlds and prints the tricks a decision gives away
+against PIMC's best card (PIMC's own estimate), by trick and by the kind of decision,
+with the costliest decisions to read.
 """
 
 from __future__ import annotations
@@ -20,15 +26,78 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from numba import njit
+
 from prefstats import engine
-from prefstats.contracts import LEVEL
+from prefstats.cards import card_name, format_cards
+from prefstats.contracts import LADDER, LEVEL, TRUMP
 from prefstats.deal import deal
-from prefstats.play import solver_table
+from prefstats.knowledge import observation_knowledge
+from prefstats.pimc import pimc_kernel
+from prefstats.play import seat_keys, solver_table
 from prefstats.players.bidding import heuristic_tables
-from prefstats.players.builtin import POLICIES
+from prefstats.players.builtin import HEURISTIC, POLICIES, decide, decision_key, decision_number
 from prefstats.simulate import player_key
 from prefstats.strength import SIDE_A, SIDE_B, _mean_ci, _params_rows, _play_out, _to_first_card
 from prefstats.variants import get_variant
+
+#: Columns of a regret row: game, trick, cards on the table, the heuristic's card,
+#: PIMC's best, their values summed over the worlds, the declarer's hand, legal cards,
+#: the cards played.
+R_GAME, R_TRICK, R_POS, R_CARD, R_BEST, R_VALUE, R_BEST_VALUE, R_HAND, R_LEGAL, R_GONE = range(10)
+
+
+@njit(cache=True)
+def _regret_kernel(states, rules, params, tables, base_key, index, obs_buf, table, stats,
+                   samples, rows):
+    """Play each game by the heuristic; at each declarer decision with a choice, fill a
+    row of ``rows`` (see ``R_*``) with PIMC's values of his card and of its best. Returns
+    the rows filled."""
+    obs = obs_buf[0]
+    n = 0
+    held = np.zeros(3, np.int64)
+    counts = np.zeros(3, np.int64)
+    voids = np.zeros(3, np.int64)
+    trick = np.zeros(3, np.int64)
+    worlds = np.zeros((samples, 3), np.int64)
+    values = np.zeros((samples, 32), np.int8)
+    for i in range(states.shape[0]):
+        st = states[i]
+        keys = seat_keys(base_key, index[i])
+        engine.advance_forced(st, rules)
+        while st.phase != engine.DONE:
+            engine.observe(st, rules, obs)
+            key = decision_key(keys[st.controller], decision_number(obs))
+            card = decide(HEURISTIC, obs, rules, params, tables, key)
+            legal = np.int64(obs.legal)
+            if st.controller == st.declarer and legal & (legal - 1) and n < rows.shape[0]:
+                played, out, talon, holder = observation_knowledge(obs, held, counts, voids)
+                for t in range(obs.n_in_trick):
+                    trick[t] = obs.trick_cards[t]
+                best = pimc_kernel(obs.playing_for, held, counts, played, out, voids, talon,
+                                   holder, trick, obs.n_in_trick, obs.leader, obs.declarer,
+                                   np.int64(TRUMP[obs.contract]), False, key, ~key, 0, table,
+                                   stats, worlds, values)
+                v = 0
+                bv = 0
+                for j in range(samples):
+                    v += values[j, card]
+                    bv += values[j, best]
+                rows[n, R_GAME] = i
+                rows[n, R_TRICK] = obs.trick
+                rows[n, R_POS] = obs.n_in_trick
+                rows[n, R_CARD] = card
+                rows[n, R_BEST] = best
+                rows[n, R_VALUE] = v
+                rows[n, R_BEST_VALUE] = bv
+                rows[n, R_HAND] = obs.hand
+                rows[n, R_LEGAL] = legal
+                rows[n, R_GONE] = obs.gone
+                n += 1
+            if engine.apply(st, rules, card) != 0:
+                return -1
+            engine.advance_forced(st, rules)
+    return n
 
 
 def closed_games(deals: int, seed: int, variant, samples: int):
@@ -67,7 +136,53 @@ def closed_games(deals: int, seed: int, variant, samples: int):
             raise RuntimeError(f"illegal card in deal {int(index[closed][bad])}")
         return work["tricks"][rows, declarer].astype(np.int64)
 
-    return index[closed], LEVEL[states[closed]["contract"]].astype(np.int64), play
+    def regret(k: int) -> tuple[np.ndarray, np.ndarray]:
+        work = states[closed].copy()
+        rows = np.zeros((12 * len(work), 10), dtype=np.int64)
+        n = _regret_kernel(work, rules, prm[0], tables, key, index[closed], obs, table, stats,
+                           k, rows)
+        if n < 0:
+            raise RuntimeError("illegal card")
+        return rows[:n], states[closed]
+
+    return index[closed], LEVEL[states[closed]["contract"]].astype(np.int64), play, regret
+
+
+def _what(card: int, row, trump: int) -> str:
+    """A card in words: trump or side suit, master (no outstanding card above) or not."""
+    outstanding = 0xFFFFFFFF & ~int(row[R_GONE]) & ~int(row[R_HAND])
+    above = outstanding >> 8 * (card >> 3) & 0xFF & ~((2 << (card & 7)) - 1)
+    return ("trump" if card >> 3 == trump else "side") + ("" if above else " master")
+
+
+def _kind(row, trump: int) -> str:
+    """What the heuristic did against PIMC's card, in words."""
+    where = "lead" if row[R_POS] == 0 else f"follow {int(row[R_POS]) + 1}"
+    return f"{where} {_what(int(row[R_CARD]), row, trump)} / {_what(int(row[R_BEST]), row, trump)}"
+
+
+def print_regret(rows: np.ndarray, games: np.ndarray, samples: int, show: int) -> None:
+    """The tricks given away by decision, grouped (see the module)."""
+    loss = (rows[:, R_BEST_VALUE] - rows[:, R_VALUE]) / samples
+    n_games = len(games)
+    print(f"{len(rows):,} declarer decisions with a choice; PIMC's estimate of the tricks "
+          f"given away: {loss.sum() / n_games:.3f} a game")
+    print("by trick:  " + "  ".join(f"{t + 1}: {loss[rows[:, R_TRICK] == t].sum() / n_games:.3f}"
+                                    for t in range(10)))
+    trumps = TRUMP[games["contract"][rows[:, R_GAME]]]
+    kinds = np.array([_kind(r, int(t)) for r, t in zip(rows, trumps, strict=True)])
+    for k in sorted(set(kinds)):
+        m = kinds == k
+        print(f"  {k:<36} {m.sum():6,} decisions  {loss[m].sum() / n_games:.3f} a game, "
+              f"{np.mean(loss[m] > 0):.1%} differ")
+    for r in rows[np.argsort(-loss, kind="stable")[:show]]:
+        st = games[r[R_GAME]]
+        d = int(st["declarer"])
+        hands = "  ".join(f"{s}:{format_cards(int(st['hands'][s]))}" for s in range(3))
+        print(f"game {r[R_GAME]} {LADDER[int(st['contract'])]} declarer {d}"
+              f" trick {r[R_TRICK] + 1} pos {r[R_POS]}: hand {format_cards(int(r[R_HAND]))}"
+              f" played {card_name(int(r[R_CARD]))} PIMC {card_name(int(r[R_BEST]))} "
+              f"(-{(r[R_BEST_VALUE] - r[R_VALUE]) / samples:.2f}); start {hands}")
 
 
 def _line(name: str, tricks: np.ndarray, level: np.ndarray) -> str:
@@ -82,9 +197,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--samples", type=int, default=0, help="PIMC samples (0: no PIMC)")
     ap.add_argument("--save", type=Path, help="write the games and tricks here (.npz)")
     ap.add_argument("--against", type=Path, help="an earlier --save run of the same deals")
+    ap.add_argument("--regret", type=int, default=0, help="PIMC worlds valuing each decision")
+    ap.add_argument("--show", type=int, default=20, help="costliest decisions to print")
     args = ap.parse_args(argv)
-    games, level, play = closed_games(args.deals, args.seed, get_variant(args.variant),
-                                      args.samples)
+    games, level, play, regret = closed_games(args.deals, args.seed, get_variant(args.variant),
+                                              args.samples)
+    if args.regret:
+        rows, start = regret(args.regret)
+        print_regret(rows, start, args.regret, args.show)
+        if args.save:
+            np.savez(args.save, rows=rows, start=start)
+        return
     t0 = time.perf_counter()
     heuristic = play(False)
     print(f"{len(games):,} closed games of {args.deals:,} {args.variant} deals, seed "

@@ -138,6 +138,32 @@ def test_declarer_leads_a_sequence_not_away_from_a_tenace():
     assert play(obs) == "Q♦"
 
 
+def test_declarer_draws_trumps_without_the_master_when_two_longer():
+    # ♠KQJ7 against ♠A10: four trumps to two, so the declarer forces out the ace now
+    # rather than letting the defence ruff his side cards.
+    obs = position(engine.GAME, 0, "♠KQJ7 ♥K98 ♦87", contract="6♠", declarer=0, gone="♠98")
+    assert play(obs) == "J♠"
+
+
+def test_declarer_keeps_his_winners_while_a_suit_is_to_set_up():
+    # No trumps: the ♣A stopper stays while ♠KQJ9 forces out the ace.
+    obs = position(engine.GAME, 0, "♠KQJ9 ♣A ♦J8 ♥AK7", contract="6NT", declarer=0)
+    assert play(obs) == "J♠"
+    # So in a suit game once the defence has no trumps left: ♦KQJ forces out the ace.
+    obs = position(engine.GAME, 0, "♠7 ♣A ♦KQJ9", contract="6♠", declarer=0,
+                   gone="♠AKQJ1098")
+    assert play(obs) == "J♦"
+
+
+def test_declarer_second_hand_splits_touching_honours():
+    # ♦7 led into ♦KQ9 with the ace out: the queen, not the nine the third hand could beat.
+    obs = position(engine.GAME, 2, "♣AKJ9 ♦KQ9 ♥AK", trick=["7♦"], contract="7♣", declarer=2)
+    assert play(obs) == "Q♦"
+    # Without touching honours second hand stays low.
+    obs = position(engine.GAME, 2, "♣AKJ9 ♦K98 ♥AK", trick=["7♦"], contract="7♣", declarer=2)
+    assert play(obs) == "8♦"
+
+
 def test_defender_leads_a_side_ace_not_trumps():
     obs = position(engine.GAME, 1, "♠A8 ♣A97 ♥Q", contract="6♠", declarer=0)
     assert play(obs) == "A♣"
