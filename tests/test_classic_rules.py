@@ -445,7 +445,7 @@ def test_b215_lone_whister_lies_open_and_plays_the_passers_cards():
     assert st["open"] and st["phase"] == engine.PLAY
     obs = _observe(st, rules)  # the declarer leads
     assert obs["visible"][1] == HANDS[1] and obs["visible"][2] == HANDS[2]
-    with pytest.raises(ValueError, match=r"lone_whist_play.*players"):
+    with pytest.raises(ValueError, match=r"lone_whist_play.*table"):
         get_variant("gusarik", lone_whist_play="whister_chooses")
     assert all(get_variant(n).lone_whist_play == "open" for n in PRESETS)
 
