@@ -78,6 +78,29 @@ from prefstats.simulate import player_key
 from prefstats.solver import card_values_batch, solve_batch
 from prefstats.variants import Variant, get_variant
 
+__all__ = [
+    "CONDITIONS",
+    "DECISION_OF_PHASE",
+    "FIELDS",
+    "LAY_NAMES",
+    "ROLLOUT_CHUNK",
+    "SCHEMA",
+    "DealRecord",
+    "RecordError",
+    "Step",
+    "analyze",
+    "deal_summary",
+    "load_record",
+    "max_bid_levels",
+    "parse_record",
+    "record_variant",
+    "replay",
+    "rollout_decisions",
+    "seat_totals",
+    "side",
+    "tricks_to_whists",
+]
+
 #: Fields of a deal record; anything else is refused (a misspelt field would be lost).
 FIELDS = ("variant", "players", "names", "dealer", "comment", "hands", "talon",
           "talon_first", "calls", "discard", "contract", "whist", "lay", "play")

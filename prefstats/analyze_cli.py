@@ -10,6 +10,11 @@ import typer
 
 from prefstats.cli import app
 
+__all__ = [
+    "METHOD_LABELS",
+    "analyze_command",
+]
+
 #: The table's short names of the methods.
 METHOD_LABELS = {"double dummy": "DD", "rollout": "rollout", "not analysed": "-"}
 

@@ -51,6 +51,25 @@ from prefstats.rollout import rollout, rollout_states
 from prefstats.scoring import deal_values, score_states
 from prefstats.simulate import player_key
 
+__all__ = [
+    "CLASS_DECISIONS",
+    "LEVEL_OPTIONS",
+    "LIMIT",
+    "MIN_N",
+    "MISERE_SCALE",
+    "TARGET_MAX",
+    "TARGET_MEAN",
+    "Z95",
+    "best_rows",
+    "corrected_z",
+    "exploitability",
+    "fit",
+    "gauge",
+    "seats_of",
+    "step",
+    "summary",
+]
+
 #: The decision classes gauged, in the report's order.
 CLASS_DECISIONS = ("first_call", "max_bid", "contract", "whist", "misere")
 #: Fewest deals an option needs in a class to count.

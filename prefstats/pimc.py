@@ -26,6 +26,14 @@ from prefstats.knowledge import Knowledge, observation_knowledge, prepare_kernel
 from prefstats.solver import _single_table, card_values_batch_kernel
 from prefstats.tricks import legal_cards
 
+__all__ = [
+    "DEFAULT_WORLDS",
+    "pimc_card",
+    "pimc_kernel",
+    "pimc_play",
+    "searches",
+]
+
 #: Worlds a decision samples by default: the issue's measurements level off from 32.
 DEFAULT_WORLDS = 32
 

@@ -45,6 +45,14 @@ from prefstats.players.params import SAMPLES, policy_params
 from prefstats.simulate import player_key
 from prefstats.variants import get_variant
 
+__all__ = [
+    "MAX_DEALS",
+    "SIDE_A",
+    "SIDE_B",
+    "format_gauge",
+    "gauge",
+]
+
 #: Who plays a seat's cards in a setup: policy A or B.
 SIDE_A, SIDE_B = 0, 1
 MAX_DEALS = 10_000_000

@@ -121,15 +121,8 @@ def defines_public_names(path: Path) -> bool:
     return False
 
 
-#: Public modules whose owners are splitting or rewriting them now and add ``__all__``
-#: there (strict: the test fails once one has it, so the list stays true).
-PENDING_ALL = {"prefstats.solver", "prefstats.pimc", "prefstats.players.cardplay",
-               "prefstats.players.oracle", "prefstats.rollout", "prefstats.rollout_cli",
-               "prefstats.analyze", "prefstats.analyze_cli", "prefstats.strength",
-               "prefstats.reports.guide", "prefstats.reports.counterfactual"}
 PUBLIC = [
-    pytest.param(p, marks=pytest.mark.xfail(strict=True, reason="its owner adds __all__"))
-    if module_name(p) in PENDING_ALL else p
+    p
     for p in MODULES
     if not any(part.startswith("_") for part in p.relative_to(PACKAGE).with_suffix("").parts)
     and defines_public_names(p)

@@ -37,6 +37,36 @@ from numba import njit
 from prefstats.cards import ACE, KING, RANK_MASKS, popcount
 from prefstats.players.evaluate import declarer_tricks
 
+__all__ = [
+    "CALL",
+    "MISERE",
+    "N_CONTEXTS",
+    "N_HIGH",
+    "N_HOLES",
+    "N_LEVELS",
+    "N_SEATS",
+    "N_TRICK_CLASSES",
+    "ROW",
+    "SAFE",
+    "SIZE",
+    "WHIST",
+    "best_tricks",
+    "call_cell",
+    "data_file",
+    "fit_meta",
+    "fitted",
+    "hand_classes",
+    "high_class",
+    "hole_class",
+    "misere_cell",
+    "overridden",
+    "row",
+    "save",
+    "trick_class",
+    "using",
+    "whist_cell",
+]
+
 N_CONTEXTS, N_SEATS, N_TRICK_CLASSES = 2, 3, 11
 N_LEVELS, N_HIGH, N_HOLES = 5, 6, 5
 CALL = 0

@@ -55,6 +55,12 @@ from prefstats.contracts import LEVEL, TRUMP
 from prefstats.engine import GAME, MISERE_GAME, R_DUMMY, RASPASY
 from prefstats.tricks import TALON, beats
 
+__all__ = [
+    "FULL",
+    "play_decision",
+    "possible_cards",
+]
+
 FULL = np.int64(0xFFFFFFFF)
 
 

@@ -19,6 +19,12 @@ from prefstats.players.builtin import BuiltinPlayer
 from prefstats.solver import new_table, solve_position
 from prefstats.tricks import trick_winner
 
+__all__ = [
+    "DoubleDummyPlayer",
+    "double_dummy_card",
+    "value_after",
+]
+
 
 @njit(cache=True)
 def value_after(st, card, table, stats):

@@ -39,6 +39,20 @@ from prefstats.reports.whist import MAX_HIGH, whist_table
 from prefstats.storage import atomic_write, load
 from prefstats.variants import Variant, describe
 
+__all__ = [
+    "GUIDE_DEALS",
+    "MISERE_DEALS",
+    "MODEL",
+    "OBSERVED",
+    "PLAYER_MODEL",
+    "advice",
+    "counterfactual_lines",
+    "figure",
+    "guide",
+    "guide_lines",
+    "observed_lines",
+]
+
 #: Deals rolled out per seat for bidding and whisting (misère: :data:`MISERE_DEALS`).
 GUIDE_DEALS = 15_000
 #: Deals rolled out per seat for misère against pass (and at most a fifth of the trick
