@@ -39,7 +39,7 @@ call after a half-whist; a lone whister's choice to lie open) get a row with
 
 >>> frame = analyze(load_record("examples/deal.json"), deals=30)
 >>> sorted(set(frame["method"]))
-['double dummy', 'not analysed', 'rollout']
+['double dummy', 'rollout']
 >>> frame.filter(pl.col("decision") == "card")["loss"].min() >= 0
 True
 """
