@@ -22,7 +22,7 @@ True
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -49,6 +49,8 @@ __all__ = [
     "MAX_DEALS",
     "SIDE_A",
     "SIDE_B",
+    "FirstCards",
+    "first_cards",
     "format_gauge",
     "gauge",
 ]
@@ -122,6 +124,49 @@ def _params_rows(policies: tuple[str, str], samples: int | None) -> np.ndarray:
     return out
 
 
+
+class FirstCards(NamedTuple):
+    """Seeded deals bid by policy A and stopped at their first card, with what
+    ``_play_out`` needs to play them on under either policy."""
+
+    states: np.ndarray
+    index: np.ndarray
+    rules: np.ndarray
+    codes: np.ndarray
+    params: np.ndarray
+    tables: Any
+    key: np.uint64
+    obs: np.ndarray
+    table: Any
+    stats: np.ndarray
+
+
+def first_cards(policy: str, against: str, *, deals: int, seed: int, samples: int | None,
+                variant: Any) -> FirstCards:
+    """Bid ``deals`` seeded deals with ``policy`` (codes and parameters for ``policy`` and
+    ``against``, in that order) up to the first card of the play."""
+    rules = engine.rules_array(variant)
+    prm = _params_rows((policy, against), samples)
+    codes = np.array([POLICIES.index(policy), POLICIES.index(against)], dtype=np.int64)
+    tables = heuristic_tables(variant)
+    key = np.uint64(player_key(seed))
+    d = deal(deals, seed=seed)
+    index = np.asarray(d.index, dtype=np.int64)
+    first = getattr(d, "talon_first", None)
+    if first is None:
+        first = np.array([default_talon_first(t) for t in d.talon], dtype=np.int64)
+    states = np.zeros(deals, dtype=engine.STATE)
+    obs = np.zeros(1, dtype=engine.OBSERVATION)
+    table, stats = solver_table(), np.zeros(1, dtype=np.int64)
+    bad = _to_first_card(np.ascontiguousarray(d.hands, dtype=np.uint32),
+                         np.ascontiguousarray(d.talon, dtype=np.uint32),
+                         np.asarray(first, dtype=np.int64), rules, codes[0], prm[0], tables,
+                         key, index, states, obs, table, stats)
+    if bad >= 0:
+        raise RuntimeError(f"policy {policy!r} made an illegal decision in deal {bad}")
+    return FirstCards(states, index, rules, codes, prm, tables, key, obs, table, stats)
+
+
 def gauge(policy: str, against: str, *, deals: int, seed: int = 1, samples: int | None = None,
           variant: str | Any = "sochi") -> dict[str, Any]:
     """The gauge of ``policy`` against ``against`` on ``deals`` seeded deals (see the
@@ -138,25 +183,12 @@ def gauge(policy: str, against: str, *, deals: int, seed: int = 1, samples: int 
     if seed < 0:
         raise ValueError(f"seed must be non-negative, got {seed}")
     rules_variant = get_variant(variant) if isinstance(variant, str) else variant
-    rules = engine.rules_array(rules_variant)
-    prm = _params_rows((policy, against), samples)
-    codes = np.array([POLICIES.index(policy), POLICIES.index(against)], dtype=np.int64)
-    tables = heuristic_tables(rules_variant)
-    key = np.uint64(player_key(seed))
-    d = deal(deals, seed=seed)
-    index = np.asarray(d.index, dtype=np.int64)
-    first = getattr(d, "talon_first", None)
-    if first is None:
-        first = np.array([default_talon_first(t) for t in d.talon], dtype=np.int64)
-    states = np.zeros(deals, dtype=engine.STATE)
-    obs = np.zeros(1, dtype=engine.OBSERVATION)
-    table, stats = solver_table(), np.zeros(1, dtype=np.int64)
-    bad = _to_first_card(np.ascontiguousarray(d.hands, dtype=np.uint32),
-                         np.ascontiguousarray(d.talon, dtype=np.uint32),
-                         np.asarray(first, dtype=np.int64), rules, codes[0], prm[0], tables,
-                         key, index, states, obs, table, stats)
-    if bad >= 0:
-        raise RuntimeError(f"policy {policy!r} made an illegal decision in deal {bad}")
+    start = first_cards(policy, against, deals=deals, seed=seed, samples=samples,
+                        variant=rules_variant)
+    states, index = start.states, start.index
+    rules, codes, prm, tables, key, obs, table, stats = (
+        start.rules, start.codes, start.params, start.tables, start.key, start.obs,
+        start.table, start.stats)
     closed = ((states["phase"] == engine.PLAY) & (states["kind"] == engine.GAME)
               & ~states["open"])
     raspasy = (states["phase"] == engine.PLAY) & (states["kind"] == engine.RASPASY)

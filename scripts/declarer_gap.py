@@ -31,14 +31,11 @@ from numba import njit
 from prefstats import engine
 from prefstats.cards import card_name, format_cards
 from prefstats.contracts import LADDER, LEVEL, TRUMP
-from prefstats.deal import deal
 from prefstats.knowledge import observation_knowledge
 from prefstats.pimc import pimc_kernel
-from prefstats.play import seat_keys, solver_table
-from prefstats.players.bidding import heuristic_tables
-from prefstats.players.builtin import HEURISTIC, POLICIES, decide, decision_key, decision_number
-from prefstats.simulate import player_key
-from prefstats.strength import SIDE_A, SIDE_B, _mean_ci, _params_rows, _play_out, _to_first_card
+from prefstats.play import seat_keys
+from prefstats.players.builtin import HEURISTIC, decide, decision_key, decision_number
+from prefstats.strength import SIDE_A, SIDE_B, _mean_ci, _play_out, first_cards
 from prefstats.variants import get_variant
 
 #: Columns of a regret row: game, trick, cards on the table, the heuristic's card,
@@ -103,22 +100,12 @@ def _regret_kernel(states, rules, params, tables, base_key, index, obs_buf, tabl
 def closed_games(deals: int, seed: int, variant, samples: int):
     """The closed trick games of ``deals`` seeded deals at their first card, with the
     engine's inputs for playing them out."""
-    rules = engine.rules_array(variant)
-    prm = _params_rows(("heuristic", "pimc"), samples or None)
-    codes = np.array([POLICIES.index("heuristic"), POLICIES.index("pimc")], dtype=np.int64)
-    tables = heuristic_tables(variant)
-    key = np.uint64(player_key(seed))
-    d = deal(deals, seed=seed)
-    index = np.asarray(d.index, dtype=np.int64)
-    states = np.zeros(deals, dtype=engine.STATE)
-    obs = np.zeros(1, dtype=engine.OBSERVATION)
-    table, stats = solver_table(), np.zeros(1, dtype=np.int64)
-    bad = _to_first_card(np.ascontiguousarray(d.hands, dtype=np.uint32),
-                         np.ascontiguousarray(d.talon, dtype=np.uint32),
-                         np.asarray(d.talon_first, dtype=np.int64), rules, codes[0], prm[0],
-                         tables, key, index, states, obs, table, stats)
-    if bad >= 0:
-        raise RuntimeError(f"illegal decision in deal {bad}")
+    start = first_cards("heuristic", "pimc", deals=deals, seed=seed, samples=samples or None,
+                        variant=variant)
+    states, index = start.states, start.index
+    rules, codes, prm, tables, key, obs, table, stats = (
+        start.rules, start.codes, start.params, start.tables, start.key, start.obs,
+        start.table, start.stats)
     closed = ((states["phase"] == engine.PLAY) & (states["kind"] == engine.GAME)
               & ~states["open"])
 

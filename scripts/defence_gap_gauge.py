@@ -26,12 +26,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from prefstats import engine
-from prefstats.deal import deal
-from prefstats.play import default_talon_first, solver_table
-from prefstats.players.bidding import heuristic_tables
-from prefstats.players.builtin import POLICIES
-from prefstats.simulate import player_key
-from prefstats.strength import SIDE_A, SIDE_B, _mean_ci, _params_rows, _play_out, _to_first_card
+from prefstats.strength import SIDE_A, SIDE_B, _mean_ci, _play_out, first_cards
 from prefstats.variants import get_variant
 
 
@@ -39,25 +34,11 @@ def closed_games(n: int, seed: int, variant: str, samples: int):
     """The closed trick games of ``n`` seeded deals at their first card, with what
     :func:`_play_out` needs."""
     v = get_variant(variant)
-    rules = engine.rules_array(v)
-    prm = _params_rows(("heuristic", "pimc"), samples)
-    codes = np.array([POLICIES.index("heuristic"), POLICIES.index("pimc")], dtype=np.int64)
-    tables = heuristic_tables(v)
-    key = np.uint64(player_key(seed))
-    d = deal(n, seed=seed)
-    index = np.asarray(d.index, dtype=np.int64)
-    first = getattr(d, "talon_first", None)
-    if first is None:
-        first = np.array([default_talon_first(t) for t in d.talon], dtype=np.int64)
-    first = np.asarray(first, dtype=np.int64)
-    states = np.zeros(n, dtype=engine.STATE)
-    obs = np.zeros(1, dtype=engine.OBSERVATION)
-    table, stats = solver_table(), np.zeros(1, dtype=np.int64)
-    bad = _to_first_card(np.ascontiguousarray(d.hands, dtype=np.uint32),
-                         np.ascontiguousarray(d.talon, dtype=np.uint32), first, rules,
-                         codes[0], prm[0], tables, key, index, states, obs, table, stats)
-    if bad >= 0:
-        raise RuntimeError(f"an illegal decision in deal {bad}")
+    start = first_cards("heuristic", "pimc", deals=n, seed=seed, samples=samples, variant=v)
+    states, index = start.states, start.index
+    rules, codes, prm, tables, key, obs, table, stats = (
+        start.rules, start.codes, start.params, start.tables, start.key, start.obs,
+        start.table, start.stats)
     closed = ((states["phase"] == engine.PLAY) & (states["kind"] == engine.GAME)
               & ~states["open"])
     ctx = (rules, codes, prm, tables, key, index[closed], obs, table, stats)
