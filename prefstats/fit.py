@@ -62,9 +62,11 @@ __all__ = [
     "Z95",
     "best_rows",
     "corrected_z",
+    "directions",
     "exploitability",
     "fit",
     "gauge",
+    "next_sizes",
     "seats_of",
     "step",
     "summary",
@@ -304,21 +306,44 @@ def _direction(row: dict, table: pl.DataFrame) -> float:
     return _TOWARD.get((decision, option), 0.0)
 
 
-def step(offsets: np.ndarray, table: pl.DataFrame, size: float) -> tuple[np.ndarray, int]:
-    """``offsets`` moved ``size`` tricks (misère: ``size * MISERE_SCALE``) toward each
-    significant class's best option; and how many cells moved. Classes sharing a cell
-    (first calls and competing by one seat's tricks) add up their moves."""
-    new = np.array(offsets, dtype=np.float64)
-    moved = set()
+def _scales() -> np.ndarray:
+    """Per cell, the units of a trick step: misère cells move in catch probability."""
+    scale = np.ones(adjust.SIZE)
+    scale[adjust.MISERE:] = MISERE_SCALE
+    return scale
+
+
+def directions(table: pl.DataFrame) -> np.ndarray:
+    """Per offset cell, the summed direction (+1 more, -1 less) of the significant classes'
+    best options. Classes sharing a cell (first calls and competing by one seat's tricks)
+    add up; opposite pulls cancel."""
+    d = np.zeros(adjust.SIZE)
     for row in best_rows(table).filter("significant").iter_rows(named=True):
-        d = _direction(row, table)
-        if d == 0.0:
-            continue
-        scale = MISERE_SCALE if row["decision"] == "misere" else 1.0
-        cell = int(row["cell"])
-        new[cell] = np.clip(new[cell] + d * size * scale, -LIMIT * scale, LIMIT * scale)
-        moved.add(cell)
-    return new, len(moved)
+        if row["cell"] >= 0:
+            d[int(row["cell"])] += _direction(row, table)
+    return d
+
+
+def step(offsets: np.ndarray, table: pl.DataFrame,
+         size: float | np.ndarray) -> tuple[np.ndarray, int]:
+    """``offsets`` moved ``size`` tricks (a number, or one per cell; misère: times
+    ``MISERE_SCALE``) toward each significant class's best option; and how many cells
+    moved."""
+    d = directions(table)
+    scale = _scales()
+    new = np.clip(np.asarray(offsets, dtype=np.float64) + d * size * scale,
+                  -LIMIT * scale, LIMIT * scale)
+    return new, int(np.count_nonzero(d))
+
+
+def next_sizes(sizes: np.ndarray, last: np.ndarray, table: pl.DataFrame,
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Each cell's step for this round and its direction: a cell whose direction flipped
+    since its last move halves its step, so an offset that overshoots (the best level
+    alternating between two rounds) settles between them instead of swinging."""
+    sign = np.sign(directions(table))
+    sizes = np.where(sign * last < 0, sizes * 0.5, sizes)
+    return sizes, np.where(sign != 0, sign, last)
 
 
 def fit(variant, *, deals_per_round: int, rounds: int, seed: int = 1,
@@ -326,23 +351,27 @@ def fit(variant, *, deals_per_round: int, rounds: int, seed: int = 1,
         log: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Fictitious play (see the module text) from ``start`` (default zeros: the unfitted
     players) for at most ``rounds`` rounds of ``deals_per_round`` fresh deals each (round
-    ``r`` plays deals ``r * deals_per_round ..`` of ``seed``'s stream), the step
-    ``first_step * decay ** r`` tricks. Stops when a round's gauge meets the targets;
-    the gauge of the last round is the "after" figure, measured on deals the fit never
-    moved on. Returns ``offsets``, ``rounds`` (each round's summary) and ``seconds``."""
+    ``r`` plays deals ``r * deals_per_round ..`` of ``seed``'s stream), each cell's step
+    ``first_step * decay ** r`` tricks, halved each time its direction flips. Stops when
+    a round's gauge meets the targets; the gauge of the last round is the "after" figure,
+    measured on deals the fit never moved on. Returns ``offsets``, ``rounds`` (each
+    round's summary) and ``seconds``."""
     if deals_per_round < 1 or rounds < 1:
         raise ValueError(f"fit: deals_per_round and rounds must be at least 1, got "
                          f"{deals_per_round} and {rounds}")
     offsets = np.zeros(adjust.SIZE) if start is None else np.array(start, dtype=np.float64)
     history, began = [], time.perf_counter()
+    sizes, last = np.full(adjust.SIZE, float(first_step)), np.zeros(adjust.SIZE)
     for r in range(rounds + 1):
         block = deal(deals_per_round, seed=seed, start=r * deals_per_round)
         with adjust.using(variant, offsets):
             table = gauge(variant, block, seed=seed)
         head = summary(table)
-        size = first_step * decay ** r
         done = head["met"] or r == rounds
-        offsets_next, moved = (offsets, 0) if done else step(offsets, table, size)
+        if not done:
+            sizes, last = next_sizes(sizes, last, table)
+        offsets_next, moved = (offsets, 0) if done else step(offsets, table, sizes)
+        size = float(sizes[last != 0].mean()) if (last != 0).any() else 0.0  # the mean step
         history.append({**head, "round": r, "deals": deals_per_round,
                         "first_deal": r * deals_per_round, "moved": moved,
                         "step": 0.0 if done else size,
@@ -357,5 +386,6 @@ def fit(variant, *, deals_per_round: int, rounds: int, seed: int = 1,
         if done:
             break
         offsets = offsets_next
+        sizes = sizes * decay
     return {"offsets": offsets, "rounds": history, "before": before, "after": table,
             "seconds": time.perf_counter() - began}

@@ -17,6 +17,7 @@ from prefstats.fit import (
     _own_calls,
     best_rows,
     gauge,
+    next_sizes,
     step,
     summary,
 )
@@ -190,6 +191,25 @@ def test_a_step_moves_each_significant_class_toward_its_best_option():
     assert new[adjust.WHIST + 2] == -0.5 and new[7] == 0.5 and new[40] == -0.5
     assert new[adjust.MISERE + 1] == pytest.approx(0.5 * MISERE_SCALE)
     assert np.count_nonzero(new) == 4
+
+
+def test_a_cell_whose_direction_flips_halves_its_step():
+    up = _table([("first_call", "b", "bid", 7, None, 2.0, 0.1, 100, 1.8, 2.2),
+                 ("whist", "a", "pass", adjust.WHIST + 2, None, 1.0, 0.1, 100, 0.8, 1.2)])
+    down = _table([("first_call", "b", "pass", 7, None, 2.0, 0.1, 100, 1.8, 2.2),
+                   ("whist", "a", "pass", adjust.WHIST + 2, None, 1.0, 0.1, 100, 0.8, 1.2)])
+    sizes, last = next_sizes(np.full(adjust.SIZE, 0.5), np.zeros(adjust.SIZE), up)
+    assert sizes[7] == 0.5 and last[7] == 1 and last[adjust.WHIST + 2] == -1
+    sizes, last = next_sizes(sizes, last, down)
+    # cell 7 turned from "bid more" to "bid less": half the step; the whist cell kept its way
+    assert sizes[7] == 0.25 and last[7] == -1
+    assert sizes[adjust.WHIST + 2] == 0.5 and last[adjust.WHIST + 2] == -1
+    new, moved = step(np.zeros(adjust.SIZE), down, sizes)
+    assert moved == 2 and new[7] == -0.25 and new[adjust.WHIST + 2] == -0.5
+    # a cell no significant class pulls keeps its step and its last direction
+    quiet = _table([("whist", "a", "pass", adjust.WHIST + 2, None, 1.0, 0.1, 100, 0.8, 1.2)])
+    sizes2, last2 = next_sizes(sizes, last, quiet)
+    assert sizes2[7] == 0.25 and last2[7] == -1
 
 
 def _head(largest):
