@@ -3,7 +3,10 @@
 The unseen cards are dealt exactly uniformly, stratified over the talons
 (:func:`prefstats.rollout.hand_deals`); every option is played on each deal by
 :func:`prefstats.rollout.rollout`. Options are compared on the deals where all of them
-were legal (the decision reached, each option open), as paired differences.
+were legal (the decision reached, each option open), as paired differences. An option
+the best leads by ``STOP_SE`` standard errors is dropped from the later rounds (racing):
+the close options get the deals, and a hopeless one (a forced misère, one solver call a
+deal) stops costing time.
 """
 
 from __future__ import annotations
@@ -39,37 +42,50 @@ MIN_DEALS = 500
 ROUND_DEALS = 2000
 
 
+def _se(x: np.ndarray) -> float:
+    """The standard error of the mean of ``x`` (infinite for fewer than two values)."""
+    return float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else math.inf
+
+
 def summary(values: np.ndarray, options: list[str]) -> dict:
     """Per option the mean value, its 95% CI, the paired difference to the best option
     and its CI (normal approximations), and the probability that the ranking is right:
     the product over neighbours in the ranking of P(the higher one is better), taken as
-    independent. ``values`` is ``(n, k)`` over the deals where every option was legal."""
-    n = values.shape[0]
-    mean = values.mean(axis=0)
-    se = values.std(axis=0, ddof=1) / math.sqrt(n) if n > 1 else np.full(len(options), np.inf)
-    order = np.argsort(-mean, kind="stable")
+    independent. ``values`` is ``(n, k)`` over the deals where every option played was
+    legal; NaN marks an option no longer played (dropped, see :func:`rollout_command`):
+    its figures are over the deals it was played on, and it ranks below the options
+    played on every deal. ``settled`` says whether an option no longer needs deals: the
+    best, one dropped, or one the best leads by ``STOP_SE`` standard errors over at
+    least ``MIN_DEALS`` deals; ``decided`` whether every option is settled."""
+    n, k = values.shape
+    played = ~np.isnan(values)
+    full = played.all(axis=0)
+    mean = np.array([values[played[:, o], o].mean() if played[:, o].any() else -math.inf
+                     for o in range(k)])
+    order = sorted(range(k), key=lambda o: (not full[o], -mean[o]))
     best = order[0]
     rows = []
     for o in order:
-        diff = values[:, o] - values[:, best]
-        d_se = diff.std(ddof=1) / math.sqrt(n) if n > 1 else math.inf
+        x = values[played[:, o], o]
+        diff = x - values[played[:, o], best]
+        se, d_se = _se(x), _se(diff)
+        leads = d_se > 0 and -diff.mean() >= STOP_SE * d_se and len(x) >= MIN_DEALS
         rows.append({"option": options[o], "mean": float(mean[o]),
-                     "ci": [float(mean[o] - 1.96 * se[o]), float(mean[o] + 1.96 * se[o])],
+                     "ci": [float(mean[o] - 1.96 * se), float(mean[o] + 1.96 * se)],
                      "diff_to_best": float(diff.mean()),
                      "diff_ci": [float(diff.mean() - 1.96 * d_se),
                                  float(diff.mean() + 1.96 * d_se)],
-                     "diff_se": float(d_se), "n": int(n)})
+                     "diff_se": d_se, "n": len(x), "dropped": not full[o],
+                     "settled": bool(o == best or not full[o] or leads)})
     p_right = 1.0
     for hi, lo in itertools.pairwise(order):
-        gap = values[:, hi] - values[:, lo]
-        gap_se = gap.std(ddof=1) / math.sqrt(n) if n > 1 else math.inf
+        both = played[:, hi] & played[:, lo]
+        gap = values[both, hi] - values[both, lo]
+        gap_se = _se(gap)
         z = gap.mean() / gap_se if gap_se > 0 else math.inf
         p_right *= 0.5 * (1 + math.erf(z / math.sqrt(2)))
-    leads = all(r is rows[0] or (r["diff_se"] > 0
-                                 and -r["diff_to_best"] >= STOP_SE * r["diff_se"])
-                for r in rows)
     return {"best": options[best], "rows": rows, "p_ranking_right": p_right,
-            "decided": bool(leads and n >= MIN_DEALS and len(options) > 1)}
+            "decided": bool(all(r["settled"] for r in rows) and n >= MIN_DEALS and k > 1)}
 
 
 def _print_text(result: dict, head: str) -> None:
@@ -82,9 +98,12 @@ def _print_text(result: dict, head: str) -> None:
     for r in result["rows"]:
         table.add_row(r["option"], f"{r['mean']:+.2f}", "[{:+.2f}, {:+.2f}]".format(*r["ci"]),
                       f"{r['diff_to_best']:+.2f}", "[{:+.2f}, {:+.2f}]".format(*r["diff_ci"]),
-                      f"{r['n']:,}")
+                      f"{r['n']:,}{'*' if r['dropped'] else ''}")
     console = Console()
     console.print(table)
+    if any(r["dropped"] for r in result["rows"]):
+        console.print(f"* dropped once the best led it by {STOP_SE:g} standard errors: "
+                      "its figures are over the deals it was played on")
     verdict = "decided" if result["decided"] else "not decided"
     console.print(f"best: {result['best']} ({verdict}: the best leads every other option by "
                   f"{STOP_SE:g} standard errors); P(ranking right) "
@@ -142,7 +161,8 @@ def rollout_command(
     blocks = -(-deals // block)
     first = max(1, -(-MIN_DEALS // block))
     per_round = max(first, ROUND_DEALS // block)
-    chunks = []
+    chunks, oks = [], []
+    active = list(range(len(names)))  # the options still played
     result = None
     done = 0
     show = sys.stdout.isatty() and output is Format.table
@@ -154,18 +174,26 @@ def rollout_command(
             step = min(min(done, per_round) if done else first, blocks - done)
             dealt = hand_deals(mask, seat, step, seed=seed, start=done, talon=known)
             dealt = dealt[: deals - done * block]  # the last block may be cut at --deals
-            frame = rollout(rules, dealt, seat=seat, decision=decision, options=names,
-                            seed=seed, policy=policy, workers=workers)
-            chunks.append(frame.select("legal", "value").to_numpy().reshape(-1, len(names), 2))
+            frame = rollout(rules, dealt, seat=seat, decision=decision,
+                            options=[names[o] for o in active], seed=seed, policy=policy,
+                            workers=workers)
+            got = frame.select("legal", "value").to_numpy().reshape(-1, len(active), 2)
+            values = np.full((len(got), len(names)), np.nan)
+            values[:, active] = got[:, :, 1].astype(np.float64)
+            chunks.append(values)
+            oks.append(got[:, :, 0].astype(bool).all(axis=1))
             done += step
             played = min(done * block, deals)
             bar.update(task, completed=played)
-            both = np.concatenate(chunks)
-            ok = both[:, :, 0].astype(bool).all(axis=1)
+            ok = np.concatenate(oks)
             if ok.sum() >= 2:
-                result = summary(both[ok, :, 1].astype(np.float64), names)
+                result = summary(np.concatenate(chunks)[ok], names)
                 if result["decided"]:
                     break
+                # An option the best already leads by STOP_SE standard errors is not
+                # played on later deals: the remaining options decide sooner.
+                settled = {r["option"] for r in result["rows"][1:] if r["settled"]}
+                active = [o for o in active if names[o] not in settled]
     if result is None:
         typer.echo(f"error: the decision was reached with every option legal on "
                    f"{int(ok.sum())} of {played:,} deals; too few to compare", err=True)
@@ -177,7 +205,8 @@ def rollout_command(
         rows = [{"option": r["option"], "mean": r["mean"], "ci_lo": r["ci"][0],
                  "ci_hi": r["ci"][1], "diff_to_best": r["diff_to_best"],
                  "diff_lo": r["diff_ci"][0], "diff_hi": r["diff_ci"][1],
-                 "diff_se": r["diff_se"], "n": r["n"]} for r in result["rows"]]
+                 "diff_se": r["diff_se"], "n": r["n"], "dropped": r["dropped"]}
+                for r in result["rows"]]
         write_data(output, result, rows, list(rows[0]))
     else:
         _print_text(result, f"{format_cards(mask)}, seat {seat}, {variant}, {decision} "

@@ -22,14 +22,55 @@ import time
 from pathlib import Path
 
 import numba
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchtools import best_time, machine_load, play_batch_rate
 
+from prefstats import engine
 from prefstats.deal import deal
 from prefstats.rollout import CHUNK, play_forced_hands, rollout, rollout_states
+from prefstats.solver import new_table, solve_kernel
 from prefstats.variants import get_variant
+
+
+def misere_profile(variant, deals, seat: int) -> None:
+    """Where the forced misère branch spends its time: how many of its branches end in
+    a misère settled by the solver (one call a branch, at the first card, on the whole
+    ten-trick deal after the discard), the declarer's tricks there, and the solves
+    alone (one thread, one table kept over the deals, as in a rollout) by trick count
+    against the whole branch."""
+    run = dict(seat=seat, decision="first_call", options=["misere"])
+    started = time.perf_counter()
+    states, legal = rollout_states(variant, deals, **run)
+    branch = time.perf_counter() - started
+    st = states[:, 0][legal[:, 0]]
+    solved = st[(st["kind"] == engine.MISERE_GAME) & st["double_dummy"]]
+    table = tuple(t[0] for t in new_table(1))
+    stats = np.zeros(1, dtype=np.int64)
+    taken = np.empty(len(solved), dtype=np.int64)
+    seconds = np.empty(len(solved))
+    nodes = np.empty(len(solved), dtype=np.int64)
+    for i, s in enumerate(solved):
+        h = s["hands"].astype(np.int64)
+        before = stats[0]
+        started = time.perf_counter()
+        taken[i] = solve_kernel(h[0], h[1], h[2], 0, int(s["declarer"]), -1, True, table,
+                                stats)
+        seconds[i] = time.perf_counter() - started
+        nodes[i] = stats[0] - before
+    assert (taken == solved["tricks"][np.arange(len(solved)), solved["declarer"]]).all()
+    print(f"  forced misère: {len(deals):,} deals, {legal.sum():,} legal, {len(st):,} played"
+          f" as misère {((st['kind'] == engine.MISERE_GAME).mean()):.1%}, "
+          f"{len(solved):,} settled by one solve each ({seconds.sum() / branch:.0%} of the "
+          f"branch's {branch:.2f} s)")
+    for t in range(11):
+        rows = taken == t
+        if rows.any():
+            print(f"    declarer takes {t:>2}: {rows.mean():6.1%}  "
+                  f"{1e3 * seconds[rows].mean():6.3f} ms, {nodes[rows].mean():9,.0f} nodes "
+                  f"a solve")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -45,6 +86,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--options", default="pass,bid,misere")
     ap.add_argument("--decision", default="first_call")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--profile", action="store_true",
+                    help="also profile the forced misère branch on --option-deals deals")
     args = ap.parse_args(argv)
     numba.set_num_threads(1)
     variant = get_variant(args.variant)
@@ -99,6 +142,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"  peak memory {own:.2f} GiB (the whole run: the workers are threads of this "
           f"process); a run holds its value columns (8 + 1 + 1 bytes a branch) and one "
           f"{CHUNK:,}-deal chunk of states a worker")
+    if args.profile:
+        misere_profile(variant, sample, args.seat)
     print(f"  {machine_load()}")
 
 

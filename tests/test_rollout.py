@@ -416,3 +416,73 @@ def test_parameters_out_of_range_are_refused_not_run():
     with pytest.raises(ValueError, match="aggression"):
         rollout(SOCHI, deal(10, seed=1), seat=0, decision="first_call", options=["pass"],
                 params=params)
+
+
+def test_an_option_s_branches_do_not_depend_on_the_other_options():
+    """What lets the one-hand command drop an option: the others play as before."""
+    deals = deal(60, seed=8)
+    every = rollout(SOCHI, deals, seat=1, decision="first_call", options=FIRST)
+    two = rollout(SOCHI, deals, seat=1, decision="first_call", options=["misere", "pass"])
+    assert every.filter(pl.col("option") != "bid").sort("deal", "option").equals(
+        two.sort("deal", "option"))
+
+
+def test_summary_gives_the_paired_figures():
+    from prefstats.rollout_cli import MIN_DEALS, summary
+
+    rng = np.random.default_rng(3)
+    n = MIN_DEALS + 100
+    values = rng.normal([0.0, -0.1, -5.0], 2.0, (n, 3))
+    out = summary(values, ["a", "b", "c"])
+    rows = {r["option"]: r for r in out["rows"]}
+    assert out["best"] == "a" and [r["option"] for r in out["rows"]] == ["a", "b", "c"]
+    diff = values[:, 2] - values[:, 0]
+    assert rows["c"]["diff_to_best"] == pytest.approx(diff.mean())
+    assert rows["c"]["diff_se"] == pytest.approx(diff.std(ddof=1) / np.sqrt(n))
+    assert rows["c"]["settled"] and not rows["b"]["settled"] and not out["decided"]
+    assert all(r["n"] == n and not r["dropped"] for r in out["rows"])
+
+
+def test_summary_keeps_a_dropped_option_s_figures_over_its_own_deals():
+    from prefstats.rollout_cli import MIN_DEALS, summary
+
+    rng = np.random.default_rng(4)
+    n = 3 * MIN_DEALS
+    values = rng.normal([0.0, 3.0, -50.0], 2.0, (n, 3))
+    values[MIN_DEALS:, 2] = np.nan  # "c" was dropped after the first MIN_DEALS deals
+    out = summary(values, ["a", "b", "c"])
+    assert [r["option"] for r in out["rows"]] == ["b", "a", "c"]
+    c = out["rows"][2]
+    assert c["dropped"] and c["settled"] and c["n"] == MIN_DEALS
+    assert c["mean"] == pytest.approx(values[:MIN_DEALS, 2].mean())
+    assert c["diff_to_best"] == pytest.approx((values[:MIN_DEALS, 2]
+                                               - values[:MIN_DEALS, 1]).mean())
+    assert out["decided"]  # b leads a by far more than 3 SE; c needs no more deals
+
+
+def test_rollout_command_stops_playing_an_option_the_best_leads_by_3_se(monkeypatch):
+    """Options whose values are drawn alike never separate; the hopeless one is played on
+    the first round only, and the close ones on every deal."""
+    import json
+
+    import prefstats.rollout as module
+
+    asked = []
+
+    def fake(variant, deals, *, options, **kwargs):
+        asked.append(list(options))
+        if not len(deals):  # the command's check of the request
+            return pl.DataFrame({"legal": [], "value": []})
+        means = {"pass": 0.0, "bid": 0.0, "misere": -100.0}
+        rng = np.random.default_rng(np.asarray(deals.index))
+        value = np.stack([rng.normal(means[o], 10.0, len(deals)) for o in options], axis=1)
+        return pl.DataFrame({"legal": np.ones(value.size, bool), "value": value.reshape(-1)})
+
+    monkeypatch.setattr(module, "rollout", fake)
+    result = _cli("♠AKQJ10 ♣AK ♦AK ♥A", "--deals", "1386", "--format", "json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    rows = {r["option"]: r for r in out["rows"]}
+    assert asked[1:] == [FIRST, ["pass", "bid"]]  # asked[0]: the check of the request
+    assert rows["misere"]["dropped"] and rows["misere"]["n"] == 693
+    assert rows["bid"]["n"] == rows["pass"]["n"] == 1386 and not out["decided"]
