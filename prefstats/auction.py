@@ -280,7 +280,7 @@ def _next_speaker(speaker, passed, high_bidder):
 
 @njit(cache=True)
 def _auction_state(history, hold, jump_bids, min_level, rank, dummy, dark_bids, blind_pass,
-                  dark_misere):
+                  dark_misere, trusted=0):
     """Replay ``history`` (int64 array of calls) and return the auction's state.
 
     Returns ``(speaker, high, high_bidder, passed, legal, bad, dark, blind)``: the seat to
@@ -289,7 +289,9 @@ def _auction_state(history, hold, jump_bids, min_level, rank, dummy, dark_bids, 
     illegal call in ``history`` (-1 if none; the state is then the one before it), and
     bit masks of the seats that bid in the dark and that passed blind. ``hold`` indexes
     ``HOLD_MODES``, ``rank`` is :func:`ladder_rank`, ``dummy`` the Gusarik dummy's seat
-    (-1: none), which never bids, ``dark_misere`` :func:`dark_misere_floor`. Compiled:
+    (-1: none), which never bids, ``dark_misere`` :func:`dark_misere_floor`. The first
+    ``trusted`` calls are known legal (a history the engine built): they are replayed
+    without checking, which saves computing the legal calls at every step. Compiled:
     the simulator calls it directly.
     """
     speaker, high, high_bidder, passed, spoken, misere_bidder = 0, -1, -1, 0, 0, -1
@@ -300,7 +302,9 @@ def _auction_state(history, hold, jump_bids, min_level, rank, dummy, dark_bids, 
     for i in range(len(history)):
         call = history[i]
         legal = 0
-        if speaker >= 0:
+        if i < trusted:
+            legal = 1 << call
+        elif speaker >= 0:
             legal = _legal_mask(speaker, high, high_bidder, spoken, misere_bidder, dark, blind,
                                 hold, jump_bids, min_level, rank, dark_bids, blind_pass,
                                 dark_misere)

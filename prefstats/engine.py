@@ -335,16 +335,19 @@ def _whist_calls(st):
 
 
 @njit(cache=True)
-def replay_auction(calls, rules, min_level):
-    """:func:`~prefstats.auction._auction_state` of ``calls`` under ``rules``."""
+def replay_auction(calls, rules, min_level, trusted=0):
+    """:func:`~prefstats.auction._auction_state` of ``calls`` under ``rules``, the first
+    ``trusted`` calls known legal."""
     return _auction_state(calls, rules[R_HOLD], rules[R_JUMP] != 0, min_level,
                          rules[R_RANK:], rules[R_DUMMY], rules[R_DARK_BIDS] != 0,
-                         rules[R_BLIND_PASS] != 0, rules[R_DARK_MISERE])
+                         rules[R_BLIND_PASS] != 0, rules[R_DARK_MISERE], trusted)
 
 
 @njit(cache=True)
-def _auction(st, rules):
-    return replay_auction(_calls(st), rules, st.min_level)
+def _auction(st, rules, trusted):
+    """The auction's state (see ``replay_auction``), the first ``trusted`` calls known
+    legal: every call in ``st`` was checked by :func:`apply` when it was made."""
+    return replay_auction(_calls(st), rules, st.min_level, trusted)
 
 
 @njit(cache=True)
@@ -373,7 +376,7 @@ def legal_mask(st, rules):
     """Bit mask of the legal decisions now (a discard: the cards that may go)."""
     phase = st.phase
     if phase == AUCTION:
-        return _auction(st, rules)[4]
+        return _auction(st, rules, st.n_calls)[4]
     if phase == DISCARD:
         return int(st.hands[st.declarer])
     if phase == CONTRACT:  # not below the bid on the ladder, without the talon if bid so
@@ -596,23 +599,34 @@ def apply(st, rules, action):
     """Make decision ``action`` for the seat to act. Returns 0, or -1 when it is not legal
     (the state is then unchanged)."""
     phase = st.phase
-    legal = legal_mask(st, rules)
-    if phase == DISCARD:
-        if action < 0 or action & ~legal or popcount(action) != 2:
-            return -1
-    elif action < 0 or action > 62 or not (legal >> action) & 1:
-        return -1
     if phase == AUCTION:
-        st.calls[st.n_calls] = action
-        st.n_calls += 1
-        speaker, high, high_bidder, passed, _, _, dark, blind = _auction(st, rules)
+        # One replay both checks the call (as the last of the history) and gives the
+        # state after it: the legal calls before it are not computed apart.
+        if action < 0 or action > 62:
+            return -1
+        n = st.n_calls
+        before = st.calls[n]
+        st.calls[n] = action
+        st.n_calls = n + 1
+        speaker, high, high_bidder, passed, _, bad, dark, blind = _auction(st, rules, n)
+        if bad >= 0:
+            st.calls[n] = before
+            st.n_calls = n
+            return -1
         st.dark = dark
         st.blind = blind
         if speaker < 0:
             _finish_auction(st, rules, high, high_bidder, passed)
         else:
             _set_turn(st, rules, speaker)
-    elif phase == DISCARD:
+        return 0
+    legal = legal_mask(st, rules)
+    if phase == DISCARD:
+        if action < 0 or action & ~legal or popcount(action) != 2:
+            return -1
+    elif action < 0 or action > 62 or not (legal >> action) & 1:
+        return -1
+    if phase == DISCARD:
         st.hands[st.declarer] &= np.uint32(~action & 0xFFFFFFFF)
         st.discard = action
         if st.bid == MISERE:

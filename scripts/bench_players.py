@@ -26,7 +26,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchtools import best_time
+from benchtools import best_time, machine_load
 
 from prefstats import engine
 from prefstats.deal import deal
@@ -98,7 +98,8 @@ def main(argv: list[str] | None = None) -> None:
     baseline = len(small) / best_time(lambda: _python_path(
         small, variant, lambda i: [RandomLegalPlayer(seed=3 * i + s) for s in range(3)]), 1)
 
-    print(f"players: {args.variant}, one core, auction through score entries (score_batch)")
+    print(f"players: {args.variant}, one core, auction through score entries (score_batch); "
+          f"{machine_load()}")
     print(f"  deals: {_mix(states)}")
     rows = [
         ("play_batch, no solver", closed, f"{len(deals):,} deals, best of 3; target 50,000"),

@@ -51,6 +51,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from prefstats.cards import highest_card as _high
+from prefstats.cards import lowest_card as _low
+from prefstats.cards import popcount as _pop
 from prefstats.contracts import LEVEL, TRUMP
 from prefstats.engine import GAME, MISERE_GAME, R_DUMMY, RASPASY
 from prefstats.tricks import TALON, beats
@@ -65,29 +68,6 @@ FULL = np.int64(0xFFFFFFFF)
 
 
 # ---- bits -------------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def _pop(x):
-    x = x - ((x >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
-    return (x * 0x01010101 & 0xFFFFFFFF) >> 24
-
-
-@njit(cache=True)
-def _low(x):
-    """Lowest card of a non-empty mask."""
-    return _pop((x & -x) - 1)
-
-
-@njit(cache=True)
-def _high(x):
-    """Highest card of a non-empty mask."""
-    c = 31
-    while not (x >> c) & 1:
-        c -= 1
-    return c
 
 
 @njit(cache=True)
@@ -123,48 +103,62 @@ def possible_cards(obs, skip=-1):
 
     Returns (possible masks, hidden flags), both indexed by seat.
     """
-    seen = np.int64(0)
-    for s in range(3):
-        seen |= np.int64(obs.visible[s])
+    seen = np.int64(obs.visible[0]) | np.int64(obs.visible[1]) | np.int64(obs.visible[2])
     gone = np.int64(obs.gone)
     out = np.int64(obs.discard)
     if obs.kind == RASPASY:
         out |= np.int64(obs.talon) & ~gone
     pool = FULL & ~gone & ~seen & ~out
-    p = [np.int64(0), np.int64(0), np.int64(0)]
-    h = [False, False, False]
-    a = -1  # the hidden seats
-    b = -1
-    for s in range(3):
-        if s == skip:
-            continue
-        if s == obs.seat or obs.visible[s] != 0:
-            p[s] = np.int64(obs.visible[s])
-            continue
-        h[s] = True
-        p[s] = pool
-        if obs.kind != RASPASY and s != obs.declarer:
-            p[s] &= ~np.int64(obs.talon)
-        for suit in range(4):
-            if (obs.voids[s] >> suit) & 1:
-                p[s] &= ~_suit(suit)
-        if a < 0:
-            a = s
-        else:
-            b = s
-    if b >= 0:
-        na = 10 - _pop(np.int64(obs.played_by[a]))
-        nb = 10 - _pop(np.int64(obs.played_by[b]))
-        if _pop(pool) == na + nb:  # nothing unseen lies out of play
-            only_a = p[a] & ~p[b]
-            only_b = p[b] & ~p[a]
-            if _pop(only_a) == na:
-                p[a] = only_a
-                p[b] &= ~only_a
-            elif _pop(only_b) == nb:
-                p[b] = only_b
-                p[a] &= ~only_b
-    return (p[0], p[1], p[2]), (h[0], h[1], h[2])
+    p0, h0 = _seat_possible(obs, 0, skip, pool)
+    p1, h1 = _seat_possible(obs, 1, skip, pool)
+    p2, h2 = _seat_possible(obs, 2, skip, pool)
+    # The deciding seat is never hidden: at most two are.
+    if h0 and h1:
+        p0, p1 = _counted(obs, 0, 1, p0, p1, pool)
+    elif h0 and h2:
+        p0, p2 = _counted(obs, 0, 2, p0, p2, pool)
+    elif h1 and h2:
+        p1, p2 = _counted(obs, 1, 2, p1, p2, pool)
+    return (p0, p1, p2), (h0, h1, h2)
+
+
+@njit(cache=True)
+def _seat_possible(obs, s, skip, pool):
+    """Cards seat ``s`` may hold (see :func:`possible_cards`) before the counting, and
+    whether its hand is hidden."""
+    if s == skip:
+        return np.int64(0), False
+    if s == obs.seat or obs.visible[s] != 0:
+        return np.int64(obs.visible[s]), False
+    p = pool & ~_suits(obs.voids[s])
+    if obs.kind != RASPASY and s != obs.declarer:
+        p &= ~np.int64(obs.talon)
+    return p, True
+
+
+@njit(cache=True)
+def _suits(bits):
+    """Cards of the suits in ``bits`` (bit ``1 << suit``): each bit spread to its byte."""
+    b = np.int64(bits)
+    return ((b & 1) | (b & 2) << 7 | (b & 4) << 14 | (b & 8) << 21) * 0xFF
+
+
+@njit(cache=True)
+def _counted(obs, a, b, pa, pb, pool):
+    """The two hidden seats' possible cards ``pa``, ``pb`` after counting: when every
+    unseen card lies with them, cards only one may hold are his, and if they are as many
+    as his cards he holds nothing else."""
+    na = 10 - _pop(np.int64(obs.played_by[a]))
+    nb = 10 - _pop(np.int64(obs.played_by[b]))
+    if _pop(pool) != na + nb:  # some unseen card lies out of play
+        return pa, pb
+    only_a = pa & ~pb
+    only_b = pb & ~pa
+    if _pop(only_a) == na:
+        return only_a, pb & ~only_a
+    if _pop(only_b) == nb:
+        return pa & ~only_b, only_b
+    return pa, pb
 
 
 @njit(cache=True)
@@ -290,20 +284,27 @@ def _tenace(mine, outstanding):
 
 
 @njit(cache=True)
-def _discard_value(obs, poss, hidden, me, hand, c, trump):
-    """How much card ``c`` is worth keeping when it does not win (lower goes first)."""
-    s = c >> 3
+def _suit_worth(obs, poss, hidden, me, hand, s, trump):
+    """What keeping our cards of suit ``s`` is worth, the part they share (see
+    :func:`_discard_value`), and the lowest of them that wins whatever the opponents
+    hold (32: none)."""
     mine = hand & _suit(s)
-    v = (c & 7) + _pop(mine)  # low cards of short suits go first (voids for ruffing)
+    v = _pop(mine)  # low cards of short suits go first (voids for ruffing)
     if s == trump:
         v += 20
     top = _top_equivalent(mine, FULL & ~np.int64(obs.gone) & ~hand)
-    if c >= top and _sure_lead(obs, poss, hidden, me, top, trump):
-        v += 30  # a winner
+    winners = top if _sure_lead(obs, poss, hidden, me, top, trump) else 32
     # Guard an honour that is not a winner yet: keep the small cards under it.
     if (mine & np.int64(0b11100000) << (8 * s)) and _pop(mine) <= 3:
         v += 8
-    return v
+    return v, winners
+
+
+@njit(cache=True)
+def _discard_value(c, shared, winners):
+    """How much card ``c`` is worth keeping when it does not win (lower goes first): its
+    rank, its suit's ``shared`` worth, 30 more for a winner (from ``winners`` up)."""
+    return (c & 7) + shared + (30 if c >= winners else 0)
 
 
 @njit(cache=True)
@@ -317,13 +318,19 @@ def _cheapest(obs, poss, hidden, me, hand, legal, trump, keep=0):
     best = -1
     best_v = 1 << 30
     rest = legal
-    while rest:
-        c = _low(rest)
-        rest &= rest - 1
-        v = _discard_value(obs, poss, hidden, me, hand, c, trump) + 3 * ((keep >> (c >> 3)) & 1)
-        if v < best_v:
-            best_v = v
-            best = c
+    while rest:  # suit by suit, each card from the lowest up
+        s = _low(rest) >> 3
+        cards = rest & _suit(s)
+        rest &= ~_suit(s)
+        shared, winners = _suit_worth(obs, poss, hidden, me, hand, s, trump)
+        shared += 3 * ((keep >> s) & 1)
+        while cards:
+            c = _low(cards)
+            cards &= cards - 1
+            v = _discard_value(c, shared, winners)
+            if v < best_v:
+                best_v = v
+                best = c
     return best
 
 
