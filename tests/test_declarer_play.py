@@ -1,0 +1,36 @@
+"""The declarer's card play in closed trick games: positions where the counted cards (the
+trumps still out, the masters of each suit) change his card, and the play is right."""
+
+from test_cardplay import play, position
+
+from prefstats import engine
+
+# ---- drawing trumps -------------------------------------------------------------------
+
+
+def test_declarer_does_not_lead_into_a_trump_that_beats_all_his():
+    # ♠KQ8 against the lone ♠A: the ace takes a trick whenever it likes, and leading a
+    # trump only spends one of his (the old count, three trumps to one, drew).
+    obs = position(engine.GAME, 0, "♠KQ8 ♥K98 ♦87", contract="6♠", declarer=0,
+                   gone="♠J1097")
+    assert not play(obs).endswith("♠")
+
+
+def test_declarer_draws_small_trumps_under_a_single_higher_one():
+    # ♠KQJ against ♠A107: as many trumps as the defence and only the ace above him, so
+    # he forces it out and draws the small ones (the old count wanted two more).
+    obs = position(engine.GAME, 0, "♠KQJ ♥K98 ♦87", contract="6♠", declarer=0, gone="♠98")
+    assert play(obs) == "J♠"
+    # Two trumps above his (♠AK over ♠QJ10, with ♠98 out): he does not draw.
+    obs = position(engine.GAME, 0, "♠QJ10 ♥K98 ♦87", contract="6♠", declarer=0, gone="♠7")
+    assert not play(obs).endswith("♠")
+
+
+# ---- cashing winners ------------------------------------------------------------------
+
+
+def test_declarer_cashes_a_suit_of_masters_before_an_ace_with_a_loser_under_it():
+    # Both doubletons are sure winners for now; ♦AK cashes two tricks and leaves nothing
+    # behind, while cashing the ♣A would leave the eight a loser and the suit unguarded.
+    obs = position(engine.GAME, 0, "♠87 ♣A8 ♦AK ♥9", contract="6♠", declarer=0)
+    assert play(obs) in ("A♦", "K♦")
