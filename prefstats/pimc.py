@@ -1,9 +1,10 @@
 """PIMC card play (perfect-information Monte Carlo, the method of GIB in bridge): the
 seat to play samples ``k`` deals consistent with what it knows
 (:mod:`prefstats.knowledge`), values every legal card in each of them double dummy
-(:func:`prefstats.solver.card_values_batch_kernel`, one table shared by the worlds) and
-plays the card of the best average for its side: the declarer's most tricks on a
-trick game, his fewest on misère; the defence the other way.
+(:func:`prefstats.solver.best_card_kernel`, one table shared by the worlds, each value
+bounded only as far as the choice needs) and plays the card of the best average for its
+side: the declarer's most tricks on a trick game, his fewest on misère; the defence the
+other way.
 
 Compiled, for callers in numba code (the engine's drivers): :func:`pimc_play` decides
 from an engine observation (the built-in ``policy = "pimc"``), :func:`pimc_kernel` from
@@ -23,12 +24,13 @@ from prefstats.cards import lowest_card
 from prefstats.contracts import TRUMP
 from prefstats.deal import seed_keys
 from prefstats.knowledge import Knowledge, observation_knowledge, prepare_kernel, sample_kernel
-from prefstats.solver import _single_table, card_values_batch_kernel
+from prefstats.solver import _single_table, best_card_kernel, card_values_batch_kernel
 from prefstats.tricks import legal_cards
 
 __all__ = [
     "DEFAULT_WORLDS",
     "pimc_card",
+    "pimc_choice_kernel",
     "pimc_kernel",
     "pimc_play",
     "searches",
@@ -39,24 +41,39 @@ DEFAULT_WORLDS = 32
 
 
 @njit(cache=True, error_model="numpy")
+def _sampled(seat, held, counts, played, out, voids, talon, talon_holder, trick, tlen, trump,
+             key0, key1, start, worlds):
+    """Fill ``worlds`` with samples for the decision of :func:`pimc_kernel`; returns the
+    card to play without them when every legal card is the same one (see
+    :func:`_one_run`), else -1."""
+    on_table = 0
+    for t in range(tlen):
+        on_table |= np.int64(1) << trick[t]
+    only = _one_run(held[seat], (played | out) & ~on_table, -1 if tlen == 0 else trick[0] >> 3,
+                    trump)
+    if only < 0:
+        masks, places, need, w = prepare_kernel(seat, held, counts, played, out, voids, talon,
+                                                talon_holder)
+        sample_kernel(key0, key1, start, masks, places, need, w, held, (seat + 1) % 3,
+                      (seat + 2) % 3, worlds)
+    return only
+
+
+@njit(cache=True, error_model="numpy")
 def pimc_kernel(seat, held, counts, played, out, voids, talon, talon_holder, trick, tlen,
                 leader, declarer, trump, misere, key0, key1, start, table, stats, worlds,
                 values):
     """The PIMC card of ``seat`` (to play, ``(leader + tlen) % 3``) from a knowledge
     record given as arrays (see :class:`~prefstats.knowledge.Knowledge`): worlds
     ``start ..`` of the seed's stream, as many as ``worlds`` has rows ((k, 3) int64
-    scratch; ``values`` (k, 32) int8 scratch). Ties go to the lowest card."""
-    on_table = 0
-    for t in range(tlen):
-        on_table |= np.int64(1) << trick[t]
-    only = _one_run(held[seat], (played | out) & ~on_table, -1 if tlen == 0 else trick[0] >> 3,
-                    trump)
+    scratch), with every legal card's value in each of them left in ``values`` ((k, 32)
+    int8; untouched when the card needs no search). Ties go to the lowest card.
+    :func:`pimc_choice_kernel` finds the same card faster when the values are not
+    wanted."""
+    only = _sampled(seat, held, counts, played, out, voids, talon, talon_holder, trick, tlen,
+                    trump, key0, key1, start, worlds)
     if only >= 0:
         return only
-    masks, places, need, w = prepare_kernel(seat, held, counts, played, out, voids, talon,
-                                            talon_holder)
-    sample_kernel(key0, key1, start, masks, places, need, w, held, (seat + 1) % 3,
-                  (seat + 2) % 3, worlds)
     card_values_batch_kernel(worlds, trick, tlen, leader, declarer, trump, misere, table,
                              stats, values)
     maximise = (seat == declarer) != misere
@@ -72,6 +89,19 @@ def pimc_kernel(seat, held, counts, played, out, voids, talon, talon_holder, tri
             best = c
             best_sum = total
     return best
+
+
+@njit(cache=True, error_model="numpy")
+def pimc_choice_kernel(seat, held, counts, played, out, voids, talon, talon_holder, trick,
+                       tlen, leader, declarer, trump, misere, key0, key1, start, table, stats,
+                       worlds):
+    """:func:`pimc_kernel`'s card, from only the searches that settle it
+    (:func:`prefstats.solver.best_card_kernel`): the one the players use."""
+    only = _sampled(seat, held, counts, played, out, voids, talon, talon_holder, trick, tlen,
+                    trump, key0, key1, start, worlds)
+    if only >= 0:
+        return only
+    return best_card_kernel(worlds, trick, tlen, leader, declarer, trump, misere, table, stats)
 
 
 @njit(cache=True, error_model="numpy")
@@ -120,10 +150,10 @@ def pimc_play(obs, samples, key, table, stats):
         trick[t] = obs.trick_cards[t]
     misere = obs.kind == engine.MISERE_GAME
     trump = np.int64(-1) if misere else np.int64(TRUMP[obs.contract])
-    return pimc_kernel(obs.playing_for, held, counts, played, out, voids, talon, holder,
-                       trick, obs.n_in_trick, obs.leader, obs.declarer, trump, misere,
-                       key, key ^ _KEY_SPLIT, 0, table, stats,
-                       np.zeros((samples, 3), np.int64), np.zeros((samples, 32), np.int8))
+    return pimc_choice_kernel(obs.playing_for, held, counts, played, out, voids, talon,
+                              holder, trick, obs.n_in_trick, obs.leader, obs.declarer, trump,
+                              misere, key, key ^ _KEY_SPLIT, 0, table, stats,
+                              np.zeros((samples, 3), np.int64))
 
 
 def pimc_card(k: Knowledge, *, trick: Sequence[int], leader: int, declarer: int,
@@ -150,8 +180,7 @@ def pimc_card(k: Knowledge, *, trick: Sequence[int], leader: int, declarer: int,
     padded[: len(trick)] = trick
     _, key0, key1 = seed_keys(seed)
     tr = -1 if misere or trump is None else int(trump)
-    return int(pimc_kernel(k.seat, held, counts, k.played, k.out, voids, k.talon,
-                           k.talon_holder, padded, len(trick), leader, declarer, tr,
-                           bool(misere), key0, key1, start, _single_table(),
-                           np.zeros(1, dtype=np.int64), np.zeros((worlds, 3), np.int64),
-                           np.zeros((worlds, 32), np.int8)))
+    return int(pimc_choice_kernel(k.seat, held, counts, k.played, k.out, voids, k.talon,
+                                  k.talon_holder, padded, len(trick), leader, declarer, tr,
+                                  bool(misere), key0, key1, start, _single_table(),
+                                  np.zeros(1, dtype=np.int64), np.zeros((worlds, 3), np.int64)))

@@ -8,7 +8,7 @@ import pytest
 from solver_checks import minimax_cards, random_positions
 
 from prefstats.cards import parse_cards
-from prefstats.solver import card_values, card_values_batch, solve, solve_leads
+from prefstats.solver import best_card, card_values, card_values_batch, solve, solve_leads
 from prefstats.tricks import legal_cards
 
 
@@ -49,22 +49,28 @@ def test_card_values_agree_with_plain_minimax_inside_tricks():
                                      for d in range(3) for m in (False, True)}
 
 
+def _redeal(hands, trick, leader, rng, k: int) -> list[list[int]]:
+    """``k`` worlds of one decision: the seat to move keeps its hand, the others' cards
+    are dealt anew (their sizes kept)."""
+    mover = (leader + len(trick)) % 3
+    others = [s for s in range(3) if s != mover]
+    pool = [c for s in others for c in range(32) if hands[s] >> c & 1]
+    size = bin(hands[others[0]]).count("1")
+    worlds = []
+    for _ in range(k):
+        perm = rng.permutation(pool)
+        w = list(hands)
+        w[others[0]] = int(np.sum(1 << perm[:size].astype(np.int64)))
+        w[others[1]] = int(np.sum(1 << perm[size:].astype(np.int64)))
+        worlds.append(w)
+    return worlds
+
+
 def test_batch_over_worlds_matches_single_positions():
-    # Worlds of one decision: the seat to move keeps its hand, the others' cards are
-    # dealt anew (two of them twice); the batch shares one table across them.
+    # Worlds of one decision (two of them twice); the batch shares one table across them.
     rng = np.random.default_rng(5)
     for hands, trick, trump, leader, declarer, misere in POSITIONS[:300]:
-        mover = (leader + len(trick)) % 3
-        others = [s for s in range(3) if s != mover]
-        pool = [c for s in others for c in range(32) if hands[s] >> c & 1]
-        sizes = [bin(hands[s]).count("1") for s in others]
-        worlds = []
-        for _ in range(4):
-            perm = rng.permutation(pool)
-            w = list(hands)
-            w[others[0]] = int(np.sum(1 << perm[: sizes[0]].astype(np.int64)))
-            w[others[1]] = int(np.sum(1 << perm[sizes[0]:].astype(np.int64)))
-            worlds.append(w)
+        worlds = _redeal(hands, trick, leader, rng, 4)
         worlds += [worlds[1], worlds[0]]  # a world drawn again is solved once: same values
         kwargs = dict(trump=None if trump < 0 else trump, leader=leader, declarer=declarer,
                       trick=trick, misere=misere)
@@ -77,6 +83,60 @@ def test_batch_over_worlds_matches_single_positions():
         for w, row in zip(worlds, batch, strict=True):
             single = card_values(w, **kwargs)
             assert {c: int(row[c]) for c in range(32) if row[c] >= 0} == single
+
+
+def _best_total(values: np.ndarray, maximise: bool) -> int:
+    """The legal card of the best total over the rows of ``values``, ties to the lowest."""
+    legal = np.flatnonzero(values[0] >= 0)
+    totals = values[:, legal].astype(np.int64).sum(axis=0)
+    return int(legal[np.argmax(totals if maximise else -totals)])
+
+
+def _check_best_card(rows, rng, sizes) -> int:
+    """best_card against the best total of card_values_batch on redealt worlds of each
+    position; returns how many decisions had a choice between different totals."""
+    contested = 0
+    for hands, trick, trump, leader, declarer, misere in rows:
+        worlds = _redeal(hands, trick, leader, rng, int(rng.choice(sizes)))
+        worlds += worlds[: int(rng.integers(0, 3))]  # repeats count as often as drawn
+        arr = np.array(worlds, dtype=np.uint32)
+        kwargs = dict(trump=None if trump < 0 else trump, leader=leader, declarer=declarer,
+                      trick=trick, misere=misere)
+        try:
+            values = card_values_batch(arr, **kwargs)
+        except ValueError as e:
+            assert "could not play" in str(e)
+            continue
+        maximise = ((leader + len(trick)) % 3 == declarer) != misere
+        assert best_card(arr, **kwargs) == _best_total(values, maximise), (worlds, kwargs)
+        legal = np.flatnonzero(values[0] >= 0)
+        contested += len(set(values[:, legal].astype(np.int64).sum(axis=0).tolist())) > 1
+    return contested
+
+
+def test_best_card_is_the_card_of_the_best_total():
+    # Small positions, 1-8 worlds and some drawn twice: exactly the card the totals of
+    # the exact values pick (PIMC's choice), though found from bounds.
+    contested = _check_best_card(POSITIONS, np.random.default_rng(21), [1, 2, 3, 5, 8])
+    assert contested > 300
+
+
+def test_best_card_on_deals_of_seven_cards():
+    # Longer play with 16 worlds a decision, as PIMC asks early in a deal.
+    rng = np.random.default_rng(22)
+    rows = []
+    for _ in range(12):
+        cards = rng.permutation(32)
+        hands = [int(np.sum(1 << cards[7 * i: 7 * i + 7].astype(np.int64))) for i in range(3)]
+        misere = bool(rng.random() < 0.4)
+        trump = -1 if misere else int(cards[0] >> 3)
+        rows.append((hands, trump, int(rng.integers(3)), int(rng.integers(3)), misere))
+    assert _check_best_card(_mid_trick(rows, seed=23), rng, [16]) > 4
+
+
+def test_best_card_needs_a_world():
+    with pytest.raises(ValueError, match="at least one world"):
+        best_card(np.zeros((0, 3), dtype=np.uint32), trump=None, leader=0, declarer=0)
 
 
 def test_values_on_lead_match_solve_and_solve_leads():

@@ -44,8 +44,8 @@ its inputs, lives in private modules -- ``_table`` (transposition table), ``_bou
 compiled solves), ``_batch`` (many deals over threads), ``_intrinsics`` (array views
 without reference counts). The bit helpers (``popcount``, ``pext``, ...) come from
 :mod:`prefstats.cards`. The kernels callers in numba code use (``solve_kernel``,
-``solve_position``, ``card_values_kernel``, ``card_values_batch_kernel``) are re-exported
-here.
+``solve_position``, ``card_values_kernel``, ``card_values_batch_kernel``,
+``best_card_kernel``) are re-exported here.
 """
 
 from __future__ import annotations
@@ -58,6 +58,7 @@ import numpy as np
 from prefstats.cards import N_CARDS, format_cards
 from prefstats.solver._batch import _batch_kernel, _leads_one
 from prefstats.solver._search import (
+    best_card_kernel,
     card_values_batch_kernel,
     card_values_kernel,
     solve_kernel,
@@ -68,11 +69,13 @@ from prefstats.tricks import legal_cards
 
 # The checked functions, the table and its size, then the compiled layer (trusts its
 # inputs; for callers in numba code): solve_kernel, solve_position, card_values_kernel,
-# card_values_batch_kernel.
+# card_values_batch_kernel, best_card_kernel.
 __all__ = [
     "TT_BITS",
     "TT_ENTRY_BYTES",
     "TT_SIZE",
+    "best_card",
+    "best_card_kernel",
     "card_values",
     "card_values_batch",
     "card_values_batch_kernel",
@@ -314,3 +317,24 @@ def card_values(hands: Sequence[int], *, trump: int | None, leader: int, declare
     out = card_values_batch(_one_row(hands), trump=trump, leader=leader, declarer=declarer,
                             trick=trick, misere=misere)[0]
     return {c: int(out[c]) for c in range(N_CARDS) if out[c] >= 0}
+
+
+def best_card(hands, *, trump: int | None, leader: int, declarer: int,
+              trick: Sequence[int] = (), misere: bool = False) -> int:
+    """The card of the seat to move with the best total value over the worlds ``hands``
+    (as in :func:`card_values_batch`): the most tricks for the declarer's side, on
+    misère the fewest, the other way for the defence; ties go to the lowest card. The
+    card the totals of :func:`card_values_batch` pick, found with fewer searches: each
+    value is bounded only as far as the choice needs (PIMC's decision).
+
+    >>> from prefstats.cards import card_name, cards_of, parse_cards as p
+    >>> card_name(best_card([[p("♠A9"), p("♠7 ♥7"), p("♥8")]], trump=None, leader=2,
+    ...                     declarer=0, trick=cards_of(p("♠K"))))
+    'A♠'
+    """
+    arr, padded, tr, lead, decl, mis = _prepare_position(hands, trick, trump, leader,
+                                                         declarer, misere)
+    if not len(arr):
+        raise ValueError("hands must hold at least one world")
+    return int(best_card_kernel(arr, padded, len(trick), lead, decl, tr, mis, _single_table(),
+                                np.zeros(1, dtype=np.int64)))

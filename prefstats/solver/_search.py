@@ -274,6 +274,42 @@ def solve_kernel(h0, h1, h2, leader, declarer, trump, misere, table, stats):
     return solve_position(hands, seq, 0, leader, declarer, trump, misere, table, stats)
 
 
+@njit(cache=True, inline="always", error_model="numpy")
+def _play_card(h, seq, trick, tlen, leader, c, declarer, trump):
+    """Play card ``c`` of the seat to move into ``h`` (removed) and ``seq`` (after the
+    ``tlen`` cards of ``trick``): the root of the search after it, as (leader, tricks the
+    declarer won by it, cards of the root's trick)."""
+    for i in range(tlen):
+        seq[i] = trick[i]
+    seq[tlen] = c
+    h[(leader + tlen) % 3] &= ~(1 << c)
+    if tlen == 2:  # the card closes the trick: search on from the next lead
+        lead = (leader + trick_winner(seq[0], seq[1], c, trump)) % 3
+        return lead, 1 if lead == declarer else 0, 0
+    return leader, 0, tlen + 1
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _run_reps(hand, others, trick, tlen, trump, out):
+    """Fill ``out[c]`` for each legal card ``c`` of ``hand`` with the lowest card of its
+    run (legal cards with no other card in play between them: the same card), -1 for the
+    rest; ``others`` are the other hands' cards."""
+    out[:] = -1
+    legal = legal_cards(hand, -1 if tlen == 0 else trick[0] >> 3, trump)
+    in_play = hand | others
+    for i in range(tlen):
+        in_play |= 1 << trick[i]
+    prev = -1
+    while legal:
+        c = lowest_card(legal)
+        legal &= legal - 1
+        if prev >= 0 and prev >> 3 == c >> 3 and in_play & ((1 << c) - (2 << prev)) == 0:
+            out[c] = out[prev]
+        else:
+            out[c] = c
+        prev = c
+
+
 @njit(cache=True, error_model="numpy")
 def card_values_kernel(hands, trick, tlen, leader, declarer, trump, misere, table, stats, out):
     """Fill ``out[c]`` (32 entries) with the declarer's tricks from the current trick on
@@ -287,36 +323,21 @@ def card_values_kernel(hands, trick, tlen, leader, declarer, trump, misere, tabl
     from the value found for the last one (measured: a better first guess than the
     card's value in the previous world of a batch).
     """
+    player = (leader + tlen) % 3
+    reps = np.empty(32, np.int64)
+    _run_reps(hands[player], hands[(player + 1) % 3] | hands[(player + 2) % 3], trick, tlen,
+              trump, reps)
     out[:] = -1
     h = hands.copy()
     seq = np.zeros(_MAX_PLIES + 3, np.int64)
-    player = (leader + tlen) % 3
-    legal = legal_cards(h[player], -1 if tlen == 0 else trick[0] >> 3, trump)
-    in_play = h[0] | h[1] | h[2]
-    for i in range(tlen):
-        in_play |= 1 << trick[i]
     guess = -1
-    prev = -1
-    while legal:
-        c = lowest_card(legal)
-        legal &= legal - 1
-        if prev >= 0 and prev >> 3 == c >> 3 and in_play & ((1 << c) - (2 << prev)) == 0:
-            out[c] = out[prev]  # no card in play between them: the same card
-            prev = c
+    for c in range(32):
+        if reps[c] < 0:
             continue
-        prev = c
-        for i in range(tlen):
-            seq[i] = trick[i]
-        seq[tlen] = c
-        h[player] &= ~(1 << c)
-        if tlen == 2:  # the card closes the trick: search on from the next lead
-            lead = (leader + trick_winner(seq[0], seq[1], c, trump)) % 3
-            won = 1 if lead == declarer else 0
-            root = 0
-        else:
-            lead = leader
-            won = 0
-            root = tlen + 1
+        if reps[c] != c:
+            out[c] = out[reps[c]]
+            continue
+        lead, won, root = _play_card(h, seq, trick, tlen, leader, c, declarer, trump)
         if guess < 0:
             guess = won + (1 if misere else _playout(h, seq, root, lead, declarer, trump,
                                                       misere))
@@ -327,6 +348,16 @@ def card_values_kernel(hands, trick, tlen, leader, declarer, trump, misere, tabl
         guess = v
 
 
+@njit(cache=True, inline="always", error_model="numpy")
+def _first_copy(worlds, i):
+    """The first row before ``i`` of ``worlds`` equal to row ``i``, else -1."""
+    for j in range(i):
+        if (worlds[j, 0] == worlds[i, 0] and worlds[j, 1] == worlds[i, 1]
+                and worlds[j, 2] == worlds[i, 2]):
+            return j
+    return -1
+
+
 @njit(cache=True, error_model="numpy")
 def card_values_batch_kernel(worlds, trick, tlen, leader, declarer, trump, misere, table,
                              stats, out):
@@ -335,14 +366,195 @@ def card_values_batch_kernel(worlds, trick, tlen, leader, declarer, trump, miser
     the worlds share most positions a few tricks on, so later worlds find them there.
     A world drawn twice (late in a deal few remain) is solved once."""
     for i in range(worlds.shape[0]):
-        same = -1
-        for j in range(i):
-            if (worlds[j, 0] == worlds[i, 0] and worlds[j, 1] == worlds[i, 1]
-                    and worlds[j, 2] == worlds[i, 2]):
-                same = j
-                break
+        same = _first_copy(worlds, i)
         if same >= 0:
             out[i, :] = out[same, :]
             continue
         card_values_kernel(worlds[i], trick, tlen, leader, declarer, trump, misere, table,
                            stats, out[i])
+
+
+@njit(cache=True, error_model="numpy")
+def _card_search(world, trick, tlen, leader, declarer, trump, misere, c, target, table,
+                 stats, seq):
+    """Whether the declarer takes at least ``target`` tricks from the current trick on
+    after the seat to move plays ``c`` in ``world``, and the bound proved (as
+    :func:`_search`)."""
+    h = world.copy()
+    lead, won, root = _play_card(h, seq, trick, tlen, leader, c, declarer, trump)
+    res, val = _search(h, seq, root, lead, declarer, trump, misere, target - won, table,
+                       stats)
+    return res, val + won
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _narrow(worlds, j, c, target, lo, hi, trick, tlen, leader, declarer, trump, misere,
+            table, stats, seq):
+    """One search of card ``c`` in world ``j`` at ``target`` (inside its bounds): the
+    bound it proves replaces ``lo[j, c]`` or ``hi[j, c]``; returns whether it held."""
+    res, val = _card_search(worlds[j], trick, tlen, leader, declarer, trump, misere, c,
+                            target, table, stats, seq)
+    if res:
+        lo[j, c] = val
+    else:
+        hi[j, c] = val
+    return res
+
+
+@njit(cache=True, error_model="numpy")
+def _leader_and_rival(cards, reps, weight, lo, hi, maximise, visited):
+    """The leading card of ``cards`` (the legal ones, ascending) and a card that may
+    still beat or tie it, from the bounds on each world's values (``weight``: copies of
+    a world, 0 for a repeat).
+
+    Totals are of the mover's score (the value, negated when he minimises). The leader
+    is the lowest card of the highest total of lower bounds over the first ``visited``
+    worlds, or (``visited`` < 0) of bound midpoints over all. The rival (-1 if none) is
+    the card whose total may exceed the leader's by the most, counting 0 in the worlds
+    where the two are one run, and reaches it at least (a lower card by a tie too: ties
+    go to the lowest card)."""
+    sign = 1 if maximise else -1
+    best = -1
+    best_key = 0
+    for c in cards:
+        key = 0
+        for j in range(reps.shape[0] if visited < 0 else visited):
+            r = reps[j, c]
+            if visited < 0:
+                key += weight[j] * sign * (lo[j, r] + hi[j, r])
+            else:
+                key += weight[j] * min(sign * lo[j, r], sign * hi[j, r])
+        if best < 0 or key > best_key:
+            best = c
+            best_key = key
+    rival = -1
+    gap = 0
+    for c in cards:
+        if c == best:
+            continue
+        d = 0  # the most the rival's total may exceed the leader's
+        for j in range(reps.shape[0]):
+            r = reps[j, c]
+            b = reps[j, best]
+            if r != b:
+                d += weight[j] * (hi[j, r] - lo[j, b] if maximise else hi[j, b] - lo[j, r])
+        if (d > 0 or (d == 0 and c < best)) and (rival < 0 or d > gap):
+            rival = c
+            gap = d
+    return best, rival
+
+
+@njit(cache=True, error_model="numpy")
+def best_card_kernel(worlds, trick, tlen, leader, declarer, trump, misere, table, stats):
+    """The card of the seat to move with the best total value over ``worlds`` ((K, 3)
+    int64, one decision's sampled worlds, as in :func:`card_values_batch_kernel`): the
+    declarer's side the most tricks, on misère the fewest, the defence the other way;
+    ties go to the lowest card. The same card as the totals of
+    :func:`card_values_batch_kernel` give, from fewer searches: it bounds each value
+    only as far as the choice needs.
+
+    The first world is solved exactly. In each next one the leading card's value is
+    found (from its last value) and every other card searched once against it, which
+    mostly shows it no better there (else its value is found too); the sweep stops once
+    no card can catch the leader whatever the worlds left hold. Then, while some rival
+    may still beat or tie the leader, the widest open bound of the two is narrowed.
+    Each search narrows a bound, so this ends, at the latest with every value exact.
+    """
+    k = worlds.shape[0]
+    player = (leader + tlen) % 3
+    maximise = (player == declarer) != misere
+    seq = np.zeros(_MAX_PLIES + 3, np.int64)
+    reps = np.empty((k, 32), np.int64)
+    weight = np.zeros(k, np.int64)
+    lo = np.zeros((k, 32), np.int64)
+    hi = np.zeros((k, 32), np.int64)
+    floor = np.zeros(32, np.int64)  # the bounds before any search, the same in every world
+    ceil = np.zeros(32, np.int64)
+    h = worlds[0]
+    left = (popcount(h[0] | h[1] | h[2]) + tlen) // 3  # tricks from the current one on
+    for c in range(32):
+        if tlen == 2:
+            floor[c] = (leader + trick_winner(trick[0], trick[1], c, trump)) % 3 == declarer
+        ceil[c] = floor[c] + left - (tlen == 2)
+    for j in range(k):
+        same = _first_copy(worlds, j)
+        if same >= 0:
+            weight[same] += 1
+            reps[j, :] = reps[same, :]
+            continue
+        weight[j] = 1
+        h = worlds[j]
+        _run_reps(h[player], h[(player + 1) % 3] | h[(player + 2) % 3], trick, tlen, trump,
+                  reps[j])
+        lo[j, :] = floor
+        hi[j, :] = ceil
+    n_cards = 0
+    for c in range(32):
+        n_cards += reps[0, c] >= 0
+    cards = np.empty(n_cards, np.int64)  # the legal cards, ascending
+    n_cards = 0
+    for c in range(32):
+        if reps[0, c] >= 0:
+            cards[n_cards] = c
+            n_cards += 1
+    row = np.empty(32, np.int64)
+    cand = -1
+    guess = 0
+    for j in range(k):
+        if weight[j] == 0:
+            continue
+        if cand < 0:  # the first world: every value exact
+            card_values_kernel(worlds[j], trick, tlen, leader, declarer, trump, misere,
+                               table, stats, row)
+            lo[j, :] = row
+            hi[j, :] = row
+            cand, _ = _leader_and_rival(cards, reps, weight, lo, hi, maximise, j + 1)
+            guess = row[cand]
+            continue
+        cand, rival = _leader_and_rival(cards, reps, weight, lo, hi, maximise, j)
+        if rival < 0:
+            return cand  # no card can catch it, whatever the worlds left hold
+        a = reps[j, cand]
+        # The leader's value, exact: the threshold the other cards are searched against.
+        while lo[j, a] < hi[j, a]:
+            t = min(max(guess, lo[j, a] + 1), hi[j, a])
+            res = _narrow(worlds, j, a, t, lo, hi, trick, tlen, leader, declarer, trump,
+                          misere, table, stats, seq)
+            guess = lo[j, a] + 1 if res else hi[j, a]
+        guess = lo[j, a]
+        # Every other card against it: mostly no better there; if better, made exact.
+        for c in range(32):
+            if reps[j, c] != c or c == a:
+                continue
+            if maximise and hi[j, c] > lo[j, a]:
+                t = max(lo[j, a], lo[j, c]) + 1
+                while lo[j, c] < hi[j, c] and _narrow(worlds, j, c, t, lo, hi, trick, tlen,
+                                                      leader, declarer, trump, misere, table,
+                                                      stats, seq):
+                    t = lo[j, c] + 1
+            elif not maximise and lo[j, c] < hi[j, a]:
+                t = min(hi[j, a], hi[j, c])
+                while lo[j, c] < hi[j, c] and not _narrow(worlds, j, c, t, lo, hi, trick, tlen,
+                                                          leader, declarer, trump, misere,
+                                                          table, stats, seq):
+                    t = hi[j, c]
+    while True:
+        best, rival = _leader_and_rival(cards, reps, weight, lo, hi, maximise, -1)
+        if rival < 0:
+            return best
+        # The widest open bound of the two, in a world where they differ.
+        wj = -1
+        wc = -1
+        for j in range(k):
+            if weight[j] == 0 or reps[j, best] == reps[j, rival]:
+                continue
+            for c in (reps[j, best], reps[j, rival]):
+                if hi[j, c] > lo[j, c] and (wj < 0 or hi[j, c] - lo[j, c]
+                                            > hi[wj, wc] - lo[wj, wc]):
+                    wj = j
+                    wc = c
+        # Count up from a lower bound a search proved, else down from the upper one.
+        down = lo[wj, wc] == floor[wc] and hi[wj, wc] < ceil[wc]
+        t = hi[wj, wc] if down else lo[wj, wc] + 1
+        _narrow(worlds, wj, wc, t, lo, hi, trick, tlen, leader, declarer, trump, misere,
+                table, stats, seq)
