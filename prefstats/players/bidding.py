@@ -421,7 +421,8 @@ def bid_decision(obs, rules, params, tables, key):
     calls = np.empty(obs.n_calls, dtype=np.int64)
     for i in range(obs.n_calls):
         calls[i] = obs.calls[i]
-    state = engine.replay_auction(calls, rules, obs.min_level, obs.n_calls)  # the engine checked them
+    # the engine checked these calls: replay them without checking again
+    state = engine.replay_auction(calls, rules, obs.min_level, obs.n_calls)
     high, passed, dark = state[1], state[3], state[6]
     if (dark >> seat) & 1:  # he bids blind: the lowest bid, then he passes
         return PASS if (legal >> PASS) & 1 else _lowest_bid(legal, rules)
