@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import datetime as dt
 import errno
+import functools
 import hashlib
 import io
 import json
@@ -169,14 +170,27 @@ _CODES = {"kind": pl.UInt8, "contract": pl.Int8, "bid": pl.Int8, "first": pl.Int
           "second": pl.Int8, "talon_first": pl.UInt8}
 
 
-def _dictionary(name: str, codes: np.ndarray) -> pa.DictionaryArray:
+#: The code columns that hold a list of codes.
+_LISTS = ("calls", "whist_calls")
+
+
+@functools.cache
+def _field(name: str) -> pa.Field:
+    """The Arrow field polars gives code column ``name`` (its Enum, or a list of it):
+    its metadata names the Enum's categories, so polars reads the stored column back as
+    that Enum without a cast, and other readers see a dictionary of names."""
+    dtype = pl.List(ENUMS[name]) if name in _LISTS else ENUMS[name]
+    return pl.DataFrame({name: pl.Series([], dtype=dtype)}).to_arrow().schema.field(name)
+
+
+def _dictionary(name: str, codes: np.ndarray, kind: pa.DictionaryType) -> pa.DictionaryArray:
     """Codes of column ``name`` as a dictionary array of its names; -1 (none) is null.
     A code outside its Enum raises."""
-    codes = np.asarray(codes).astype(np.int8)
-    names = pa.array(ENUMS[name].categories.to_list(), type=pa.string())
+    codes = np.asarray(codes).astype(np.int16)
     none = codes < 0
-    return pa.DictionaryArray.from_arrays(pa.array(np.where(none, 0, codes), mask=none),
-                                          names, safe=True)
+    indices = pa.array(np.where(none, 0, codes), mask=none, type=kind.index_type)
+    names = pa.array(ENUMS[name].categories.to_list(), type=kind.value_type)
+    return pa.DictionaryArray.from_arrays(indices, names, ordered=kind.ordered, safe=True)
 
 
 def enum_table(table: pa.Table) -> pa.Table:
@@ -184,26 +198,30 @@ def enum_table(table: pa.Table) -> pa.Table:
     a binary column) stored as their names; other columns, and code columns already
     encoded, are kept."""
     for name in [c for c in table.column_names if c in ENUMS]:
-        column = table.column(name).combine_chunks()
+        column, field = table.column(name).combine_chunks(), _field(name)
         if pa.types.is_integer(column.type):
-            array = _dictionary(name, column.to_numpy(zero_copy_only=False))
+            array = _dictionary(name, column.to_numpy(zero_copy_only=False), field.type)
         elif pa.types.is_binary(column.type):
             _, offsets, data = column.buffers()
             ends = np.frombuffer(offsets, np.int32)[column.offset:column.offset + len(column) + 1]
             codes = (np.zeros(0, np.uint8) if data is None else
                      np.frombuffer(data, np.uint8)[ends[0]:ends[-1]])
-            array = pa.ListArray.from_arrays(pa.array(ends - ends[0]), _dictionary(name, codes))
+            values = _dictionary(name, codes, field.type.value_type)
+            array = pa.LargeListArray.from_arrays(pa.array((ends - ends[0]).astype(np.int64)),
+                                                  values, type=field.type)
         else:
             continue
-        table = table.set_column(table.column_names.index(name), name, array)
+        table = table.set_column(table.column_names.index(name), field, array)
     return table
 
 
 def enum_columns(frame: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame | pl.DataFrame:
-    """``frame`` (a dataset's rows as read) with its code columns typed as their Enums."""
+    """``frame`` (a dataset's rows as read) with its code columns typed as their Enums
+    (a no-op on the files prefstats writes, which polars reads as those Enums)."""
     schema = frame.collect_schema() if isinstance(frame, pl.LazyFrame) else frame.schema
-    casts = [pl.col(c).cast(pl.List(dtype) if schema[c].is_nested() else dtype)
-             for c, dtype in ENUMS.items() if c in schema]
+    casts = [pl.col(c).cast(pl.List(dtype) if c in _LISTS else dtype)
+             for c, dtype in ENUMS.items()
+             if c in schema and schema[c] != (pl.List(dtype) if c in _LISTS else dtype)]
     return frame.with_columns(casts) if casts else frame
 
 

@@ -86,6 +86,8 @@ def test_a_dataset_stores_its_codes_as_enums_of_their_names(sochi_dataset):
     assert {c: schema[c] for c in ENUMS} == {
         "kind": KIND, "contract": CONTRACT, "bid": CALL, "first": ROLE, "second": ROLE,
         "talon_first": CARD, "calls": pl.List(CALL), "whist_calls": pl.List(ROLE)}
+    native = pl.read_parquet(sochi_dataset / "chunk-000000.parquet").schema  # no cast needed
+    assert native["contract"] == CONTRACT and native["calls"] == pl.List(CALL)
     file = pq.read_table(sochi_dataset / "chunk-000000.parquet")
     assert str(file.schema.field("kind").type).startswith("dictionary<values=string")
     assert set(file.column("kind").to_pylist()) <= {"game", "misere", "raspasy"}
