@@ -57,6 +57,7 @@ from prefstats.storage import (
     dataset_lock,
     entry_problem,
     entry_shape,
+    enum_table,
     listed_files,
     load,
     parse_manifest,
@@ -164,7 +165,8 @@ def deals_table(states: np.ndarray, deal_ids: np.ndarray, variant: Variant, *,
     played without the talon, ``dark`` and ``blind`` bit masks of the seats that bid in
     the dark and passed blind, ``multiplier`` the game's (bomb x dark). ``dealer`` is
     the dealer's place (default: the sliding deal, ``deal_id`` mod players);
-    ``deal_id`` is the deal's number in the seed's stream.
+    ``deal_id`` is the deal's number in the seed's stream. The code columns are stored
+    as their names (:func:`~prefstats.storage.enum_table`).
     """
     n_players = variant.players
     declarer = states["declarer"].astype(np.int64)
@@ -211,7 +213,7 @@ def deals_table(states: np.ndarray, deal_ids: np.ndarray, variant: Variant, *,
                 columns[f"whist_{i}_{j}"] = (whists[:, i, j] / 2).astype(np.float32)
     for s in range(n_players):
         columns[f"value_{s}"] = values[:, s].astype(np.float32)
-    return pa.table(columns)
+    return enum_table(pa.table(columns))
 
 
 def pulkas_table(result: dict[str, np.ndarray], pulka_ids: np.ndarray) -> pa.Table:
@@ -264,6 +266,7 @@ def run_chunk(spec: RunSpec, index: int, run: str) -> tuple[int, bytes, int, int
         states = play_batch(deals, spec.variant, policy=spec.policy, params=params,
                             key=player_key(spec.seed))
         table = deals_table(states, deals.index, spec.variant)
+    table = enum_table(table)  # the decisions' kind and contract too
     meta = {"signature": run, "chunk": index, "first_unit": start, "units": count,
             "rows": table.num_rows, "kind": spec.kind, "schema_version": SCHEMA_VERSION}
     return index, table_bytes(table, meta), table.num_rows, count

@@ -15,6 +15,13 @@ default -- the manifest's structure (each chunk once, plain file names), the spe
 against the signature (an edited spec is refused as relabelled), every file's SHA-256
 and Parquet footer, and that the run finished -- and returns a polars ``LazyFrame``.
 
+Columns that hold a game code (``kind``, ``contract``, ``bid``, ``first``, ``second``,
+``talon_first``, and the lists ``calls`` and ``whist_calls``) are stored as dictionary
+columns of the codes' names (:data:`ENUMS`): polars reads them as ``pl.Enum``, pandas
+as categoricals. Each Enum lists every code's name in code order, so a name's position
+is its code: :func:`to_codes` gives back the engine's integers (-1 for none), which the
+reports compute on.
+
 A run holds :data:`LOCK` in the folder (see :func:`dataset_lock`), so two runs never
 write one dataset; :func:`clear_dataset` (``--force``) deletes only the files a dataset
 owns.
@@ -24,6 +31,7 @@ from __future__ import annotations
 
 import datetime as dt
 import errno
+import functools
 import hashlib
 import io
 import json
@@ -39,17 +47,29 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from prefstats.auction import BLIND_PASS, DARK, N_CALLS, NO_TALON_BID, PASS, call_name
+from prefstats.cards import N_CARDS, card_name
+from prefstats.codes import KINDS, WHIST_CALL_NAMES
+from prefstats.contracts import LADDER, N_CONTRACTS
+
 __all__ = [
+    "CALL",
+    "CARD",
+    "CONTRACT",
     "DATASET_KINDS",
     "DEAL_KINDS",
+    "ENUMS",
     "FORMAT",
+    "KIND",
     "LOCK",
     "MANIFEST",
     "REPAIR",
+    "ROLE",
     "SCHEMA_VERSION",
     "SUBSETS",
     "TMP_PREFIX",
@@ -66,6 +86,8 @@ __all__ = [
     "describe",
     "entry_problem",
     "entry_shape",
+    "enum_columns",
+    "enum_table",
     "file_sha256",
     "listed_files",
     "load",
@@ -76,11 +98,13 @@ __all__ = [
     "progress",
     "read_manifest",
     "read_only_error",
+    "remake_command",
     "sha256",
     "signature",
     "size_key",
     "sorted_chunks",
     "table_bytes",
+    "to_codes",
     "write_manifest",
     "written_by_prefstats",
 ]
@@ -89,7 +113,8 @@ __all__ = [
 #: 3: the signature leaves out the size (extension); chunks record the units they cover;
 #: ``deal_id`` uint64 and ``multiplier`` uint16 everywhere; pulkas deal from their own
 #: stream (issue #12).
-SCHEMA_VERSION = 3
+#: 4: the code columns are Enums of their names, calls lists of call names (issue #16).
+SCHEMA_VERSION = 4
 FORMAT = "prefstats-dataset"
 MANIFEST = "manifest.json"
 #: The lock file a run holds in its dataset folder.
@@ -111,6 +136,111 @@ REPAIR = "rerun the command that made the dataset, with the same arguments, to r
 
 class DatasetError(ValueError):
     """A dataset that cannot be used as asked: missing, corrupt, foreign or mismatched."""
+
+
+# --- the code columns ---------------------------------------------------------------
+
+def _call_names() -> list[str]:
+    """Every call code's name, by code (:func:`~prefstats.auction.call_name`: "7♥ nt" for
+    a bid without the talon); the codes between ``dark`` and the first bid without the
+    talon name no call and hold placeholders, so that a name's position is its code."""
+    calls = {*range(N_CONTRACTS), PASS, BLIND_PASS, DARK, *range(NO_TALON_BID, N_CALLS)}
+    return [call_name(c) if c in calls else f"unused {c}" for c in range(N_CALLS)]
+
+
+#: What a deal became (``kind`` 0..3; 0, still in the auction, never ends a deal).
+KIND = pl.Enum(KINDS)
+#: The 26 contracts in ladder order (``contract`` 0..25: "6♠" … "10NT", "misère").
+CONTRACT = pl.Enum([str(c) for c in LADDER])
+#: Every call by its code (``calls``, and the winning ``bid``): contracts, "pass",
+#: "blind pass", "dark", then the bids without the talon ("6♠ nt" …).
+CALL = pl.Enum(_call_names())
+#: A whist call, or a defender's final role (``first``, ``second``): 0, 1, 2.
+ROLE = pl.Enum(WHIST_CALL_NAMES)
+#: One card (``talon_first``), as :func:`~prefstats.cards.card_name` names it.
+CARD = pl.Enum([card_name(c) for c in range(N_CARDS)])
+#: The code columns of a dataset and their Enums; ``calls`` and ``whist_calls`` are lists
+#: of them (one entry a call, in the order spoken).
+ENUMS: dict[str, pl.Enum] = {"kind": KIND, "contract": CONTRACT, "bid": CALL, "first": ROLE,
+                             "second": ROLE, "talon_first": CARD, "calls": CALL,
+                             "whist_calls": ROLE}
+#: The integer dtype of each code column under :func:`to_codes` (the engine's; the
+#: signed ones hold -1 for none, stored as null); lists hold ``UInt8`` codes.
+_CODES = {"kind": pl.UInt8, "contract": pl.Int8, "bid": pl.Int8, "first": pl.Int8,
+          "second": pl.Int8, "talon_first": pl.UInt8}
+
+
+#: The code columns that hold a list of codes.
+_LISTS = ("calls", "whist_calls")
+
+
+@functools.cache
+def _field(name: str) -> pa.Field:
+    """The Arrow field polars gives code column ``name`` (its Enum, or a list of it):
+    its metadata names the Enum's categories, so polars reads the stored column back as
+    that Enum without a cast, and other readers see a dictionary of names."""
+    dtype = pl.List(ENUMS[name]) if name in _LISTS else ENUMS[name]
+    return pl.DataFrame({name: pl.Series([], dtype=dtype)}).to_arrow().schema.field(name)
+
+
+def _dictionary(name: str, codes: np.ndarray, kind: pa.DictionaryType) -> pa.DictionaryArray:
+    """Codes of column ``name`` as a dictionary array of its names; -1 (none) is null.
+    A code outside its Enum raises."""
+    codes = np.asarray(codes).astype(np.int16)
+    none = codes < 0
+    indices = pa.array(np.where(none, 0, codes), mask=none, type=kind.index_type)
+    names = pa.array(ENUMS[name].categories.to_list(), type=kind.value_type)
+    return pa.DictionaryArray.from_arrays(indices, names, ordered=kind.ordered, safe=True)
+
+
+def enum_table(table: pa.Table) -> pa.Table:
+    """``table`` with its code columns (:data:`ENUMS`, as integers, or one code a byte in
+    a binary column) stored as their names; other columns, and code columns already
+    encoded, are kept."""
+    for name in [c for c in table.column_names if c in ENUMS]:
+        column, field = table.column(name).combine_chunks(), _field(name)
+        if pa.types.is_integer(column.type):
+            array = _dictionary(name, column.to_numpy(zero_copy_only=False), field.type)
+        elif pa.types.is_binary(column.type):
+            _, offsets, data = column.buffers()
+            ends = np.frombuffer(offsets, np.int32)[column.offset:column.offset + len(column) + 1]
+            codes = (np.zeros(0, np.uint8) if data is None else
+                     np.frombuffer(data, np.uint8)[ends[0]:ends[-1]])
+            values = _dictionary(name, codes, field.type.value_type)
+            array = pa.LargeListArray.from_arrays(pa.array((ends - ends[0]).astype(np.int64)),
+                                                  values, type=field.type)
+        else:
+            continue
+        table = table.set_column(table.column_names.index(name), field, array)
+    return table
+
+
+def enum_columns(frame: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame | pl.DataFrame:
+    """``frame`` (a dataset's rows as read) with its code columns typed as their Enums
+    (a no-op on the files prefstats writes, which polars reads as those Enums)."""
+    schema = frame.collect_schema() if isinstance(frame, pl.LazyFrame) else frame.schema
+    casts = [pl.col(c).cast(pl.List(dtype) if c in _LISTS else dtype)
+             for c, dtype in ENUMS.items()
+             if c in schema and schema[c] != (pl.List(dtype) if c in _LISTS else dtype)]
+    return frame.with_columns(casts) if casts else frame
+
+
+def to_codes(frame: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame | pl.DataFrame:
+    """The same rows with each Enum code column as its integer codes: ``kind`` 1..3,
+    ``contract`` 0..25, ``bid``, ``first``, ``second`` (-1 for none), ``talon_first``,
+    and ``calls``/``whist_calls`` as lists of ``UInt8`` codes. Columns that already hold
+    codes are kept, so any dataset frame can be passed (lazy or not)."""
+    schema = frame.collect_schema() if isinstance(frame, pl.LazyFrame) else frame.schema
+    exprs = []
+    for name, dtype in schema.items():
+        if name not in ENUMS:
+            continue
+        if isinstance(dtype, pl.Enum):
+            code = pl.col(name).to_physical().cast(_CODES[name])
+            exprs.append(code.fill_null(-1) if _CODES[name].is_signed_integer() else code)
+        elif isinstance(dtype, pl.List) and isinstance(dtype.inner, pl.Enum):
+            exprs.append(pl.col(name).list.eval(pl.element().to_physical().cast(pl.UInt8)))
+    return frame.with_columns(exprs) if exprs else frame
 
 
 def chunk_name(index: int) -> str:
@@ -204,11 +334,59 @@ def parse_manifest(folder: Path) -> dict[str, Any] | None:
         raise DatasetError(f"{path}: not a prefstats dataset manifest")
     if manifest.get("schema_version") != SCHEMA_VERSION:
         raise DatasetError(
-            f"{path}: schema version {manifest.get('schema_version')} is not the "
-            f"{SCHEMA_VERSION} this prefstats reads; remake the dataset (rerun its command "
-            "with --force, which deletes only the dataset's own files, or into another folder)"
+            f"{path}: a dataset of schema version {manifest.get('schema_version')}, but this "
+            f"prefstats reads version {SCHEMA_VERSION} (its code columns are Enums of names); "
+            f"nothing was changed. Remake it with `{remake_command(Path(folder), manifest)}` "
+            "(--force deletes only the dataset's own files), or into another folder"
         )
     return manifest
+
+
+def remake_command(folder: Path, manifest: dict[str, Any]) -> str:
+    """The command line that makes the dataset of ``manifest`` afresh in ``folder`` (a
+    pulka-deals dataset: its pulka dataset's, with ``--with-deals``)."""
+    from prefstats.players.builtin import resolve_params
+    from prefstats.players.params import parameters
+    from prefstats.variants import get_variant
+
+    spec = manifest.get("spec") if isinstance(manifest.get("spec"), dict) else {}
+    kind = spec.get("kind", "deals")
+    if kind == "pulka-deals":
+        folder = folder.parent
+    size = size_key(spec)
+    words = {"deals": ["simulate"], "decisions": ["simulate-decisions"]}.get(
+        kind, ["simulate-pulkas"])
+    words.append(f"--{'pulkas' if size == 'pulkas' else 'hands'} {spec.get(size)}")
+    rules = spec.get("variant") if isinstance(spec.get("variant"), dict) else {}
+    try:
+        preset = get_variant(rules["base"], players=rules["players"])
+        words.append(f"--variant {preset.base}" if tomllib.loads(preset.to_toml()) == rules
+                     else "--config VARIANT.toml")
+        if preset.players != get_variant(preset.base).players:
+            words[-1] += f" --players {preset.players}"
+    except (KeyError, TypeError, ValueError):
+        words.append("--config VARIANT.toml")
+    if "--config VARIANT.toml" in words[-1]:
+        words[-1] = "--config VARIANT.toml (the manifest's variant_toml)"
+    if kind in ("pulkas", "pulka-deals"):
+        words.append(f"--pool-target {spec.get('pool_target')}")
+        if kind == "pulka-deals" or (folder / SUBSETS[0] / MANIFEST).exists():
+            words.append("--with-deals")
+    if kind == "decisions":
+        words.append(f"--decisions {','.join(spec.get('decisions', {}))}")
+    words += [f"--seed {spec.get('seed')}", f"--chunk-size {spec.get('chunk_size')}"]
+    players = spec.get("players") if isinstance(spec.get("players"), dict) else {}
+    policy = players.get("policy", "heuristic")
+    if policy != "heuristic":
+        words.append(f"--policy {policy}")
+    params = players.get("params") or {}
+    try:
+        default = dict(zip(parameters(policy), resolve_params(policy, None).tolist(),
+                           strict=True))
+    except (KeyError, ValueError):
+        default = {}
+    words += [f"--param {k}={v}" for k, v in params.items() if default.get(k) != v]
+    return " ".join(["prefstats", *words, f"--out {folder}", "--force"])
 
 
 def check_spec(path: Path, manifest: dict[str, Any]) -> None:
@@ -377,7 +555,9 @@ def sorted_chunks(chunks: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def load(path: str | Path, *, verify: str = "checksum", partial: bool = False) -> pl.LazyFrame:
-    """A polars ``LazyFrame`` over a dataset's rows (nothing is read until collected).
+    """A polars ``LazyFrame`` over a dataset's rows (nothing is read until collected);
+    the code columns are ``pl.Enum`` columns of their names (docs/DATA.md; :func:`to_codes`
+    gives their integer codes).
 
     ``verify``: ``"checksum"`` (default) checks every file's SHA-256 and Parquet footer
     against the manifest (under 0.6 s for 1,000,000 deals, 32 MB); ``"footer"`` only sizes and
@@ -404,7 +584,7 @@ def load(path: str | Path, *, verify: str = "checksum", partial: bool = False) -
                            "partial=True to use the finished chunks")
     if not chunks:
         raise DatasetError(f"{folder}: the dataset has no finished chunk yet")
-    return pl.scan_parquet([str(folder / e["file"]) for e in chunks])
+    return enum_columns(pl.scan_parquet([str(folder / e["file"]) for e in chunks]))
 
 
 # --- ownership ----------------------------------------------------------------------

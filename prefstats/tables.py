@@ -1,10 +1,14 @@
 """Readable tables: a dataset's codes decoded into the game's names, and the states
 :func:`~prefstats.play.play_batch` returns as a table with a dataset's columns.
 
-A dataset keeps compact codes (docs/DATA.md lists every column): ``kind`` 1..3,
-``contract`` 0..25, hands as ``uint32`` card masks, calls as bytes. :func:`readable`
-turns them into names with vectorised polars expressions (lookup tables, no Python loop
-over rows), so it is cheap on millions of rows and stays lazy on a ``LazyFrame``:
+A dataset stores its game codes as ``pl.Enum`` columns of their names (``kind``,
+``contract``, ``bid``, the whist roles, ``talon_first``, and the lists ``calls`` and
+``whist_calls``; docs/DATA.md lists every column), but hands, talon and discard as
+``uint32`` card masks and ``dark``/``blind`` as seat bit masks. :func:`readable` names
+those too, and decodes integer codes wherever they come from (the engine's records, a
+frame passed through :func:`~prefstats.storage.to_codes`), with vectorised polars
+expressions (lookup tables, no Python loop over rows), so it is cheap on millions of
+rows and stays lazy on a ``LazyFrame``:
 
 >>> import polars as pl
 >>> from prefstats.cards import parse_cards
@@ -19,8 +23,8 @@ over rows), so it is cheap on millions of rows and stays lazy on a ``LazyFrame``
 ('raspasy', None, '♦KQ', ['pass', 'pass', 'pass'])
 
 Codes that mean "none" (a declarer or contract of -1 on a raspasy) become nulls;
-``kind``, ``contract``, calls and whist roles are ``pl.Enum`` columns whose order is
-the code order (the ladder for contracts), so ``pl.col("contract") >= "8♠"`` works.
+each Enum lists its names in code order (the ladder for contracts), so
+``pl.col("contract") >= "8♠"`` works and ``pl.col("contract").to_physical()`` is the code.
 """
 
 from __future__ import annotations
@@ -30,30 +34,11 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from prefstats.auction import BLIND_PASS, DARK, N_CALLS, NO_TALON_BID, PASS, WHIST_CALL_NAMES
-from prefstats.auction import call_name as _call_name
-from prefstats.cards import N_CARDS, RANKS, SUITS, card_name
-from prefstats.codes import GAME, KINDS
-from prefstats.contracts import LADDER, N_CONTRACTS
+from prefstats.cards import RANKS, SUITS
+from prefstats.storage import CALL, CARD, CONTRACT, ENUMS, KIND, ROLE, enum_columns
 
 __all__ = ["CALL", "CARD", "CONTRACT", "KIND", "ROLE", "readable", "to_frame"]
 
-_CALL_CODES = (*range(N_CONTRACTS), PASS, BLIND_PASS, DARK, *range(NO_TALON_BID, N_CALLS))
-
-#: What a deal turned out to be: ``kind`` 1, 2, 3.
-KIND = pl.Enum(KINDS[GAME:])
-#: The 26 contracts in ladder order (``contract`` 0..25).
-CONTRACT = pl.Enum([str(c) for c in LADDER])
-#: Every call (``calls``, and the winning ``bid``), named as :func:`~prefstats.auction.call_name`
-#: names it (a bid without the talon is ``"7♥ nt"``), in code order.
-CALL = pl.Enum([_call_name(c) for c in _CALL_CODES])
-#: A whist call, or a defender's final role (``first``, ``second``): 0, 1, 2.
-ROLE = pl.Enum(WHIST_CALL_NAMES)
-#: One card (``talon_first``), named as :func:`~prefstats.cards.card_name` names it.
-CARD = pl.Enum([card_name(c) for c in range(N_CARDS)])
-
-_CALL_NAMES = dict(zip(_CALL_CODES, CALL.categories, strict=True))
-_ROLE_NAMES = dict(enumerate(ROLE.categories))
 _CARD_MASKS = ("hand_0", "hand_1", "hand_2", "talon", "discard")
 _SEATS = ("declarer",)
 _NONE_AS_NULL = ("solver_tricks",)  # -1: no solver call settled the deal
@@ -90,15 +75,21 @@ def cards_expr(masks: pl.Expr) -> pl.Expr:
     return pl.when(masks == 0).then(pl.lit("-")).otherwise(text)
 
 
-def _byte_names(column: str, names: dict[int, str], dtype: pl.Enum) -> pl.Expr:
+def _byte_names(column: str, dtype: pl.Enum) -> pl.Expr:
     """A binary column of one-byte codes as a list of names.
 
     Every code is below 128, so the bytes are valid one-character UTF-8 strings: the
     column is split into characters and each is looked up by its code point."""
-    chars = {chr(code): name for code, name in names.items()}
+    chars = {chr(code): name for code, name in enumerate(dtype.categories)}
     return (pl.col(column).cast(pl.String).str.split("")
             .list.eval(pl.element().filter(pl.element() != "")
                        .replace_strict(chars, return_dtype=dtype)))
+
+
+def _list_names(column: str, dtype: pl.Enum) -> pl.Expr:
+    """A list column of integer codes (:func:`~prefstats.storage.to_codes`) as names."""
+    names = dict(enumerate(dtype.categories))
+    return pl.col(column).list.eval(pl.element().replace_strict(names, return_dtype=dtype))
 
 
 def _seat_list(column: str) -> pl.Expr:
@@ -110,26 +101,30 @@ def _seat_list(column: str) -> pl.Expr:
     ]).list.drop_nulls()
 
 
-def _decoders() -> dict[str, pl.Expr]:
-    """The expression that decodes each coded dataset column, by column name."""
-    out: dict[str, pl.Expr] = {
-        "kind": _lookup(pl.col("kind"), [None, *KIND.categories], KIND),  # 0: undecided
-        "contract": _lookup(pl.col("contract"), list(CONTRACT.categories), CONTRACT),
-        "bid": _lookup(pl.col("bid"), [_CALL_NAMES.get(c) for c in range(N_CALLS)], CALL),
-        "first": _lookup(pl.col("first"), list(ROLE.categories), ROLE),
-        "second": _lookup(pl.col("second"), list(ROLE.categories), ROLE),
-        "talon_first": _lookup(pl.col("talon_first"), list(CARD.categories), CARD),
-        "calls": _byte_names("calls", _CALL_NAMES, CALL),
-        "whist_calls": _byte_names("whist_calls", _ROLE_NAMES, ROLE),
-    }
+def _decoders(schema: pl.Schema) -> dict[str, pl.Expr]:
+    """The expression that decodes each coded column of ``schema``, by column name."""
+    out: dict[str, pl.Expr] = {}
+    for c, dtype in ENUMS.items():
+        if c not in schema:
+            continue
+        if schema[c] == pl.Binary:
+            out[c] = _byte_names(c, dtype)
+        elif isinstance(schema[c], pl.List):
+            out[c] = _list_names(c, dtype)
+        else:
+            out[c] = _lookup(pl.col(c), list(dtype.categories), dtype)
     out.update({c: cards_expr(pl.col(c)) for c in _CARD_MASKS})
     out.update({c: pl.when(pl.col(c) >= 0).then(pl.col(c)) for c in (*_SEATS, *_NONE_AS_NULL)})
     out.update({c: _seat_list(c) for c in _SEAT_MASKS})
     return out
 
 
-def _coded(dtype: pl.DataType) -> bool:
-    """Whether a column still holds codes (so :func:`readable` is idempotent)."""
+def _coded(name: str, dtype: pl.DataType) -> bool:
+    """Whether a column still holds codes (so :func:`readable` is idempotent): integers,
+    bytes, or a list of integer codes of a code column (``dark`` decoded is a list of
+    seats)."""
+    if isinstance(dtype, pl.List):
+        return name in ENUMS and dtype.inner.is_integer()
     return dtype.is_integer() or dtype == pl.Binary
 
 
@@ -156,9 +151,9 @@ def readable(frame: pl.LazyFrame | pl.DataFrame | str | Path) -> pl.LazyFrame | 
         raise ValueError(f"readable() takes a polars frame or a dataset folder, "
                          f"got {type(frame).__name__}")
     schema = frame.collect_schema() if isinstance(frame, pl.LazyFrame) else frame.schema
-    decoders = _decoders()
+    decoders = _decoders(schema)
     exprs = [decoders[name].alias(name) for name, dtype in schema.items()
-             if name in decoders and _coded(dtype)]
+             if name in decoders and _coded(name, dtype)]
     return frame.with_columns(exprs) if exprs else frame
 
 
@@ -166,9 +161,10 @@ def to_frame(states: np.ndarray, variant, *, deal_ids: np.ndarray | None = None
              ) -> pl.DataFrame:
     """Finished :data:`~prefstats.engine.STATE` records (from
     :func:`~prefstats.play.play_batch` or :func:`~prefstats.play.play_hand`) as a polars
-    DataFrame with the columns of a deals dataset: pool, mountain and whist entries in
-    points, values in whists (see docs/DATA.md). ``deal_ids`` fills ``deal_id`` (e.g.
-    ``deals.index``; default ``0..n-1``). Pass the result to :func:`readable` for names.
+    DataFrame with the columns of a deals dataset, as :func:`prefstats.load` reads them
+    (Enum code columns): pool, mountain and whist entries in points, values in whists
+    (see docs/DATA.md). ``deal_ids`` fills ``deal_id`` (e.g. ``deals.index``; default
+    ``0..n-1``). Pass the result to :func:`readable` to name the cards too.
     """
     from prefstats import engine
     from prefstats.simulate import deals_table
@@ -183,4 +179,4 @@ def to_frame(states: np.ndarray, variant, *, deal_ids: np.ndarray | None = None
     ids = np.arange(len(states)) if deal_ids is None else np.asarray(deal_ids)
     if ids.shape != (len(states),) or (ids < 0).any():
         raise ValueError(f"deal_ids must be {len(states)} non-negative numbers, one a state")
-    return pl.from_arrow(deals_table(states, ids, variant))
+    return enum_columns(pl.from_arrow(deals_table(states, ids, variant)))

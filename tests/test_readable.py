@@ -1,5 +1,6 @@
 """Readable tables: every decoded column against a per-row decoding by the modules
-that define the codes, ``to_frame`` against a simulated dataset, pandas conversion."""
+that define the codes, a dataset's Enum columns against the engine's codes, ``to_frame``
+against a simulated dataset, pandas conversion."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from prefstats.deal import deal
 from prefstats.engine import KINDS
 from prefstats.play import play_batch
 from prefstats.simulate import player_key, simulate
+from prefstats.storage import CALL, CARD, ENUMS, to_codes
 from prefstats.tables import CONTRACT, KIND, ROLE, cards_expr, readable, to_frame
 from prefstats.variants import get_variant
 
@@ -31,10 +33,10 @@ def sochi_dataset(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def classic_rows():
-    """Classic deals: dark and blind calls, bids without the talon, bombs."""
+    """Classic deals (dark and blind calls, bids without the talon, bombs) as codes."""
     classic = get_variant("classic")
     d = deal(3000, seed=4)
-    return to_frame(play_batch(d, classic, key=4), classic, deal_ids=d.index)
+    return to_codes(to_frame(play_batch(d, classic, key=4), classic, deal_ids=d.index))
 
 
 def expected_row(row: dict) -> dict:
@@ -73,6 +75,50 @@ def test_every_column_decodes_as_its_module_names_it(classic_rows):
     for raw, got in zip(classic_rows.iter_rows(named=True), decoded.iter_rows(named=True),
                         strict=True):
         assert got == expected_row(raw)
+
+
+def test_a_dataset_stores_its_codes_as_enums_of_their_names(sochi_dataset):
+    """Every code column is an Enum in polars and a dictionary of names in the Parquet
+    file itself (any reader sees names); each Enum lists every code in code order."""
+    import pyarrow.parquet as pq
+
+    schema = prefstats.load(sochi_dataset).collect_schema()
+    assert {c: schema[c] for c in ENUMS} == {
+        "kind": KIND, "contract": CONTRACT, "bid": CALL, "first": ROLE, "second": ROLE,
+        "talon_first": CARD, "calls": pl.List(CALL), "whist_calls": pl.List(ROLE)}
+    native = pl.read_parquet(sochi_dataset / "chunk-000000.parquet").schema  # no cast needed
+    assert native["contract"] == CONTRACT and native["calls"] == pl.List(CALL)
+    file = pq.read_table(sochi_dataset / "chunk-000000.parquet")
+    assert str(file.schema.field("kind").type).startswith("dictionary<values=string")
+    assert set(file.column("kind").to_pylist()) <= {"game", "misere", "raspasy"}
+    assert list(KIND.categories) == list(KINDS)
+    assert list(CONTRACT.categories) == [str(Contract(c)) for c in range(len(LEVEL))]
+    calls = list(CALL.categories)
+    assert [calls.index(call_name(c)) for c in (0, 15, 26, 27, 28, 32 + 6)] == \
+        [0, 15, 26, 27, 28, 38]
+    assert list(CARD.categories) == [card_name(c) for c in range(32)]
+    assert list(ROLE.categories) == list(WHIST_CALL_NAMES)
+
+
+def test_enum_columns_round_trip_to_the_engine_codes(sochi_dataset):
+    """The dataset's Enum columns, through ``to_codes``, are the engine's records of the
+    same deals; the Enum's physical value is the code; ``readable`` agrees on both."""
+    sochi = get_variant("sochi")
+    states = play_batch(deal(1500, seed=SEED), sochi, key=player_key(SEED))
+    lf = prefstats.load(sochi_dataset)
+    codes = to_codes(lf).sort("deal_id").collect()
+    for name in ("kind", "contract", "bid", "first", "second", "talon_first"):
+        assert (codes[name].to_numpy() == states[name]).all(), name
+    assert codes.schema["kind"] == pl.UInt8 and codes.schema["contract"] == pl.Int8
+    assert codes["calls"].to_list() == [s["calls"][:s["n_calls"]].tolist() for s in states]
+    assert codes["whist_calls"].to_list() == [s["whist_calls"][:s["n_whist"]].tolist()
+                                              for s in states]
+    physical = lf.sort("deal_id").select(pl.col("contract").to_physical()).collect()
+    assert physical.to_series().fill_null(-1).to_list() == states["contract"].tolist()
+    assert to_codes(codes).equals(codes)  # already codes: left as they are
+    nice = readable(lf).collect()
+    assert readable(codes).equals(nice.sort("deal_id"))
+    assert nice.select(list(ENUMS)).equals(lf.select(list(ENUMS)).collect())  # Enums kept
 
 
 def test_cards_match_format_cards_on_any_mask():
@@ -137,7 +183,7 @@ def test_to_frame_amounts_are_points():
     sochi = get_variant("sochi")
     frame = to_frame(play_batch(deal(2000, seed=2), sochi), sochi)
     assert frame["deal_id"].to_list() == list(range(2000))
-    made = frame.filter((pl.col("kind") == 1) & pl.col("played"))
+    made = to_codes(frame.filter((pl.col("kind") == "game") & pl.col("played")))
     declarer, contract = made["declarer"].to_numpy(), made["contract"].to_numpy()
     tricks = made.select(f"tricks_{s}" for s in range(3)).to_numpy()
     pool = made.select(f"pool_{s}" for s in range(3)).to_numpy()
@@ -164,9 +210,13 @@ def test_pandas_after_a_plain_install(sochi_dataset):
     import pandas as pd
     raw = prefstats.load(sochi_dataset).collect().to_pandas()
     assert isinstance(raw, pd.DataFrame) and len(raw) == 1500
+    for name in ("kind", "contract", "first", "second", "bid", "talon_first"):
+        assert isinstance(raw[name].dtype, pd.CategoricalDtype), name
+    assert list(raw["contract"].cat.categories) == list(CONTRACT.categories)
+    assert set(raw["kind"]) <= {"game", "misere", "raspasy"}
     nice = prefstats.readable(prefstats.load(sochi_dataset)).collect().to_pandas()
     assert isinstance(nice["contract"].dtype, pd.CategoricalDtype)
-    assert set(nice["kind"]) <= {"game", "misere", "raspasy"}
+    assert nice["hand_0"].str.contains("♠|♣|♦|♥").all()
 
 
 def test_pandas_is_a_declared_dependency():

@@ -6,7 +6,6 @@ import subprocess
 import sys
 import time
 
-import numpy as np
 import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -169,9 +168,8 @@ def test_columns_are_consistent(reference):
     solved = rows.filter(pl.col("double_dummy"))
     assert (solved["solver_tricks"] >= 0).all()
     assert (rows.filter(~pl.col("double_dummy"))["solver_tricks"] == -1).all()
-    calls = rows["calls"].to_list()
-    assert all(isinstance(c, bytes) and len(c) >= 3 for c in calls)
-    assert np.isin(rows["kind"].unique().to_numpy(), [1, 2, 3]).all()
+    assert (rows["calls"].list.len() >= 3).all()  # a list of call names
+    assert set(rows["kind"].cast(pl.String)) <= {"game", "misere", "raspasy"}
 
 
 def test_cli_simulate_and_package_load(tmp_path):

@@ -369,3 +369,51 @@ def _state(pid: int) -> str:
 def test_deal_ids_are_uint64(reference):
     assert load(reference).collect_schema()["deal_id"] == pl.UInt64
     assert np.array_equal(_rows(reference)["deal_id"].to_numpy(), np.arange(3000))
+
+
+def _files(folder) -> dict:
+    return {p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_an_old_schema_dataset_is_refused_naming_its_version_and_the_command(copy):
+    """Schema 3 stored bare codes: a dataset of it is refused by every reader and by a
+    rerun, with its version and the command that remakes it; nothing is changed."""
+    _edit(copy, lambda m: m.update(schema_version=3))
+    before = _files(copy)
+    command = (f"prefstats simulate --hands 3000 --variant sochi --seed 5 --chunk-size 1000 "
+               f"--out {copy} --force")
+    for attempt in (lambda: load(copy), lambda: load(copy, verify="none"), lambda: _run(copy)):
+        with pytest.raises(DatasetError) as refused:
+            attempt()
+        assert "schema version 3" in str(refused.value) and "reads version 4" in str(refused.value)
+        assert command in str(refused.value)
+    assert _files(copy) == before
+    from typer.testing import CliRunner
+
+    from prefstats.cli import app
+
+    result = CliRunner().invoke(app, ["report", str(copy), "--out", str(copy / "r")])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "schema version 3" in " ".join(result.output.split())
+    assert _files(copy) == before
+    _run(copy, force=True)  # the command it names remakes it
+    assert manifest_of(copy)["schema_version"] == 4
+
+
+def test_the_remake_command_names_the_run_of_any_dataset_kind(tmp_path):
+    from prefstats.storage import remake_command
+
+    four = get_variant("classic", players=4)
+    simulate_pulkas(four, pulkas=2, pool_target=2, seed=3, out=tmp_path / "p", chunk_size=1,
+                    with_deals=True, workers=1, progress=False)
+    deals = remake_command(tmp_path / "p" / "deals", manifest_of(tmp_path / "p" / "deals"))
+    pulkas = remake_command(tmp_path / "p", manifest_of(tmp_path / "p"))
+    assert deals == pulkas == (
+        "prefstats simulate-pulkas --pulkas 2 --variant classic --players 4 --pool-target 2 "
+        f"--with-deals --seed 3 --chunk-size 1 --out {tmp_path / 'p'} --force")
+    house = get_variant("sochi", whist_split="gentleman")
+    simulate(house, hands=10, seed=1, out=tmp_path / "h", chunk_size=10, policy="random",
+             workers=1, progress=False)
+    assert remake_command(tmp_path / "h", manifest_of(tmp_path / "h")) == (
+        "prefstats simulate --hands 10 --config VARIANT.toml (the manifest's variant_toml) "
+        f"--seed 1 --chunk-size 10 --policy random --out {tmp_path / 'h'} --force")

@@ -23,6 +23,7 @@ from prefstats.auction import W_WHIST
 from prefstats.engine import GAME, MISERE_GAME, RASPASY
 from prefstats.reports.frames import SEAT_NAMES, n_players, seat_rows
 from prefstats.reports.stats import MIN_SAMPLES, t_quantile, with_proportion
+from prefstats.storage import to_codes
 
 __all__ = [
     "METRICS",
@@ -78,6 +79,7 @@ def metric_frame(lf: pl.LazyFrame) -> tuple[pl.DataFrame, list[Metric]]:
     """One row per deal: ``deal_id``, ``hand_0``, ``hand_1`` and the numerator and
     denominator columns of the :data:`METRICS` the dataset has (the seat-luck figures
     of its active seats, the whists written when it records them), which are returned."""
+    lf = to_codes(lf)
     names = lf.collect_schema().names()
     players = n_players(lf)
     spread = pl.mean_horizontal(pl.col(f"value_{s}").abs() for s in range(players))

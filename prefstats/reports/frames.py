@@ -16,6 +16,7 @@ import polars as pl
 from prefstats.codes import GAME, MISERE_GAME, RASPASY, SEAT_NAMES, W_HALF, W_PASS, W_WHIST
 from prefstats.contracts import LEVEL, OBLIGATION
 from prefstats.reports import classes
+from prefstats.storage import to_codes
 
 __all__ = [
     "ACTIVE",
@@ -51,6 +52,7 @@ def seat_rows(lf: pl.LazyFrame) -> pl.LazyFrame:
     """One row per deal and active seat: the seat's hand, role, call, tricks and value,
     and the deal's kind, contract level (0 for misère), declarer tricks and whether the
     contract was made (a game that is not played counts as made)."""
+    lf = to_codes(lf)  # the codes of a dataset's Enum columns
     seats = range(min(n_players(lf), ACTIVE))  # Gusarik's dummy (seat 2) is no player
     codes = list(range(len(LEVEL)))
     declarer = pl.col("declarer")

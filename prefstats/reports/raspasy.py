@@ -27,6 +27,7 @@ from prefstats.reports.stats import (
     ratio_estimate,
     with_proportion,
 )
+from prefstats.storage import to_codes
 
 __all__ = [
     "cost_unit",
@@ -47,6 +48,7 @@ def cost_unit(variant: Mapping[str, Any]) -> str:
 
 def _seat_frame(lf: pl.LazyFrame, variant: Mapping[str, Any]) -> pl.LazyFrame:
     """One row per raspasy deal and seat: tricks, cost at the recorded step, step."""
+    lf = to_codes(lf)
     n = n_players(lf)
     rasp = lf.filter(pl.col("kind") == RASPASY)
     rows = []
@@ -106,6 +108,7 @@ def raspasy_chain(lf: pl.LazyFrame, variant: Mapping[str, Any],
     a two-state chain gives ``p = 1 + p₀ − p₀ / π``. Intervals come from the interval of
     ``p₀`` (rows 1–2) or of ``π`` (row 3).
     """
+    lf = to_codes(lf)
     counts = lf.select(
         n=pl.len(), raspasy=(pl.col("kind") == RASPASY).sum(),
         sixes=((pl.col("kind") == GAME) & (pl.col("contract").is_between(0, 4))).sum(),
