@@ -1,7 +1,12 @@
 """The whisters' card play in closed trick games: what the play so far tells them (the
 partner's suits, the voids shown), on hand-made positions with their history."""
 
+import importlib.util
+import sys
+from pathlib import Path
+
 import numpy as np
+import pytest
 from test_cardplay import play, position
 
 from prefstats import engine
@@ -83,6 +88,16 @@ def test_no_low_lead_up_to_the_declarer_who_plays_last():
     assert play(obs) == "7♣"
 
 
+def test_cashes_a_winner_from_the_sixth_trick():
+    # Early the ace of clubs keeps; from the sixth trick on it is cashed before the
+    # declarer can throw his clubs on his long suit.
+    obs = position(engine.GAME, 1, "♣A ♦987 ♠7", contract="6♠", declarer=0, gone="♣K")
+    obs["trick"] = 4
+    assert play(obs) == "7♦"
+    obs["trick"] = 5
+    assert play(obs) == "A♣"
+
+
 def test_keeps_winners_without_trumps_in_the_defence():
     # At no-trumps the masters keep; the declarer may have to come to them.
     obs = position(engine.GAME, 1, "♣AK ♦9", contract="6NT", declarer=0)
@@ -107,3 +122,31 @@ def test_ruffs_a_partners_winner_the_declarer_would_ruff():
                    gone="♠AK")
     obs["voids"][2] = 1 << (parse_cards("♦7").bit_length() - 1 >> 3)
     assert play(obs) == "Q♠"
+
+
+# ---- the regret gauge ---------------------------------------------------------------------
+
+_spec = importlib.util.spec_from_file_location(
+    "defence_gap_gauge", Path(__file__).resolve().parents[1] / "scripts" / "defence_gap_gauge.py")
+gauge = importlib.util.module_from_spec(_spec)
+sys.modules["defence_gap_gauge"] = gauge  # numba's cache finds the script's kernel by name
+_spec.loader.exec_module(gauge)
+
+
+@pytest.mark.slow
+def test_regret_rows_are_whisters_legal_cards_never_better_than_pimcs():
+    games, ctx = gauge.closed_games(400, 5, "sochi", 8)
+    rules, _, prm, tables, key, index, obs, table, stats = ctx
+    rows = np.zeros((20 * len(games), 13), dtype=np.int64)
+    n = gauge._regret_kernel(games.copy(), rules, prm[0], tables, key, index, obs, table,
+                             stats, 8, rows)
+    assert n > 0
+    rows = rows[:n]
+    declarer = games["declarer"][rows[:, gauge.R_GAME]]
+    assert np.all(rows[:, gauge.R_SEAT] != declarer)
+    for col in (gauge.R_CARD, gauge.R_BEST):
+        assert np.all(rows[:, gauge.R_HAND] >> rows[:, col] & 1)
+    # PIMC's best card minimises the declarer's tricks over the same worlds
+    assert np.all(rows[:, gauge.R_VALUE] >= rows[:, gauge.R_BEST_VALUE])
+    same = rows[:, gauge.R_CARD] == rows[:, gauge.R_BEST]
+    assert np.all(rows[same, gauge.R_VALUE] == rows[same, gauge.R_BEST_VALUE])
