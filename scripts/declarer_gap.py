@@ -25,76 +25,28 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared regret kernel
 
-from numba import njit
+
+from regret import (
+    COLUMNS,
+    R_BEST,
+    R_BEST_VALUE,
+    R_CARD,
+    R_GAME,
+    R_GONE,
+    R_HAND,
+    R_POS,
+    R_TRICK,
+    R_VALUE,
+    regret_kernel,
+)
 
 from prefstats import engine
 from prefstats.cards import card_name, format_cards
 from prefstats.contracts import LADDER, LEVEL, TRUMP
-from prefstats.knowledge import observation_knowledge
-from prefstats.pimc import pimc_kernel
-from prefstats.play import seat_keys
-from prefstats.players.builtin import HEURISTIC, decide, decision_key, decision_number
 from prefstats.strength import SIDE_A, SIDE_B, _mean_ci, _play_out, first_cards
 from prefstats.variants import get_variant
-
-#: Columns of a regret row: game, trick, cards on the table, the heuristic's card,
-#: PIMC's best, their values summed over the worlds, the declarer's hand, legal cards,
-#: the cards played.
-R_GAME, R_TRICK, R_POS, R_CARD, R_BEST, R_VALUE, R_BEST_VALUE, R_HAND, R_LEGAL, R_GONE = range(10)
-
-
-@njit(cache=True)
-def _regret_kernel(states, rules, params, tables, base_key, index, obs_buf, table, stats,
-                   samples, rows):
-    """Play each game by the heuristic; at each declarer decision with a choice, fill a
-    row of ``rows`` (see ``R_*``) with PIMC's values of his card and of its best. Returns
-    the rows filled."""
-    obs = obs_buf[0]
-    n = 0
-    held = np.zeros(3, np.int64)
-    counts = np.zeros(3, np.int64)
-    voids = np.zeros(3, np.int64)
-    trick = np.zeros(3, np.int64)
-    worlds = np.zeros((samples, 3), np.int64)
-    values = np.zeros((samples, 32), np.int8)
-    for i in range(states.shape[0]):
-        st = states[i]
-        keys = seat_keys(base_key, index[i])
-        engine.advance_forced(st, rules)
-        while st.phase != engine.DONE:
-            engine.observe(st, rules, obs)
-            key = decision_key(keys[st.controller], decision_number(obs))
-            card = decide(HEURISTIC, obs, rules, params, tables, key)
-            legal = np.int64(obs.legal)
-            if st.controller == st.declarer and legal & (legal - 1) and n < rows.shape[0]:
-                played, out, talon, holder = observation_knowledge(obs, held, counts, voids)
-                for t in range(obs.n_in_trick):
-                    trick[t] = obs.trick_cards[t]
-                best = pimc_kernel(obs.playing_for, held, counts, played, out, voids, talon,
-                                   holder, trick, obs.n_in_trick, obs.leader, obs.declarer,
-                                   np.int64(TRUMP[obs.contract]), False, key, ~key, 0, table,
-                                   stats, worlds, values)
-                v = 0
-                bv = 0
-                for j in range(samples):
-                    v += values[j, card]
-                    bv += values[j, best]
-                rows[n, R_GAME] = i
-                rows[n, R_TRICK] = obs.trick
-                rows[n, R_POS] = obs.n_in_trick
-                rows[n, R_CARD] = card
-                rows[n, R_BEST] = best
-                rows[n, R_VALUE] = v
-                rows[n, R_BEST_VALUE] = bv
-                rows[n, R_HAND] = obs.hand
-                rows[n, R_LEGAL] = legal
-                rows[n, R_GONE] = obs.gone
-                n += 1
-            if engine.apply(st, rules, card) != 0:
-                return -1
-            engine.advance_forced(st, rules)
-    return n
 
 
 def closed_games(deals: int, seed: int, variant, samples: int):
@@ -125,9 +77,9 @@ def closed_games(deals: int, seed: int, variant, samples: int):
 
     def regret(k: int) -> tuple[np.ndarray, np.ndarray]:
         work = states[closed].copy()
-        rows = np.zeros((12 * len(work), 10), dtype=np.int64)
-        n = _regret_kernel(work, rules, prm[0], tables, key, index[closed], obs, table, stats,
-                           k, rows)
+        rows = np.zeros((12 * len(work), COLUMNS), dtype=np.int64)
+        n = regret_kernel(work, rules, prm[0], tables, key, index[closed], obs, table, stats,
+                          k, rows, False)
         if n < 0:
             raise RuntimeError("illegal card")
         return rows[:n], states[closed]

@@ -29,27 +29,34 @@ import time
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared regret kernel
+
+from regret import (
+    COLUMNS,
+    R_BEST,
+    R_BEST_VALUE,
+    R_CARD,
+    R_GAME,
+    R_GONE,
+    R_HAND,
+    R_LEADER,
+    R_LED,
+    R_POS,
+    R_SEAT,
+    R_TOP,
+    R_TRICK,
+    R_VALUE,
+    regret_kernel,
+)
 
 from prefstats import engine
 from prefstats.cards import card_name, format_cards
 from prefstats.contracts import LADDER, TRUMP
-from prefstats.knowledge import observation_knowledge
-from prefstats.pimc import _one_run, pimc_kernel
-from prefstats.play import seat_keys
-from prefstats.players.builtin import HEURISTIC, decide, decision_key, decision_number
 from prefstats.strength import SIDE_A, SIDE_B, _mean_ci, _play_out, first_cards
 from prefstats.tricks import beats
 from prefstats.variants import get_variant
-
-#: Columns of a regret row: game, trick, cards on the table, the heuristic's card,
-#: PIMC's best, their values (declarer's tricks) summed over the worlds, the whister's
-#: seat, the leader, the card led and the one winning the trick so far (-1 on a lead),
-#: the whister's hand and the cards gone.
-(R_GAME, R_TRICK, R_POS, R_CARD, R_BEST, R_VALUE, R_BEST_VALUE, R_SEAT, R_LEADER, R_LED,
- R_TOP, R_HAND, R_GONE) = range(13)
 
 
 def closed_games(n: int, seed: int, variant: str, samples: int):
@@ -81,71 +88,6 @@ def declarer_tricks(games, ctx, defence_side: int) -> np.ndarray:
     if bad >= 0:
         raise RuntimeError(f"an illegal card in closed game {bad}")
     return work["tricks"][rows, declarer].astype(np.int64)
-
-
-@njit(cache=True)
-def _regret_kernel(states, rules, params, tables, base_key, index, obs_buf, table, stats,
-                   samples, rows):
-    """Play each game by the heuristic; at each whister's decision between cards that
-    are not one run, fill a row of ``rows`` (``R_*``) with PIMC's values of his card and
-    of its best. Returns the rows filled, or -1 on an illegal card."""
-    obs = obs_buf[0]
-    n = 0
-    held = np.zeros(3, np.int64)
-    counts = np.zeros(3, np.int64)
-    voids = np.zeros(3, np.int64)
-    trick = np.zeros(3, np.int64)
-    worlds = np.zeros((samples, 3), np.int64)
-    values = np.zeros((samples, 32), np.int8)
-    for i in range(states.shape[0]):
-        st = states[i]
-        keys = seat_keys(base_key, index[i])
-        engine.advance_forced(st, rules)
-        while st.phase != engine.DONE:
-            engine.observe(st, rules, obs)
-            key = decision_key(keys[st.controller], decision_number(obs))
-            card = decide(HEURISTIC, obs, rules, params, tables, key)
-            me = obs.playing_for
-            if me != obs.declarer and n < rows.shape[0]:
-                played, out, talon, holder = observation_knowledge(obs, held, counts, voids)
-                on_table = np.int64(0)
-                for t in range(obs.n_in_trick):
-                    trick[t] = obs.trick_cards[t]
-                    on_table |= np.int64(1) << trick[t]
-                trump = np.int64(TRUMP[obs.contract])
-                led = -1 if obs.n_in_trick == 0 else trick[0] >> 3
-                if _one_run(held[me], (played | out) & ~on_table, led, trump) < 0:
-                    best = pimc_kernel(me, held, counts, played, out, voids, talon, holder,
-                                       trick, obs.n_in_trick, obs.leader, obs.declarer,
-                                       trump, False, key, ~key, 0, table, stats, worlds,
-                                       values)
-                    v = 0
-                    bv = 0
-                    for j in range(samples):
-                        v += values[j, card]
-                        bv += values[j, best]
-                    top = -1
-                    rows[n, R_LED] = -1 if obs.n_in_trick == 0 else trick[0]
-                    for t in range(obs.n_in_trick):
-                        if top < 0 or beats(trick[t], top, trump):
-                            top = trick[t]
-                    rows[n, R_GAME] = i
-                    rows[n, R_TRICK] = obs.trick
-                    rows[n, R_POS] = obs.n_in_trick
-                    rows[n, R_CARD] = card
-                    rows[n, R_BEST] = best
-                    rows[n, R_VALUE] = v
-                    rows[n, R_BEST_VALUE] = bv
-                    rows[n, R_SEAT] = me
-                    rows[n, R_LEADER] = obs.leader
-                    rows[n, R_TOP] = top
-                    rows[n, R_HAND] = held[me]
-                    rows[n, R_GONE] = played
-                    n += 1
-            if engine.apply(st, rules, card) != 0:
-                return -1
-            engine.advance_forced(st, rules)
-    return n
 
 
 def _place(row, declarer: int) -> str:
@@ -231,9 +173,9 @@ def main(argv: list[str] | None = None) -> None:
     games, ctx = closed_games(args.deals, args.seed, args.variant, args.samples)
     if args.regret:
         rules, _, prm, tables, key, index, obs, table, stats = ctx
-        rows = np.zeros((20 * len(games), 13), dtype=np.int64)
-        n = _regret_kernel(games.copy(), rules, prm[0], tables, key, index, obs, table, stats,
-                           args.regret, rows)
+        rows = np.zeros((20 * len(games), COLUMNS), dtype=np.int64)
+        n = regret_kernel(games.copy(), rules, prm[0], tables, key, index, obs, table, stats,
+                          args.regret, rows, True)
         if n < 0:
             raise RuntimeError("an illegal card")
         print(f"{len(games):,} closed games of {args.deals:,} {args.variant} deals, seed "

@@ -137,9 +137,9 @@ _spec.loader.exec_module(gauge)
 def test_regret_rows_are_whisters_legal_cards_never_better_than_pimcs():
     games, ctx = gauge.closed_games(400, 5, "sochi", 8)
     rules, _, prm, tables, key, index, obs, table, stats = ctx
-    rows = np.zeros((20 * len(games), 13), dtype=np.int64)
-    n = gauge._regret_kernel(games.copy(), rules, prm[0], tables, key, index, obs, table,
-                             stats, 8, rows)
+    rows = np.zeros((20 * len(games), gauge.COLUMNS), dtype=np.int64)
+    n = gauge.regret_kernel(games.copy(), rules, prm[0], tables, key, index, obs, table,
+                            stats, 8, rows, True)
     assert n > 0
     rows = rows[:n]
     declarer = games["declarer"][rows[:, gauge.R_GAME]]
