@@ -27,20 +27,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared regret kernel
 
-
-from regret import (
-    COLUMNS,
-    R_BEST,
-    R_BEST_VALUE,
-    R_CARD,
-    R_GAME,
-    R_GONE,
-    R_HAND,
-    R_POS,
-    R_TRICK,
-    R_VALUE,
-    regret_kernel,
-)
+import regret as rg
 
 from prefstats import engine
 from prefstats.cards import card_name, format_cards
@@ -77,8 +64,8 @@ def closed_games(deals: int, seed: int, variant, samples: int):
 
     def regret(k: int) -> tuple[np.ndarray, np.ndarray]:
         work = states[closed].copy()
-        rows = np.zeros((12 * len(work), COLUMNS), dtype=np.int64)
-        n = regret_kernel(work, rules, prm[0], tables, key, index[closed], obs, table, stats,
+        rows = np.zeros((12 * len(work), rg.COLUMNS), dtype=np.int64)
+        n = rg.regret_kernel(work, rules, prm[0], tables, key, index[closed], obs, table, stats,
                           k, rows, False)
         if n < 0:
             raise RuntimeError("illegal card")
@@ -89,39 +76,41 @@ def closed_games(deals: int, seed: int, variant, samples: int):
 
 def _what(card: int, row, trump: int) -> str:
     """A card in words: trump or side suit, master (no outstanding card above) or not."""
-    outstanding = 0xFFFFFFFF & ~int(row[R_GONE]) & ~int(row[R_HAND])
+    outstanding = 0xFFFFFFFF & ~int(row[rg.R_GONE]) & ~int(row[rg.R_HAND])
     above = outstanding >> 8 * (card >> 3) & 0xFF & ~((2 << (card & 7)) - 1)
     return ("trump" if card >> 3 == trump else "side") + ("" if above else " master")
 
 
 def _kind(row, trump: int) -> str:
     """What the heuristic did against PIMC's card, in words."""
-    where = "lead" if row[R_POS] == 0 else f"follow {int(row[R_POS]) + 1}"
-    return f"{where} {_what(int(row[R_CARD]), row, trump)} / {_what(int(row[R_BEST]), row, trump)}"
+    where = "lead" if row[rg.R_POS] == 0 else f"follow {int(row[rg.R_POS]) + 1}"
+    card, best = int(row[rg.R_CARD]), int(row[rg.R_BEST])
+    return f"{where} {_what(card, row, trump)} / {_what(best, row, trump)}"
 
 
 def print_regret(rows: np.ndarray, games: np.ndarray, samples: int, show: int) -> None:
     """The tricks given away by decision, grouped (see the module)."""
-    loss = (rows[:, R_BEST_VALUE] - rows[:, R_VALUE]) / samples
+    loss = (rows[:, rg.R_BEST_VALUE] - rows[:, rg.R_VALUE]) / samples
     n_games = len(games)
     print(f"{len(rows):,} declarer decisions with a choice; PIMC's estimate of the tricks "
           f"given away: {loss.sum() / n_games:.3f} a game")
-    print("by trick:  " + "  ".join(f"{t + 1}: {loss[rows[:, R_TRICK] == t].sum() / n_games:.3f}"
+    print("by trick:  " + "  ".join(f"{t + 1}: {loss[rows[:, rg.R_TRICK] == t].sum() / n_games:.3f}"
                                     for t in range(10)))
-    trumps = TRUMP[games["contract"][rows[:, R_GAME]]]
+    trumps = TRUMP[games["contract"][rows[:, rg.R_GAME]]]
     kinds = np.array([_kind(r, int(t)) for r, t in zip(rows, trumps, strict=True)])
     for k in sorted(set(kinds)):
         m = kinds == k
         print(f"  {k:<36} {m.sum():6,} decisions  {loss[m].sum() / n_games:.3f} a game, "
               f"{np.mean(loss[m] > 0):.1%} differ")
     for r in rows[np.argsort(-loss, kind="stable")[:show]]:
-        st = games[r[R_GAME]]
+        st = games[r[rg.R_GAME]]
         d = int(st["declarer"])
         hands = "  ".join(f"{s}:{format_cards(int(st['hands'][s]))}" for s in range(3))
-        print(f"game {r[R_GAME]} {LADDER[int(st['contract'])]} declarer {d}"
-              f" trick {r[R_TRICK] + 1} pos {r[R_POS]}: hand {format_cards(int(r[R_HAND]))}"
-              f" played {card_name(int(r[R_CARD]))} PIMC {card_name(int(r[R_BEST]))} "
-              f"(-{(r[R_BEST_VALUE] - r[R_VALUE]) / samples:.2f}); start {hands}")
+        print(f"game {r[rg.R_GAME]} {LADDER[int(st['contract'])]} declarer {d}"
+              f" trick {r[rg.R_TRICK] + 1} pos {r[rg.R_POS]}: hand "
+              f"{format_cards(int(r[rg.R_HAND]))}"
+              f" played {card_name(int(r[rg.R_CARD]))} PIMC {card_name(int(r[rg.R_BEST]))} "
+              f"(-{(r[rg.R_BEST_VALUE] - r[rg.R_VALUE]) / samples:.2f}); start {hands}")
 
 
 def _line(name: str, tricks: np.ndarray, level: np.ndarray) -> str:

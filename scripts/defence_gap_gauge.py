@@ -33,23 +33,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared regret kernel
 
-from regret import (
-    COLUMNS,
-    R_BEST,
-    R_BEST_VALUE,
-    R_CARD,
-    R_GAME,
-    R_GONE,
-    R_HAND,
-    R_LEADER,
-    R_LED,
-    R_POS,
-    R_SEAT,
-    R_TOP,
-    R_TRICK,
-    R_VALUE,
-    regret_kernel,
-)
+import regret as rg
 
 from prefstats import engine
 from prefstats.cards import card_name, format_cards
@@ -93,27 +77,27 @@ def declarer_tricks(games, ctx, defence_side: int) -> np.ndarray:
 def _place(row, declarer: int) -> str:
     """Where the whister plays: lead (the declarer on his left or right), second or third
     hand and who led."""
-    me = int(row[R_SEAT])
-    if row[R_POS] == 0:
+    me = int(row[rg.R_SEAT])
+    if row[rg.R_POS] == 0:
         return "lead, declarer " + ("left" if declarer == (me + 1) % 3 else "right")
-    return (f"{'2nd' if row[R_POS] == 1 else '3rd'} hand, "
-            f"{'declarer' if row[R_LEADER] == declarer else 'partner'} led")
+    return (f"{'2nd' if row[rg.R_POS] == 1 else '3rd'} hand, "
+            f"{'declarer' if row[rg.R_LEADER] == declarer else 'partner'} led")
 
 
 def _act(card: int, row, trump: int) -> str:
     """What a card does: a lead by its suit (trump, a master, a sequence's top, low), a
     follow by whether it wins the trick so far, ruffs or is thrown."""
-    outstanding = 0xFFFFFFFF & ~int(row[R_GONE]) & ~int(row[R_HAND])
+    outstanding = 0xFFFFFFFF & ~int(row[rg.R_GONE]) & ~int(row[rg.R_HAND])
     suit = card >> 3
-    mine = int(row[R_HAND]) >> 8 * suit & 0xFF
+    mine = int(row[rg.R_HAND]) >> 8 * suit & 0xFF
     above = outstanding >> 8 * suit & 0xFF & ~((2 << (card & 7)) - 1)
-    if row[R_POS] == 0:
+    if row[rg.R_POS] == 0:
         kind = "trump" if suit == trump else "side"
         if not above:
             return kind + " master"
         return kind + (" low" if mine & ((1 << (card & 7)) - 1) == 0 else " high")
-    top = int(row[R_TOP])
-    if suit == int(row[R_LED]) >> 3:
+    top = int(row[rg.R_TOP])
+    if suit == int(row[rg.R_LED]) >> 3:
         if beats(card, top, trump):
             return "win master" if not above else "win"
         return "follow low" if mine & ((1 << (card & 7)) - 1) == 0 else "follow high"
@@ -124,16 +108,16 @@ def _act(card: int, row, trump: int) -> str:
 
 def print_regret(rows: np.ndarray, games: np.ndarray, samples: int, show: int) -> None:
     """The tricks given away by decision, grouped (see the module)."""
-    loss = (rows[:, R_VALUE] - rows[:, R_BEST_VALUE]) / samples
+    loss = (rows[:, rg.R_VALUE] - rows[:, rg.R_BEST_VALUE]) / samples
     n = len(games)
     print(f"{len(rows):,} whisters' decisions with a choice; PIMC's estimate of the tricks "
           f"given away: {loss.sum() / n:.3f} a game")
-    print("by trick:  " + "  ".join(f"{t + 1}: {loss[rows[:, R_TRICK] == t].sum() / n:.3f}"
+    print("by trick:  " + "  ".join(f"{t + 1}: {loss[rows[:, rg.R_TRICK] == t].sum() / n:.3f}"
                                     for t in range(10)))
-    declarers = games["declarer"][rows[:, R_GAME]].astype(int)
-    trumps = TRUMP[games["contract"][rows[:, R_GAME]]].astype(int)
+    declarers = games["declarer"][rows[:, rg.R_GAME]].astype(int)
+    trumps = TRUMP[games["contract"][rows[:, rg.R_GAME]]].astype(int)
     places = np.array([_place(r, d) for r, d in zip(rows, declarers, strict=True)])
-    kinds = np.array([f"{p}: {_act(int(r[R_CARD]), r, t)} / {_act(int(r[R_BEST]), r, t)}"
+    kinds = np.array([f"{p}: {_act(int(r[rg.R_CARD]), r, t)} / {_act(int(r[rg.R_BEST]), r, t)}"
                       for p, r, t in zip(places, rows, trumps, strict=True)])
     for group in (places, kinds):
         order = sorted(set(group), key=lambda k: -loss[group == k].sum())
@@ -142,12 +126,13 @@ def print_regret(rows: np.ndarray, games: np.ndarray, samples: int, show: int) -
             print(f"  {k:<52} {m.sum():6,} decisions  {loss[m].sum() / n:.4f} a game, "
                   f"{np.mean(loss[m] > 0):.1%} lose")
     for r in rows[np.argsort(-loss, kind="stable")[:show]]:
-        st = games[r[R_GAME]]
+        st = games[r[rg.R_GAME]]
         hands = "  ".join(f"{s}:{format_cards(int(st['hands'][s]))}" for s in range(3))
-        print(f"game {r[R_GAME]} {LADDER[int(st['contract'])]} declarer {int(st['declarer'])}"
-              f" trick {r[R_TRICK] + 1} seat {r[R_SEAT]} pos {r[R_POS]}: hand "
-              f"{format_cards(int(r[R_HAND]))} played {card_name(int(r[R_CARD]))} PIMC "
-              f"{card_name(int(r[R_BEST]))} (-{(r[R_VALUE] - r[R_BEST_VALUE]) / samples:.2f});"
+        print(f"game {r[rg.R_GAME]} {LADDER[int(st['contract'])]} declarer {int(st['declarer'])}"
+              f" trick {r[rg.R_TRICK] + 1} seat {r[rg.R_SEAT]} pos {r[rg.R_POS]}: hand "
+              f"{format_cards(int(r[rg.R_HAND]))} played {card_name(int(r[rg.R_CARD]))} PIMC "
+              f"{card_name(int(r[rg.R_BEST]))} "
+              f"(-{(r[rg.R_VALUE] - r[rg.R_BEST_VALUE]) / samples:.2f});"
               f" start {hands}")
 
 
@@ -173,8 +158,8 @@ def main(argv: list[str] | None = None) -> None:
     games, ctx = closed_games(args.deals, args.seed, args.variant, args.samples)
     if args.regret:
         rules, _, prm, tables, key, index, obs, table, stats = ctx
-        rows = np.zeros((20 * len(games), COLUMNS), dtype=np.int64)
-        n = regret_kernel(games.copy(), rules, prm[0], tables, key, index, obs, table, stats,
+        rows = np.zeros((20 * len(games), rg.COLUMNS), dtype=np.int64)
+        n = rg.regret_kernel(games.copy(), rules, prm[0], tables, key, index, obs, table, stats,
                           args.regret, rows, True)
         if n < 0:
             raise RuntimeError("an illegal card")
