@@ -366,15 +366,15 @@ def _declarer_lead(obs, poss, hidden, me, hand, legal, trump):
             top = _top_equivalent(mine, outstanding)
             if _pop(mine) >= _pop(theirs) and _sure_lead(obs, poss, hidden, me, top, trump):
                 return top
-            # Without the master he draws when he has two more, or as many when one
-            # trump of theirs is above his; never when all of theirs are (leading one
-            # only spends his own). With the cash order below: +0.010 [0.006, 0.015]
-            # tricks a game on 44,678 Sochi games (scripts/declarer_gap.py --deals
-            # 200000, seeds 11 and 5, paired), PIMC K = 32's biggest regret bucket.
-            hi = theirs & _above(_high(mine))
-            lo = theirs & ~hi
-            if lo and (_pop(mine) >= _pop(theirs) + 2
-                       or (_pop(hi) == 1 and _pop(mine) >= _pop(theirs))):
+            # Without the master he draws when he has two more; never when all of
+            # theirs are above his (leading one only spends his own). Drawing with
+            # as many when one of theirs is above, once a rule here, was PIMC K = 32's
+            # biggest regret bucket (leading a losing trump instead of cashing a side
+            # master): dropping it gains +0.022 to +0.032 tricks a game on each of
+            # four seeds' ~22,300 Sochi games (scripts/declarer_gap.py --deals 200000,
+            # seeds 5, 11, 23, 77, paired); three more instead of two loses 0.020.
+            lo = theirs & ~_above(_high(mine))
+            if lo and _pop(mine) >= _pop(theirs) + 2:
                 return _sequence_card(mine, outstanding)
     # Cash a sure winner outside trumps, shortest suit first (the defenders may ruff it
     # later), or the master card of a suit the defenders still hold though one may ruff
