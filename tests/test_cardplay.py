@@ -145,6 +145,13 @@ def test_declarer_draws_trumps_without_the_master_when_two_longer():
     assert play(obs) == "J♠"
 
 
+def test_declarer_does_not_draw_trumps_without_the_master_when_only_as_long():
+    # ♠KQJ against ♠A107: as many trumps, the ace above them. Leading one gives the
+    # defence the lead to cash or ruff; the side ace is cashed first instead.
+    obs = position(engine.GAME, 0, "♠KQJ ♣A ♦87", contract="6♠", declarer=0, gone="♠98")
+    assert play(obs) == "A♣"
+
+
 def test_declarer_keeps_his_winners_while_a_suit_is_to_set_up():
     # No trumps: the ♣A stopper stays while ♠KQJ9 forces out the ace.
     obs = position(engine.GAME, 0, "♠KQJ9 ♣A ♦J8 ♥AK7", contract="6NT", declarer=0)
