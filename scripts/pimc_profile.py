@@ -1,0 +1,177 @@
+"""Profile of PIMC's card decisions: the decisions of the strength gauge (heuristic
+against PIMC, Sochi, closed games) recorded as knowledge records, then replayed one by
+one, timing the sampling and the search apart and counting the search's nodes.
+
+    .venv/bin/python scripts/pimc_profile.py --deals 300 --samples 32
+
+It prints the share of the time in sampling and in ``best_card_kernel``, the nodes a
+decision, the same figures by cards left in hand, and a checksum of the chosen cards
+(equal before and after a change that must not change decisions).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from prefstats import engine
+from prefstats.cards import popcount
+from prefstats.contracts import TRUMP
+from prefstats.knowledge import observation_knowledge
+from prefstats.pimc import _KEY_SPLIT, _sampled, searches
+from prefstats.play import seat_keys
+from prefstats.players.builtin import PIMC, decide_with_solver, decision_key, decision_number
+from prefstats.solver import TT_BITS, best_card_kernel, new_table
+from prefstats.strength import SIDE_A, SIDE_B, first_cards
+from prefstats.variants import get_variant
+
+# Columns of a recorded decision.
+SEAT, HELD, COUNTS, PLAYED, OUT, VOIDS, TALON, HOLDER, TRICK, TLEN, LEADER, DECL, TR, MIS, \
+    KEY, SAMPLES = 0, 1, 4, 7, 8, 9, 12, 13, 14, 17, 18, 19, 20, 21, 22, 23
+WIDTH = 24
+
+
+@njit
+def _record(states, sides, rules, codes, params, tables, base_key, index, obs_buf, table,
+            stats, rec, n_rec):
+    """``_play_out`` of :mod:`prefstats.strength`, writing each PIMC decision's record."""
+    obs = obs_buf[0]
+    held = np.zeros(3, np.int64)
+    counts = np.zeros(3, np.int64)
+    voids = np.zeros(3, np.int64)
+    for i in range(states.shape[0]):
+        st = states[i]
+        keys = seat_keys(base_key, index[i])
+        engine.advance_forced(st, rules)
+        while st.phase != engine.DONE:
+            engine.observe(st, rules, obs)
+            side = sides[i, st.controller]
+            key = decision_key(keys[st.controller], decision_number(obs))
+            if codes[side] == PIMC and searches(obs) and n_rec[0] < rec.shape[0]:
+                r = rec[n_rec[0]]
+                n_rec[0] += 1
+                played, out, talon, holder = observation_knowledge(obs, held, counts, voids)
+                r[SEAT] = obs.playing_for
+                for s in range(3):
+                    r[HELD + s] = held[s]
+                    r[COUNTS + s] = counts[s]
+                    r[VOIDS + s] = voids[s]
+                    r[TRICK + s] = obs.trick_cards[s] if s < obs.n_in_trick else 0
+                r[PLAYED] = played
+                r[OUT] = out
+                r[TALON] = talon
+                r[HOLDER] = holder
+                r[TLEN] = obs.n_in_trick
+                r[LEADER] = obs.leader
+                r[DECL] = obs.declarer
+                misere = obs.kind == engine.MISERE_GAME
+                r[TR] = -1 if misere else TRUMP[obs.contract]
+                r[MIS] = misere
+                r[KEY] = np.int64(key)
+            action = decide_with_solver(codes[side], obs, rules, params[side], tables, key,
+                                        table, stats)
+            engine.apply(st, rules, action)
+            engine.advance_forced(st, rules)
+
+
+@njit
+def _sample_one(r, worlds):
+    key = np.uint64(r[KEY])
+    return _sampled(r[SEAT], r[HELD:HELD + 3], r[COUNTS:COUNTS + 3], r[PLAYED], r[OUT],
+                    r[VOIDS:VOIDS + 3], r[TALON], r[HOLDER], r[TRICK:TRICK + 3], r[TLEN],
+                    r[TR], key, key ^ _KEY_SPLIT, 0, worlds)
+
+
+@njit
+def _search_one(r, worlds, table, stats):
+    return best_card_kernel(worlds, r[TRICK:TRICK + 3], r[TLEN], r[LEADER], r[DECL], r[TR],
+                            r[MIS] != 0, table, stats)
+
+
+def record(deals: int, seed: int, samples: int) -> np.ndarray:
+    start = first_cards("heuristic", "pimc", deals=deals, seed=seed, samples=samples,
+                        variant=get_variant("sochi"))
+    st = start.states
+    closed = (st["phase"] == engine.PLAY) & (st["kind"] == engine.GAME) & ~st["open"]
+    games = st[closed]
+    rows = np.arange(len(games))
+    decl = games["declarer"].astype(np.int64)
+    rec = np.zeros((200_000, WIDTH), np.int64)
+    n_rec = np.zeros(1, np.int64)
+    for flip in (True, False):
+        sides = np.full((len(games), 3), SIDE_A if flip else SIDE_B, dtype=np.int8)
+        sides[rows, decl] = SIDE_B if flip else SIDE_A
+        _record(games.copy(), sides, start.rules, start.codes, start.params, start.tables,
+                start.key, start.index[closed], start.obs, start.table, start.stats, rec,
+                n_rec)
+    return rec[: n_rec[0]]
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--deals", type=int, default=300)
+    ap.add_argument("--samples", type=int, default=32)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--save", help="write the chosen cards to this .npy file (to compare)")
+    ap.add_argument("--bits", type=int, default=TT_BITS, help="log2 of the table's entries")
+    args = ap.parse_args(argv)
+    recs = record(args.deals, args.seed, args.samples)
+    n = len(recs)
+    worlds = np.zeros((n, args.samples, 3), np.int64)
+    only = np.zeros(n, np.int64)
+    for i in range(n):  # compile, and keep the worlds for the search's timing
+        only[i] = _sample_one(recs[i], worlds[i])
+    t_sample = 1e9
+    for _ in range(args.repeat):
+        t0 = time.thread_time()
+        for i in range(n):
+            _sample_one(recs[i], worlds[i])
+        t_sample = min(t_sample, time.thread_time() - t0)
+    searched = np.flatnonzero(only < 0)
+    cards_left = np.array([popcount(int(recs[i, HELD + recs[i, SEAT]])) for i in range(n)])
+    chosen = only.copy()
+    nodes = np.zeros(n, np.int64)
+    secs = np.full(n, np.inf)
+    best = 1e9
+    for rep in range(args.repeat):
+        table = tuple(t[0] for t in new_table(1, args.bits))  # fresh each pass: the same work each
+        stats = np.zeros(1, np.int64)
+        if rep == 0:
+            _search_one(recs[searched[0]], worlds[searched[0]], table, stats)
+            table = tuple(t[0] for t in new_table(1, args.bits))
+        t_all = time.thread_time()
+        for i in searched:
+            s0 = stats[0]
+            t0 = time.perf_counter()
+            chosen[i] = _search_one(recs[i], worlds[i], table, stats)
+            secs[i] = min(secs[i], time.perf_counter() - t0)
+            nodes[i] = stats[0] - s0
+        best = min(best, time.thread_time() - t_all)
+    print(f"{n} decisions, {len(searched)} searched, K = {args.samples}, table 2**{args.bits}")
+    print(f"  sampling   {1e3 * t_sample / n:.3f} ms a decision")
+    print(f"  search     {1e3 * best / n:.3f} ms a decision (best of {args.repeat})")
+    print(f"  total      {1e3 * (t_sample + best) / n:.3f} ms a decision")
+    print(f"  nodes      {nodes.sum() / n:,.0f} a decision")
+    print("  by cards in hand: decisions, searched, ms a searched one, nodes a searched one")
+    for c in range(10, 0, -1):
+        m = cards_left == c
+        s = m & (only < 0)
+        if m.any():
+            ms = 1e3 * secs[s].mean() if s.any() else 0.0
+            per = nodes[s].mean() if s.any() else 0.0
+            print(f"    {c:2d}: {m.sum():5d} {s.sum():5d} {ms:8.3f} {per:10,.0f}")
+    print(f"  chosen checksum {int((chosen * np.arange(1, n + 1)).sum() % 1_000_000_007)}")
+    if args.save:
+        np.save(args.save, chosen)
+
+
+if __name__ == "__main__":
+    main()
