@@ -89,7 +89,8 @@ def main(argv: list[str] | None = None) -> None:
             "before_top": top_classes(result["before"]), "after_top": top_classes(result["after"])}
     path = args.out / adjust.data_file(variant.base, variant.players)
     adjust.save(path, result["offsets"], meta)
-    print(format_gauge(result["before"], "before the fit (the unfitted heuristic)"))
+    start_name = "the shipped offsets" if args.warm else "the unfitted heuristic"
+    print(format_gauge(result["before"], f"before the fit ({start_name})"))
     print()
     print(format_gauge(result["after"], "after the fit (fresh deals)"))
     print(f"\nwrote {path} in {result['seconds']:,.0f} s")
