@@ -16,12 +16,13 @@ def test_declarer_does_not_lead_into_a_trump_that_beats_all_his():
     assert not play(obs).endswith("♠")
 
 
-def test_declarer_draws_small_trumps_under_a_single_higher_one():
-    # ♠KQJ against ♠A107: as many trumps as the defence and only the ace above him, so
-    # he forces it out and draws the small ones (the old count wanted two more).
+def test_declarer_does_not_draw_trumps_without_the_master_unless_two_longer():
+    # ♠KQJ against ♠A107: only as many trumps as the defence, so he keeps them (the
+    # gauge against PIMC measured drawing here as the declarer's costliest lead; the
+    # case with a side ace to cash is in test_cardplay).
     obs = position(engine.GAME, 0, "♠KQJ ♥K98 ♦87", contract="6♠", declarer=0, gone="♠98")
-    assert play(obs) == "J♠"
-    # Two trumps above his (♠AK over ♠QJ10, with ♠98 out): he does not draw.
+    assert not play(obs).endswith("♠")
+    # Two trumps above his (♠AK over ♠QJ10, with ♠98 out): he does not draw either.
     obs = position(engine.GAME, 0, "♠QJ10 ♥K98 ♦87", contract="6♠", declarer=0, gone="♠7")
     assert not play(obs).endswith("♠")
 
