@@ -9,7 +9,9 @@ deal of the class, in whists, with its 95% CI and n. The classes:
 
 - ``first_call``: the seat's first call (options ``pass``, ``bid``) by context (nobody
   has bid yet, or somebody has), seat and the evaluator's expected tricks
-  (:func:`~prefstats.players.adjust.trick_class`);
+  (:func:`~prefstats.players.adjust.trick_class`); where the variant has them, the calls
+  made before looking at the hand (``dark``, ``blind_pass``) by context and seat alone
+  (class "hand unseen", every hand pooled: no offset moves them);
 - ``max_bid``: how high to compete (options levels 6..10) by seat and expected tricks,
   on the deals where the seat's own first call was a trick bid;
 - ``contract``: the contract after the talon (levels 6..10) by seat and expected tricks;
@@ -162,11 +164,19 @@ def _seat_rows(variant, deals, seed, seat, states, values, workers) -> list[pl.D
     call_cells = adjust.CALL + (context * 3 + seat) * adjust.N_TRICK_CLASSES + tricks
     call_labels = np.char.add(np.char.add(ctx_name[context], f" · seat {seat} · "),
                               np.char.add(tricks.astype(str), " tricks"))
-    named = ["pass", "bid"] + [o for o, on in (("dark", variant.dark_bids),
-                                              ("blind_pass", variant.blind_pass)) if on]
-    diff, _ = forced("first_call", [*named, "misere"])
+    named = ["pass", "bid"]
+    unseen = [o for o, on in (("dark", variant.dark_bids),
+                              ("blind_pass", variant.blind_pass)) if on]
+    diff, _ = forced("first_call", [*named, *unseen, "misere"])
     out.append(_rows("first_call", seat, call_labels, call_cells, np.full(n, np.nan), named,
-                     diff[:, :len(named)]))
+                     diff[:, :2]))
+    if unseen:
+        # A dark or blind call is made before looking at the hand, so the only deviation
+        # a player can make is "always, in this context": its class pools every hand.
+        out.append(_rows("first_call", seat,
+                         np.char.add(ctx_name[context], f" · seat {seat} · hand unseen"),
+                         np.full(n, -1), np.full(n, np.nan), unseen,
+                         diff[:, 2:2 + len(unseen)]))
     is_misere = (first % NO_TALON_BID) == MISERE
     mis = np.column_stack([diff[:, -1], np.where(is_misere, diff[:, 0], np.nan),
                            np.where(is_misere, diff[:, 1], np.nan)])

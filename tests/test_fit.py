@@ -234,3 +234,22 @@ def test_the_report_section_shows_the_fit_before_and_after(monkeypatch):
     assert "target not met" in section.intro and "target met" in section.intro
     table = section.blocks[0].table
     assert table.height == 1 and table["gain_lo"][0] == 0.5 and table["stage"][0] == "before"
+
+
+def test_calls_made_before_looking_pool_every_hand():
+    """A dark call or a blind pass is chosen before the hand is seen, so the gauge prices
+    it over every hand of its context and seat, never by the hand's expected tricks."""
+    classic = get_variant("classic")
+    t = gauge(classic, deal(120, seed=5), seed=5).filter(pl.col("decision") == "first_call")
+    unseen = t.filter(pl.col("option").is_in(["dark", "blind_pass"]))
+    assert unseen.height > 0
+    assert unseen["cls"].str.ends_with("hand unseen").all()
+    assert (unseen["cell"] == -1).all()
+    # each (context, seat) class holds all the deals of its context, whatever the hands
+    seen = t.filter(pl.col("option") == "pass")
+    for row in unseen.filter(pl.col("option") == "dark").iter_rows(named=True):
+        context_seat = row["cls"].removesuffix("hand unseen")
+        same = seen.filter(pl.col("cls").str.starts_with(context_seat))
+        assert row["n"] <= same["n"].sum()
+    assert set(t.filter(~pl.col("cls").str.ends_with("hand unseen"))["option"]) <= {
+        "pass", "bid"}
