@@ -130,15 +130,26 @@ def _wide(frame: pl.DataFrame, options: list[str], n: int) -> tuple[np.ndarray, 
     return value, contract
 
 
-def _rows(decision, seat, labels, cells, chosen, options, diff) -> pl.DataFrame:
-    """Long rows (one per deal and option) of one seat's paired differences."""
+def _rows(decision, seat, labels, cells, options, diff, pull=None) -> pl.DataFrame:
+    """Long rows (one per deal and option) of one seat's paired differences, with
+    ``pull`` (max_bid, see :func:`_pull`; nan elsewhere)."""
     n, k = diff.shape
     return pl.DataFrame({
         "decision": [decision] * (n * k), "seat": np.full(n * k, seat),
         "cls": np.repeat(labels, k), "cell": np.repeat(cells, k),
-        "chosen": np.repeat(chosen, k).astype(np.float64),
+        "pull": np.full(n * k, np.nan) if pull is None else pull.reshape(-1),
         "option": np.tile(np.asarray(options, dtype=object), n), "gain": diff.reshape(-1),
     }, schema_overrides={"cls": pl.Utf8, "option": pl.Utf8})
+
+
+def _pull(levels: list[str], reached: np.ndarray, diff: np.ndarray) -> np.ndarray:
+    """``(n, k)``: each deal's gain from capping the competing at a level, signed by the
+    way the cap moved the seat's play: + where it took the seat above the level it
+    reached by itself (it had stopped there), - where it stopped the seat below it.
+    Summed over a class, the sign says whether the gain comes from competing higher or
+    lower; the players' mean level alone can't say it, since the level they reached is
+    only a floor of their limit on the deals where the others stopped first."""
+    return diff * np.sign(np.asarray(levels, dtype=np.int64)[None, :] - reached[:, None])
 
 
 def _seat_rows(variant, deals, seed, seat, states, values, workers) -> list[pl.DataFrame]:
@@ -168,30 +179,27 @@ def _seat_rows(variant, deals, seed, seat, states, values, workers) -> list[pl.D
     unseen = [o for o, on in (("dark", variant.dark_bids),
                               ("blind_pass", variant.blind_pass)) if on]
     diff, _ = forced("first_call", [*named, *unseen, "misere"])
-    out.append(_rows("first_call", seat, call_labels, call_cells, np.full(n, np.nan), named,
-                     diff[:, :2]))
+    out.append(_rows("first_call", seat, call_labels, call_cells, named, diff[:, :2]))
     if unseen:
         # A dark or blind call is made before looking at the hand, so the only deviation
         # a player can make is "always, in this context": its class pools every hand.
         out.append(_rows("first_call", seat,
                          np.char.add(ctx_name[context], f" · seat {seat} · hand unseen"),
-                         np.full(n, -1), np.full(n, np.nan), unseen,
-                         diff[:, 2:2 + len(unseen)]))
+                         np.full(n, -1), unseen, diff[:, 2:2 + len(unseen)]))
     is_misere = (first % NO_TALON_BID) == MISERE
     mis = np.column_stack([diff[:, -1], np.where(is_misere, diff[:, 0], np.nan),
                            np.where(is_misere, diff[:, 1], np.nan)])
     out.append(_rows("misere", seat, np.char.add(holes.astype(str), " holes"),
-                     adjust.MISERE + holes, np.full(n, np.nan),
-                     ["misere", "pass instead", "bid instead"], mis))
+                     adjust.MISERE + holes, ["misere", "pass instead", "bid instead"], mis))
     competes = top > 0
     diff, _ = forced("max_bid", LEVEL_OPTIONS)
     seat_cells = adjust.CALL + (3 + seat) * adjust.N_TRICK_CLASSES + tricks
     tricks_labels = np.char.add(f"seat {seat} · ", np.char.add(tricks.astype(str), " tricks"))
     out.append(_rows("max_bid", seat, tricks_labels[competes], seat_cells[competes],
-                     top[competes], LEVEL_OPTIONS, diff[competes]))
+                     LEVEL_OPTIONS, diff[competes],
+                     _pull(LEVEL_OPTIONS, top[competes], diff[competes])))
     diff, _ = forced("contract", LEVEL_OPTIONS)
-    out.append(_rows("contract", seat, tricks_labels, np.full(n, -1), np.full(n, np.nan),
-                     LEVEL_OPTIONS, diff))
+    out.append(_rows("contract", seat, tricks_labels, np.full(n, -1), LEVEL_OPTIONS, diff))
     whist_options = ["pass", "whist"] + (["half"] if variant.half_whist else [])
     diff, contract = forced("whist", whist_options)
     played = contract >= 0
@@ -200,7 +208,7 @@ def _seat_rows(variant, deals, seed, seat, states, values, workers) -> list[pl.D
                      np.char.add(np.char.add(level.astype(str), f" · seat {seat} · "),
                                  np.char.add(high.astype(str), " A+K"))[played],
                      (adjust.WHIST + ((level - 6) * 3 + seat) * adjust.N_HIGH + high)[played],
-                     np.full(played.sum(), np.nan), whist_options, diff[played]))
+                     whist_options, diff[played]))
     return out
 
 
@@ -208,8 +216,9 @@ def gauge(variant, deals, *, seed: int = 1, workers: int = 1) -> pl.DataFrame:
     """The exploitability of the players on ``deals`` (a :class:`~prefstats.deal.Deals`):
     one row per (decision, class, option) with ``mean`` gain against the players' own
     play in whists a deal of the class, ``se``, ``lo``, ``hi`` (95% CI), ``n``, the
-    adjustment ``cell`` the class moves (-1: none) and ``chosen`` (max_bid: the mean
-    level the players competed to). ``seed`` keys the players' random draws."""
+    adjustment ``cell`` the class moves (-1: none) and ``pull`` (max_bid: the mean of
+    :func:`_pull`, > 0 when the gain comes from competing higher than the players do,
+    < 0 from lower). ``seed`` keys the players' random draws."""
     if len(deals) == 0:
         raise ValueError("deals: the gauge needs at least one deal")
     if workers > 1 and adjust.overridden(variant):
@@ -220,7 +229,7 @@ def gauge(variant, deals, *, seed: int = 1, workers: int = 1) -> pl.DataFrame:
              for p in _seat_rows(variant, deals, seed, seat, states, values, workers)]
     long = pl.concat(parts).filter(pl.col("gain").is_not_nan())
     table = long.group_by("decision", "cls", "option").agg(
-        cell=pl.col("cell").first(), chosen=pl.col("chosen").mean(),
+        cell=pl.col("cell").first(), pull=pl.col("pull").mean(),
         mean=pl.col("gain").mean(), se=pl.col("gain").std() / pl.len().sqrt(), n=pl.len())
     order = {d: i for i, d in enumerate(CLASS_DECISIONS)}
     return table.with_columns(
@@ -308,7 +317,7 @@ def _direction(row: dict, table: pl.DataFrame) -> float:
     if row["cell"] < 0:
         return 0.0
     if decision == "max_bid":
-        return float(np.sign(int(option) - row["chosen"]))
+        return float(np.sign(row["pull"]))
     if decision == "whist" and option == "half":  # between pass and whist
         mine = table.filter((pl.col("decision") == "whist") & (pl.col("cls") == row["cls"]))
         gain = dict(zip(mine["option"], mine["mean"], strict=True))

@@ -15,6 +15,7 @@ from prefstats.fit import (
     MISERE_SCALE,
     TARGET_MAX,
     _own_calls,
+    _pull,
     best_rows,
     gauge,
     next_sizes,
@@ -157,7 +158,7 @@ def test_forcing_the_players_own_choice_gains_nothing():
 
 def _table(rows):
     return pl.DataFrame(rows, schema={"decision": pl.Utf8, "cls": pl.Utf8, "option": pl.Utf8,
-                                      "cell": pl.Int64, "chosen": pl.Float64,
+                                      "cell": pl.Int64, "pull": pl.Float64,
                                       "mean": pl.Float64, "se": pl.Float64, "n": pl.Int64,
                                       "lo": pl.Float64, "hi": pl.Float64}, orient="row")
 
@@ -181,7 +182,7 @@ def test_a_step_moves_each_significant_class_toward_its_best_option():
     t = _table([
         ("whist", "a", "pass", adjust.WHIST + 2, None, 1.0, 0.1, 100, 0.8, 1.2),
         ("first_call", "b", "bid", 7, None, 2.0, 0.1, 100, 1.8, 2.2),
-        ("max_bid", "c", "6", 40, 7.5, 2.0, 0.1, 100, 1.8, 2.2),  # lower than it competes
+        ("max_bid", "c", "6", 40, -2.0, 2.0, 0.1, 100, 1.8, 2.2),  # from competing lower
         ("misere", "d", "misere", adjust.MISERE + 1, None, 2.0, 0.1, 100, 1.8, 2.2),
         ("contract", "e", "8", -1, None, 2.0, 0.1, 100, 1.8, 2.2),  # no lever
         ("whist", "f", "whist", adjust.WHIST + 3, None, 0.5, 0.5, 100, -0.5, 1.5),  # noise
@@ -253,3 +254,18 @@ def test_calls_made_before_looking_pool_every_hand():
         assert row["n"] <= same["n"].sum()
     assert set(t.filter(~pl.col("cls").str.ends_with("hand unseen"))["option"]) <= {
         "pass", "bid"}
+
+
+def test_competing_gains_point_the_way_the_cap_moved_the_play():
+    """Capping at 8 gains on a deal where the seat went on to 9 by itself (it stopped
+    lower) and loses on one where it had stopped at 7 (it went higher): the first pulls
+    down, the second's loss up; deals the cap did not change pull nowhere. The mean level
+    reached (7.5, a floor where the others stopped first) would have said "compete
+    higher" for the level 8."""
+    reached = np.array([7, 9, 7, 7])
+    diff = np.array([[0.0], [3.0], [-2.0], [0.0]])
+    pull = _pull(["8"], reached, diff)
+    assert pull[:, 0].tolist() == [0.0, -3.0, -2.0, 0.0]
+    t = _table([("max_bid", "c", "8", 40, pull.mean(), diff.mean(), 0.1, 100, 0.1, 0.5)])
+    new, moved = step(np.zeros(adjust.SIZE), t, 0.5)
+    assert moved == 1 and new[40] == -0.5
