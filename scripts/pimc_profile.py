@@ -7,6 +7,9 @@ one, timing the sampling and the search apart and counting the search's nodes.
 It prints the share of the time in sampling and in ``best_card_kernel``, the nodes a
 decision, the same figures by cards left in hand, and a checksum of the chosen cards
 (equal before and after a change that must not change decisions).
+
+``--heldout`` also prices deciding from fewer worlds (see :func:`heldout`): a finer
+strength test than the gauge for a change that searches fewer of them.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from prefstats.knowledge import observation_knowledge
 from prefstats.pimc import _KEY_SPLIT, _sampled, searches
 from prefstats.play import seat_keys
 from prefstats.players.builtin import PIMC, decide_with_solver, decision_key, decision_number
-from prefstats.solver import TT_BITS, best_card_kernel, new_table
+from prefstats.solver import TT_BITS, best_card_kernel, card_values_batch_kernel, new_table
 from prefstats.strength import SIDE_A, SIDE_B, first_cards
 from prefstats.variants import get_variant
 
@@ -95,6 +98,72 @@ def _search_one(r, worlds, table, stats):
                             r[MIS] != 0, table, stats)
 
 
+@njit
+def _values_one(r, worlds, table, stats, out):
+    """Every legal card's value in each of ``worlds`` for decision ``r``, signed so
+    that more is better for the seat to play."""
+    card_values_batch_kernel(worlds, r[TRICK:TRICK + 3], r[TLEN], r[LEADER], r[DECL], r[TR],
+                             r[MIS] != 0, table, stats, out)
+    mover = (r[LEADER] + r[TLEN]) % 3
+    return 1 if (mover == r[DECL]) != (r[MIS] != 0) else -1
+
+
+def _choice(values: np.ndarray) -> int:
+    """PIMC's column: the best total, ties to the lowest card."""
+    return int(np.argmax(values.sum(axis=0)))
+
+
+def _racing_stop(values: np.ndarray, first: int) -> int:
+    """Worlds a racing rule would search: the first m >= ``first`` after which the
+    leading card has been no worse than any other in each world so far (what the
+    bounds of ``best_card_kernel`` show cheaply), else all."""
+    for m in range(first, len(values)):
+        a = _choice(values[:m])
+        if (values[:m, a:a + 1] >= values[:m]).all():
+            return m
+    return len(values)
+
+
+def heldout(recs: np.ndarray, samples: int, secs: np.ndarray) -> None:
+    """The strength cost of deciding from fewer worlds: each searched decision's card
+    from its first K' worlds (or as many as a racing rule searches) against the card of
+    all K, both valued on K more worlds of the decision's stream that neither saw (an
+    unbiased loss, in tricks a decision). The time share counts a decision's search
+    time (``secs``) as proportional to its worlds: an upper bound on the saving (world
+    one is solved exactly and the last bounds are narrowed whatever the count)."""
+    k = samples
+    rules = [(f"first {f} worlds", lambda v, f=f: f) for f in (k // 2, 5 * k // 8, 3 * k // 4,
+                                                                  7 * k // 8)]
+    rules += [(f"racing from {f}", lambda v, f=f: _racing_stop(v, f))
+              for f in (3 * k // 8, k // 2, 5 * k // 8, 3 * k // 4)]
+    loss = np.zeros((len(rules), len(recs)))
+    share = np.zeros((len(rules), len(recs)))
+    changed = np.zeros((len(rules), len(recs)))
+    worlds = np.zeros((2 * k, 3), np.int64)
+    out = np.full((2 * k, 32), -1, np.int8)
+    table = tuple(t[0] for t in new_table(1))
+    stats = np.zeros(1, np.int64)
+    for i in range(len(recs)):
+        _sample_one(recs[i], worlds)  # rows k.. continue the decision's own stream
+        sign = _values_one(recs[i], worlds, table, stats, out)
+        legal = np.flatnonzero(out[0] >= 0)
+        v = sign * out[:k, legal].astype(np.int64)
+        held = sign * out[k:, legal].astype(np.float64)
+        full = _choice(v)
+        for r, (_, stop) in enumerate(rules):
+            m = stop(v)
+            a = _choice(v[:m])
+            loss[r, i] = held[:, full].mean() - held[:, a].mean()
+            share[r, i] = secs[i] * m / k
+            changed[r, i] = a != full
+    print(f"  held out: {len(recs)} searched decisions, each rule against all {k} worlds")
+    print("    rule               time share  changed  loss in tricks a decision")
+    for r, (name, _) in enumerate(rules):
+        se = loss[r].std() / np.sqrt(len(recs))
+        print(f"    {name:18s} {share[r].sum() / secs.sum():10.3f} {changed[r].mean():8.3f}"
+              f"  {loss[r].mean():+.5f} ± {se:.5f}")
+
+
 def record(deals: int, seed: int, samples: int) -> np.ndarray:
     start = first_cards("heuristic", "pimc", deals=deals, seed=seed, samples=samples,
                         variant=get_variant("sochi"))
@@ -122,6 +191,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--save", help="write the chosen cards to this .npy file (to compare)")
     ap.add_argument("--bits", type=int, default=TT_BITS, help="log2 of the table's entries")
+    ap.add_argument("--heldout", action="store_true",
+                    help="also price deciding from fewer worlds on held-out worlds")
     args = ap.parse_args(argv)
     recs = record(args.deals, args.seed, args.samples)
     n = len(recs)
@@ -171,6 +242,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"  chosen checksum {int((chosen * np.arange(1, n + 1)).sum() % 1_000_000_007)}")
     if args.save:
         np.save(args.save, chosen)
+    if args.heldout:
+        heldout(recs[searched], args.samples, secs[searched])
 
 
 if __name__ == "__main__":
