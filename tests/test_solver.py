@@ -110,6 +110,24 @@ def test_misere_declarer_whose_cards_all_top_the_defenders():
     assert solve(hands, trump=None, leader=2, declarer=0, misere=True) == 0
 
 
+def _misere_bounds_and_value(hands, leader):
+    masks = [parse_cards(h) for h in hands]
+    n = bin(masks[0]).count("1")
+    bounds = _bounds(np.array(masks, dtype=np.int64), n, leader, 0, -1, True)
+    return bounds, solve(masks, trump=None, leader=leader, declarer=0, misere=True)
+
+
+def test_misere_declarer_forced_trick_after_trick():
+    # On lead, he wins with ♠9 and ♠10 as the defender goes under with ♠8 and ♠7, and
+    # only ♠J loses to ♠Q: two tricks in a row, which the bound sees (not just one).
+    (lo, hi), value = _misere_bounds_and_value(["♠J109", "♠Q87", "♣KJ ♥A"], 0)
+    assert lo == value == 2 < hi
+    # A defender leads ♦10 into his ♦A; then his ♣J wins (both go under it), and only
+    # ♣K loses to ♣A.
+    (lo, hi), value = _misere_bounds_and_value(["♣KJ ♦A", "♠A ♣7 ♥K", "♣A10 ♦10"], 2)
+    assert lo == value == 2
+
+
 # ---- invariances on full deals ----------------------------------------------------------
 
 

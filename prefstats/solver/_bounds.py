@@ -81,16 +81,23 @@ def _misere_bounds(hands, n, leader, declarer):
       in every suit and is not on lead, he takes no more tricks;
     - on lead, his lowest card of the suit wins the trick if each defender can go
       under it or is void (a higher card wins too: the defenders go under it as well);
-      if that holds in every suit he takes the trick; if moreover all his cards top
-      the defenders', every remaining trick (so too when a defender leads a suit he
-      holds: he wins that trick and is then on lead with cards that still top theirs).
-      Otherwise he leads a card that a defender
+      if that holds in every suit he takes the trick and leads again. The defenders
+      keep him there as long as they can: each goes under his card with his highest
+      card below it, and a suit stops forcing him once a defender holds only higher
+      cards of it (``_forced_leads``: his leads of his lowest card until then; a
+      discard of theirs never brings that sooner). So he takes as many tricks in a
+      row as the suit that stops forcing him first allows; if none does (all his
+      cards top the defenders'), every remaining trick (so too when a defender leads
+      a suit he holds: he wins that trick and is then on lead with cards that still
+      top theirs). Otherwise he leads a card that a defender
       holding only higher cards of its suit must overtake: he loses the trick, and if
       after it he can duck everything, he takes no more tricks;
     - the defender on lead forces him in a suit where his lowest card tops the
       leader's lowest and the partner, playing second, cannot go above it either, or,
-      playing third, can stay under it (or is void). Unless one can, he escapes the
-      coming trick by going under or discarding;
+      playing third, can stay under it (or is void): the leader leads his lowest,
+      the partner goes under with his highest card below, and then the declarer is
+      on lead as above, with whichever card of the suit he won with. Unless one
+      can, he escapes the coming trick by going under or discarding;
     - sure escapes: holding ``j`` cards below all of a defender's ``m`` cards of the
       suit, he keeps them for it: when it is led he plays one under the defender's
       card, and after each trick he wins he leads one, which the defender must
@@ -104,9 +111,12 @@ def _misere_bounds(hands, n, leader, declarer):
     partner_second = partner == (leader + 1) % 3
     n_bad = 0  # suits he may not duck
     bad_suit = -1
-    forced = True  # on lead: every lead wins the trick
+    # On lead: the tricks he takes in a row (9: all), and the suit that allows fewest.
+    chain = 9
+    chain_suit = -1
+    chain_rest = 9  # the fewest over the other suits
     stuck = True  # every card of his tops the defenders' of its suit
-    forces = False  # a defender on lead can make him win the coming trick
+    forcing = 0  # suits in which a defender on lead can make him win the coming trick
     escapes = 0
     for s in range(4):
         sh = 8 * s
@@ -119,8 +129,13 @@ def _misere_bounds(hands, n, leader, declarer):
             n_bad += 1
             bad_suit = s
         low = LOW8[d]
-        if (sa != 0 and LOW8[sa] > low) or (sb != 0 and LOW8[sb] > low):
-            forced = False
+        f = _forced_leads(d, sa, sb)
+        if f < chain:
+            chain_rest = chain
+            chain = f
+            chain_suit = s
+        elif f < chain_rest:
+            chain_rest = f
         if HIGH8[sa | sb] > low:
             stuck = False
         if sa:
@@ -130,11 +145,10 @@ def _misere_bounds(hands, n, leader, declarer):
         if leader != declarer:
             mine = sa if leader == a else sb
             other = sb if leader == a else sa
-            if mine:
-                if partner_second:
-                    forces |= low > max(LOW8[mine], -1 if other == 0 else LOW8[other])
-                else:
-                    forces |= low > LOW8[mine] and (other == 0 or LOW8[other] < low)
+            if mine and (low > max(LOW8[mine], -1 if other == 0 else LOW8[other])
+                         if partner_second else
+                         low > LOW8[mine] and (other == 0 or LOW8[other] < low)):
+                forcing |= 1 << s
     lo = 0
     hi = n
     if leader != declarer:
@@ -142,14 +156,15 @@ def _misere_bounds(hands, n, leader, declarer):
             return 0, 0
         if stuck and _shares_suit(hands[leader], hands[declarer]):
             return n, n
-        if forces:
-            lo = 1
+        if forcing:
+            lo = _forced_tricks(hands, leader, partner, declarer, partner_second, forcing,
+                                chain, chain_suit, chain_rest, n)
         else:
             hi = n - 1
     elif stuck:
         return n, n
-    elif forced:
-        lo = 1
+    elif chain > 0:
+        lo = min(chain, n)
     else:
         hi = n - 1
         # A safe exit: a card some defender must overtake, leaving suits he can duck.
@@ -168,6 +183,56 @@ def _misere_bounds(hands, n, leader, declarer):
                 if DUCK[d ^ (1 << r), sa | sb]:
                     return 0, 0
     return lo, min(hi, n - min(escapes, n // 2))
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _forced_leads(d, x, y):
+    """How many times running a misère declarer on lead with ``d`` of a suit, the
+    defenders holding ``x`` and ``y``, wins the trick by leading his lowest card, each
+    defender going under it with his highest card below it or being void, before a
+    defender holds only higher cards of it (9: his cards run out first). Leading his
+    lowest strips their low cards fastest."""
+    k = 0
+    while d:
+        low = LOW8[d]
+        if (x != 0 and LOW8[x] > low) or (y != 0 and LOW8[y] > low):
+            return k
+        d &= d - 1
+        if x:
+            x ^= 1 << HIGH8[x & ((1 << low) - 1)]
+        if y:
+            y ^= 1 << HIGH8[y & ((1 << low) - 1)]
+        k += 1
+    return 9
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _forced_tricks(hands, leader, partner, declarer, partner_second, forcing, chain,
+                   chain_suit, chain_rest, n):
+    """Tricks a misère declarer surely takes in a row when the defender on lead can
+    force him in the suits of ``forcing``: the best such suit for the defenders, the
+    worst card he can win with for him. ``chain`` (over all suits), ``chain_suit`` and
+    ``chain_rest`` (over the others) are the tricks in a row of ``_forced_leads``."""
+    best = 1
+    for s in range(4):
+        if not forcing >> s & 1:
+            continue
+        sh = 8 * s
+        d = (hands[declarer] >> sh) & 0xFF
+        mine = (hands[leader] >> sh) & 0xFF
+        other = (hands[partner] >> sh) & 0xFF
+        mine &= mine - 1  # the leader leads his lowest
+        worst = chain_rest if s == chain_suit else chain
+        cards = d
+        while cards and worst > 0:
+            r = LOW8[cards]
+            cards &= cards - 1
+            # Second, the partner goes under the declarer's lowest; third, under his card.
+            under = LOW8[d] if partner_second else r
+            rest = other ^ (1 << HIGH8[other & ((1 << under) - 1)]) if other else 0
+            worst = min(worst, _forced_leads(d ^ (1 << r), mine, rest))
+        best = max(best, 1 + worst)
+    return min(best, n)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
