@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +20,7 @@ from prefstats.solver import (
     solve_leads,
     solve_leads_batch,
 )
-from prefstats.solver._bounds import _bounds
+from prefstats.solver._bounds import _bounds, _ducked_leads
 from prefstats.solver._search import _search
 
 #: Published positions, kept in the repository (tests/data) so no clone lacks them.
@@ -126,6 +127,40 @@ def test_misere_declarer_forced_trick_after_trick():
     # ♣K loses to ♣A.
     (lo, hi), value = _misere_bounds_and_value(["♣KJ ♦A", "♠A ♣7 ♥K", "♣A10 ♦10"], 2)
     assert lo == value == 2
+
+
+def test_misere_declarer_ducks_tricks_in_a_row():
+    # Not on lead, with ♣A87 under ♣QJ10 he ducks two club leads and then must take
+    # ♣Q with ♣A: he surely loses two tricks in a row.
+    (_, hi), value = _misere_bounds_and_value(["♣A87", "♦QJ7", "♣QJ10"], 2)
+    assert hi == value == 1
+    # On lead, he exits with ♥9 (♥J must overtake it) and then ducks ♦8 with ♦7.
+    (_, hi), value = _misere_bounds_and_value(["♦A7 ♥9", "♠K ♦8 ♥J", "♦Q9 ♥A"], 0)
+    assert hi == value == 1
+
+
+@functools.cache
+def _ducks_against_any_lead(d: int, o: int) -> int:
+    """Leads of a suit in a row a declarer holding ``d`` ducks, playing his highest
+    card under theirs, whichever card of ``o`` is led each time (9: every lead)."""
+    if d == 0:
+        return 9
+    fewest = 9
+    for x in (x for x in range(8) if o >> x & 1):
+        under = d & ((1 << x) - 1)
+        if not under:
+            return 0
+        fewest = min(fewest, 1 + _ducks_against_any_lead(d ^ 1 << under.bit_length() - 1,
+                                                          o ^ 1 << x))
+    return fewest
+
+
+def test_ducked_leads_assume_the_defenders_best_lead():
+    # Their lowest card each time does best: the same count as against every lead.
+    for d in range(256):
+        for o in range(256):
+            if not d & o:
+                assert _ducked_leads(d, o) == min(9, _ducks_against_any_lead(d, o)), (d, o)
 
 
 # ---- invariances on full deals ----------------------------------------------------------

@@ -19,23 +19,6 @@ HIGH8 = np.array([-1] + [h.bit_length() - 1 for h in range(1, 256)], dtype=np.in
 LOW8 = np.array([8] + [(h & -h).bit_length() - 1 for h in range(1, 256)], dtype=np.int64)
 
 
-def _duck_table() -> np.ndarray:
-    """``DUCK[d, o]``: in a suit where a misère declarer holds ``d`` and the defenders
-    ``o``, his i-th lowest card is below their i-th lowest for every i both have. Then
-    he can duck every lead of the suit, playing his highest card under the card led (or
-    the higher of theirs), which keeps the condition."""
-    ranks_d = np.full((256, 8), -1)  # missing cards: below anything
-    ranks_o = np.full((256, 8), 8)  # missing cards: above anything
-    for m in range(256):
-        held = [r for r in range(8) if m >> r & 1]
-        ranks_d[m, : len(held)] = held
-        ranks_o[m, : len(held)] = held
-    return (ranks_d[:, None, :] < ranks_o[None, :, :]).all(axis=2)
-
-
-DUCK = _duck_table()
-
-
 @njit(cache=True, inline="always", error_model="numpy")
 def _suit_len(hand, s):
     return popcount((hand >> (8 * s)) & 0xFF)
@@ -77,8 +60,9 @@ def _misere_bounds(hands, n, leader, declarer):
     over the suits he holds. The rules, per suit (his holding ``d``, the defenders'
     ``sa`` and ``sb``):
 
-    - ducking: he can duck every lead of the suit if ``DUCK[d, sa | sb]``; when he can
-      in every suit and is not on lead, he takes no more tricks;
+    - ducking: not on lead, he surely loses as many tricks in a row as he surely ducks
+      leads of the suit that allows fewest (``_ducked_leads``; he discards on the
+      others), so none if he can duck every lead of every suit;
     - on lead, his lowest card of the suit wins the trick if each defender can go
       under it or is void (a higher card wins too: the defenders go under it as well);
       if that holds in every suit he takes the trick and leads again. The defenders
@@ -89,9 +73,9 @@ def _misere_bounds(hands, n, leader, declarer):
       row as the suit that stops forcing him first allows; if none does (all his
       cards top the defenders'), every remaining trick (so too when a defender leads
       a suit he holds: he wins that trick and is then on lead with cards that still
-      top theirs). Otherwise he leads a card that a defender
-      holding only higher cards of its suit must overtake: he loses the trick, and if
-      after it he can duck everything, he takes no more tricks;
+      top theirs). Otherwise he leads a card that a defender holding only higher
+      cards of its suit must overtake: he loses the trick, and then as many in a row
+      as he surely ducks after it (the best such card for him);
     - the defender on lead forces him in a suit where his lowest card tops the
       leader's lowest and the partner, playing second, cannot go above it either, or,
       playing third, can stay under it (or is void): the leader leads his lowest,
@@ -109,8 +93,11 @@ def _misere_bounds(hands, n, leader, declarer):
     b = (declarer + 2) % 3
     partner = 3 - leader - declarer
     partner_second = partner == (leader + 1) % 3
-    n_bad = 0  # suits he may not duck
-    bad_suit = -1
+    # Not on lead: the tricks he surely loses in a row (9: all), and the suit that
+    # allows fewest (``_ducked_leads``).
+    ducks = 9
+    ducks_suit = -1
+    ducks_rest = 9  # the fewest over the other suits
     # On lead: the tricks he takes in a row (9: all), and the suit that allows fewest.
     chain = 9
     chain_suit = -1
@@ -125,9 +112,13 @@ def _misere_bounds(hands, n, leader, declarer):
             continue
         sa = (hands[a] >> sh) & 0xFF
         sb = (hands[b] >> sh) & 0xFF
-        if not DUCK[d, sa | sb]:
-            n_bad += 1
-            bad_suit = s
+        e = _ducked_leads(d, sa | sb)
+        if e < ducks:
+            ducks_rest = ducks
+            ducks = e
+            ducks_suit = s
+        elif e < ducks_rest:
+            ducks_rest = e
         low = LOW8[d]
         f = _forced_leads(d, sa, sb)
         if f < chain:
@@ -152,37 +143,59 @@ def _misere_bounds(hands, n, leader, declarer):
     lo = 0
     hi = n
     if leader != declarer:
-        if n_bad == 0:
+        if ducks == 9:
             return 0, 0
+        hi = n - min(ducks, n)
         if stuck and _shares_suit(hands[leader], hands[declarer]):
             return n, n
         if forcing:
             lo = _forced_tricks(hands, leader, partner, declarer, partner_second, forcing,
                                 chain, chain_suit, chain_rest, n)
         else:
-            hi = n - 1
+            hi = min(hi, n - 1)
     elif stuck:
         return n, n
     elif chain > 0:
         lo = min(chain, n)
     else:
-        hi = n - 1
-        # A safe exit: a card some defender must overtake, leaving suits he can duck.
+        # A safe exit: a card some defender must overtake; then he ducks as above.
+        lost = 1
         for s in range(4):
-            if n_bad > 1 or (n_bad == 1 and s != bad_suit):
-                continue
             sh = 8 * s
             d = (hands[declarer] >> sh) & 0xFF
             sa = (hands[a] >> sh) & 0xFF
             sb = (hands[b] >> sh) & 0xFF
             top = max(-1 if sa == 0 else LOW8[sa], -1 if sb == 0 else LOW8[sb])
             exits = d & ((1 << top) - 1) if top > 0 else 0
+            rest = ducks_rest if s == ducks_suit else ducks
             while exits:
                 r = lowest_card(exits)
                 exits &= exits - 1
-                if DUCK[d ^ (1 << r), sa | sb]:
-                    return 0, 0
+                lost = max(lost, 1 + min(n - 1, rest, _ducked_leads(d ^ (1 << r), sa | sb)))
+        if lost == n:
+            return 0, 0
+        hi = n - lost
     return lo, min(hi, n - min(escapes, n // 2))
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _ducked_leads(d, o):
+    """How many leads of a suit in a row a misère declarer holding ``d`` of it surely
+    ducks, the defenders holding ``o`` (9: every lead): however they lead it, he
+    plays his highest card under theirs. Their best is their lowest card each time
+    (checked on every holding against any card, whichever defender holds it); once
+    they hold none, it is not led again."""
+    k = 0
+    while d:
+        if o == 0:
+            return 9
+        under = d & ((1 << LOW8[o]) - 1)
+        if under == 0:
+            return k
+        d ^= 1 << HIGH8[under]
+        o &= o - 1
+        k += 1
+    return 9
 
 
 @njit(cache=True, inline="always", error_model="numpy")
