@@ -20,7 +20,7 @@ from prefstats.solver import (
     solve_leads,
     solve_leads_batch,
 )
-from prefstats.solver._bounds import _bounds, _ducked_leads
+from prefstats.solver._bounds import DUCKS, _bounds
 from prefstats.solver._search import _search
 
 #: Published positions, kept in the repository (tests/data) so no clone lacks them.
@@ -134,6 +134,10 @@ def test_misere_declarer_ducks_tricks_in_a_row():
     # ♣Q with ♣A: he surely loses two tricks in a row.
     (_, hi), value = _misere_bounds_and_value(["♣A87", "♦QJ7", "♣QJ10"], 2)
     assert hi == value == 1
+    # Seat 1 holds only diamonds: on its lead he discards ♥A, then ducks ♥9 with ♥8;
+    # only ♥K must take ♥J.
+    (_, hi), value = _misere_bounds_and_value(["♥AK8", "♦1097", "♦Q ♥J9"], 1)
+    assert hi == value == 1
     # On lead, he exits with ♥9 (♥J must overtake it) and then ducks ♦8 with ♦7.
     (_, hi), value = _misere_bounds_and_value(["♦A7 ♥9", "♠K ♦8 ♥J", "♦Q9 ♥A"], 0)
     assert hi == value == 1
@@ -155,12 +159,12 @@ def _ducks_against_any_lead(d: int, o: int) -> int:
     return fewest
 
 
-def test_ducked_leads_assume_the_defenders_best_lead():
+def test_ducks_table_assumes_the_defenders_best_lead():
     # Their lowest card each time does best: the same count as against every lead.
     for d in range(256):
         for o in range(256):
             if not d & o:
-                assert _ducked_leads(d, o) == min(9, _ducks_against_any_lead(d, o)), (d, o)
+                assert DUCKS[d, o] == min(9, _ducks_against_any_lead(d, o)), (d, o)
 
 
 # ---- invariances on full deals ----------------------------------------------------------

@@ -19,6 +19,30 @@ HIGH8 = np.array([-1] + [h.bit_length() - 1 for h in range(1, 256)], dtype=np.in
 LOW8 = np.array([8] + [(h & -h).bit_length() - 1 for h in range(1, 256)], dtype=np.int64)
 
 
+def _ducks_table() -> np.ndarray:
+    """``DUCKS[d, o]``: how many leads of a suit in a row a misère declarer holding
+    ``d`` of it surely ducks, the defenders holding ``o`` (9: every lead), however they
+    lead it: he plays his highest card under theirs. Their best is their lowest card
+    each time (checked on every holding against any card, whichever defender holds
+    it); once they hold none, it is not led again. A table: the search asks for it at
+    every new position, in every suit."""
+    d = np.arange(256)[:, None].repeat(256, axis=1)
+    o = np.arange(256)[None, :].repeat(256, axis=0)
+    ducks = np.full((256, 256), 9, dtype=np.int64)
+    going = np.ones((256, 256), dtype=bool)
+    for k in range(8):
+        under = d & ((1 << LOW8[o]) - 1)
+        stop = going & (d != 0) & (o != 0) & (under == 0)
+        ducks[stop] = k
+        going &= (d != 0) & (o != 0) & (under != 0)
+        d = np.where(going, d ^ (1 << np.maximum(HIGH8[under], 0)), d)
+        o = np.where(going, o & (o - 1), o)
+    return ducks.astype(np.int8)  # 64 KiB: stays in cache
+
+
+DUCKS = _ducks_table()
+
+
 @njit(cache=True, inline="always", error_model="numpy")
 def _suit_len(hand, s):
     return popcount((hand >> (8 * s)) & 0xFF)
@@ -61,7 +85,7 @@ def _misere_bounds(hands, n, leader, declarer):
     ``sa`` and ``sb``):
 
     - ducking: not on lead, he surely loses as many tricks in a row as he surely ducks
-      leads of the suit that allows fewest (``_ducked_leads``; he discards on the
+      leads of the suit that allows fewest (``DUCKS``; he discards on the
       others), so none if he can duck every lead of every suit;
     - on lead, his lowest card of the suit wins the trick if each defender can go
       under it or is void (a higher card wins too: the defenders go under it as well);
@@ -81,7 +105,8 @@ def _misere_bounds(hands, n, leader, declarer):
       playing third, can stay under it (or is void): the leader leads his lowest,
       the partner goes under with his highest card below, and then the declarer is
       on lead as above, with whichever card of the suit he won with. Unless one
-      can, he escapes the coming trick by going under or discarding;
+      can, he escapes the coming trick by going under or discarding, and then
+      ducks as above (``_escape_then_ducks``: the seats as they sit for that trick);
     - sure escapes: holding ``j`` cards below all of a defender's ``m`` cards of the
       suit, he keeps them for it: when it is led he plays one under the defender's
       card, and after each trick he wins he leads one, which the defender must
@@ -94,7 +119,7 @@ def _misere_bounds(hands, n, leader, declarer):
     partner = 3 - leader - declarer
     partner_second = partner == (leader + 1) % 3
     # Not on lead: the tricks he surely loses in a row (9: all), and the suit that
-    # allows fewest (``_ducked_leads``).
+    # allows fewest (``DUCKS``).
     ducks = 9
     ducks_suit = -1
     ducks_rest = 9  # the fewest over the other suits
@@ -112,7 +137,7 @@ def _misere_bounds(hands, n, leader, declarer):
             continue
         sa = (hands[a] >> sh) & 0xFF
         sb = (hands[b] >> sh) & 0xFF
-        e = _ducked_leads(d, sa | sb)
+        e = DUCKS[d, sa | sb]
         if e < ducks:
             ducks_rest = ducks
             ducks = e
@@ -152,7 +177,9 @@ def _misere_bounds(hands, n, leader, declarer):
             lo = _forced_tricks(hands, leader, partner, declarer, partner_second, forcing,
                                 chain, chain_suit, chain_rest, n)
         else:
-            hi = min(hi, n - 1)
+            hi = min(hi, n - max(1, _escape_then_ducks(hands, leader, partner, declarer,
+                                                       partner_second, ducks, ducks_suit,
+                                                       ducks_rest, n)))
     elif stuck:
         return n, n
     elif chain > 0:
@@ -171,7 +198,7 @@ def _misere_bounds(hands, n, leader, declarer):
             while exits:
                 r = lowest_card(exits)
                 exits &= exits - 1
-                lost = max(lost, 1 + min(n - 1, rest, _ducked_leads(d ^ (1 << r), sa | sb)))
+                lost = max(lost, 1 + min(n - 1, rest, DUCKS[d ^ (1 << r), sa | sb]))
         if lost == n:
             return 0, 0
         hi = n - lost
@@ -179,23 +206,45 @@ def _misere_bounds(hands, n, leader, declarer):
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _ducked_leads(d, o):
-    """How many leads of a suit in a row a misère declarer holding ``d`` of it surely
-    ducks, the defenders holding ``o`` (9: every lead): however they lead it, he
-    plays his highest card under theirs. Their best is their lowest card each time
-    (checked on every holding against any card, whichever defender holds it); once
-    they hold none, it is not led again."""
-    k = 0
-    while d:
-        if o == 0:
-            return 9
-        under = d & ((1 << LOW8[o]) - 1)
-        if under == 0:
-            return k
-        d ^= 1 << HIGH8[under]
-        o &= o - 1
-        k += 1
-    return 9
+def _escape_then_ducks(hands, leader, partner, declarer, partner_second, ducks, ducks_suit,
+                       ducks_rest, n):
+    """Tricks a misère declarer surely loses in a row from a defender's lead, which he
+    escapes (``DUCKS`` from the next one on): the leader's worst suit for him,
+    led with the lowest card, the partner's lowest following when second (lower cards
+    leave him fewer escapes); his best escape, his highest card of the suit that
+    allows fewest ducks when he discards. ``ducks`` (over all suits), ``ducks_suit``
+    and ``ducks_rest`` (over the others) are the counts of ``DUCKS``."""
+    a = (declarer + 1) % 3
+    b = (declarer + 2) % 3
+    worst = n
+    for s in range(4):
+        sh = 8 * s
+        mine = (hands[leader] >> sh) & 0xFF
+        if mine == 0:
+            continue
+        d = (hands[declarer] >> sh) & 0xFF
+        o = ((hands[a] | hands[b]) >> sh) & 0xFF
+        p = (hands[partner] >> sh) & 0xFF
+        if d == 0:  # he discards
+            t = ducks_suit
+            dt = (hands[declarer] >> (8 * t)) & 0xFF if t >= 0 else 0
+            after = 9
+            if dt & (dt - 1):
+                after = DUCKS[dt ^ (1 << HIGH8[dt]), ((hands[a] | hands[b]) >> (8 * t)) & 0xFF]
+            best = 1 + min(n - 1, ducks_rest, after)
+        else:
+            if partner_second:
+                escapes = d & ((1 << max(LOW8[mine], -1 if p == 0 else LOW8[p])) - 1)
+            else:  # he goes under the card led, or the partner must overtake his
+                escapes = d & (((1 << LOW8[mine]) - 1) | ((1 << LOW8[p]) - 1 if p else 0))
+            rest = ducks_rest if s == ducks_suit else ducks
+            best = 0
+            while escapes:
+                r = LOW8[escapes]
+                escapes &= escapes - 1
+                best = max(best, 1 + min(n - 1, rest, DUCKS[d ^ (1 << r), o]))
+        worst = min(worst, best)
+    return worst
 
 
 @njit(cache=True, inline="always", error_model="numpy")
