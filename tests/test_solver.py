@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +20,7 @@ from prefstats.solver import (
     solve_leads,
     solve_leads_batch,
 )
-from prefstats.solver._bounds import _bounds
+from prefstats.solver._bounds import DUCKS, _bounds
 from prefstats.solver._search import _search
 
 #: Published positions, kept in the repository (tests/data) so no clone lacks them.
@@ -108,6 +109,62 @@ def test_misere_declarer_whose_cards_all_top_the_defenders():
     assert _bounds(np.array(hands, dtype=np.int64), 3, 1, 0, -1, True) == (3, 3)
     assert solve(hands, trump=None, leader=1, declarer=0, misere=True) == 3
     assert solve(hands, trump=None, leader=2, declarer=0, misere=True) == 0
+
+
+def _misere_bounds_and_value(hands, leader):
+    masks = [parse_cards(h) for h in hands]
+    n = bin(masks[0]).count("1")
+    bounds = _bounds(np.array(masks, dtype=np.int64), n, leader, 0, -1, True)
+    return bounds, solve(masks, trump=None, leader=leader, declarer=0, misere=True)
+
+
+def test_misere_declarer_forced_trick_after_trick():
+    # On lead, he wins with ♠9 and ♠10 as the defender goes under with ♠8 and ♠7, and
+    # only ♠J loses to ♠Q: two tricks in a row, which the bound sees (not just one).
+    (lo, hi), value = _misere_bounds_and_value(["♠J109", "♠Q87", "♣KJ ♥A"], 0)
+    assert lo == value == 2 < hi
+    # A defender leads ♦10 into his ♦A; then his ♣J wins (both go under it), and only
+    # ♣K loses to ♣A.
+    (lo, hi), value = _misere_bounds_and_value(["♣KJ ♦A", "♠A ♣7 ♥K", "♣A10 ♦10"], 2)
+    assert lo == value == 2
+
+
+def test_misere_declarer_ducks_tricks_in_a_row():
+    # Not on lead, with ♣A87 under ♣QJ10 he ducks two club leads and then must take
+    # ♣Q with ♣A: he surely loses two tricks in a row.
+    (_, hi), value = _misere_bounds_and_value(["♣A87", "♦QJ7", "♣QJ10"], 2)
+    assert hi == value == 1
+    # Seat 1 holds only diamonds: on its lead he discards ♥A, then ducks ♥9 with ♥8;
+    # only ♥K must take ♥J.
+    (_, hi), value = _misere_bounds_and_value(["♥AK8", "♦1097", "♦Q ♥J9"], 1)
+    assert hi == value == 1
+    # On lead, he exits with ♥9 (♥J must overtake it) and then ducks ♦8 with ♦7.
+    (_, hi), value = _misere_bounds_and_value(["♦A7 ♥9", "♠K ♦8 ♥J", "♦Q9 ♥A"], 0)
+    assert hi == value == 1
+
+
+@functools.cache
+def _ducks_against_any_lead(d: int, o: int) -> int:
+    """Leads of a suit in a row a declarer holding ``d`` ducks, playing his highest
+    card under theirs, whichever card of ``o`` is led each time (9: every lead)."""
+    if d == 0:
+        return 9
+    fewest = 9
+    for x in (x for x in range(8) if o >> x & 1):
+        under = d & ((1 << x) - 1)
+        if not under:
+            return 0
+        fewest = min(fewest, 1 + _ducks_against_any_lead(d ^ 1 << under.bit_length() - 1,
+                                                          o ^ 1 << x))
+    return fewest
+
+
+def test_ducks_table_assumes_the_defenders_best_lead():
+    # Their lowest card each time does best: the same count as against every lead.
+    for d in range(256):
+        for o in range(256):
+            if not d & o:
+                assert DUCKS[d, o] == min(9, _ducks_against_any_lead(d, o)), (d, o)
 
 
 # ---- invariances on full deals ----------------------------------------------------------

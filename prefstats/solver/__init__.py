@@ -20,8 +20,9 @@ solvers do:
   between them);
 - cut-offs from bounds at trick boundaries: quick tricks (top cards the leader can
   cash), top trumps, and for misère a declarer who can duck everything, must win the
-  next trick, can escape it, can exit safely, or keeps low cards under a defender's
-  long suit (tricks he surely loses); the last two tricks are solved directly;
+  coming tricks (how many in a row), can escape the next one, can exit safely, or
+  keeps low cards under a defender's long suit (tricks he surely loses); the last two
+  tricks are solved directly;
 - move ordering by card-play heuristics, the table's best lead first, then the lead
   that last cut the search off at the same depth with the same leader ("killer"); for
   trick contracts the first guess is a playout along that ordering.

@@ -19,21 +19,28 @@ HIGH8 = np.array([-1] + [h.bit_length() - 1 for h in range(1, 256)], dtype=np.in
 LOW8 = np.array([8] + [(h & -h).bit_length() - 1 for h in range(1, 256)], dtype=np.int64)
 
 
-def _duck_table() -> np.ndarray:
-    """``DUCK[d, o]``: in a suit where a misère declarer holds ``d`` and the defenders
-    ``o``, his i-th lowest card is below their i-th lowest for every i both have. Then
-    he can duck every lead of the suit, playing his highest card under the card led (or
-    the higher of theirs), which keeps the condition."""
-    ranks_d = np.full((256, 8), -1)  # missing cards: below anything
-    ranks_o = np.full((256, 8), 8)  # missing cards: above anything
-    for m in range(256):
-        held = [r for r in range(8) if m >> r & 1]
-        ranks_d[m, : len(held)] = held
-        ranks_o[m, : len(held)] = held
-    return (ranks_d[:, None, :] < ranks_o[None, :, :]).all(axis=2)
+def _ducks_table() -> np.ndarray:
+    """``DUCKS[d, o]``: how many leads of a suit in a row a misère declarer holding
+    ``d`` of it surely ducks, the defenders holding ``o`` (9: every lead), however they
+    lead it: he plays his highest card under theirs. Their best is their lowest card
+    each time (checked on every holding against any card, whichever defender holds
+    it); once they hold none, it is not led again. A table: the search asks for it at
+    every new position, in every suit."""
+    d = np.arange(256)[:, None].repeat(256, axis=1)
+    o = np.arange(256)[None, :].repeat(256, axis=0)
+    ducks = np.full((256, 256), 9, dtype=np.int64)
+    going = np.ones((256, 256), dtype=bool)
+    for k in range(8):
+        under = d & ((1 << LOW8[o]) - 1)
+        stop = going & (d != 0) & (o != 0) & (under == 0)
+        ducks[stop] = k
+        going &= (d != 0) & (o != 0) & (under != 0)
+        d = np.where(going, d ^ (1 << np.maximum(HIGH8[under], 0)), d)
+        o = np.where(going, o & (o - 1), o)
+    return ducks.astype(np.int8)  # 64 KiB: stays in cache
 
 
-DUCK = _duck_table()
+DUCKS = _ducks_table()
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -77,20 +84,29 @@ def _misere_bounds(hands, n, leader, declarer):
     over the suits he holds. The rules, per suit (his holding ``d``, the defenders'
     ``sa`` and ``sb``):
 
-    - ducking: he can duck every lead of the suit if ``DUCK[d, sa | sb]``; when he can
-      in every suit and is not on lead, he takes no more tricks;
+    - ducking: not on lead, he surely loses as many tricks in a row as he surely ducks
+      leads of the suit that allows fewest (``DUCKS``; he discards on the
+      others), so none if he can duck every lead of every suit;
     - on lead, his lowest card of the suit wins the trick if each defender can go
       under it or is void (a higher card wins too: the defenders go under it as well);
-      if that holds in every suit he takes the trick; if moreover all his cards top
-      the defenders', every remaining trick (so too when a defender leads a suit he
-      holds: he wins that trick and is then on lead with cards that still top theirs).
-      Otherwise he leads a card that a defender
-      holding only higher cards of its suit must overtake: he loses the trick, and if
-      after it he can duck everything, he takes no more tricks;
+      if that holds in every suit he takes the trick and leads again. The defenders
+      keep him there as long as they can: each goes under his card with his highest
+      card below it, and a suit stops forcing him once a defender holds only higher
+      cards of it (``_forced_leads``: his leads of his lowest card until then; a
+      discard of theirs never brings that sooner). So he takes as many tricks in a
+      row as the suit that stops forcing him first allows; if none does (all his
+      cards top the defenders'), every remaining trick (so too when a defender leads
+      a suit he holds: he wins that trick and is then on lead with cards that still
+      top theirs). Otherwise he leads a card that a defender holding only higher
+      cards of its suit must overtake: he loses the trick, and then as many in a row
+      as he surely ducks after it (the best such card for him);
     - the defender on lead forces him in a suit where his lowest card tops the
       leader's lowest and the partner, playing second, cannot go above it either, or,
-      playing third, can stay under it (or is void). Unless one can, he escapes the
-      coming trick by going under or discarding;
+      playing third, can stay under it (or is void): the leader leads his lowest,
+      the partner goes under with his highest card below, and then the declarer is
+      on lead as above, with whichever card of the suit he won with. Unless one
+      can, he escapes the coming trick by going under or discarding, and then
+      ducks as above (``_escape_then_ducks``: the seats as they sit for that trick);
     - sure escapes: holding ``j`` cards below all of a defender's ``m`` cards of the
       suit, he keeps them for it: when it is led he plays one under the defender's
       card, and after each trick he wins he leads one, which the defender must
@@ -102,11 +118,17 @@ def _misere_bounds(hands, n, leader, declarer):
     b = (declarer + 2) % 3
     partner = 3 - leader - declarer
     partner_second = partner == (leader + 1) % 3
-    n_bad = 0  # suits he may not duck
-    bad_suit = -1
-    forced = True  # on lead: every lead wins the trick
+    # Not on lead: the tricks he surely loses in a row (9: all), and the suit that
+    # allows fewest (``DUCKS``).
+    ducks = 9
+    ducks_suit = -1
+    ducks_rest = 9  # the fewest over the other suits
+    # On lead: the tricks he takes in a row (9: all), and the suit that allows fewest.
+    chain = 9
+    chain_suit = -1
+    chain_rest = 9  # the fewest over the other suits
     stuck = True  # every card of his tops the defenders' of its suit
-    forces = False  # a defender on lead can make him win the coming trick
+    forcing = 0  # suits in which a defender on lead can make him win the coming trick
     escapes = 0
     for s in range(4):
         sh = 8 * s
@@ -115,12 +137,21 @@ def _misere_bounds(hands, n, leader, declarer):
             continue
         sa = (hands[a] >> sh) & 0xFF
         sb = (hands[b] >> sh) & 0xFF
-        if not DUCK[d, sa | sb]:
-            n_bad += 1
-            bad_suit = s
+        e = DUCKS[d, sa | sb]
+        if e < ducks:
+            ducks_rest = ducks
+            ducks = e
+            ducks_suit = s
+        elif e < ducks_rest:
+            ducks_rest = e
         low = LOW8[d]
-        if (sa != 0 and LOW8[sa] > low) or (sb != 0 and LOW8[sb] > low):
-            forced = False
+        f = _forced_leads(d, sa, sb)
+        if f < chain:
+            chain_rest = chain
+            chain = f
+            chain_suit = s
+        elif f < chain_rest:
+            chain_rest = f
         if HIGH8[sa | sb] > low:
             stuck = False
         if sa:
@@ -130,44 +161,140 @@ def _misere_bounds(hands, n, leader, declarer):
         if leader != declarer:
             mine = sa if leader == a else sb
             other = sb if leader == a else sa
-            if mine:
-                if partner_second:
-                    forces |= low > max(LOW8[mine], -1 if other == 0 else LOW8[other])
-                else:
-                    forces |= low > LOW8[mine] and (other == 0 or LOW8[other] < low)
+            if mine and (low > max(LOW8[mine], -1 if other == 0 else LOW8[other])
+                         if partner_second else
+                         low > LOW8[mine] and (other == 0 or LOW8[other] < low)):
+                forcing |= 1 << s
     lo = 0
     hi = n
     if leader != declarer:
-        if n_bad == 0:
+        if ducks == 9:
             return 0, 0
+        hi = n - min(ducks, n)
         if stuck and _shares_suit(hands[leader], hands[declarer]):
             return n, n
-        if forces:
-            lo = 1
+        if forcing:
+            lo = _forced_tricks(hands, leader, partner, declarer, partner_second, forcing,
+                                chain, chain_suit, chain_rest, n)
         else:
-            hi = n - 1
+            hi = min(hi, n - max(1, _escape_then_ducks(hands, leader, partner, declarer,
+                                                       partner_second, ducks, ducks_suit,
+                                                       ducks_rest, n)))
     elif stuck:
         return n, n
-    elif forced:
-        lo = 1
+    elif chain > 0:
+        lo = min(chain, n)
     else:
-        hi = n - 1
-        # A safe exit: a card some defender must overtake, leaving suits he can duck.
+        # A safe exit: a card some defender must overtake; then he ducks as above.
+        lost = 1
         for s in range(4):
-            if n_bad > 1 or (n_bad == 1 and s != bad_suit):
-                continue
             sh = 8 * s
             d = (hands[declarer] >> sh) & 0xFF
             sa = (hands[a] >> sh) & 0xFF
             sb = (hands[b] >> sh) & 0xFF
             top = max(-1 if sa == 0 else LOW8[sa], -1 if sb == 0 else LOW8[sb])
             exits = d & ((1 << top) - 1) if top > 0 else 0
+            rest = ducks_rest if s == ducks_suit else ducks
             while exits:
                 r = lowest_card(exits)
                 exits &= exits - 1
-                if DUCK[d ^ (1 << r), sa | sb]:
-                    return 0, 0
+                lost = max(lost, 1 + min(n - 1, rest, DUCKS[d ^ (1 << r), sa | sb]))
+        if lost == n:
+            return 0, 0
+        hi = n - lost
     return lo, min(hi, n - min(escapes, n // 2))
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _escape_then_ducks(hands, leader, partner, declarer, partner_second, ducks, ducks_suit,
+                       ducks_rest, n):
+    """Tricks a misère declarer surely loses in a row from a defender's lead, which he
+    escapes (``DUCKS`` from the next one on): the leader's worst suit for him,
+    led with the lowest card, the partner's lowest following when second (lower cards
+    leave him fewer escapes); his best escape, his highest card of the suit that
+    allows fewest ducks when he discards. ``ducks`` (over all suits), ``ducks_suit``
+    and ``ducks_rest`` (over the others) are the counts of ``DUCKS``."""
+    a = (declarer + 1) % 3
+    b = (declarer + 2) % 3
+    worst = n
+    for s in range(4):
+        sh = 8 * s
+        mine = (hands[leader] >> sh) & 0xFF
+        if mine == 0:
+            continue
+        d = (hands[declarer] >> sh) & 0xFF
+        o = ((hands[a] | hands[b]) >> sh) & 0xFF
+        p = (hands[partner] >> sh) & 0xFF
+        if d == 0:  # he discards
+            t = ducks_suit
+            dt = (hands[declarer] >> (8 * t)) & 0xFF if t >= 0 else 0
+            after = 9
+            if dt & (dt - 1):
+                after = DUCKS[dt ^ (1 << HIGH8[dt]), ((hands[a] | hands[b]) >> (8 * t)) & 0xFF]
+            best = 1 + min(n - 1, ducks_rest, after)
+        else:
+            if partner_second:
+                escapes = d & ((1 << max(LOW8[mine], -1 if p == 0 else LOW8[p])) - 1)
+            else:  # he goes under the card led, or the partner must overtake his
+                escapes = d & (((1 << LOW8[mine]) - 1) | ((1 << LOW8[p]) - 1 if p else 0))
+            rest = ducks_rest if s == ducks_suit else ducks
+            best = 0
+            while escapes:
+                r = LOW8[escapes]
+                escapes &= escapes - 1
+                best = max(best, 1 + min(n - 1, rest, DUCKS[d ^ (1 << r), o]))
+        worst = min(worst, best)
+    return worst
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _forced_leads(d, x, y):
+    """How many times running a misère declarer on lead with ``d`` of a suit, the
+    defenders holding ``x`` and ``y``, wins the trick by leading his lowest card, each
+    defender going under it with his highest card below it or being void, before a
+    defender holds only higher cards of it (9: his cards run out first). Leading his
+    lowest strips their low cards fastest."""
+    k = 0
+    while d:
+        low = LOW8[d]
+        if (x != 0 and LOW8[x] > low) or (y != 0 and LOW8[y] > low):
+            return k
+        d &= d - 1
+        if x:
+            x ^= 1 << HIGH8[x & ((1 << low) - 1)]
+        if y:
+            y ^= 1 << HIGH8[y & ((1 << low) - 1)]
+        k += 1
+    return 9
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _forced_tricks(hands, leader, partner, declarer, partner_second, forcing, chain,
+                   chain_suit, chain_rest, n):
+    """Tricks a misère declarer surely takes in a row when the defender on lead can
+    force him in the suits of ``forcing``: the best such suit for the defenders, the
+    worst card he can win with for him. ``chain`` (over all suits), ``chain_suit`` and
+    ``chain_rest`` (over the others) are the tricks in a row of ``_forced_leads``."""
+    best = 1
+    for s in range(4):
+        if not forcing >> s & 1:
+            continue
+        sh = 8 * s
+        d = (hands[declarer] >> sh) & 0xFF
+        mine = (hands[leader] >> sh) & 0xFF
+        other = (hands[partner] >> sh) & 0xFF
+        mine &= mine - 1  # the leader leads his lowest
+        worst = chain_rest if s == chain_suit else chain
+        cards = d
+        while cards and worst > 0:
+            r = LOW8[cards]
+            cards &= cards - 1
+            # Second, the partner goes under the declarer's lowest; third, under his card.
+            under = LOW8[d] if partner_second else r
+            rest = other ^ (1 << HIGH8[other & ((1 << under) - 1)]) if other else 0
+            worst = min(worst, _forced_leads(d ^ (1 << r), mine, rest))
+        best = max(best, 1 + worst)
+    return min(best, n)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
