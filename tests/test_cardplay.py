@@ -146,9 +146,9 @@ def test_declarer_draws_trumps_without_the_master_when_two_longer():
 
 
 def test_declarer_does_not_draw_trumps_without_the_master_when_only_as_long():
-    # ♠KQJ against ♠A107: as many trumps, the ace above them. Leading one gives the
+    # ♠KQ8 against ♠AJ10: as many trumps, the ace above them. Leading one gives the
     # defence the lead to cash or ruff; the side ace is cashed first instead.
-    obs = position(engine.GAME, 0, "♠KQJ ♣A ♦87", contract="6♠", declarer=0, gone="♠98")
+    obs = position(engine.GAME, 0, "♠KQ8 ♣A ♦87", contract="6♠", declarer=0, gone="♠97")
     assert play(obs) == "A♣"
 
 

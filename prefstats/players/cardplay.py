@@ -364,18 +364,35 @@ def _declarer_lead(obs, poss, hidden, me, hand, legal, trump):
         theirs = opp & _suit(trump)
         if mine and theirs:
             top = _top_equivalent(mine, outstanding)
-            if _pop(mine) >= _pop(theirs) and _sure_lead(obs, poss, hidden, me, top, trump):
-                return top
-            # Without the master he draws when he has two more; never when all of
-            # theirs are above his (leading one only spends his own). Drawing with
-            # as many when one of theirs is above, once a rule here, was PIMC K = 32's
-            # biggest regret bucket (leading a losing trump instead of cashing a side
-            # master): dropping it gains +0.022 to +0.032 tricks a game on each of
-            # four seeds' ~22,300 Sochi games (scripts/declarer_gap.py --deals 200000,
-            # seeds 5, 11, 23, 77, paired); three more instead of two loses 0.020.
-            lo = theirs & ~_above(_high(mine))
-            if lo and _pop(mine) >= _pop(theirs) + 2:
-                return _sequence_card(mine, outstanding)
+            n, k = _pop(mine), _pop(theirs)
+            if _sure_lead(obs, poss, hidden, me, top, trump):
+                # With the master: as many as theirs, or one fewer under two masters
+                # (A-K-x against four; the gains quoted below are tricks a game against
+                # the heuristic defence, scripts/declarer_gap.py paired on seeds 23 and
+                # 29 at 20,000 deals, 11 and 5 at 100,000: here +0.001 to +0.003 on
+                # each). Not drawing with the master alone on top (A-J-x against
+                # K-Q-x), PIMC K = 32's choice at 60 % of them, loses 0.027 to 0.035.
+                if n >= k or (n + 1 == k and _masters(mine, outstanding) >= 2):
+                    return top
+            else:
+                # Without the master he draws when he has two more; never when all of
+                # theirs are above his (leading one only spends his own). Drawing with
+                # as many when one of theirs is above, once a rule here, was PIMC
+                # K = 32's biggest regret bucket (leading a losing trump instead of
+                # cashing a side master): dropping it gains +0.022 to +0.032 tricks a
+                # game on each of four seeds' ~22,300 Sochi games
+                # (scripts/declarer_gap.py --deals 200000, seeds 5, 11, 23, 77,
+                # paired); three more instead of two loses 0.020.
+                lo = theirs & ~_above(_high(mine))
+                if lo and n >= k + 2:
+                    return _sequence_card(mine, outstanding)
+                # But a run of three under their one higher trump (K-Q-J against the
+                # ace) forces it out at no cost, before any side winner is cashed:
+                # +0.003 to +0.013 on each seed (after the cashing: -0.0005 on 23; a
+                # run of two with one trump more: +0.0085 against +0.013 on 23).
+                if lo and n >= k and _pop(theirs & _above(top)) == 1 and _pop(
+                        mine & ~_below(top)) >= 3:
+                    return top
     # Cash a sure winner outside trumps, shortest suit first (the defenders may ruff it
     # later), or the master card of a suit the defenders still hold though one may ruff
     # it (against PIMC on 753 Sochi games, seed 1: +0.011 tricks a game); trumps stay
