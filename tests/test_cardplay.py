@@ -125,8 +125,9 @@ def test_declarer_cashes_a_winner_once_trumps_are_out():
 
 def test_declarer_cashes_a_master_card_a_defender_may_ruff():
     # The defence holds the top trumps, so he cannot draw them; ♣K is the one club out
-    # (a defender may be void): the ace is cashed now rather than a diamond given up.
-    obs = position(engine.GAME, 0, "♠87 ♣A ♦987", contract="6♠", declarer=0,
+    # (a defender may be void): the ace is cashed now rather than a diamond given up
+    # (with no diamond suit to set up: with ♦987 the ace keeps, test_declarer_play).
+    obs = position(engine.GAME, 0, "♠87 ♣A ♦98", contract="6♠", declarer=0,
                    gone="♣QJ10987")
     assert play(obs) == "A♣"
 

@@ -51,3 +51,11 @@ def test_declarer_cashes_a_suit_of_masters_before_an_ace_with_a_loser_under_it()
     # behind, while cashing the ♣A would leave the eight a loser and the suit unguarded.
     obs = position(engine.GAME, 0, "♠87 ♣A8 ♦AK ♥9", contract="6♠", declarer=0)
     assert play(obs) in ("A♦", "K♦")
+
+
+def test_declarer_keeps_his_winners_while_a_suit_is_to_set_up_though_one_may_ruff():
+    # The defence holds the top trumps; ♦987 is a suit to set up, so the ♣A keeps as a
+    # stopper (a defender may ruff it either way) and a diamond is given up.
+    obs = position(engine.GAME, 0, "♠87 ♣A ♦987", contract="6♠", declarer=0,
+                   gone="♣QJ10987")
+    assert play(obs) == "7♦"
