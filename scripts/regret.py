@@ -29,7 +29,9 @@ from prefstats.tricks import beats
 COLUMNS = 14
 
 
-@njit(cache=True)
+# Not cached: numba checks only this file, and a cached kernel would replay the heuristic
+# it was first compiled with after any change in prefstats' card play.
+@njit
 def regret_kernel(states, rules, params, tables, base_key, index, obs_buf, table, stats,
                   samples, rows, defence):
     """Play each game by the heuristic; at each decision of the declarer (``defence``

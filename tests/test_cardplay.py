@@ -125,8 +125,9 @@ def test_declarer_cashes_a_winner_once_trumps_are_out():
 
 def test_declarer_cashes_a_master_card_a_defender_may_ruff():
     # The defence holds the top trumps, so he cannot draw them; ♣K is the one club out
-    # (a defender may be void): the ace is cashed now rather than a diamond given up.
-    obs = position(engine.GAME, 0, "♠87 ♣A ♦987", contract="6♠", declarer=0,
+    # (a defender may be void): the ace is cashed now rather than a diamond given up
+    # (with no diamond suit to set up: with ♦987 the ace keeps, test_declarer_play).
+    obs = position(engine.GAME, 0, "♠87 ♣A ♦98", contract="6♠", declarer=0,
                    gone="♣QJ10987")
     assert play(obs) == "A♣"
 
@@ -146,9 +147,9 @@ def test_declarer_draws_trumps_without_the_master_when_two_longer():
 
 
 def test_declarer_does_not_draw_trumps_without_the_master_when_only_as_long():
-    # ♠KQJ against ♠A107: as many trumps, the ace above them. Leading one gives the
+    # ♠KQ8 against ♠AJ10: as many trumps, the ace above them. Leading one gives the
     # defence the lead to cash or ruff; the side ace is cashed first instead.
-    obs = position(engine.GAME, 0, "♠KQJ ♣A ♦87", contract="6♠", declarer=0, gone="♠98")
+    obs = position(engine.GAME, 0, "♠KQ8 ♣A ♦87", contract="6♠", declarer=0, gone="♠97")
     assert play(obs) == "A♣"
 
 

@@ -11,13 +11,13 @@ below reads only those sets.
 The rules, by seat:
 
 - declarer of a trick game: draw trumps while he holds the master trump and as many
-  trumps as the defence (without it: two more, or as many when one trump of theirs is
-  above his; never when all of theirs are), cash sure winners outside trumps (a suit of
-  masters first, then the shortest; a master card too when a defender may ruff it;
-  none while no defender can ruff and a suit is still to set up), then push his
-  longest side suit, preferring a sequence and not leading away from a tenace or a
-  short honour; when following, win cheaply, ruff when void, second hand low unless
-  he splits touching honours under the one card above them;
+  trumps as the defence (one fewer under two masters; without the master: two more, or
+  as many with a run of three under their one higher trump; never when all of theirs
+  are above his), cash sure winners outside trumps (a suit of masters first, then the
+  shortest; a master card too when a defender may ruff it; none while a suit is still
+  to set up), then push his longest side suit, preferring a sequence and not leading
+  away from a tenace or a short honour; when following, win cheaply, ruff when void,
+  second hand low unless he splits touching honours under the one card above them;
 - defenders (who also read the play so far: the voids shown in every trick, the suits
   the partner and the declarer led): lead the suit that scores best (length, top of a
   sequence, a weak suit through the declarer, the partner's suit, a suit the declarer
@@ -364,29 +364,46 @@ def _declarer_lead(obs, poss, hidden, me, hand, legal, trump):
         theirs = opp & _suit(trump)
         if mine and theirs:
             top = _top_equivalent(mine, outstanding)
-            if _pop(mine) >= _pop(theirs) and _sure_lead(obs, poss, hidden, me, top, trump):
-                return top
-            # Without the master he draws when he has two more; never when all of
-            # theirs are above his (leading one only spends his own). Drawing with
-            # as many when one of theirs is above, once a rule here, was PIMC K = 32's
-            # biggest regret bucket (leading a losing trump instead of cashing a side
-            # master): dropping it gains +0.022 to +0.032 tricks a game on each of
-            # four seeds' ~22,300 Sochi games (scripts/declarer_gap.py --deals 200000,
-            # seeds 5, 11, 23, 77, paired); three more instead of two loses 0.020.
-            lo = theirs & ~_above(_high(mine))
-            if lo and _pop(mine) >= _pop(theirs) + 2:
-                return _sequence_card(mine, outstanding)
+            n, k = _pop(mine), _pop(theirs)
+            if _sure_lead(obs, poss, hidden, me, top, trump):
+                # With the master: as many as theirs, or one fewer under two masters
+                # (A-K-x against four; the gains quoted below are tricks a game against
+                # the heuristic defence, scripts/declarer_gap.py paired on seeds 23 and
+                # 29 at 20,000 deals, 11 and 5 at 100,000: here +0.001 to +0.003 on
+                # each). Not drawing with the master alone on top (A-J-x against
+                # K-Q-x), PIMC K = 32's choice at 60 % of them, loses 0.027 to 0.035.
+                if n >= k or (n + 1 == k and _masters(mine, outstanding) >= 2):
+                    return top
+            else:
+                # Without the master he draws when he has two more; never when all of
+                # theirs are above his (leading one only spends his own). Drawing with
+                # as many when one of theirs is above, once a rule here, was PIMC
+                # K = 32's biggest regret bucket (leading a losing trump instead of
+                # cashing a side master): dropping it gains +0.022 to +0.032 tricks a
+                # game on each of four seeds' ~22,300 Sochi games
+                # (scripts/declarer_gap.py --deals 200000, seeds 5, 11, 23, 77,
+                # paired); three more instead of two loses 0.020.
+                lo = theirs & ~_above(_high(mine))
+                if lo and n >= k + 2:
+                    return _sequence_card(mine, outstanding)
+                # But a run of three under their one higher trump (K-Q-J against the
+                # ace) forces it out at no cost, before any side winner is cashed:
+                # +0.003 to +0.013 on each seed (after the cashing: -0.0005 on 23; a
+                # run of two with one trump more: +0.0085 against +0.013 on 23).
+                if lo and n >= k and _pop(theirs & _above(top)) == 1 and _pop(
+                        mine & ~_below(top)) >= 3:
+                    return top
     # Cash a sure winner outside trumps, shortest suit first (the defenders may ruff it
     # later), or the master card of a suit the defenders still hold though one may ruff
     # it (against PIMC on 753 Sochi games, seed 1: +0.011 tricks a game); trumps stay
-    # for ruffing. When no defender can ruff, the winners keep while a suit is set up
-    # (they are the entries and stoppers: +0.005 tricks a game, as above). A suit of
-    # masters goes before one that leaves a loser under its ace (A-x cashed early was
-    # PIMC's second regret bucket; gain counted with the trump rule above).
+    # for ruffing. The winners keep while a suit is set up (they are the entries and
+    # stoppers: +0.005 tricks a game, as above, when no defender can ruff; so too while
+    # one may: +0.003/+0.002 on seeds 23/29, +0.001/-0.000 on 11/5, as in the trump
+    # rules). A suit of masters goes before one that leaves a loser under its ace (A-x
+    # cashed early was PIMC's second regret bucket; gain counted with the trump rule).
     cash = -1
     cash_len = 99
-    no_ruff = trump < 0 or (opp & _suit(trump)) == 0
-    if no_ruff and _suit_to_establish(hand, opp, outstanding, trump):
+    if _suit_to_establish(hand, opp, outstanding, trump):
         cash_len = 0
     for s in range(4):
         mine = hand & _suit(s)
