@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from prefstats.cards import lowest_card, popcount
+from prefstats.cards import popcount
 
 #: Highest set bit of an 8-bit holding (-1 for none).
 HIGH8 = np.array([-1] + [h.bit_length() - 1 for h in range(1, 256)], dtype=np.int64)
@@ -137,21 +137,11 @@ def _misere_bounds(hands, n, leader, declarer):
             continue
         sa = (hands[a] >> sh) & 0xFF
         sb = (hands[b] >> sh) & 0xFF
-        e = DUCKS[d, sa | sb]
-        if e < ducks:
-            ducks_rest = ducks
-            ducks = e
-            ducks_suit = s
-        elif e < ducks_rest:
-            ducks_rest = e
+        ducks, ducks_suit, ducks_rest = _two_least(DUCKS[d, sa | sb], s, ducks, ducks_suit,
+                                                   ducks_rest)
         low = LOW8[d]
-        f = _forced_leads(d, sa, sb)
-        if f < chain:
-            chain_rest = chain
-            chain = f
-            chain_suit = s
-        elif f < chain_rest:
-            chain_rest = f
+        chain, chain_suit, chain_rest = _two_least(_forced_leads(d, sa, sb), s, chain,
+                                                   chain_suit, chain_rest)
         if HIGH8[sa | sb] > low:
             stuck = False
         if sa:
@@ -195,14 +185,33 @@ def _misere_bounds(hands, n, leader, declarer):
             top = max(-1 if sa == 0 else LOW8[sa], -1 if sb == 0 else LOW8[sb])
             exits = d & ((1 << top) - 1) if top > 0 else 0
             rest = ducks_rest if s == ducks_suit else ducks
-            while exits:
-                r = lowest_card(exits)
-                exits &= exits - 1
-                lost = max(lost, 1 + min(n - 1, rest, DUCKS[d ^ (1 << r), sa | sb]))
+            lost = max(lost, _best_escape(exits, d, sa | sb, rest, n))
         if lost == n:
             return 0, 0
         hi = n - lost
     return lo, min(hi, n - min(escapes, n // 2))
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _two_least(v, s, least, least_suit, rest):
+    """The least of the values so far with ``v`` of suit ``s`` added, its suit, and the
+    least over the other suits: a bound that holds the least suit out needs the next."""
+    if v < least:
+        return v, s, least
+    return least, least_suit, min(rest, v)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _best_escape(cards, d, o, rest, n):
+    """The most tricks in a row a misère declarer surely loses by playing one of
+    ``cards`` of his ``d`` under the defenders' ``o`` of a suit (that trick, then the
+    leads he surely ducks, at most ``rest`` from the other suits); 0 with no such card."""
+    best = 0
+    while cards:
+        r = LOW8[cards]
+        cards &= cards - 1
+        best = max(best, 1 + min(n - 1, rest, DUCKS[d ^ (1 << r), o]))
+    return best
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -237,12 +246,7 @@ def _escape_then_ducks(hands, leader, partner, declarer, partner_second, ducks, 
                 escapes = d & ((1 << max(LOW8[mine], -1 if p == 0 else LOW8[p])) - 1)
             else:  # he goes under the card led, or the partner must overtake his
                 escapes = d & (((1 << LOW8[mine]) - 1) | ((1 << LOW8[p]) - 1 if p else 0))
-            rest = ducks_rest if s == ducks_suit else ducks
-            best = 0
-            while escapes:
-                r = LOW8[escapes]
-                escapes &= escapes - 1
-                best = max(best, 1 + min(n - 1, rest, DUCKS[d ^ (1 << r), o]))
+            best = _best_escape(escapes, d, o, ducks_rest if s == ducks_suit else ducks, n)
         worst = min(worst, best)
     return worst
 
