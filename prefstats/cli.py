@@ -601,6 +601,7 @@ def exploit_command(
     the same deals against the players' own play (whists a deal, 95% CIs)."""
     from prefstats.deal import deal
     from prefstats.fit import exploitability
+    from prefstats.players.adjust import fit_meta
     from prefstats.reports.exploit import format_gauge, top_classes
     from prefstats.variants import get_variant
 
@@ -615,8 +616,9 @@ def exploit_command(
     if format == "json":
         typer.echo(json.dumps({**head, "classes_top": top_classes(table, top)}, indent=2))
         return
+    fitted = not unfitted and fit_meta(rules) is not None
     typer.echo(format_gauge(table, f"{variant}: best deviations from the "
-                            f"{'unfitted' if unfitted else 'fitted'} players ({deals:,} deals, "
+                            f"{'fitted' if fitted else 'unfitted'} players ({deals:,} deals, "
                             f"seed {seed})", top))
 
 

@@ -4,8 +4,9 @@ the offsets as data: ``prefstats/players/data/fit-<preset>-<players>.npz``.
 Each round gauges the players as they are on fresh deals (every option of first calls,
 competing, the contract, whist calls and misère, forced at every seat, against the
 players' own play), moves each significant class a step toward its best option, and
-plays the next round with the moved players; it stops when no class gains a
-significant 0.5 whists a deal and the mean gain is below 0.1, or after ``--rounds``.
+plays the next round with the moved players; it stops when no class gains 0.5 whists a
+deal significantly over all classes at once (Holm) and the mean gain is below 0.1, or
+after ``--rounds``.
 The last round's gauge, on deals the fit never moved on, is the "after" figure.
 
     .venv/bin/python scripts/fit_bidding.py --variant sochi --deals 20000 --rounds 6

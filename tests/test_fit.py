@@ -14,9 +14,11 @@ from prefstats.fit import (
     LIMIT,
     MISERE_SCALE,
     TARGET_MAX,
+    TARGET_MEAN,
     _own_calls,
     _pull,
     best_rows,
+    familywise,
     gauge,
     next_sizes,
     step,
@@ -178,6 +180,36 @@ def test_summary_counts_only_significant_best_deviations():
     assert best_rows(t)["option"].to_list() == ["pass", "bid"]
 
 
+def test_familywise_steps_down_like_holm():
+    # one-sided p of z = 5, 2.4, 2.2: 2.9e-7, 0.0082, 0.0139. Among 3 rows each clears its
+    # step (0.025/3, /2, /1); with a fourth (p = 0.5) the steps are 0.025/4, /3, /2 and
+    # the third (0.0139 > 0.0125) stops the descent
+    rows = [("whist", c, "pass", 5, None, z, 1.0, 100, z - 1.96, z + 1.96)
+            for c, z in (("a", 5.0), ("b", 2.4), ("c", 2.2))]
+    assert sorted(familywise(_table(rows))["cls"].to_list()) == ["a", "b", "c"]
+    rows.append(("whist", "d", "pass", 5, None, 0.0, 1.0, 100, -1.96, 1.96))
+    assert sorted(familywise(_table(rows))["cls"].to_list()) == ["a", "b"]
+
+
+def test_a_perfect_field_fails_the_per_class_reading_but_meets_the_familywise_one():
+    # 115 classes x 3 options, every true gain 0 (the players already best respond): the
+    # per-class 95% CIs flag a class in nearly every gauge, each such chance gain far above
+    # TARGET_MAX in a small class; Holm keeps the family-wise error near 2.5%
+    rng = np.random.default_rng(17)
+    per_class = familywise_hits = 0
+    for _ in range(200):
+        n = rng.integers(30, 2000, 115)
+        se = 15.0 / np.sqrt(n)
+        rows = [("whist", f"k{k}", o, 5, None, float(rng.normal(0, se[k])), float(se[k]),
+                 int(n[k]), 0.0, 0.0) for k in range(115) for o in ("pass", "whist", "half")]
+        rows = [(*r[:7], r[7], r[5] - 1.96 * r[6], r[5] + 1.96 * r[6]) for r in rows]
+        head = summary(_table(rows))
+        per_class += head["over_target"] > 0
+        familywise_hits += head["corrected"] > 0
+        assert head["met"] == (head["corrected_over_target"] == 0 and head["mean"] < TARGET_MEAN)
+    assert per_class >= 190 and familywise_hits <= 12
+
+
 def test_a_step_moves_each_significant_class_toward_its_best_option():
     t = _table([
         ("whist", "a", "pass", adjust.WHIST + 2, None, 1.0, 0.1, 100, 0.8, 1.2),
@@ -217,7 +249,8 @@ def _head(largest):
     return {"largest": largest, "largest_class": "whist: x → pass" if largest else None,
             "mean": 0.05, "mean_best": 0.2, "classes": 10, "significant": 1 if largest else 0,
             "over_target": int(largest > TARGET_MAX), "met": largest <= TARGET_MAX,
-            "corrected": 0, "largest_corrected": 0.0}
+            "corrected": int(largest > 0), "largest_corrected": largest,
+            "corrected_over_target": int(largest > TARGET_MAX)}
 
 
 def test_the_report_section_shows_the_fit_before_and_after(monkeypatch):
