@@ -21,6 +21,7 @@ A preset may name its table size as ``name/4`` (``classic/4``: four players).
     .venv/bin/python scripts/player_stats.py                 # 20,000 deals per preset
     .venv/bin/python scripts/player_stats.py --deals 2000 --presets sochi
     .venv/bin/python scripts/player_stats.py --presets classic classic/4 gusarik
+    .venv/bin/python scripts/player_stats.py --presets rostov --unfitted   # before the fit
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from prefstats.auction import BLIND_PASS, N_CALLS, NO_TALON_BID, W_HALF, W_PASS,
 from prefstats.contracts import LEVEL, NO_TRUMP, TRUMP
 from prefstats.deal import deal
 from prefstats.play import play_state, solver_table
+from prefstats.players import adjust
 from prefstats.players import evaluate as ev
 from prefstats.players.builtin import HEURISTIC, default_params, default_tables
 from prefstats.solver import solve_batch
@@ -210,6 +212,8 @@ def main() -> None:
                     help="preset names, name/4 for four players")
     ap.add_argument("--step", type=int, default=0, help="raspasy step of every deal")
     ap.add_argument("--bombs", type=int, default=1, help="every seat's bomb multiplier")
+    ap.add_argument("--unfitted", action="store_true",
+                    help="the unfitted heuristic (zero offsets) instead of the shipped fit")
     args = ap.parse_args()
     tables = default_tables("heuristic")
     d = deal(args.deals, seed=args.seed)
@@ -217,9 +221,13 @@ def main() -> None:
         name, _, players = spec.partition("/")
         variant = get_variant(name, players=int(players) if players else None)
         t0 = time.perf_counter()
-        states = play(d, variant, args.seed, args.step, args.bombs)
-        print(f"{spec}: {args.deals} deals, seed {args.seed}, raspasy step {args.step}, "
-              f"bombs {args.bombs} (played in {time.perf_counter() - t0:.0f} s)")
+        offsets = np.zeros(adjust.SIZE) if args.unfitted else adjust.fitted(variant)
+        with adjust.using(variant, offsets):
+            states = play(d, variant, args.seed, args.step, args.bombs)
+        fitted = "unfitted" if args.unfitted or adjust.fit_meta(variant) is None else "fitted"
+        print(f"{spec} ({fitted} players): {args.deals} deals, seed {args.seed}, raspasy "
+              f"step {args.step}, bombs {args.bombs} (played in "
+              f"{time.perf_counter() - t0:.0f} s)")
         play_report(states)
         if variant.dark_bids or variant.blind_pass or variant.no_talon_bids:
             classic_report(states)

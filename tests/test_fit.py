@@ -115,6 +115,25 @@ def test_a_saved_fit_reads_back(tmp_path):
     assert np.array_equal(data["adjust"], offsets) and '"rounds": 2' in str(data["meta"])
 
 
+#: Every preset and table size the players are fitted for (issue 17).
+SHIPPED = [("sochi", 3), ("sochi", 4), ("leningrad", 3), ("leningrad", 4), ("rostov", 3),
+           ("rostov", 4), ("classic", 3), ("classic", 4), ("gusarik", 2)]
+
+
+@pytest.mark.parametrize("preset,players", SHIPPED)
+def test_every_preset_ships_a_fit_that_met_the_target(preset, players):
+    variant = get_variant(preset, players=players)
+    meta = adjust.fit_meta(variant)
+    assert meta is not None, f"no fit shipped for {preset} with {players} players"
+    offsets = adjust.fitted(variant)
+    scale = np.ones(adjust.SIZE)
+    scale[adjust.MISERE:] = MISERE_SCALE
+    assert offsets.shape == (adjust.SIZE,) and (np.abs(offsets) <= LIMIT * scale + 1e-12).all()
+    after = meta["after"]
+    assert f"--variant {preset} --players {players}" in meta["command"]
+    assert after["met"] and after["corrected_over_target"] == 0 and after["mean"] < TARGET_MEAN
+
+
 def test_own_calls_follow_the_auction():
     """Seat 1 passes after seat 0's 6♠, seat 2 bids 6♣, seat 0 holds ... each seat's
     first call, whether a bid came before it, and its highest level."""

@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit
 
 from prefstats.cards import ACE, KING, RANK_MASKS, popcount
-from prefstats.players.evaluate import declarer_tricks
+from prefstats.players.evaluate import SAFE, declarer_tricks
 
 __all__ = [
     "CALL",
@@ -79,16 +79,6 @@ ROW = 256
 _AK = np.uint32(RANK_MASKS[ACE] | RANK_MASKS[KING])
 
 
-def _safe_holdings() -> np.ndarray:
-    safe = np.ones(256, dtype=bool)
-    for h in range(256):
-        ranks = [r for r in range(8) if h >> r & 1]
-        safe[h] = all(r <= 2 * i for i, r in enumerate(ranks))
-    return safe
-
-
-#: SAFE[h]: a misère holding (8-bit, rank bits 7..A) the declarer can always play under.
-SAFE = _safe_holdings()
 
 
 @njit(cache=True)
