@@ -115,25 +115,6 @@ def test_a_saved_fit_reads_back(tmp_path):
     assert np.array_equal(data["adjust"], offsets) and '"rounds": 2' in str(data["meta"])
 
 
-#: Every preset and table size the players are fitted for (issue 17).
-SHIPPED = [("sochi", 3), ("sochi", 4), ("leningrad", 3), ("leningrad", 4), ("rostov", 3),
-           ("rostov", 4), ("classic", 3), ("classic", 4), ("gusarik", 2)]
-
-
-@pytest.mark.parametrize("preset,players", SHIPPED)
-def test_every_preset_ships_a_fit_that_met_the_target(preset, players):
-    variant = get_variant(preset, players=players)
-    meta = adjust.fit_meta(variant)
-    assert meta is not None, f"no fit shipped for {preset} with {players} players"
-    offsets = adjust.fitted(variant)
-    scale = np.ones(adjust.SIZE)
-    scale[adjust.MISERE:] = MISERE_SCALE
-    assert offsets.shape == (adjust.SIZE,) and (np.abs(offsets) <= LIMIT * scale + 1e-12).all()
-    after = meta["after"]
-    assert f"--variant {preset} --players {players}" in meta["command"]
-    assert after["met"] and after["corrected_over_target"] == 0 and after["mean"] < TARGET_MEAN
-
-
 def test_own_calls_follow_the_auction():
     """Seat 1 passes after seat 0's 6♠, seat 2 bids 6♣, seat 0 holds ... each seat's
     first call, whether a bid came before it, and its highest level."""
@@ -287,6 +268,21 @@ def test_the_report_section_shows_the_fit_before_and_after(monkeypatch):
     assert "target not met" in section.intro and "target met" in section.intro
     table = section.blocks[0].table
     assert table.height == 1 and table["gain_lo"][0] == 0.5 and table["stage"][0] == "before"
+
+
+def test_a_fit_met_at_its_first_gauge_reports_that_gauge_once(monkeypatch):
+    from prefstats.reports import exploit
+
+    row = {"decision": "whist", "cls": "6 · seat 1 · 2 A+K", "option": "pass", "mean": 0.4,
+           "lo": 0.1, "hi": 0.7, "n": 400}
+    meta = {"command": "python scripts/fit_bidding.py --warm", "warm": True, "seconds": 60,
+            "rounds": 1, "before": _head(0.4), "after": _head(0.4), "before_top": [row],
+            "after_top": [row]}
+    monkeypatch.setattr(exploit, "fit_meta", lambda variant: meta)
+    section = exploit.exploit_section(SOCHI, 5)
+    assert "first gauge already met the target" in section.intro
+    assert "the previous fit" in section.intro and "target met" in section.intro
+    assert section.blocks[0].table["stage"].to_list() == ["after"]
 
 
 def test_calls_made_before_looking_pool_every_hand():
