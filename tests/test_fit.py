@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from importlib import resources
+
 import numpy as np
 import polars as pl
 import pytest
@@ -113,6 +115,30 @@ def test_a_saved_fit_reads_back(tmp_path):
     adjust.save(tmp_path / "f.npz", offsets, {"rounds": 2})
     data = np.load(tmp_path / "f.npz")
     assert np.array_equal(data["adjust"], offsets) and '"rounds": 2' in str(data["meta"])
+
+
+#: The presets and table sizes whose fitted calls are shipped (README "Fitted calls").
+SHIPPED = [("sochi", 3), ("sochi", 4), ("leningrad", 3), ("classic", 3)]
+
+
+def test_every_shipped_fit_is_listed():
+    files = {p.name for p in resources.files("prefstats.players.data").iterdir()
+             if p.name.startswith("fit-")}
+    assert files == {adjust.data_file(*s) for s in SHIPPED}
+
+
+@pytest.mark.parametrize("preset,players", SHIPPED)
+def test_every_preset_ships_a_fit_that_met_the_target(preset, players):
+    variant = get_variant(preset, players=players)
+    meta = adjust.fit_meta(variant)
+    assert meta is not None, f"no fit shipped for {preset} with {players} players"
+    offsets = adjust.fitted(variant)
+    scale = np.ones(adjust.SIZE)
+    scale[adjust.MISERE:] = MISERE_SCALE
+    assert offsets.shape == (adjust.SIZE,) and (np.abs(offsets) <= LIMIT * scale + 1e-12).all()
+    after = meta["after"]
+    assert f"--variant {preset} --players {players}" in meta["command"]
+    assert after["met"] and after["corrected_over_target"] == 0 and after["mean"] < TARGET_MEAN
 
 
 def test_own_calls_follow_the_auction():
