@@ -14,7 +14,8 @@ deal of the class, in whists, with its 95% CI and n. The classes:
   (class "hand unseen", every hand pooled: no offset moves them);
 - ``max_bid``: how high to compete (options levels 6..10) by seat and expected tricks,
   on the deals where the seat's own first call was a trick bid;
-- ``contract``: the contract after the talon (levels 6..10) by seat and expected tricks;
+- ``contract``: the contract after the talon (levels 6..10) by seat and expected tricks
+  (moved, as competing is, by whether the gain comes from naming more or less);
 - ``whist``: the first whist call (``pass``, ``whist``, ``half``) by level, seat and the
   defender's aces and kings;
 - ``misere``: by misère holes: ``misere`` (always call it first), ``pass instead`` and
@@ -135,7 +136,7 @@ def _wide(frame: pl.DataFrame, options: list[str], n: int) -> tuple[np.ndarray, 
 
 def _rows(decision, seat, labels, cells, options, diff, pull=None) -> pl.DataFrame:
     """Long rows (one per deal and option) of one seat's paired differences, with
-    ``pull`` (max_bid, see :func:`_pull`; nan elsewhere)."""
+    ``pull`` (max_bid and contract, see :func:`_pull`; nan elsewhere)."""
     n, k = diff.shape
     return pl.DataFrame({
         "decision": [decision] * (n * k), "seat": np.full(n * k, seat),
@@ -202,7 +203,13 @@ def _seat_rows(variant, deals, seed, seat, states, values, workers) -> list[pl.D
                      LEVEL_OPTIONS, diff[competes],
                      _pull(LEVEL_OPTIONS, top[competes], diff[competes])))
     diff, _ = forced("contract", LEVEL_OPTIONS)
-    out.append(_rows("contract", seat, tricks_labels, np.full(n, -1), LEVEL_OPTIONS, diff))
+    # The level the seat named by itself where it declared (elsewhere the branches are
+    # not reached and their gains are nan).
+    declared = (states["kind"] == engine.GAME) & (states["declarer"] == seat)
+    named = np.where(declared, np.asarray(LEVEL)[np.maximum(states["contract"], 0)], 0)
+    out.append(_rows("contract", seat, tricks_labels,
+                     adjust.CONTRACT + seat * adjust.N_TRICK_CLASSES + tricks, LEVEL_OPTIONS,
+                     diff, _pull(LEVEL_OPTIONS, named, diff)))
     whist_options = ["pass", "whist"] + (["half"] if variant.half_whist else [])
     diff, contract = forced("whist", whist_options)
     played = contract >= 0
@@ -333,7 +340,7 @@ def _direction(row: dict, table: pl.DataFrame) -> float:
     decision, option = row["decision"], row["option"]
     if row["cell"] < 0:
         return 0.0
-    if decision == "max_bid":
+    if decision in ("max_bid", "contract"):
         return float(np.sign(row["pull"]))
     if decision == "whist" and option == "half":  # between pass and whist
         mine = table.filter((pl.col("decision") == "whist") & (pl.col("cls") == row["cls"]))
@@ -345,7 +352,7 @@ def _direction(row: dict, table: pl.DataFrame) -> float:
 def _scales() -> np.ndarray:
     """Per cell, the units of a trick step: misère cells move in catch probability."""
     scale = np.ones(adjust.SIZE)
-    scale[adjust.MISERE:] = MISERE_SCALE
+    scale[adjust.MISERE:adjust.CONTRACT] = MISERE_SCALE
     return scale
 
 

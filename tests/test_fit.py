@@ -11,6 +11,7 @@ import pytest
 from prefstats import engine
 from prefstats.auction import W_WHIST
 from prefstats.cards import honours
+from prefstats.contracts import LEVEL
 from prefstats.deal import deal
 from prefstats.fit import (
     LIMIT,
@@ -72,11 +73,28 @@ def test_offsets_move_the_calls_they_name():
     assert not adjust.overridden(SOCHI)
 
 
+def test_a_contract_offset_moves_the_contract_named_after_the_talon():
+    d = deal(1500, seed=9)
+    levels = {}
+    for sign in (0.0, -1.0, 1.0):
+        offsets = np.zeros(adjust.SIZE)
+        offsets[adjust.CONTRACT:] = 2.0 * sign
+        with adjust.using(SOCHI, offsets):
+            st = play_batch(d, SOCHI, key=3)
+        games = st["kind"] == engine.KINDS.index("game")
+        levels[sign] = np.asarray(LEVEL)[st["contract"][games]].mean()
+        if sign == 0.0:  # the auction does not read these cells: the same games
+            bid = st["bid"]
+        else:
+            assert (st["bid"] == bid).all()
+    assert levels[-1.0] < levels[0.0] < levels[1.0]
+
+
 def test_both_drivers_read_the_offsets_alike():
     """With non-zero offsets the Python protocol path plays each deal as the batch."""
     rng = np.random.default_rng(2)
     offsets = rng.uniform(-1.5, 1.5, adjust.SIZE)
-    offsets[adjust.MISERE:] *= MISERE_SCALE
+    offsets[adjust.MISERE:adjust.CONTRACT] *= MISERE_SCALE
     d = deal(40, seed=11)
     with adjust.using(SOCHI, offsets):
         batch = play_batch(d, SOCHI, key=5)
@@ -95,7 +113,7 @@ def test_extreme_offsets_make_no_illegal_decision(preset, players):
     variant = get_variant(preset, players=players)
     for sign in (-1.0, 1.0):
         offsets = np.full(adjust.SIZE, sign * LIMIT)
-        offsets[adjust.MISERE:] = sign
+        offsets[adjust.MISERE:adjust.CONTRACT] = sign
         with adjust.using(variant, offsets):
             states = play_batch(deal(800, seed=3), variant, key=1)  # raises on an illegal one
         assert (states["phase"] == engine.PHASES.index("done")).all()
@@ -135,7 +153,7 @@ def test_every_preset_ships_a_fit_that_met_the_target(preset, players):
     assert meta is not None, f"no fit shipped for {preset} with {players} players"
     offsets = adjust.fitted(variant)
     scale = np.ones(adjust.SIZE)
-    scale[adjust.MISERE:] = MISERE_SCALE
+    scale[adjust.MISERE:adjust.CONTRACT] = MISERE_SCALE
     assert offsets.shape == (adjust.SIZE,) and (np.abs(offsets) <= LIMIT * scale + 1e-12).all()
     after = meta["after"]
     assert f"--variant {preset} --players {players}" in meta["command"]

@@ -19,7 +19,9 @@ dealt hand in its best strain before the talon, rounded, :func:`trick_class`):
 - ``WHIST[level - 6][seat][aces and kings, 5 and more pooled]``: tricks added to the
   defence's estimate, as ``whist_appetite`` is;
 - ``MISERE[holes, 4 and more pooled]``: subtracted from the estimated chance that a
-  misère first call is caught (:func:`hole_class`).
+  misère first call is caught (:func:`hole_class`);
+- ``CONTRACT[seat][tricks]``: tricks added to the declarer's estimates when he names
+  his contract after the talon (the class of the hand he was dealt).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from prefstats.players.evaluate import SAFE, declarer_tricks
 
 __all__ = [
     "CALL",
+    "CONTRACT",
     "MISERE",
     "N_CONTEXTS",
     "N_HIGH",
@@ -52,6 +55,7 @@ __all__ = [
     "WHIST",
     "best_tricks",
     "call_cell",
+    "contract_cell",
     "data_file",
     "fit_meta",
     "fitted",
@@ -72,7 +76,8 @@ N_LEVELS, N_HIGH, N_HOLES = 5, 6, 5
 CALL = 0
 WHIST = CALL + N_CONTEXTS * N_SEATS * N_TRICK_CLASSES
 MISERE = WHIST + N_LEVELS * N_SEATS * N_HIGH
-SIZE = MISERE + N_HOLES
+CONTRACT = MISERE + N_HOLES
+SIZE = CONTRACT + N_SEATS * N_TRICK_CLASSES
 #: The row's length in the tables.
 ROW = 256
 
@@ -126,6 +131,11 @@ def whist_cell(level, seat, high):
 @njit(cache=True)
 def misere_cell(holes):
     return MISERE + holes
+
+
+@njit(cache=True)
+def contract_cell(seat, tricks):
+    return CONTRACT + seat * N_TRICK_CLASSES + tricks
 
 
 @njit(cache=True)

@@ -557,14 +557,17 @@ def contract_decision(obs, rules, params, tables):
     without the talon (``obs.no_talon``), for the dealt hand as it is."""
     hand = np.int64(obs.hand)
     leads = 1.0 if obs.seat == 0 else 0.0
+    # The fitted offset of the class of the hand he was dealt (the talon taken back out).
+    dealt = (hand | np.int64(obs.discard)) & ~np.int64(obs.talon)
+    shift = _offset(tables, adj.contract_cell(obs.seat, adj.trick_class(tables, dealt, leads)))
     probs = np.empty(N_TRICKS)
     best = -1e18
     best_code = lowest_card(obs.legal)
     for strain in range(5):
         if obs.no_talon:
-            mean = ev.declarer_tricks(tables, hand, strain, leads, False)
+            mean = ev.declarer_tricks(tables, hand, strain, leads, False) + shift
         else:
-            mean = ev.discarded_tricks(tables, hand, strain, leads)
+            mean = ev.discarded_tricks(tables, hand, strain, leads) + shift
         sd = ev.sigma(tables, ev.POST, strain)
         code, value = _best_in_strain(tables, params, obs.legal, strain, mean, sd, probs)
         if code >= 0 and value > best:
