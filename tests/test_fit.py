@@ -137,7 +137,7 @@ def test_a_saved_fit_reads_back(tmp_path):
 
 #: The presets and table sizes whose fitted calls are shipped (README "Fitted calls").
 SHIPPED = [("sochi", 3), ("sochi", 4), ("leningrad", 3), ("leningrad", 4), ("rostov", 3),
-           ("rostov", 4), ("classic", 3), ("classic", 4)]
+           ("rostov", 4), ("classic", 3), ("classic", 4), ("gusarik", 2)]
 
 
 def test_every_shipped_fit_is_listed():
