@@ -37,6 +37,7 @@ import pyarrow as pa
 from prefstats import __version__
 from prefstats.deal import deal
 from prefstats.play import play_batch
+from prefstats.players import adjust
 from prefstats.players.builtin import POLICIES, resolve_params
 from prefstats.players.params import check_params, parameters
 from prefstats.pulka import STRIDE, play_pulkas
@@ -126,7 +127,8 @@ class RunSpec:
             "package_version": __version__,
             "variant": tomllib.loads(self.variant.to_toml()),
             "players": {"policy": self.policy, "params": dict(zip(names, self.params,
-                                                                  strict=True))},
+                                                                  strict=True)),
+                        "fit": adjust.fit_id(self.variant)},
             "seed": self.seed,
             size_key({"kind": self.kind}): self.size,
             "chunk_size": self.chunk_size,

@@ -6,11 +6,13 @@ import subprocess
 import sys
 import time
 
+import numpy as np
 import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from prefstats.players import adjust
 from prefstats.pulka import play_pulkas
 from prefstats.simulate import RunSpec, player_key, simulate, simulate_pulkas
 from prefstats.storage import DatasetError, load, manifest_of
@@ -84,6 +86,14 @@ def test_other_arguments_are_refused_and_force_replaces(tmp_path):
         _run(tmp_path, hands=1000, seed=8)
     _run(tmp_path, hands=1000, seed=8, force=True)
     assert manifest_of(tmp_path)["spec"]["seed"] == 8
+
+
+def test_data_of_other_fitted_players_is_not_resumed(tmp_path):
+    _run(tmp_path, hands=1000)
+    assert manifest_of(tmp_path)["spec"]["players"]["fit"] == adjust.fit_id(SOCHI)
+    with adjust.using(SOCHI, np.zeros(adjust.SIZE)), pytest.raises(
+            DatasetError, match=r"differing: .*players"):
+        _run(tmp_path, hands=1000)
 
 
 def test_foreign_and_corrupt_files_get_clear_errors(reference, tmp_path):

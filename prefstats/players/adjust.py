@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import json
 from collections.abc import Iterator
 from importlib import resources
@@ -57,6 +58,7 @@ __all__ = [
     "call_cell",
     "contract_cell",
     "data_file",
+    "fit_id",
     "fit_meta",
     "fitted",
     "hand_classes",
@@ -205,6 +207,14 @@ def fit_meta(variant) -> dict[str, Any] | None:
     before and after), or None without one."""
     shipped = _shipped(data_file(variant.base, variant.players))
     return None if shipped is None else shipped[1]
+
+
+def fit_id(variant) -> str | None:
+    """What identifies the offsets ``variant``'s players use (:func:`fitted`): the first
+    16 hex digits of their SHA-256, or None for zeros (the unfitted heuristic). Datasets
+    record it, so data played by other fitted players is never resumed into theirs."""
+    offsets = np.ascontiguousarray(fitted(variant), dtype=np.float64)
+    return hashlib.sha256(offsets.tobytes()).hexdigest()[:16] if offsets.any() else None
 
 
 def row(variant) -> np.ndarray:
