@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared regret ke
 
 import regret as rg
 
+import prefstats
 from prefstats import engine
 from prefstats.cards import card_name, format_cards
 from prefstats.contracts import LADDER, TRUMP
@@ -180,13 +181,16 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  against the baseline (negative: the defence gives away less): "
               f"{_ci(tricks - base)}, {int(np.sum(tricks != base)):,} games differ")
     if args.pimc:
+        # Keyed on the package's source too: the declarer is the heuristic, whose play
+        # changes the PIMC defence's result.
         path = Path(args.cache) / (f"defence-pimc-{args.variant}-{args.seed}-{args.deals}-"
-                                   f"{args.samples}.npy")
+                                   f"{args.samples}-{prefstats.CACHE.name}.npy")
         if path.exists():
             pimc = np.load(path)
         else:
             t1 = time.perf_counter()
             pimc = declarer_tricks(games, ctx, SIDE_B)
+            path.parent.mkdir(parents=True, exist_ok=True)
             np.save(path, pimc)
             print(f"  PIMC defence played in {time.perf_counter() - t1:.1f} s")
         print(f"  tricks the heuristic defence gives away against PIMC K = {args.samples}: "

@@ -163,6 +163,36 @@ def test_declarer_keeps_his_winners_while_a_suit_is_to_set_up():
     assert play(obs) == "J♦"
 
 
+def test_declarer_runs_his_trumps_down_to_two_once_the_defence_has_none():
+    # Every other spade is gone: three trumps run, and the defenders must discard.
+    obs = position(engine.GAME, 0, "♠Q87 ♣A ♦K98", contract="6♠", declarer=0,
+                   gone="♠AKJ109")
+    assert play(obs) == "Q♠"
+    # With two he leads one rather than cash a side winner ...
+    obs = position(engine.GAME, 0, "♠87 ♣A ♦98", contract="6♠", declarer=0,
+                   gone="♠AKQJ109")
+    assert play(obs) == "8♠"
+    # ... but not rather than set up a suit: the last two stay for ruffing.
+    obs = position(engine.GAME, 0, "♠87 ♦KQJ9", contract="6♠", declarer=0,
+                   gone="♠AKQJ109")
+    assert play(obs) == "J♦"
+
+
+def test_declarer_forces_out_the_defences_one_trump_above_his_four():
+    # ♠KQJ9 against the lone ace (the ten gone: one run): a trump before the side ace.
+    obs = position(engine.GAME, 0, "♠KQJ9 ♣A ♦87", contract="6♠", declarer=0,
+                   gone="♠1087")
+    assert play(obs).endswith("♠")
+    # Against two higher trumps he cashes the ace, as before.
+    obs = position(engine.GAME, 0, "♠QJ109 ♣A ♦87", contract="6♠", declarer=0, gone="♠87")
+    assert play(obs) == "A♣"
+
+
+def test_declarer_at_no_trumps_cashes_his_longest_suit_of_masters_first():
+    obs = position(engine.GAME, 0, "♠AKQ ♣AK ♦87", contract="6NT", declarer=0)
+    assert play(obs) in ("A♠", "K♠", "Q♠")
+
+
 def test_declarer_second_hand_splits_touching_honours():
     # ♦7 led into ♦KQ9 with the ace out: the queen, not the nine the third hand could beat.
     obs = position(engine.GAME, 2, "♣AKJ9 ♦KQ9 ♥AK", trick=["7♦"], contract="7♣", declarer=2)

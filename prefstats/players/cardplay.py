@@ -13,8 +13,10 @@ The rules, by seat:
 - declarer of a trick game: draw trumps while he holds the master trump and as many
   trumps as the defence (one fewer under two masters; without the master: two more, or
   as many with a run of three under their one higher trump; never when all of theirs
-  are above his), cash sure winners outside trumps (a suit of masters first, then the
-  shortest; a master card too when a defender may ruff it; none while a suit is still
+  are above his; once the defence has none, run his down to two and lead one of those
+  rather than cash a side winner; force out a lone higher trump over four), cash sure
+  winners outside trumps (a suit of masters first, then the shortest -- the longest at
+  no-trumps; a master card too when a defender may ruff it; none while a suit is still
   to set up), then push his longest side suit, preferring a sequence and not leading
   away from a tenace or a short honour; when following, win cheaply, ruff when void,
   second hand low unless he splits touching honours under the one card above them;
@@ -362,6 +364,12 @@ def _declarer_lead(obs, poss, hidden, me, hand, legal, trump):
     if trump >= 0:
         mine = hand & _suit(trump)
         theirs = opp & _suit(trump)
+        # The defence is out of trumps: he runs his own down to two, so the defenders
+        # must discard (the last two stay for ruffing and control). On each of seeds 23
+        # and 29, 1,000,000 deals (95,000 games): +0.050 tricks a game against the
+        # heuristic defence; running all -0.003, down to one +0.033, to three +0.020.
+        if mine and not theirs and _pop(mine) >= 3:
+            return _high(mine)
         if mine and theirs:
             top = _top_equivalent(mine, outstanding)
             n, k = _pop(mine), _pop(theirs)
@@ -401,6 +409,8 @@ def _declarer_lead(obs, poss, hidden, me, hand, legal, trump):
     # one may: +0.003/+0.002 on seeds 23/29, +0.001/-0.000 on 11/5, as in the trump
     # rules). A suit of masters goes before one that leaves a loser under its ace (A-x
     # cashed early was PIMC's second regret bucket; gain counted with the trump rule).
+    # At no-trumps the longest suit of masters goes first (+0.002 tricks a game on each
+    # seed, as below).
     cash = -1
     cash_len = 99
     if _suit_to_establish(hand, opp, outstanding, trump):
@@ -412,12 +422,24 @@ def _declarer_lead(obs, poss, hidden, me, hand, legal, trump):
         top = _top_equivalent(mine, outstanding)
         n = _pop(mine)
         key = n if _masters(mine, outstanding) == n else n + 8
+        if trump < 0:
+            key = 20 - n if _masters(mine, outstanding) == n else 28 - n
         if key >= cash_len:
             continue
         if _sure_lead(obs, poss, hidden, me, top, trump) or (
                 (opp & _above(top)) == 0 and (opp & _suit(s)) != 0):
             cash = top
             cash_len = key
+    if cash >= 0 and trump >= 0:
+        # A trump before a side winner: with two left when the defence has none (+0.022
+        # on each seed, with the rule above), and to force out the defence's one trump
+        # above his four or more (+0.0015).
+        mine = hand & _suit(trump)
+        theirs = opp & _suit(trump)
+        if _pop(mine) >= 2 and not theirs:
+            return _high(mine)
+        if _pop(theirs) == 1 and _pop(mine) >= 4 and theirs & _above(_high(mine)):
+            return _top_equivalent(mine, outstanding)
     if cash >= 0:
         return cash
     best = -1
