@@ -315,7 +315,7 @@ def _discard_value(c, shared, winners):
 def _cheapest(obs, poss, hidden, me, hand, legal, trump, keep=0):
     """The card to play when not trying to win: the lowest card of the led suit or of a
     forced ruff, else the least valuable discard, the cards of suits in ``keep`` (bits
-    ``1 << suit``) worth 3 more."""
+    ``1 << suit``) worth 15 more."""
     for s in range(4):
         if legal & ~_suit(s) == 0:
             return _low(legal)
@@ -327,7 +327,7 @@ def _cheapest(obs, poss, hidden, me, hand, legal, trump, keep=0):
         cards = rest & _suit(s)
         rest &= ~_suit(s)
         shared, winners = _suit_worth(obs, poss, hidden, me, hand, s, trump)
-        shared += 3 * ((keep >> s) & 1)
+        shared += 15 * ((keep >> s) & 1)
         while cards:
             c = _low(cards)
             cards &= cards - 1
@@ -618,7 +618,8 @@ def _declarer_follow(obs, poss, hidden, me, hand, legal, trump):
 def _defence_cheapest(obs, poss, hidden, me, hand, legal, trump):
     """A whister's card when not trying to win: the lowest of the led suit or of a forced
     ruff, else the least valuable discard, keeping length in a suit where the declarer
-    may hold as many cards (0.012)."""
+    may hold as many cards (0.012; weighed 15, not 3, once the declarer runs his trumps,
+    prefstats 0.2.0: 0.021 and 0.019 on seeds 5 and 23, 200,000 deals)."""
     keep = 0
     for s in range(4):
         if _pop(poss[obs.declarer] & _suit(s)) >= _pop(hand & _suit(s)):
