@@ -178,11 +178,14 @@ def test_declarer_runs_his_trumps_down_to_two_once_the_defence_has_none():
     assert play(obs) == "J♦"
 
 
-def test_declarer_forces_out_the_defences_one_trump_above_his_four():
+def test_declarer_forces_out_a_higher_trump_over_his_four():
     # ♠KQJ9 against the lone ace (the ten gone: one run): a trump before the side ace.
     obs = position(engine.GAME, 0, "♠KQJ9 ♣A ♦87", contract="6♠", declarer=0,
                    gone="♠1087")
     assert play(obs).endswith("♠")
+    # So against three with the ace over his four.
+    obs = position(engine.GAME, 0, "♠KQ87 ♣A ♦87", contract="6♠", declarer=0, gone="♠9")
+    assert play(obs) in ("K♠", "Q♠")
     # Against two higher trumps he cashes the ace, as before.
     obs = position(engine.GAME, 0, "♠QJ109 ♣A ♦87", contract="6♠", declarer=0, gone="♠87")
     assert play(obs) == "A♣"

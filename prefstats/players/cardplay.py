@@ -14,7 +14,8 @@ The rules, by seat:
   trumps as the defence (one fewer under two masters; without the master: two more, or
   as many with a run of three under their one higher trump; never when all of theirs
   are above his; once the defence has none, run his down to two and lead one of those
-  rather than cash a side winner; force out a lone higher trump over four), cash sure
+  rather than cash a side winner; force out a higher trump over four when the defence
+  holds one trump or one fewer than he), cash sure
   winners outside trumps (a suit of masters first, then the shortest -- the longest at
   no-trumps; a master card too when a defender may ruff it; none while a suit is still
   to set up), then push his longest side suit, preferring a sequence and not leading
@@ -391,9 +392,11 @@ def _declarer_lead(obs, poss, hidden, me, hand, legal, trump):
                 # game on each of four seeds' ~22,300 Sochi games
                 # (scripts/declarer_gap.py --deals 200000, seeds 5, 11, 23, 77,
                 # paired); three more instead of two loses 0.020.
+                # He leads the top of them, not a low one (+0.002 to +0.003 tricks a
+                # game with the rule below, seeds 23 and 29, 1,000,000 deals).
                 lo = theirs & ~_above(_high(mine))
                 if lo and n >= k + 2:
-                    return _sequence_card(mine, outstanding)
+                    return top
                 # But a run of three under their one higher trump (K-Q-J against the
                 # ace) forces it out at no cost, before any side winner is cashed:
                 # +0.003 to +0.013 on each seed (after the cashing: -0.0005 on 23; a
@@ -432,13 +435,15 @@ def _declarer_lead(obs, poss, hidden, me, hand, legal, trump):
             cash_len = key
     if cash >= 0 and trump >= 0:
         # A trump before a side winner: with two left when the defence has none (+0.022
-        # on each seed, with the rule above), and to force out the defence's one trump
-        # above his four or more (+0.0015).
+        # on each seed, with the rule above), and to force out a higher trump over his
+        # four or more when the defence has one trump, or one fewer than he (+0.0015;
+        # the second +0.001 to +0.002).
         mine = hand & _suit(trump)
         theirs = opp & _suit(trump)
         if _pop(mine) >= 2 and not theirs:
             return _high(mine)
-        if _pop(theirs) == 1 and _pop(mine) >= 4 and theirs & _above(_high(mine)):
+        if theirs & _above(_high(mine)) and _pop(mine) >= 4 and (
+                _pop(theirs) == 1 or _pop(theirs) == _pop(mine) - 1):
             return _top_equivalent(mine, outstanding)
     if cash >= 0:
         return cash
