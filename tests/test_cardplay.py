@@ -163,37 +163,30 @@ def test_declarer_keeps_his_winners_while_a_suit_is_to_set_up():
     assert play(obs) == "J♦"
 
 
-def test_declarer_runs_his_trumps_down_to_two_once_the_defence_has_none():
-    # Every other spade is gone: three trumps run, and the defenders must discard.
-    obs = position(engine.GAME, 0, "♠Q87 ♣A ♦K98", contract="6♠", declarer=0,
-                   gone="♠AKJ109")
-    assert play(obs) == "Q♠"
-    # With two he leads one rather than cash a side winner ...
-    obs = position(engine.GAME, 0, "♠87 ♣A ♦98", contract="6♠", declarer=0,
-                   gone="♠AKQJ109")
-    assert play(obs) == "8♠"
-    # ... but not rather than set up a suit: the last two stay for ruffing.
-    obs = position(engine.GAME, 0, "♠87 ♦KQJ9", contract="6♠", declarer=0,
-                   gone="♠AKQJ109")
-    assert play(obs) == "J♦"
+# The declarer's trump play (prefstats 0.2.0): why, hand, contract, cards gone, his lead.
+TRUMP_LEADS = [
+    ("the defence is out of trumps: three run, the defenders must discard",
+     "♠Q87 ♣A ♦K98", "6♠", "♠AKJ109", {"Q♠"}),
+    ("with two he leads one rather than cash a side winner",
+     "♠87 ♣A ♦98", "6♠", "♠AKQJ109", {"8♠"}),
+    ("but not rather than set up a suit: the last two stay for ruffing",
+     "♠87 ♦KQJ9", "6♠", "♠AKQJ109", {"J♦"}),
+    ("a trump before the side ace against the lone ace over his four (one run)",
+     "♠KQJ9 ♣A ♦87", "6♠", "♠1087", {"K♠", "Q♠", "J♠", "9♠"}),
+    ("so against three with the ace over his four",
+     "♠KQ87 ♣A ♦87", "6♠", "♠9", {"K♠", "Q♠"}),
+    ("against two higher trumps he cashes the ace",
+     "♠QJ109 ♣A ♦87", "6♠", "♠87", {"A♣"}),
+    ("at no-trumps the longest suit of masters goes first",
+     "♠AKQ ♣AK ♦87", "6NT", "", {"A♠", "K♠", "Q♠"}),
+]
 
 
-def test_declarer_forces_out_a_higher_trump_over_his_four():
-    # ♠KQJ9 against the lone ace (the ten gone: one run): a trump before the side ace.
-    obs = position(engine.GAME, 0, "♠KQJ9 ♣A ♦87", contract="6♠", declarer=0,
-                   gone="♠1087")
-    assert play(obs).endswith("♠")
-    # So against three with the ace over his four.
-    obs = position(engine.GAME, 0, "♠KQ87 ♣A ♦87", contract="6♠", declarer=0, gone="♠9")
-    assert play(obs) in ("K♠", "Q♠")
-    # Against two higher trumps he cashes the ace, as before.
-    obs = position(engine.GAME, 0, "♠QJ109 ♣A ♦87", contract="6♠", declarer=0, gone="♠87")
-    assert play(obs) == "A♣"
-
-
-def test_declarer_at_no_trumps_cashes_his_longest_suit_of_masters_first():
-    obs = position(engine.GAME, 0, "♠AKQ ♣AK ♦87", contract="6NT", declarer=0)
-    assert play(obs) in ("A♠", "K♠", "Q♠")
+@pytest.mark.parametrize(("why", "hand", "contract", "gone", "leads"), TRUMP_LEADS,
+                         ids=[t[0] for t in TRUMP_LEADS])
+def test_declarer_trump_play(why, hand, contract, gone, leads):
+    obs = position(engine.GAME, 0, hand, contract=contract, declarer=0, gone=gone)
+    assert play(obs) in leads, why
 
 
 def test_declarer_second_hand_splits_touching_honours():
