@@ -424,9 +424,7 @@ def _declarer_lead(obs, poss, hidden, me, hand, legal, trump):
             continue
         top = _top_equivalent(mine, outstanding)
         n = _pop(mine)
-        key = n if _masters(mine, outstanding) == n else n + 8
-        if trump < 0:
-            key = 20 - n if _masters(mine, outstanding) == n else 28 - n
+        key = (n if trump >= 0 else 20 - n) + (0 if _masters(mine, outstanding) == n else 8)
         if key >= cash_len:
             continue
         if _sure_lead(obs, poss, hidden, me, top, trump) or (
