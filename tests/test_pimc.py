@@ -248,7 +248,13 @@ def test_strength_command_prints_json():
 
 
 @pytest.mark.slow  # a few hundred games under PIMC at K = 32
-def test_gauge_finds_the_heuristic_weaker_than_pimc():
+def test_gauge_finds_random_play_weak_and_the_heuristic_near_pimc():
+    # Random card play gives away over a trick a game on each side (1.39 and 1.09 here).
+    weak = gauge("random", "pimc", deals=300, seed=1)
+    assert weak["declarer"]["given_away"]["low"] > 0.5
+    assert weak["defence"]["given_away"]["low"] > 0.5
+    # Since 0.2.0 the heuristic's gap (about 0.07 a side on 9,000 games) is below what
+    # 141 games resolve; its interval must still reach the 0.08 target on each side.
     g = gauge("heuristic", "pimc", deals=1500, seed=1)
-    assert g["declarer"]["given_away"]["low"] > 0
-    assert g["defence"]["given_away"]["low"] > 0
+    assert g["declarer"]["given_away"]["low"] < 0.08
+    assert g["defence"]["given_away"]["low"] < 0.08
