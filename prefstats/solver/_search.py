@@ -453,10 +453,11 @@ def best_card_kernel(worlds, trick, tlen, leader, declarer, trump, misere, table
     :func:`card_values_batch_kernel` give, from fewer searches: it bounds each value
     only as far as the choice needs.
 
-    The first world is solved exactly. In each next one the leading card's value is
-    found (from its last value) and every other card searched once against it, which
-    mostly shows it no better there (else its value is found too); the sweep stops once
-    no card can catch the leader whatever the worlds left hold. Then, while some rival
+    In each world the leading card's value is found (from its last value) and every
+    other card searched once against it, which mostly shows it no better there (else
+    its value is found too); in the first world the move ordering's first card leads
+    (measured: fewer nodes than every value exact there). The sweep stops once no card
+    can catch the leader whatever the worlds left hold. Then, while some rival
     may still beat or tie the leader, the widest open bound of the two is narrowed.
     Each search narrows a bound, so this ends, at the latest with every value exact.
     """
@@ -498,23 +499,26 @@ def best_card_kernel(worlds, trick, tlen, leader, declarer, trump, misere, table
             cards[n_cards] = c
             n_cards += 1
     row = np.empty(32, np.int64)
+    scores = np.empty(10, np.int64)
     cand = -1
     guess = 0
     for j in range(k):
         if weight[j] == 0:
             continue
-        if cand < 0:  # the first world: every value exact
-            card_values_kernel(worlds[j], trick, tlen, leader, declarer, trump, misere,
-                               table, stats, row)
-            lo[j, :] = row
-            hi[j, :] = row
-            cand, _ = _leader_and_rival(cards, reps, weight, lo, hi, maximise, j + 1)
-            guess = row[cand]
-            continue
-        cand, rival = _leader_and_rival(cards, reps, weight, lo, hi, maximise, j)
-        if rival < 0:
-            return cand  # no card can catch it, whatever the worlds left hold
-        a = reps[j, cand]
+        if cand < 0:  # the first world: the move ordering's first card leads
+            h = worlds[j].copy()
+            _order_moves(h, trick, tlen, leader, player, declarer, trump, misere, -1, -1,
+                         row, scores)
+            a = reps[j, row[0]]
+            cand = a
+            lead, won, root = _play_card(h, seq, trick, tlen, leader, a, declarer, trump)
+            guess = won + (1 if misere else _playout(h, seq, root, lead, declarer, trump,
+                                                      misere))
+        else:
+            cand, rival = _leader_and_rival(cards, reps, weight, lo, hi, maximise, j)
+            if rival < 0:
+                return cand  # no card can catch it, whatever the worlds left hold
+            a = reps[j, cand]
         # The leader's value, exact: the threshold the other cards are searched against.
         while lo[j, a] < hi[j, a]:
             t = min(max(guess, lo[j, a] + 1), hi[j, a])
