@@ -65,6 +65,22 @@ def play(obs) -> str:
 # ---- obvious plays ---------------------------------------------------------------------
 
 
+def test_whister_second_hand_low_when_the_partner_may_win_cheaper():
+    # The declarer (seat 0) leads ♦8 in a spade game; ♦9, 10, J, Q are out between it and
+    # the king, the ace above: the partner may win cheaper, and the king waits.
+    obs = position(engine.GAME, 1, "♦K7 ♣A98 ♥J87 ♠9", trick=["8♦"], contract="6♠",
+                   declarer=0)
+    assert play(obs) == "7♦"
+    # Nothing out between the queen led and the king: the king wins it now.
+    obs = position(engine.GAME, 1, "♦K7 ♣A98 ♥J87 ♠9", trick=["Q♦"], contract="6♠",
+                   declarer=0)
+    assert play(obs) == "K♦"
+    # The ace is a master: it wins, as does a trump lead's winner.
+    obs = position(engine.GAME, 1, "♦A7 ♣A98 ♥J87 ♠9", trick=["8♦"], contract="6♠",
+                   declarer=0)
+    assert play(obs) == "A♦"
+
+
 def test_raspasy_ducks_with_the_highest_losing_card():
     obs = position(engine.RASPASY, 1, "♠AQ8 ♥K", trick=["K♠"])
     assert play(obs) == "Q♠"
