@@ -35,38 +35,29 @@ _BUCKET = 4  # entries a bucket: 64 bytes, one cache line
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _to_front(words, slot, i, k1, word):
-    """Put the entry (``k1``, ``word``) first in the bucket at ``slot``, the entries
-    before position ``i`` moving down one (the one at ``i`` is replaced)."""
-    for j in range(i, slot, -1):
-        words[j, 0] = words[j - 1, 0]
-        words[j, 1] = words[j - 1, 1]
-    words[slot, 0] = k1
-    words[slot, 1] = word
-
-
-@njit(cache=True, inline="always", error_model="numpy")
 def _entry(words, slot, k1, k2, lo, hi):
     """Bounds and best lead stored for a key in the bucket at ``slot`` (``_BUCKET``
-    entries in one cache line), or (lo, hi, -1) when it is not stored. A found entry
-    moves to the front: the bucket keeps the most recently used (measured: fewer
-    nodes than keeping the most recently stored)."""
+    entries in one cache line), or (lo, hi, -1) when it is not stored."""
     for i in range(slot, slot + _BUCKET):
         word = words[i, 1]
         if words[i, 0] == k1 and word & _KEY2 == k2:
-            _to_front(words, slot, i, k1, word)
             return (word >> 40) & 15, (word >> 44) & 15, ((word >> 48) & 63) - 1
     return lo, hi, -1
 
 
 @njit(cache=True, inline="always", error_model="numpy")
 def _store(words, slot, k1, k2, lo, hi, packed):
-    """Store an entry first in its bucket, over its old one if there, else pushing the
-    least recently used out."""
-    i = slot
-    while i < slot + _BUCKET - 1 and not (words[i, 0] == k1 and words[i, 1] & _KEY2 == k2):
-        i += 1
-    _to_front(words, slot, i, k1, k2 | lo << 40 | hi << 44 | (packed + 1) << 48)
+    """Store an entry in its bucket: over its old one, else first, older ones moving
+    down and the oldest dropping out."""
+    i = slot + _BUCKET - 1
+    while i > slot and not (words[i, 0] == k1 and words[i, 1] & _KEY2 == k2):
+        i -= 1
+    if not (words[i, 0] == k1 and words[i, 1] & _KEY2 == k2):
+        for j in range(slot + _BUCKET - 1, slot, -1):
+            words[j, 0] = words[j - 1, 0]
+            words[j, 1] = words[j - 1, 1]
+    words[i, 0] = k1
+    words[i, 1] = k2 | lo << 40 | hi << 44 | (packed + 1) << 48
 
 
 @njit(cache=True, inline="always", error_model="numpy")
