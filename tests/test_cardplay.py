@@ -75,10 +75,14 @@ def test_whister_second_hand_low_when_the_partner_may_win_cheaper():
     obs = position(engine.GAME, 1, "♦K7 ♣A98 ♥J87 ♠9", trick=["Q♦"], contract="6♠",
                    declarer=0)
     assert play(obs) == "K♦"
-    # The ace is a master: it wins, as does a trump lead's winner.
+    # The ace is a master: it wins.
     obs = position(engine.GAME, 1, "♦A7 ♣A98 ♥J87 ♠9", trick=["8♦"], contract="6♠",
                    declarer=0)
     assert play(obs) == "A♦"
+    # A trump lead is won at once, cards out between or not.
+    obs = position(engine.GAME, 1, "♠K8 ♣A98 ♥J87 ♦9", trick=["9♠"], contract="6♠",
+                   declarer=0)
+    assert play(obs) == "K♠"
 
 
 def test_raspasy_ducks_with_the_highest_losing_card():

@@ -149,7 +149,7 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
                 lo, hi, packed = _entry(words, slot, k1, k2, -1, n)
                 if lo < 0:  # a new position: start from the static bounds
                     # Not stored when they settle it: computing them again costs less
-                    # than the entry it would push out (measured: fewer nodes).
+                    # than the entry a store would push out (measured: fewer nodes).
                     lo, hi = _bounds(hands, n, leader, declarer, trump, misere)
                 hint = _unpack_card(hands, packed)
                 if lo >= need:
