@@ -65,24 +65,24 @@ def play(obs) -> str:
 # ---- obvious plays ---------------------------------------------------------------------
 
 
-def test_whister_second_hand_low_when_the_partner_may_win_cheaper():
-    # The declarer (seat 0) leads ♦8 in a spade game; ♦9, 10, J, Q are out between it and
-    # the king, the ace above: the partner may win cheaper, and the king waits.
-    obs = position(engine.GAME, 1, "♦K7 ♣A98 ♥J87 ♠9", trick=["8♦"], contract="6♠",
-                   declarer=0)
-    assert play(obs) == "7♦"
-    # Nothing out between the queen led and the king: the king wins it now.
-    obs = position(engine.GAME, 1, "♦K7 ♣A98 ♥J87 ♠9", trick=["Q♦"], contract="6♠",
-                   declarer=0)
-    assert play(obs) == "K♦"
-    # The ace is a master: it wins.
-    obs = position(engine.GAME, 1, "♦A7 ♣A98 ♥J87 ♠9", trick=["8♦"], contract="6♠",
-                   declarer=0)
-    assert play(obs) == "A♦"
-    # A trump lead is won at once, cards out between or not.
-    obs = position(engine.GAME, 1, "♠K8 ♣A98 ♥J87 ♦9", trick=["9♠"], contract="6♠",
-                   declarer=0)
-    assert play(obs) == "K♠"
+# A whister's second-hand card after the declarer (seat 0) leads in a spade game
+# (prefstats 0.2.1): why, his hand, the card led, his card.
+SECOND_HAND = [
+    ("cards out between the eight and the king, the ace above: the partner may win "
+     "cheaper, and the king waits", "♦K7 ♣A98 ♥J87 ♠9", "8♦", "7♦"),
+    ("nothing out between the queen led and the king: the king wins it now",
+     "♦K7 ♣A98 ♥J87 ♠9", "Q♦", "K♦"),
+    ("the ace is a master: it wins", "♦A7 ♣A98 ♥J87 ♠9", "8♦", "A♦"),
+    ("a trump lead is won at once, cards out between or not", "♠K8 ♣A98 ♥J87 ♦9", "9♠",
+     "K♠"),
+]
+
+
+@pytest.mark.parametrize(("why", "hand", "led", "card"), SECOND_HAND,
+                         ids=[t[0] for t in SECOND_HAND])
+def test_whister_second_hand(why, hand, led, card):
+    obs = position(engine.GAME, 1, hand, trick=[led], contract="6♠", declarer=0)
+    assert play(obs) == card
 
 
 def test_raspasy_ducks_with_the_highest_losing_card():
