@@ -13,12 +13,13 @@ from prefstats.tricks import beats, legal_cards, trick_winner
 
 @njit(cache=True, inline="always", error_model="numpy")
 def _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, hint, killer,
-                 out, scores):
+                 out, scores, history):
     """Write one card per run of equivalent legal cards into ``out``, best first.
 
     ``trick`` holds the ``tlen`` cards already played to this trick; ``hint`` is a card
-    to try first if it is among them, ``killer`` one to try next (-1: none); ``scores``
-    is scratch space. Returns the number of cards written.
+    to try first if it is among them, ``killer`` one to try next (-1: none); a lead
+    scores ``history[c]`` points more for card ``c``; ``scores`` is scratch space.
+    Returns the number of cards written.
     """
     led = -1 if tlen == 0 else trick[0] >> 3
     legal = legal_cards(hands[player], led, trump)
@@ -52,7 +53,7 @@ def _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, hi
         reps &= reps - 1
         r = c & 7
         if tlen == 0:
-            score = _lead_score(hands, c, player, declarer, trump, misere)
+            score = _lead_score(hands, c, player, declarer, trump, misere) + history[c]
         else:
             wins = beats(c, best, trump)
             winner = player if wins else win_seat
@@ -163,12 +164,13 @@ def _playout(hands, seq, root_len, leader, declarer, trump, misere):
     trick = seq[:3].copy()
     moves = np.empty(10, np.int64)
     scores = np.empty(10, np.int64)
+    no_history = np.zeros(32, np.int64)
     taken = 0
     tlen = root_len
     while h[leader] | h[(leader + 1) % 3] | h[(leader + 2) % 3]:
         player = (leader + tlen) % 3
         _order_moves(h, trick, tlen, leader, player, declarer, trump, misere, -1, -1, moves,
-                     scores)
+                     scores, no_history)
         h[player] &= ~(1 << moves[0])
         trick[tlen] = moves[0]
         tlen += 1

@@ -14,6 +14,7 @@ from prefstats.solver._table import _entry, _pack_card, _position_key, _slot, _s
 from prefstats.tricks import legal_cards, trick_winner
 
 _MAX_PLIES = 31  # 30 cards plus the final node
+_HISTORY_CAP = 1023  # measured: 100 gives 7% more nodes, no cap 2% more on PIMC
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -105,6 +106,10 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
     # The lead that last cut the search off at each depth, by leader: it often refutes
     # the sibling positions too (there most leads are tried first by heuristics alone).
     killer = np.full((_MAX_PLIES, 3), -1, np.int64)
+    # Lead points by leader and card (the history heuristic): a lead that cuts the
+    # search off earns the tricks then left; tried first across positions and searches
+    # of one solve (measured: 6-9% fewer nodes; capped, as more lets old cut-offs rule).
+    history = table[1]
     # Arrays handed to the inlined helpers, as views without reference counting.
     hands = _borrowed(hands)
     seq = _borrowed(seq)
@@ -171,7 +176,7 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
             trick = seq[root_len + d - tlen : root_len + d]
             n_moves[d] = _order_moves(
                 hands, trick, tlen, leader, player, declarer, trump, misere, hint,
-                killer[d, leader] if tlen == 0 else -1, moves[d], scores,
+                killer[d, leader] if tlen == 0 else -1, moves[d], scores, history[leader],
             )
             idx[d] = 0
             is_or[d] = (player == declarer) != misere
@@ -190,6 +195,11 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
                 cut = res == is_or[d]
                 if cut:
                     killer[d, st_leader[d]] = seq[root_len + d]
+                    if st_tlen[d] == 0:
+                        lead = st_leader[d]
+                        c = seq[root_len + d]
+                        history[lead, c] = min(history[lead, c] + popcount(hands[lead]),
+                                               _HISTORY_CAP)
                 if not cut:
                     if is_or[d]:
                         st_acc[d] = max(st_acc[d], val)
@@ -240,6 +250,7 @@ def solve_position(hands, seq, root_len, leader, declarer, trump, misere, table,
     searches count up from one trick: there proving "at least t" is cheap and refuting
     it dear, so it pays to refute only once.
     """
+    table[1][:] = 0  # a new deal: no history
     guess = 1 if misere else _playout(hands, seq, root_len, leader, declarer, trump, misere)
     return _solve_from(hands, seq, root_len, leader, declarer, trump, misere, table, stats,
                        guess)
@@ -323,6 +334,7 @@ def card_values_kernel(hands, trick, tlen, leader, declarer, trump, misere, tabl
     from the value found for the last one (measured: a better first guess than the
     card's value in the previous world of a batch).
     """
+    table[1][:] = 0  # a new position: no history
     player = (leader + tlen) % 3
     reps = np.empty(32, np.int64)
     _run_reps(hands[player], hands[(player + 1) % 3] | hands[(player + 2) % 3], trick, tlen,
@@ -461,6 +473,7 @@ def best_card_kernel(worlds, trick, tlen, leader, declarer, trump, misere, table
     may still beat or tie the leader, the widest open bound of the two is narrowed.
     Each search narrows a bound, so this ends, at the latest with every value exact.
     """
+    table[1][:] = 0  # one history for the worlds of a decision
     k = worlds.shape[0]
     player = (leader + tlen) % 3
     maximise = (player == declarer) != misere
@@ -508,7 +521,7 @@ def best_card_kernel(worlds, trick, tlen, leader, declarer, trump, misere, table
         if cand < 0:  # the first world: the move ordering's first card leads
             h = worlds[j].copy()
             _order_moves(h, trick, tlen, leader, player, declarer, trump, misere, -1, -1,
-                         row, scores)
+                         row, scores, table[1][leader])
             a = reps[j, row[0]]
             cand = a
             lead, won, root = _play_card(h, seq, trick, tlen, leader, a, declarer, trump)

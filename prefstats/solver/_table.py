@@ -21,13 +21,16 @@ def new_table(threads: int = 1, bits: int = TT_BITS) -> tuple[np.ndarray, ...]:
     """Empty transposition tables for ``threads`` solver threads, as a tuple of arrays
     indexed by thread first: thread ``k`` uses ``tuple(t[k] for t in tables)``.
 
-    It holds one array of shape (threads, 2**bits, 2). An entry is two words, so one
-    memory access reads it: the first key word, then the second key word (40 bits) with
-    the bounds on the declarer's remaining tricks (4 bits each) and, plus one, the lead
-    that last cut the search off there (on relative ranks, tried first next time).
-    Empty entries have all bits set, which no key has.
+    It holds two arrays. The entries, of shape (threads, 2**bits, 2): an entry is two
+    words, so one memory access reads it: the first key word, then the second key word
+    (40 bits) with the bounds on the declarer's remaining tricks (4 bits each) and, plus
+    one, the lead that last cut the search off there (on relative ranks, tried first
+    next time). Empty entries have all bits set, which no key has. And the history of
+    leads, of shape (threads, 3, 32): points by leader and card that order leads within
+    one solve (cleared at its start).
     """
-    return (np.full((threads, 1 << bits, 2), -1, dtype=np.int64),)
+    return (np.full((threads, 1 << bits, 2), -1, dtype=np.int64),
+            np.zeros((threads, 3, 32), dtype=np.int64))
 
 
 _KEY2 = (1 << 40) - 1
