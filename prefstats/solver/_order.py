@@ -54,6 +54,9 @@ def _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, hi
         r = c & 7
         if tlen == 0:
             score = _lead_score(hands, c, player, declarer, trump, misere) + history[c]
+        elif misere and player != declarer:
+            score = _misere_follow_score(hands, c, best, win_seat, trick, tlen, player,
+                                         declarer, trump)
         else:
             wins = beats(c, best, trump)
             winner = player if wins else win_seat
@@ -81,6 +84,33 @@ def _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, hi
         out[k] = c
         n += 1
     return n
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _misere_follow_score(hands, c, best, win_seat, trick, tlen, player, declarer, trump):
+    """Heuristic value of card ``c`` for a misère defender playing second or third
+    (``best`` the winning card so far, played by ``win_seat``): weights fitted as for
+    leads (the best card first 85% of the time, from 78% by the rules for the others).
+    The defenders want the declarer to win the trick; a card of a short suit, not the
+    lowest; a discard of a suit the declarer is void in is worth least."""
+    s = c >> 3
+    sh = 8 * s
+    led = trick[0] >> 3
+    wins = beats(c, best, trump)
+    top = c if wins else best
+    declarer_wins = (player if wins else win_seat) == declarer
+    over = False  # the third hand holds a card of the led suit above the winning one
+    if tlen == 1:
+        t3 = (hands[(player + 1) % 3] >> (8 * led)) & 0xFF
+        over = t3 != 0 and top >> 3 == led and HIGH8[t3] > top & 7
+        declarer_wins = declarer_wins and not over
+    mine = (hands[player] >> sh) & 0xFF
+    below = popcount(((hands[0] | hands[1] | hands[2]) >> sh) & ((1 << (c & 7)) - 1))
+    follows = s == led
+    return (7 * declarer_wins - 5 * wins + (5 if follows else 3) * below
+            - 10 * popcount(mine) - 7 * (mine & ((1 << (c & 7)) - 1) == 0)
+            - 3 * (not follows and (hands[declarer] >> sh) & 0xFF == 0)
+            - 3 * (declarer_wins and tlen == 2) + 8 * over)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -136,34 +166,27 @@ def _lead_score(hands, c, player, declarer, trump, misere):
         if sd & ((1 << low) - 1) == 0:  # he must win it
             score += 10 - 12 * popcount(sd)
         return score + popcount(sd) - 4 * popcount(sl) + 3 * DUCKS[sd, sp | sl]
+    # Trick contracts: weights fitted likewise (the best lead first 85% of the time for
+    # the defenders, 89% for the declarer, from 77% and 76% by cashing masters first,
+    # then leads to the partner, low cards of short suits, trumps last).
+    sm = (hands[player] >> sh) & 0xFF
     others = sa | sb
-    if others == 0 or r > HIGH8[others]:
-        ruff_threat = (
-            trump >= 0
-            and s != trump
-            and ((sa == 0 and _suit_len(hands[a], trump) > 0) or (
-                sb == 0 and _suit_len(hands[b], trump) > 0))
-        )
-        if not ruff_threat:
-            return 100 + r
+    side = trump >= 0 and s != trump
+    ruff_a = side and sa == 0 and _suit_len(hands[a], trump) > 0
+    ruff_b = side and sb == 0 and _suit_len(hands[b], trump) > 0
+    master = others == 0 or r > HIGH8[others]
+    masters = popcount(sm >> (HIGH8[others] + 1))  # his cards above the others'
     if player != declarer:
         partner = a if b == declarer else b
         sp = (hands[partner] >> sh) & 0xFF
         sd = (hands[declarer] >> sh) & 0xFF
-        if trump >= 0 and s != trump:
-            if sd == 0 and _suit_len(hands[declarer], trump) > 0:
-                return -30 - r  # the declarer ruffs
-            if sp == 0 and _suit_len(hands[partner], trump) > 0:
-                return 70 - r  # the partner ruffs
-        if sp and HIGH8[sp] > HIGH8[sd]:
-            return 60 - r  # lead low to the partner's top card
-    elif trump >= 0 and s != trump and (
-            (sa == 0 and _suit_len(hands[a], trump) > 0)
-            or (sb == 0 and _suit_len(hands[b], trump) > 0)):
-        return -30 - r  # a defender ruffs
-    # Other leads: low cards of short side suits first (measured: fewer nodes than by
-    # rank alone), trumps last.
-    return -r - 3 * popcount((hands[player] >> sh) & 0xFF) - 8 * (s == trump)
+        partner_ruffs = ruff_b if a == declarer else ruff_a
+        return (11 * (master and not (ruff_a or ruff_b)) + 12 * partner_ruffs
+                + 10 * (sp != 0 and HIGH8[sp] > HIGH8[sd]) + 3 * (s == trump) - 3 * masters
+                + 13 * (others == 0))
+    return (23 * (master and not (ruff_a or ruff_b)) - 10 * master + 16 * (ruff_a or ruff_b)
+            - 10 * (s == trump) + 2 * popcount(sm) - 6 * (sm & ((1 << r) - 1) == 0)
+            - 5 * masters - 2 * (others == 0))
 
 
 
