@@ -90,9 +90,9 @@ def _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, hi
 def _misere_follow_score(hands, c, best, win_seat, trick, tlen, player, declarer, trump):
     """Heuristic value of card ``c`` for a misère player playing second or third
     (``best`` the winning card so far, played by ``win_seat``): weights fitted as for
-    leads (the best card first 85% of the time for either side, from 78% and 77% by
-    the rules of trick contracts). Each side wants the trick to go its way; a card of a
-    short suit, not the lowest, first."""
+    leads (a best card first 79% of the time for the declarer, 68% for the defenders,
+    from 68% and 63% by the rules of trick contracts). Each side wants the trick to go
+    its way; a card of a short suit, not the lowest, first."""
     s = c >> 3
     sh = 8 * s
     r = c & 7
@@ -145,9 +145,10 @@ def _lead_score(hands, c, player, declarer, trump, misere):
     if misere:
         # Misère leads: weights fitted to the solver's values of every lead in positions
         # where the search cut off at a lead (least squares within each position, 30
-        # points a trick; random deals). The lead the solver values best comes first
-        # 70% of the time for the declarer, 76% for the defenders (46% and 38% by the
-        # rules used before: safe leads, then forcing ones).
+        # points a trick; random deals). A lead the solver values best comes first 70%
+        # of the time for the declarer, 72% for the defenders, from 46% and 50% by the
+        # rules used before, safe leads, then forcing ones (scripts/order_accuracy.py,
+        # on random positions).
         if player == declarer:
             below = (1 << r) - 1
             sd = (hands[player] >> sh) & 0xFF
@@ -175,8 +176,8 @@ def _lead_score(hands, c, player, declarer, trump, misere):
         if sd & ((1 << low) - 1) == 0:  # he must win it
             score += 10 - 12 * popcount(sd)
         return score + popcount(sd) - 4 * popcount(sl) + 3 * DUCKS[sd, sp | sl]
-    # Trick contracts: weights fitted likewise (the best lead first 85% of the time for
-    # the defenders, 89% for the declarer, from 77% and 76% by cashing masters first,
+    # Trick contracts: weights fitted likewise (a best lead first 83% of the time for
+    # the declarer, 80% for the defenders, from 80% and 71% by cashing masters first,
     # then leads to the partner, low cards of short suits, trumps last).
     sm = (hands[player] >> sh) & 0xFF
     others = sa | sb
