@@ -66,7 +66,8 @@ def _random_position(rng: np.random.Generator, misere: bool):
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=20_000, help="random positions of each kind of contract")
+    parser.add_argument("--deals", type=int, default=20_000,
+                        help="random positions of each kind of contract")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
     rng = np.random.default_rng(args.seed)
