@@ -91,8 +91,9 @@ def _misere_follow_score(hands, c, best, win_seat, trick, tlen, player, declarer
     """Heuristic value of card ``c`` for a misère player playing second or third
     (``best`` the winning card so far, played by ``win_seat``): weights fitted as for
     leads (a best card first 79% of the time for the declarer, 68% for the defenders,
-    from 68% and 63% by the rules of trick contracts). Each side wants the trick to go
-    its way; a card of a short suit, not the lowest, first."""
+    from 68% and 63% by the rules used before, which only asked who wins the trick).
+    Each side wants the trick to go its way; a card of a short suit, not the lowest,
+    first."""
     s = c >> 3
     sh = 8 * s
     r = c & 7
@@ -166,7 +167,7 @@ def _lead_score(hands, c, player, declarer, trump, misere):
         sl = (hands[player] >> sh) & 0xFF
         below = popcount(((hands[0] | hands[1] | hands[2]) >> sh) & ((1 << r) - 1))
         # A suit the partner is void in; not one the declarer is void in (he discards);
-        # a lead he must win only where he holds one card of it.
+        # a lead he must win counts against it unless he holds one card of the suit.
         score = 13 * (sp == 0) + 2 * below
         if sd == 0:
             return score - 26
