@@ -9,7 +9,7 @@ from numba import njit
 from prefstats.cards import lowest_card, popcount
 from prefstats.solver._bounds import _bounds
 from prefstats.solver._intrinsics import _borrowed
-from prefstats.solver._order import _order_moves, _playout
+from prefstats.solver._order import _first_card, _order_moves, _playout
 from prefstats.solver._table import _entry, _pack_card, _position_key, _slot, _store, _unpack_card
 from prefstats.tricks import legal_cards, trick_winner
 
@@ -520,9 +520,8 @@ def best_card_kernel(worlds, trick, tlen, leader, declarer, trump, misere, table
             continue
         if cand < 0:  # the first world: the move ordering's first card leads
             h = worlds[j].copy()
-            _order_moves(h, trick, tlen, leader, player, declarer, trump, misere, -1, -1,
-                         row, scores, table[1][leader])
-            a = reps[j, row[0]]
+            a = reps[j, _first_card(h, trick, tlen, leader, player, declarer, trump, misere,
+                                    table[1][leader], row, scores)]
             cand = a
             lead, won, root = _play_card(h, seq, trick, tlen, leader, a, declarer, trump)
             guess = won + (1 if misere else _playout(h, seq, root, lead, declarer, trump,
