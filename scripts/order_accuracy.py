@@ -1,7 +1,8 @@
 """How often the solver's move ordering tries a best card first, by kind of decision.
 
-Positions come from seeded random deals (3 x 10 cards; trick contracts with the
-declarer's longest suit as trumps, misère without) played by random legal cards to 3-7
+Positions come from the solver benchmark's seeded random deals (3 x 10 cards; trick
+contracts with the declarer's longest suit as trumps, misère without; seat 0 leads)
+played by random legal cards to 3-7
 tricks left and 0-2 cards into a trick. For each, the solver values every legal card
 (``card_values_kernel``); the ordering's first card (``_order_moves`` with no table hint,
 killer or history, so its weights alone) counts as right when the side to move values
@@ -27,25 +28,21 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from prefstats.cards import lowest_card, popcount
+from bench_solver import random_deals
+
+from prefstats.cards import lowest_card
 from prefstats.solver import new_table
 from prefstats.solver._order import _order_moves
 from prefstats.solver._search import card_values_kernel
 from prefstats.tricks import legal_cards, trick_winner
 
 
-def _random_position(rng: np.random.Generator, misere: bool):
-    """A random deal played at random to 3-7 tricks left and 0-2 cards into a trick:
-    (hands, trick, tlen, leader, declarer, trump)."""
-    cards = rng.permutation(32)[:30]
-    hands = np.array([sum(1 << int(c) for c in cards[10 * p:10 * p + 10]) for p in range(3)],
-                     dtype=np.int64)
-    declarer = int(rng.integers(3))
-    trump = -1
-    if not misere:
-        trump = int(np.argmax([popcount((int(hands[declarer]) >> (8 * s)) & 0xFF)
-                               for s in range(4)]))
-    leader = int(rng.integers(3))
+def _random_position(rng: np.random.Generator, deal: tuple[np.ndarray, int, int, int]):
+    """A deal (hands, trump, leader, declarer from ``random_deals``) played at random to
+    3-7 tricks left and 0-2 cards into a trick: (hands, trick, tlen, leader, declarer,
+    trump)."""
+    hands, trump, leader, declarer = deal
+    hands = hands.astype(np.int64)
     plies = 3 * (10 - int(rng.integers(3, 8))) + int(rng.integers(3))
     trick = np.zeros(3, dtype=np.int64)
     tlen = 0
@@ -81,8 +78,11 @@ def main(argv: list[str] | None = None) -> None:
           "   lowest card: best  lost")
     for misere in (True, False):
         rows: dict[tuple[str, str], list[float]] = {}
-        for _ in range(args.deals):
-            hands, trick, tlen, leader, declarer, trump = _random_position(rng, misere)
+        deals = random_deals(args.deals, args.seed, misere=misere)
+        for i in range(args.deals):
+            deal = tuple(col[i] for col in deals)
+            hands, trick, tlen, leader, declarer, trump = _random_position(
+                rng, (deal[0], int(deal[1]), int(deal[2]), int(deal[3])))
             player = (leader + tlen) % 3
             card_values_kernel(hands, trick, tlen, leader, declarer, trump, misere, table,
                                stats, values)

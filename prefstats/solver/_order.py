@@ -87,11 +87,17 @@ def _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, hi
 
 
 @njit(cache=True, inline="always", error_model="numpy")
+def _below(hands, c):
+    """How many cards in play of card ``c``'s suit rank below it (its relative rank)."""
+    return popcount(((hands[0] | hands[1] | hands[2]) >> (c & ~7)) & ((1 << (c & 7)) - 1))
+
+
+@njit(cache=True, inline="always", error_model="numpy")
 def _misere_follow_score(hands, c, best, win_seat, trick, tlen, player, declarer, trump):
     """Heuristic value of card ``c`` for a misère player playing second or third
     (``best`` the winning card so far, played by ``win_seat``): weights fitted as for
-    leads (a best card first 79% of the time for the declarer, 68% for the defenders,
-    from 68% and 63% by the rules used before, which only asked who wins the trick).
+    leads (a best card first 79% of the time for the declarer, 69% for the defenders,
+    from 68% and 60% by the rules used before, which only asked who wins the trick).
     Each side wants the trick to go its way; a card of a short suit, not the lowest,
     first."""
     s = c >> 3
@@ -108,7 +114,7 @@ def _misere_follow_score(hands, c, best, win_seat, trick, tlen, player, declarer
         declarer_wins = declarer_wins and not over
     mine = (hands[player] >> sh) & 0xFF
     lowest = mine & ((1 << r) - 1) == 0
-    below = popcount(((hands[0] | hands[1] | hands[2]) >> sh) & ((1 << r) - 1))
+    below = _below(hands, c)
     follows = s == led
     if player == declarer:
         theirs = ((hands[(player + 1) % 3] | hands[(player + 2) % 3]) >> sh) & 0xFF
@@ -147,13 +153,13 @@ def _lead_score(hands, c, player, declarer, trump, misere):
         # Misère leads: weights fitted to the solver's values of every lead in positions
         # where the search cut off at a lead (least squares within each position, 30
         # points a trick; random deals). A lead the solver values best comes first 70%
-        # of the time for the declarer, 72% for the defenders, from 46% and 50% by the
+        # of the time for the declarer, 72% for the defenders, from 48% and 49% by the
         # rules used before, safe leads, then forcing ones (scripts/order_accuracy.py,
         # on random positions).
         if player == declarer:
             below = (1 << r) - 1
             sd = (hands[player] >> sh) & 0xFF
-            rrel = popcount((sa | sb | sd) & below)
+            rrel = _below(hands, c)
             # Safe if a defender must follow with a higher card: all his cards are above it.
             safe = (sa != 0 and sa & below == 0) or (sb != 0 and sb & below == 0)
             # Short suits first; not a suit only he holds (he wins it).
@@ -165,7 +171,7 @@ def _lead_score(hands, c, player, declarer, trump, misere):
         sp = (hands[partner] >> sh) & 0xFF
         sd = (hands[declarer] >> sh) & 0xFF
         sl = (hands[player] >> sh) & 0xFF
-        below = popcount(((hands[0] | hands[1] | hands[2]) >> sh) & ((1 << r) - 1))
+        below = _below(hands, c)
         # A suit the partner is void in; not one the declarer is void in (he discards);
         # a lead he must win counts against it unless he holds one card of the suit.
         score = 13 * (sp == 0) + 2 * below
@@ -178,7 +184,7 @@ def _lead_score(hands, c, player, declarer, trump, misere):
             score += 10 - 12 * popcount(sd)
         return score + popcount(sd) - 4 * popcount(sl) + 3 * DUCKS[sd, sp | sl]
     # Trick contracts: weights fitted likewise (a best lead first 83% of the time for
-    # the declarer, 80% for the defenders, from 80% and 71% by cashing masters first,
+    # the declarer, 79% for the defenders, from 78% and 70% by cashing masters first,
     # then leads to the partner, low cards of short suits, trumps last).
     sm = (hands[player] >> sh) & 0xFF
     others = sa | sb
