@@ -8,6 +8,7 @@ from numba import njit
 
 from prefstats.cards import lowest_card, pdep, pext, popcount
 from prefstats.solver._bounds import DUCKS, HIGH8, _suit_len
+from prefstats.solver._intrinsics import _stack
 from prefstats.tricks import beats, legal_cards, trick_winner
 
 
@@ -221,11 +222,14 @@ def _first_card(hands, trick, tlen, leader, player, declarer, trump, misere, his
 @njit(cache=True, error_model="numpy")
 def _playout(hands, seq, root_len, leader, declarer, trump, misere):
     """Declarer's tricks when every player plays the first card of the move ordering."""
-    h = hands.copy()
-    trick = seq[:3].copy()
-    moves = np.empty(10, np.int64)
-    scores = np.empty(10, np.int64)
-    no_history = np.zeros(32, np.int64)
+    h = _stack((3,), np.int64)
+    h[:] = hands
+    trick = _stack((3,), np.int64)
+    trick[:] = seq[:3]
+    moves = _stack((10,), np.int64)
+    scores = _stack((10,), np.int64)
+    no_history = _stack((32,), np.int64)
+    no_history[:] = 0
     taken = 0
     tlen = root_len
     while h[leader] | h[(leader + 1) % 3] | h[(leader + 2) % 3]:

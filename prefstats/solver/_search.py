@@ -8,7 +8,7 @@ from numba import njit
 
 from prefstats.cards import lowest_card, popcount
 from prefstats.solver._bounds import _bounds
-from prefstats.solver._intrinsics import _borrowed
+from prefstats.solver._intrinsics import _borrowed, _stack
 from prefstats.solver._order import _first_card, _order_moves, _playout
 from prefstats.solver._table import _entry, _pack_card, _position_key, _slot, _store, _unpack_card
 from prefstats.tricks import legal_cards, trick_winner
@@ -88,34 +88,35 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
     """
     words = table[0]
     mask = words.shape[0] - 1
-    moves = np.empty((_MAX_PLIES, 10), np.int64)
-    scores = np.empty(10, np.int64)
-    n_moves = np.empty(_MAX_PLIES, np.int64)
-    idx = np.empty(_MAX_PLIES, np.int64)
-    is_or = np.empty(_MAX_PLIES, np.bool_)
-    st_player = np.empty(_MAX_PLIES, np.int64)
-    st_leader = np.empty(_MAX_PLIES, np.int64)
-    st_tlen = np.empty(_MAX_PLIES, np.int64)
-    st_taken = np.empty(_MAX_PLIES, np.int64)
-    st_slot = np.full(_MAX_PLIES, -1, np.int64)
-    st_k1 = np.empty(_MAX_PLIES, np.int64)
-    st_k2 = np.empty(_MAX_PLIES, np.int64)
-    st_lo = np.empty(_MAX_PLIES, np.int64)
-    st_hi = np.empty(_MAX_PLIES, np.int64)
-    st_acc = np.empty(_MAX_PLIES, np.int64)
+    # Scratch arrays on the stack and views without reference counting: a heap array
+    # costs an allocation a search (PIMC runs many small ones) and each handed to an
+    # inlined helper an atomic increment and decrement a use.
+    moves = _stack((_MAX_PLIES, 10), np.int64)
+    scores = _stack((10,), np.int64)
+    n_moves = _stack((_MAX_PLIES,), np.int64)
+    idx = _stack((_MAX_PLIES,), np.int64)
+    is_or = _stack((_MAX_PLIES,), np.bool_)
+    st_player = _stack((_MAX_PLIES,), np.int64)
+    st_leader = _stack((_MAX_PLIES,), np.int64)
+    st_tlen = _stack((_MAX_PLIES,), np.int64)
+    st_taken = _stack((_MAX_PLIES,), np.int64)
+    st_slot = _stack((_MAX_PLIES,), np.int64)
+    st_k1 = _stack((_MAX_PLIES,), np.int64)
+    st_k2 = _stack((_MAX_PLIES,), np.int64)
+    st_lo = _stack((_MAX_PLIES,), np.int64)
+    st_hi = _stack((_MAX_PLIES,), np.int64)
+    st_acc = _stack((_MAX_PLIES,), np.int64)
     # The lead that last cut the search off at each depth, by leader: it often refutes
     # the sibling positions too (there most leads are tried first by heuristics alone).
-    killer = np.full((_MAX_PLIES, 3), -1, np.int64)
+    killer = _stack((_MAX_PLIES, 3), np.int64)
+    killer[:] = -1
     # Lead points by leader and card (the history heuristic): a lead that cuts the
     # search off earns the tricks then left; tried first across positions and searches
     # of one solve (measured: 6-9% fewer nodes; capped, as more lets old cut-offs rule).
-    history = table[1]
-    # Arrays handed to the inlined helpers, as views without reference counting.
+    history = _borrowed(table[1])
     hands = _borrowed(hands)
     seq = _borrowed(seq)
     words = _borrowed(words)
-    moves = _borrowed(moves)
-    scores = _borrowed(scores)
 
     d = 0
     leader = root_leader
@@ -392,7 +393,8 @@ def _card_search(world, trick, tlen, leader, declarer, trump, misere, c, target,
     """Whether the declarer takes at least ``target`` tricks from the current trick on
     after the seat to move plays ``c`` in ``world``, and the bound proved (as
     :func:`_search`)."""
-    h = world.copy()
+    h = _stack((3,), np.int64)
+    h[:] = world
     lead, won, root = _play_card(h, seq, trick, tlen, leader, c, declarer, trump)
     res, val = _search(h, seq, root, lead, declarer, trump, misere, target - won, table,
                        stats)
