@@ -117,6 +117,12 @@ def test_guide_on_a_small_dataset_advises_only_from_rollouts(tmp_path):
     assert "expected tricks" in advice_part and "seat 0: whist − pass" in advice_part
     assert "## The player model is an assumption" in advice_part
     assert "random: bid − pass" in advice_part
+    # the search player's column, on the first tenth of the deals
+    assert "search (PIMC): bid − pass" in advice_part and "on the first 200 of" in advice_part
+    for name in ("deals", "misere_deals", "search_deals"):
+        with pytest.raises(ValueError, match=f"{name} must be a positive number"):
+            guide(tmp_path / "d", tmp_path / "bad", **{name: 0})
+    assert not (tmp_path / "bad").exists()
 
 
 # ---- tables by expected tricks, by level and seat, under two policies (items 5, 6) ------

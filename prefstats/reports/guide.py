@@ -17,6 +17,7 @@ from pathlib import Path
 import polars as pl
 
 from prefstats.deal import deal
+from prefstats.pimc import DEFAULT_WORLDS
 from prefstats.reports.bidding import bidding_table, hand_rows, misere_table, thresholds
 from prefstats.reports.counterfactual import (
     DECISIVE_SE,
@@ -45,6 +46,7 @@ __all__ = [
     "MODEL",
     "OBSERVED",
     "PLAYER_MODEL",
+    "SEARCH_DEALS",
     "advice",
     "counterfactual_lines",
     "figure",
@@ -58,6 +60,9 @@ GUIDE_DEALS = 15_000
 #: Deals rolled out per seat for misère against pass (and at most a fifth of the trick
 #: deals): a misère branch costs about ten trick branches.
 MISERE_DEALS = 3_000
+#: Deals rolled out per seat under the search player for the player-model table (and at
+#: most a tenth of the trick deals): its card play costs about forty heuristic deals.
+SEARCH_DEALS = 1_500
 #: The player model the counterfactual figures hold for.
 PLAYER_MODEL = ("every other decision by the built-in heuristic players with default "
                 "parameters")
@@ -119,10 +124,13 @@ def advice(table: pl.DataFrame, name: str, do: str, dont: str, upward: bool = Tr
 
 
 def counterfactual_lines(variant: Variant, seed: int, deals: int = GUIDE_DEALS,
-                         misere_deals: int = MISERE_DEALS, workers: int = 1) -> list[str]:
+                         misere_deals: int = MISERE_DEALS, workers: int = 1,
+                         search_deals: int = SEARCH_DEALS) -> list[str]:
     """The guide's advice: first call (bid, misère) and whist call against passing, on the
-    first ``deals`` (misère: ``misere_deals``) deals of the stream of ``seed``."""
-    stream = deal(max(deals, misere_deals), seed=seed)
+    first ``deals`` (misère: ``misere_deals``) deals of the stream of ``seed``; the
+    first-call gain under other continuation policies, the search player's on the first
+    ``search_deals``."""
+    stream = deal(max(deals, misere_deals, search_deals), seed=seed)
     lines = [f"Every figure below is a paired counterfactual: the first {deals:,} deals of "
              f"this dataset's deal stream (seed {seed}; misère: the first {misere_deals:,}) "
              "played at every seat once with the seat's decision forced to the option and "
@@ -169,14 +177,22 @@ def counterfactual_lines(variant: Variant, seed: int, deals: int = GUIDE_DEALS,
                          "whist", "level"), ""]
     random = seat_rollouts(variant, stream[:deals], "first_call", ["pass", "bid"], by_points,
                            seed=seed, workers=workers, policy="random")
+    search = seat_rollouts(variant, stream[:search_deals], "first_call", ["pass", "bid"],
+                           by_points, seed=seed, workers=workers, policy="pimc")
     lines += ["## The player model is an assumption", "",
               "The first-call gain of bidding by hand points on the same deals, with every "
-              "other decision by the heuristic players and by players who choose uniformly "
+              "other decision by the heuristic players; by players who choose uniformly "
               "among the legal calls and cards (a sanity check, not a model of real "
-              "players). Where the two differ, the figure is a property of the players as "
-              "much as of the hand.", "",
+              "players); and, on the first "
+              f"{search_deals:,} of those deals, by the search player (`policy = \"pimc\"`: "
+              "the heuristic's calls, and every card of a closed game chosen by sampling "
+              f"{DEFAULT_WORLDS} deals consistent with what the seat knows and solving each "
+              "double dummy: card play stronger than the heuristic's). "
+              "Where they differ, the figure is a property of the players as much as of "
+              "the hand.", "",
               policy_table("Bid against pass at the first call, by continuation policy "
-                           "(whists a deal, 95% CI)", {"heuristic": first, "random": random},
+                           "(whists a deal, 95% CI)",
+                           {"heuristic": first, "random": random, "search (PIMC)": search},
                            range(4, 11), "pass", "bid", "points"), ""]
     return lines
 
@@ -267,29 +283,35 @@ def observed_lines(lf: pl.LazyFrame) -> list[str]:
 
 
 def guide_lines(lf: pl.LazyFrame, variant: Variant, seed: int, deals: int = GUIDE_DEALS,
-                misere_deals: int = MISERE_DEALS, workers: int = 1) -> list[str]:
+                misere_deals: int = MISERE_DEALS, workers: int = 1,
+                search_deals: int = SEARCH_DEALS) -> list[str]:
     """The guide's markdown lines: the counterfactual advice for ``variant`` on the deal
     stream of ``seed``, then the observational figures of the deals in ``lf``."""
     return [f"# {describe(variant)}: when to bid and when to whist", "",
-            *counterfactual_lines(variant, seed, deals, misere_deals, workers), "",
+            *counterfactual_lines(variant, seed, deals, misere_deals, workers, search_deals),
+            "",
             *observed_lines(lf)]
 
 
 def guide(path: str | Path, out: str | Path, deals: int = GUIDE_DEALS,
-          misere_deals: int = MISERE_DEALS, workers: int = 1) -> Path:
+          misere_deals: int = MISERE_DEALS, workers: int = 1,
+          search_deals: int = SEARCH_DEALS) -> Path:
     """Write ``guide.md`` for the deal dataset at ``path`` into the folder ``out``: the
     advice from its first ``deals`` deals (at most the dataset's size; for misère
-    ``misere_deals``, at most a fifth of those) rolled out at every seat under the
-    dataset's variant and seed, then the dataset's observational figures."""
+    ``misere_deals``, at most a fifth of those; under the search player
+    ``search_deals``, at most a tenth) rolled out at every seat under the dataset's
+    variant and seed, then the dataset's observational figures."""
     manifest, variant = deal_dataset(path, "the guide reads deals (made by prefstats simulate)")
-    for name, n in (("deals", deals), ("misere_deals", misere_deals)):
+    for name, n in (("deals", deals), ("misere_deals", misere_deals),
+                    ("search_deals", search_deals)):
         if not isinstance(n, int) or n < 1:
             raise ValueError(f"{name} must be a positive number of deals, got {n!r}")
     lf = load(path)
     n = max(1, min(deals, lf.select(pl.len()).collect().item()))
     # the dataset's own deals: a guide never rolls out deals the dataset does not hold
     text = "\n".join(guide_lines(lf, variant, int(manifest["spec"]["seed"]),
-                                 n, max(1, min(misere_deals, n // 5)), workers)) + "\n"
+                                 n, max(1, min(misere_deals, n // 5)), workers,
+                                 max(1, min(search_deals, n // 10)))) + "\n"
     target = Path(out)
     target.mkdir(parents=True, exist_ok=True)
     target = target / "guide.md"
