@@ -189,23 +189,28 @@ def bench(label: str, deals, misere: bool, baseline: tuple[int, int], seed: int)
     return float(np.median(seconds) * 1e3)
 
 
-def bench_pimc(n_deals: int, worlds: int, seed: int) -> float:
+def bench_pimc(n_deals: int, worlds: int, seed: int, repeat: int = 3) -> float:
     """CPU time per PIMC card decision, printed and returned in ms: the strength gauge
     (heuristic against PIMC on the closed games of ``n_deals`` Sochi deals, PIMC as
     declarer and as defence) timed by this thread's CPU clock over the decisions PIMC
     made (forced cards excluded; the heuristic's share of the time is counted too, a
-    few per cent)."""
+    few per cent), the fastest of ``repeat`` runs (one run is about a second: this
+    machine's swings of ±15-30% show in a single one)."""
     from prefstats.strength import gauge
 
     gauge("heuristic", "pimc", deals=20, seed=seed, samples=worlds)  # compile or load
-    t0 = time.thread_time()
-    g = gauge("heuristic", "pimc", deals=n_deals, seed=seed, samples=worlds)
-    took = time.thread_time() - t0
+    runs = []
+    for _ in range(repeat):
+        t0 = time.thread_time()
+        g = gauge("heuristic", "pimc", deals=n_deals, seed=seed, samples=worlds)
+        runs.append(time.thread_time() - t0)
+    took = min(runs)
     decisions = sum(t["pimc_searches"] for t in g["timing"].values())
     print(f"PIMC card play, K = {worlds} worlds, one core:")
     print(f"  {n_deals} Sochi deals, {g['declarer']['games']} + {g['defence']['games']} closed "
           f"games, {decisions} decisions: {1e3 * took / decisions:.2f} ms a decision "
-          f"(CPU {took:.1f} s)")
+          f"(CPU {took:.1f} s, fastest of {repeat}; slowest "
+          f"{1e3 * max(runs) / decisions:.2f} ms)")
     return 1e3 * took / decisions
 
 
