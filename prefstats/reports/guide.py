@@ -129,8 +129,9 @@ def counterfactual_lines(variant: Variant, seed: int, deals: int = GUIDE_DEALS,
     """The guide's advice: first call (bid, misère) and whist call against passing, on the
     first ``deals`` (misère: ``misere_deals``) deals of the stream of ``seed``; the
     first-call gain under other continuation policies, the search player's on the first
-    ``search_deals``."""
-    stream = deal(max(deals, misere_deals, search_deals), seed=seed)
+    ``search_deals`` (at most ``deals``)."""
+    search_deals = min(search_deals, deals)
+    stream = deal(max(deals, misere_deals), seed=seed)
     lines = [f"Every figure below is a paired counterfactual: the first {deals:,} deals of "
              f"this dataset's deal stream (seed {seed}; misère: the first {misere_deals:,}) "
              "played at every seat once with the seat's decision forced to the option and "
