@@ -288,7 +288,7 @@ def demo(
     import time
 
     from prefstats.reports import guide, report
-    from prefstats.simulate import _cores, simulate, simulate_pulkas
+    from prefstats.simulate import simulate, simulate_pulkas, usable_cores
     from prefstats.variants import get_variant
 
     started = time.perf_counter()
@@ -307,7 +307,7 @@ def demo(
                         out=pulkas_dir, chunk_size=250, progress=progress, force=force)
     folder = Path(out) / variant
     typer.echo(f"rolling out the guide's decisions into {folder / 'guide.md'}")
-    guide(deals_dir, folder, workers=_cores())  # first, so that the report links it
+    guide(deals_dir, folder, workers=usable_cores())  # first, so that the report links it
     report(deals_dir, folder, pulkas=pulkas_dir)
     typer.echo(f"report: {folder / 'index.html'}, {folder / 'report.md'}, "
                f"{folder / 'guide.md'} ({time.perf_counter() - started:.0f} s)")

@@ -135,10 +135,10 @@ def rollout_command(
     rank the options by their mean value in whists, as paired differences."""
     from prefstats.cards import format_cards, parse_cards
     from prefstats.rollout import default_options, hand_deals, option_codes, rollout
-    from prefstats.simulate import _cores
+    from prefstats.simulate import usable_cores
     from prefstats.variants import get_variant
 
-    workers = workers or _cores()
+    workers = workers or usable_cores()
 
     try:
         if deals < 1:

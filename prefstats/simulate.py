@@ -72,7 +72,8 @@ from prefstats.storage import (
 )
 from prefstats.variants import Variant
 
-__all__ = ["RunSpec", "deals_table", "load", "pulkas_table", "run", "simulate", "simulate_pulkas"]
+__all__ = ["RunSpec", "deals_table", "load", "pulkas_table", "run", "simulate", "simulate_pulkas",
+           "usable_cores"]
 
 BACKENDS = ("local", "dask")
 #: Most pulkas a dataset holds: ``pulka_id`` is a uint32.
@@ -522,7 +523,7 @@ def _run_all(out: Path, specs: list[tuple[RunSpec, str]], *, workers: int | None
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
                                 or workers < 1):
         raise ValueError(f"workers must be a positive number of processes, got {workers!r}")
-    workers = workers or _cores()
+    workers = workers or usable_cores()
     show = sys.stderr.isatty() if progress is None else progress
     with ExitStack() as stack:
         client = None
@@ -609,7 +610,9 @@ def _make(folder: Path, spec: RunSpec, run: str, plan: tuple, show: bool,
     return manifest
 
 
-def _cores() -> int:
+def usable_cores() -> int:
+    """The cores this process may run on: the default number of workers of every
+    command that runs in parallel."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
 
 
