@@ -192,8 +192,8 @@ def seat_table(title: str, frame: pl.DataFrame, levels: Sequence[int], base: str
 def policy_table(title: str, frames: dict[str, pl.DataFrame], levels: Sequence[int],
                  base: str, option: str, label: str) -> str:
     """A markdown table of one gain under several continuation policies (``frames``: a
-    :func:`seat_rollouts` frame per policy name, on the same deal stream): one row per class,
-    one column per policy, and a last row with each policy's :func:`threshold`."""
+    :func:`seat_rollouts` frame per policy name, on the same deal stream): one row per
+    class, one column per policy, and a last row with each policy's :func:`threshold`."""
     columns = {f"{p}: {option} − {base} (n)": gains(f, base, option) for p, f in frames.items()}
     marks = []
     for g in columns.values():
