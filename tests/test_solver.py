@@ -20,7 +20,7 @@ from prefstats.solver import (
     solve_leads,
     solve_leads_batch,
 )
-from prefstats.solver._bounds import DUCKS, _bounds
+from prefstats.solver._bounds import BEATEN, DUCKS, _bounds
 from prefstats.solver._search import _search
 
 #: Published positions, kept in the repository (tests/data) so no clone lacks them.
@@ -93,12 +93,60 @@ def test_each_search_answers_with_a_bound_it_proved():
 
 
 def test_static_bounds_bracket_the_exact_value():
-    # The cut-offs (quick tricks, top trumps, the misère rules) never exclude the value.
+    # The cut-offs (quick tricks, sure trumps, side cards, the misère rules) never
+    # exclude the value.
     trick = np.zeros(3, dtype=np.int64)
     for h, t, lead, decl, mis in _random_positions(3000, seed=9):
         hands = np.array(h, dtype=np.int64)
         lo, hi = _bounds(hands, bin(h[0]).count("1"), lead, decl, t, mis)
         assert lo <= _minimax(hands, trick, 0, lead, decl, t, mis) <= hi, (h, t, lead, decl, mis)
+
+
+def test_beaten_is_the_largest_match_to_higher_cards():
+    # Built from the top down; checked against the match built from the bottom up (each
+    # card, lowest first, takes the lowest free higher card), also the largest.
+    for x in range(256):
+        for y in range(256):
+            free = y
+            k = 0
+            for r in range(8):
+                above = free & ~((2 << r) - 1)
+                if x >> r & 1 and above:
+                    free &= ~(above & -above)
+                    k += 1
+            assert BEATEN[x, y] == k, (x, y)
+
+
+def _trick_bounds_and_value(hands, leader, declarer, trump):
+    masks = [parse_cards(h) for h in hands]
+    bounds = _bounds(np.array(masks, dtype=np.int64), bin(masks[0]).count("1"), leader,
+                     declarer, trump, False)
+    return bounds, solve(masks, trump=trump, leader=leader, declarer=declarer)
+
+
+def test_sure_trumps():
+    # Of ♠AKJ109 only one trump can fall with the queen over it: four sure tricks (the
+    # top trumps alone gave two); he takes all five, the queen falling under the king.
+    (lo, hi), value = _trick_bounds_and_value(["♠AKJ109", "♠Q8 ♥AK8", "♠7 ♦AKQJ"], 1, 0, 0)
+    assert (lo, value) == (4, 5)
+    # A defender's trumps: the declarer's ace can meet one of ♠KQJ, the partner's ten
+    # over one of them still wins the trick for the defence.
+    (lo, hi), value = _trick_bounds_and_value(["♠A ♥AK ♦AK", "♠KQJ ♣AK", "♠10 ♣QJ ♦QJ"],
+                                              0, 0, 0)
+    assert hi == 5 - 2 and value <= hi
+
+
+def test_side_aces_of_the_declarer_not_on_lead():
+    # Defenders holding trumps must follow to the first trick of hearts and diamonds,
+    # as long as they hold cards of them: he keeps a trump that wins, so discards none
+    # of his aces before then. The two aces and the two top trumps: four, exact.
+    (lo, _), value = _trick_bounds_and_value(["♠AK ♥A ♦A ♣7", "♠Q ♥KQ ♦K ♣8",
+                                              "♠J ♥J ♦QJ ♣9"], 1, 0, 0)
+    assert lo == value == 4
+    # With the defenders out of trumps, wherever the lead is, his quick tricks stand.
+    (lo, _), value = _trick_bounds_and_value(["♠AK ♥A ♦A ♣7", "♥KQ ♦K ♣98",
+                                              "♥J ♦QJ ♣J10"], 1, 0, 0)
+    assert lo == value == 4
 
 
 def test_misere_declarer_whose_cards_all_top_the_defenders():

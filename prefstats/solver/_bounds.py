@@ -1,4 +1,4 @@
-"""Bounds on the declarer's remaining tricks at a trick boundary: quick tricks and top
+"""Bounds on the declarer's remaining tricks at a trick boundary: quick tricks and sure
 trumps for trick contracts, the misère rules (private).
 
 The helpers the search calls at every node are inlined into it (``inline="always"``):
@@ -43,6 +43,27 @@ def _ducks_table() -> np.ndarray:
 DUCKS = _ducks_table()
 
 
+def _beaten_table() -> np.ndarray:
+    """``BEATEN[x, y]``: the most cards of the holding ``x`` that can each meet a
+    different higher card of the holding ``y`` (matched greedily from the top, which
+    gives the most). Of a player's trumps, all but these win: see ``_bounds``."""
+    beaten = np.zeros((256, 256), dtype=np.int8)
+    for x in range(256):
+        for y in range(256):
+            free = 0
+            k = 0
+            for r in range(7, -1, -1):
+                if x >> r & 1 and free:
+                    free -= 1
+                    k += 1
+                free += y >> r & 1
+            beaten[x, y] = k
+    return beaten
+
+
+BEATEN = _beaten_table()
+
+
 @njit(cache=True, inline="always", error_model="numpy")
 def _suit_len(hand, s):
     return popcount((hand >> (8 * s)) & 0xFF)
@@ -55,26 +76,41 @@ def _bounds(hands, n, leader, declarer, trump, misere):
     hi = n
     if misere:
         return _misere_bounds(hands, n, leader, declarer)
-    q = _quick_tricks(hands, leader, trump)
+    q = _quick_tricks(hands, leader, declarer, trump)
     if leader == declarer:
         lo = q
     else:
         hi = n - q
     if trump >= 0:
-        # The highest trump wins the trick it falls in: so do its holder's trumps that
-        # top everyone else's, as they fall in different tricks.
+        # Sure trumps: a player's trumps fall in different tricks, and each wins its
+        # trick unless a higher trump falls in it, so all but ``BEATEN`` of them win
+        # (against a defender only the declarer's count: his partner's trump over his
+        # still wins the trick for the defence).
         sh = 8 * trump
-        owner = -1
-        for p in range(3):
-            if (hands[p] >> sh) & 0xFF > (hands[(p + 1) % 3] | hands[(p + 2) % 3]) >> sh & 0xFF:
-                owner = p
-        if owner >= 0:
-            others = (hands[(owner + 1) % 3] | hands[(owner + 2) % 3]) >> sh & 0xFF
-            top = popcount((hands[owner] >> sh & 0xFF) >> (HIGH8[others] + 1))
-            if owner == declarer:
-                lo = max(lo, top)
-            else:
-                hi = min(hi, n - top)
+        dt = (hands[declarer] >> sh) & 0xFF
+        at = (hands[(declarer + 1) % 3] >> sh) & 0xFF
+        bt = (hands[(declarer + 2) % 3] >> sh) & 0xFF
+        sure = popcount(dt) - BEATEN[dt, at | bt]
+        lo = max(lo, sure)
+        if sure > 0 and leader != declarer:
+            # Not on lead, he still takes his top side cards of ``_side_cashes``: one
+            # may not discard while holding trumps, and a trump of his wins a trick,
+            # so until he first wins one he discards nothing and plays a top card
+            # only to the first tricks of its suit, which it wins; then he cashes them.
+            lo = max(lo, sure + _side_cashes(hands[declarer], hands[(declarer + 1) % 3],
+                                             hands[(declarer + 2) % 3], trump))
+        hi = min(hi, n - max(popcount(at) - BEATEN[at, dt], popcount(bt) - BEATEN[bt, dt]))
+        # The only player left with trumps takes his quick tricks wherever the lead is:
+        # until he is in he wins each trick of a suit he has top cards in, or ruffs (so
+        # never discards), and once in he cashes them, none ruffed.
+        if (dt != 0) + (at != 0) + (bt != 0) == 1:
+            p = declarer if dt else ((declarer + 1) % 3 if at else (declarer + 2) % 3)
+            if p != leader:
+                q = _quick_tricks(hands, p, declarer, trump)
+                if p == declarer:
+                    lo = max(lo, q)
+                else:
+                    hi = min(hi, n - q)
     return lo, hi
 
 
@@ -311,8 +347,30 @@ def _shares_suit(x, y):
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _quick_tricks(hands, leader, trump):
-    """Tricks the leader can cash at once with top cards, whatever the others do."""
+def _side_cashes(h, a, b, trump):
+    """Top cards of side suits that hand ``h`` wins, played to the first tricks of their
+    suit: as many in each as every other hand holding trumps has cards of it (holding
+    trumps, one may not discard, so sheds cards of a suit only to its tricks and still
+    follows then)."""
+    ruff_a = _suit_len(a, trump) > 0
+    ruff_b = _suit_len(b, trump) > 0
+    total = 0
+    for s in range(4):
+        if s != trump:
+            sh = 8 * s
+            t = popcount(((h >> sh) & 0xFF) >> (HIGH8[((a | b) >> sh) & 0xFF] + 1))
+            if ruff_a:
+                t = min(t, _suit_len(a, s))
+            if ruff_b:
+                t = min(t, _suit_len(b, s))
+            total += t
+    return total
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _quick_tricks(hands, leader, declarer, trump):
+    """Tricks the leader surely takes: top cards he can cash at once, whatever the
+    others do, and with trumps left against him his sure trumps (see ``_bounds``)."""
     h = hands[leader]
     a = hands[(leader + 1) % 3]
     b = hands[(leader + 2) % 3]
@@ -322,21 +380,13 @@ def _quick_tricks(hands, leader, trump):
         others = ((a | b) >> sh) & 0xFF
         mine = (h >> sh) & 0xFF
         top = popcount(mine >> (HIGH8[others] + 1))
-        ruff_a = _suit_len(a, trump) > 0
-        ruff_b = _suit_len(b, trump) > 0
         if max(_suit_len(a, trump), _suit_len(b, trump)) > top:
-            # Others can still ruff after his top trumps: he cashes side suits first, a
-            # top card winning while each other player holding trumps must follow.
-            for s in range(4):
-                if s != trump:
-                    sh = 8 * s
-                    t = popcount(((h >> sh) & 0xFF) >> (HIGH8[((a | b) >> sh) & 0xFF] + 1))
-                    if ruff_a:
-                        t = min(t, _suit_len(a, s))
-                    if ruff_b:
-                        t = min(t, _suit_len(b, s))
-                    top += t
-            return top
+            # Others can still ruff after his top trumps: he cashes side suits first,
+            # a top card winning while each other player holding trumps must follow
+            # (so their trumps stay), and his sure trumps win too.
+            top = popcount(mine) - BEATEN[mine, others] if leader == declarer else \
+                popcount(mine) - BEATEN[mine, (hands[declarer] >> sh) & 0xFF]
+            return top + _side_cashes(h, a, b, trump)
     for s in range(4):
         sh = 8 * s
         others = ((a | b) >> sh) & 0xFF
