@@ -10,8 +10,10 @@ Last, the cost of a PIMC card decision (``--worlds`` sampled deals, every legal 
 valued in each) over the closed games of the strength gauge, a summary against
 the targets (misère median ≤ 1 ms, PIMC ≤ 1 ms a decision at K = 32, both on one core),
 the machine's load and ``play_batch``'s rate on the same run, by which figures measured
-on a busy machine scale to an idle one (11,100 deals/s there, README "Speed"). Node
-counts do not depend on the load: compare them across versions.
+on a busy machine scale to an idle one (13,900 deals/s there: ``play_batch`` settles open
+deals with the solver, so its rate moves with it; 11,100 before the sure-trump bounds,
+which made it 1.25 times as fast, old and new code run in turn). Node counts do not
+depend on the load: compare them across versions.
 
     .venv/bin/python scripts/bench_solver.py --deals 10000 --misere-deals 2000
 """
@@ -33,6 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from prefstats import solver
 from prefstats.cards import lowest_card
 from prefstats.tricks import legal_cards, trick_winner
+
+#: ``play_batch``'s reference rate on the idle development machine (see above).
+IDLE_RATE = 13_900
 
 
 def random_deals(n: int, seed: int, *, misere: bool, size: int = 10) -> tuple[np.ndarray, ...]:
@@ -254,7 +259,8 @@ def main(argv: list[str] | None = None) -> None:
     for line in summary:
         print(f"  {line}")
     print(f"  play_batch reference: {rate:,.0f} deals/s of CPU time (sochi, 5,000 deals; "
-          f"11,100 on the idle machine): times here x {rate / 11_100:.2f} for idle figures")
+          f"{IDLE_RATE:,} on the idle machine): times here x {rate / IDLE_RATE:.2f} for idle "
+          "figures")
     print(f"  {machine_load()}")
 
 

@@ -19,10 +19,13 @@ solvers do:
 - one card searched per run of rank-adjacent cards in a hand (no other card in play
   between them);
 - cut-offs from bounds at trick boundaries: quick tricks (top cards the leader can
-  cash), top trumps, and for misère a declarer who can duck everything, must win the
-  coming tricks (how many in a row), can escape the next one, can exit safely, or
-  keeps low cards under a defender's long suit (tricks he surely loses); the last two
-  tricks are solved directly;
+  cash), sure trumps (all of a player's trumps but those that can each meet a higher
+  trump of the other side), the top side cards of a declarer not on lead who holds a
+  sure trump (one holding trumps may not discard), the quick tricks of the only player
+  left with trumps wherever the lead is, and for misère a declarer who can duck
+  everything, must win the coming tricks (how many in a row), can escape the next one,
+  can exit safely, or keeps low cards under a defender's long suit (tricks he surely
+  loses); the last two tricks are solved directly;
 - move ordering by card-play heuristics, the table's best lead first, then the lead
   that last cut the search off at the same depth with the same leader ("killer"); for
   trick contracts the first guess is a playout along that ordering.
