@@ -136,6 +136,15 @@ def test_sure_trumps():
     assert hi == 5 - 2 and value <= hi
 
 
+def test_top_trumps_led_first_draw_the_lowest_of_theirs():
+    # On lead he plays ♠A first; ♠KQ follow under it with the queen at worst, so the king
+    # can meet only one of ♠87 (the rule without the lead saw two): ♠A, one small trump
+    # and the red aces, which the ♠K holder must follow: four, exact.
+    (lo, hi), value = _trick_bounds_and_value(["♠A87 ♥A ♦A", "♠KQ ♥7 ♦7 ♣7", "♥KQJ ♦KQ"],
+                                              0, 0, 0)
+    assert lo == hi == value == 4
+
+
 def test_side_aces_of_the_declarer_not_on_lead():
     # Defenders holding trumps must follow to the first trick of hearts and diamonds,
     # as long as they hold cards of them: he keeps a trump that wins, so discards none

@@ -70,17 +70,15 @@ def _suit_len(hand, s):
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _bounds(hands, n, leader, declarer, trump, misere):
-    """Bounds (low, high) on the declarer's remaining ``n`` tricks, ``leader`` to lead."""
-    lo = 0
-    hi = n
+def _bounds(hands, n, leader, declarer, trump, misere, need=0):
+    """Bounds (low, high) on the declarer's remaining ``n`` tricks, ``leader`` to lead;
+    given ``need`` > 0, the first that show whether he takes ``need`` (cheapest rules
+    first: the search needs no more)."""
     if misere:
         return _misere_bounds(hands, n, leader, declarer)
-    q = _quick_tricks(hands, leader, declarer, trump)
-    if leader == declarer:
-        lo = q
-    else:
-        hi = n - q
+    lo = 0
+    hi = n
+    sure = 0
     if trump >= 0:
         # Sure trumps: a player's trumps fall in different tricks, and each wins its
         # trick unless a higher trump falls in it, so all but ``BEATEN`` of them win
@@ -91,26 +89,35 @@ def _bounds(hands, n, leader, declarer, trump, misere):
         at = (hands[(declarer + 1) % 3] >> sh) & 0xFF
         bt = (hands[(declarer + 2) % 3] >> sh) & 0xFF
         sure = popcount(dt) - BEATEN[dt, at | bt]
-        lo = max(lo, sure)
-        if sure > 0 and leader != declarer:
-            # Not on lead, he still takes his top side cards of ``_side_cashes``: one
-            # may not discard while holding trumps, and a trump of his wins a trick,
-            # so until he first wins one he discards nothing and plays a top card
-            # only to the first tricks of its suit, which it wins; then he cashes them.
-            lo = max(lo, sure + _side_cashes(hands[declarer], hands[(declarer + 1) % 3],
-                                             hands[(declarer + 2) % 3], trump))
-        hi = min(hi, n - max(popcount(at) - BEATEN[at, dt], popcount(bt) - BEATEN[bt, dt]))
-        # The only player left with trumps takes his quick tricks wherever the lead is:
-        # until he is in he wins each trick of a suit he has top cards in, or ruffs (so
-        # never discards), and once in he cashes them, none ruffed.
-        if (dt != 0) + (at != 0) + (bt != 0) == 1:
-            p = declarer if dt else ((declarer + 1) % 3 if at else (declarer + 2) % 3)
-            if p != leader:
-                q = _quick_tricks(hands, p, declarer, trump)
-                if p == declarer:
-                    lo = max(lo, q)
-                else:
-                    hi = min(hi, n - q)
+        lo = sure
+        hi = n - max(popcount(at) - BEATEN[at, dt], popcount(bt) - BEATEN[bt, dt])
+        if need > 0 and (lo >= need or hi < need):
+            return lo, hi
+    q = _quick_tricks(hands, leader, declarer, trump)
+    if leader == declarer:
+        lo = max(lo, q)
+    else:
+        hi = min(hi, n - q)
+    if trump < 0 or (need > 0 and (lo >= need or hi < need)):
+        return lo, hi
+    if sure > 0 and leader != declarer:
+        # Not on lead, he still takes his top side cards of ``_side_cashes``: one may
+        # not discard while holding trumps, and a trump of his wins a trick, so until
+        # he first wins one he discards nothing and plays a top card only to the first
+        # tricks of its suit, which it wins; then he cashes them.
+        lo = max(lo, sure + _side_cashes(hands[declarer], hands[(declarer + 1) % 3],
+                                         hands[(declarer + 2) % 3], trump, 0))
+    # The only player left with trumps takes his quick tricks wherever the lead is:
+    # until he is in he wins each trick of a suit he has top cards in, or ruffs (so
+    # never discards), and once in he cashes them, none ruffed.
+    if (dt != 0) + (at != 0) + (bt != 0) == 1:
+        p = declarer if dt else ((declarer + 1) % 3 if at else (declarer + 2) % 3)
+        if p != leader:
+            q = _quick_tricks(hands, p, declarer, trump)
+            if p == declarer:
+                lo = max(lo, q)
+            else:
+                hi = min(hi, n - q)
     return lo, hi
 
 
@@ -347,13 +354,22 @@ def _shares_suit(x, y):
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _side_cashes(h, a, b, trump):
+def _drop_lowest(x, k):
+    """The holding ``x`` without its ``k`` lowest cards."""
+    for _ in range(k):
+        x &= x - 1
+    return x
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _side_cashes(h, a, b, trump, drawn):
     """Top cards of side suits that hand ``h`` wins, played to the first tricks of their
     suit: as many in each as every other hand holding trumps has cards of it (holding
     trumps, one may not discard, so sheds cards of a suit only to its tricks and still
-    follows then)."""
-    ruff_a = _suit_len(a, trump) > 0
-    ruff_b = _suit_len(b, trump) > 0
+    follows then). ``drawn``: rounds of trumps he leads first, after which a hand with
+    no more trumps than that has none."""
+    ruff_a = _suit_len(a, trump) > drawn
+    ruff_b = _suit_len(b, trump) > drawn
     total = 0
     for s in range(4):
         if s != trump:
@@ -381,12 +397,17 @@ def _quick_tricks(hands, leader, declarer, trump):
         mine = (h >> sh) & 0xFF
         top = popcount(mine >> (HIGH8[others] + 1))
         if max(_suit_len(a, trump), _suit_len(b, trump)) > top:
-            # Others can still ruff after his top trumps: he cashes side suits first,
-            # a top card winning while each other player holding trumps must follow
-            # (so their trumps stay), and his sure trumps win too.
-            top = popcount(mine) - BEATEN[mine, others] if leader == declarer else \
-                popcount(mine) - BEATEN[mine, (hands[declarer] >> sh) & 0xFF]
-            return top + _side_cashes(h, a, b, trump)
+            # Others can still ruff after his top trumps. He leads those first, the
+            # others following under them (shedding their lowest trumps, at worst);
+            # then he cashes side suits, a top card winning while each other player
+            # still holding trumps must follow (so their trumps stay); and of his
+            # other trumps, the sure ones against the other side's win too.
+            rest = mine & ((1 << (HIGH8[others] + 1)) - 1)
+            if leader == declarer:
+                left = _drop_lowest(a >> sh & 0xFF, top) | _drop_lowest(b >> sh & 0xFF, top)
+            else:
+                left = _drop_lowest((hands[declarer] >> sh) & 0xFF, top)
+            return top + popcount(rest) - BEATEN[rest, left] + _side_cashes(h, a, b, trump, top)
     for s in range(4):
         sh = 8 * s
         others = ((a | b) >> sh) & 0xFF

@@ -156,7 +156,7 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
                 if lo < 0:  # a new position: start from the static bounds
                     # Not stored when they settle it: computing them again costs less
                     # than the entry a store would push out (measured: fewer nodes).
-                    lo, hi = _bounds(hands, n, leader, declarer, trump, misere)
+                    lo, hi = _bounds(hands, n, leader, declarer, trump, misere, need)
                 hint = _unpack_card(hands, packed)
                 if lo >= need:
                     res = True
