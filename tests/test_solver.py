@@ -21,7 +21,7 @@ from prefstats.solver import (
     solve_leads_batch,
 )
 from prefstats.solver._bounds import BEATEN, DUCKS, _bounds
-from prefstats.solver._search import _search
+from prefstats.solver._search import _last_three, _last_two, _search
 
 #: Published positions, kept in the repository (tests/data) so no clone lacks them.
 POSITIONS = Path(__file__).resolve().parent / "data" / "dd_positions.txt"
@@ -90,6 +90,27 @@ def test_each_search_answers_with_a_bound_it_proved():
             res, bound = _search(hands, seq, 0, lead, decl, t, mis, target, table, stats)
             assert res == (exact >= target), (h, t, lead, decl, mis, target)
             assert (target <= bound <= exact) if res else (exact <= bound < target)
+
+
+def test_last_tricks_answer_with_a_bound_they_proved():
+    # The minimax of the last two and three tricks cuts off at ``need`` and answers, as
+    # the search does, with a bound on the side of the answer, whatever ``need`` is.
+    trick = np.zeros(3, dtype=np.int64)
+    checked = 0
+    for h, t, lead, decl, mis in _random_positions(1500, seed=13):
+        n = bin(h[0]).count("1")
+        if n not in (2, 3):
+            continue
+        hands = np.array(h, dtype=np.int64)
+        exact = _minimax(hands.copy(), trick, 0, lead, decl, t, mis)
+        last = _last_two if n == 2 else _last_three
+        for need in range(n + 2):
+            v = last(hands, lead, decl, t, mis, need)
+            assert hands.tolist() == h  # restored
+            assert (need <= v <= exact) if v >= need else (exact <= v < need), (
+                h, t, lead, decl, mis, need, v, exact)
+        checked += 1
+    assert checked > 400
 
 
 def test_static_bounds_bracket_the_exact_value():

@@ -25,7 +25,8 @@ solvers do:
   left with trumps wherever the lead is, and for misère a declarer who can duck
   everything, must win the coming tricks (how many in a row), can escape the next one,
   can exit safely, or keeps low cards under a defender's long suit (tricks he surely
-  loses); the last two tricks are solved directly;
+  loses); positions of the last three tricks not settled there are solved by a plain
+  minimax with cut-offs (no table below them);
 - move ordering by card-play heuristics, the table's best lead first, then the lead
   that last cut the search off at the same depth with the same leader ("killer"); for
   trick contracts the first guess is a playout along that ordering.

@@ -13,6 +13,20 @@ from prefstats.tricks import beats, legal_cards, trick_winner
 
 
 @njit(cache=True, inline="always", error_model="numpy")
+def _run_tops(cards, in_play):
+    """The top card of each run of ``cards`` with no other card of ``in_play`` between
+    them (one card for each set of equivalent ones): on the cards in play packed down,
+    lowest first, a card whose next one is not among ``cards`` or is the lowest of the
+    next suit."""
+    bottoms = 0
+    for s in range(4):
+        m = (in_play >> (8 * s)) & 0xFF
+        bottoms |= (m & -m) << (8 * s)
+    x = pext(cards, in_play)
+    return pdep(x & ~((x & ~pext(bottoms, in_play)) >> 1), in_play)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
 def _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, hint, killer,
                  out, scores, history):
     """Write one card per run of equivalent legal cards into ``out``, best first.
@@ -27,15 +41,7 @@ def _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, hi
     in_play = hands[0] | hands[1] | hands[2]
     for i in range(tlen):
         in_play |= 1 << trick[i]
-    # Top card of each run of legal cards with no other in-play card between them: on
-    # the cards in play packed down, lowest first, a legal card whose next one is not
-    # legal or is the lowest of the next suit.
-    bottoms = 0
-    for s in range(4):
-        m = (in_play >> (8 * s)) & 0xFF
-        bottoms |= (m & -m) << (8 * s)
-    x = pext(legal, in_play)
-    reps = pdep(x & ~((x & ~pext(bottoms, in_play)) >> 1), in_play)
+    reps = _run_tops(legal, in_play)
     if reps & (reps - 1) == 0:  # one choice: nothing to order
         out[0] = lowest_card(reps)
         return 1
