@@ -9,11 +9,11 @@ against the solver on smaller deals (7 cards a hand: on 10 it needs minutes a de
 Last, the cost of a PIMC card decision (``--worlds`` sampled deals, every legal card
 valued in each) over the closed games of the strength gauge, a summary against
 the targets (misère median ≤ 1 ms, PIMC ≤ 1 ms a decision at K = 32, both on one core),
-the machine's load and ``play_batch``'s rate on the same run, by which figures measured
-on a busy machine scale to an idle one (13,900 deals/s there: ``play_batch`` settles open
-deals with the solver, so its rate moves with it; 11,100 before the sure-trump bounds,
-which made it 1.25 times as fast, old and new code run in turn). Node counts do not
-depend on the load: compare them across versions.
+the machine's load and a reference timed in the same run, by which figures measured on a
+slower or busier machine scale to the reference machine: the plain alpha-beta below on
+20 fixed deals of 7 cards, code that does not change with the solver
+(``REFERENCE_MS``). Node counts do not depend on the machine: compare them across
+versions.
 
     .venv/bin/python scripts/bench_solver.py --deals 10000 --misere-deals 2000
 """
@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
-from benchtools import machine_load, play_batch_rate
+from benchtools import machine_load
 from numba import njit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -36,8 +36,13 @@ from prefstats import solver
 from prefstats.cards import lowest_card
 from prefstats.tricks import legal_cards, trick_winner
 
-#: ``play_batch``'s reference rate on the idle development machine (see above).
-IDLE_RATE = 13_900
+#: CPU ms of :func:`reference_ms` on the reference machine. The reference machine is the
+#: one on which the code of 2026-12-02 (commit c2d14fd, which set the targets' yardstick)
+#: ran ``play_batch`` on 5,000 Sochi deals at 11,100 deals/s; on 2026-12-04 this machine
+#: ran that code at 10,764-10,930 deals/s and this reference at 212-216 ms, run in turn,
+#: so 208 ms there. (``play_batch`` itself was the reference before; it settles open deals
+#: with the solver, so its rate moved with every solver change.)
+REFERENCE_MS = 208.0
 
 
 def random_deals(n: int, seed: int, *, misere: bool, size: int = 10) -> tuple[np.ndarray, ...]:
@@ -110,6 +115,23 @@ def _plain_alpha_beta(hands, plies, leader, declarer, trump, misere):
         else:
             hi[d] = min(hi[d], v)
         entering = False
+
+
+def reference_ms(repeat: int = 3) -> float:
+    """CPU ms of the plain alpha-beta on 20 fixed 7-card trick-contract deals, the
+    fastest of ``repeat`` runs: this machine's speed against ``REFERENCE_MS``."""
+    hands, trump, leader, declarer = random_deals(20, 7, misere=False, size=7)
+    hands = hands.astype(np.int64)
+
+    def once() -> float:
+        t0 = time.thread_time()
+        for i in range(len(hands)):
+            _plain_alpha_beta(hands[i].copy(), 21, int(leader[i]), int(declarer[i]),
+                              int(trump[i]), False)
+        return time.thread_time() - t0
+
+    once()  # compile or load the cache
+    return 1e3 * min(once() for _ in range(repeat))
 
 
 def _time_each(deals, misere: bool, solve_one) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -247,20 +269,18 @@ def main(argv: list[str] | None = None) -> None:
         median = bench("misère", deals, True, (args.baseline_deals, args.baseline_cards),
                        args.seed + 3)
         summary.append(f"misère: median {median:.3f} ms a full deal (target ≤ 1 ms)")
-    if args.pimc_deals:
-        ms = bench_pimc(args.pimc_deals, args.worlds, args.seed)
-        summary.append(f"PIMC: {ms:.2f} ms a decision at K = {args.worlds} (target ≤ 1 ms "
-                       "at K = 32)")
-    from prefstats.deal import deal
-    from prefstats.variants import get_variant
-
-    rate = play_batch_rate(deal(5_000, seed=args.seed), get_variant("sochi"), time.thread_time)
+    pimc_ms = bench_pimc(args.pimc_deals, args.worlds, args.seed) if args.pimc_deals else 0.0
+    ref = reference_ms()
+    if pimc_ms:
+        summary.append(f"PIMC: {pimc_ms:.2f} ms a decision at K = {args.worlds}, "
+                       f"{pimc_ms * REFERENCE_MS / ref:.2f} ms on the reference machine "
+                       "(target ≤ 1 ms at K = 32)")
     print("summary, one core (CPU time of this thread):")
     for line in summary:
         print(f"  {line}")
-    print(f"  play_batch reference: {rate:,.0f} deals/s of CPU time (sochi, 5,000 deals; "
-          f"{IDLE_RATE:,} on the idle machine): times here x {rate / IDLE_RATE:.2f} for idle "
-          "figures")
+    print(f"  reference: plain alpha-beta on 20 fixed 7-card deals {ref:.0f} ms "
+          f"({REFERENCE_MS:.0f} on the reference machine): times here x "
+          f"{REFERENCE_MS / ref:.2f} there")
     print(f"  {machine_load()}")
 
 

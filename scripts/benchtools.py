@@ -29,8 +29,9 @@ def machine_load() -> str:
 
 def play_batch_rate(deals, variant, clock: Callable[[], float] = time.perf_counter) -> float:
     """Deals per second of unforced ``play_batch`` (realistic mix, solver included) on
-    ``deals`` by ``clock``, after a warm-up: the reference rate that scales a run on a
-    busy machine to an idle one."""
+    ``deals`` by ``clock``, after a warm-up: what the rollout benchmark compares its
+    branches with on the same deals (it moves with the solver, so it cannot scale a
+    solver figure to another machine: ``bench_solver.reference_ms`` does)."""
     from prefstats.play import play_batch
 
     play_batch(deals[:20], variant)  # compile or load the cached kernels
