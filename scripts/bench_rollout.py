@@ -52,6 +52,10 @@ def misere_profile(variant, deals, seat: int) -> None:
     taken = np.empty(len(solved), dtype=np.int64)
     seconds = np.empty(len(solved))
     nodes = np.empty(len(solved), dtype=np.int64)
+    if len(solved):  # compiled (or loaded from the cache) before the clock starts
+        h = solved[0]["hands"].astype(np.int64)
+        solve_kernel(h[0], h[1], h[2], 0, int(solved[0]["declarer"]), -1, True, table,
+                     stats.copy())
     for i, s in enumerate(solved):
         h = s["hands"].astype(np.int64)
         before = stats[0]

@@ -21,7 +21,17 @@ from prefstats.solver import (
     solve_leads_batch,
 )
 from prefstats.solver._bounds import BEATEN, DUCKS, _bounds
-from prefstats.solver._search import _last_three, _last_two, _search
+from prefstats.solver._endgame import (
+    _PATTERNS,
+    ENDGAME_CARDS,
+    OFFSET,
+    _build_block,
+    _endgame_index,
+    _last_two,
+    _one_trick,
+    endgame_table,
+)
+from prefstats.solver._search import _search
 
 #: Published positions, kept in the repository (tests/data) so no clone lacks them.
 POSITIONS = Path(__file__).resolve().parent / "data" / "dd_positions.txt"
@@ -93,24 +103,85 @@ def test_each_search_answers_with_a_bound_it_proved():
 
 
 def test_last_tricks_answer_with_a_bound_they_proved():
-    # The minimax of the last two and three tricks cuts off at ``need`` and answers, as
-    # the search does, with a bound on the side of the answer, whatever ``need`` is.
+    # The minimax of the last two tricks, and of one trick over positions settled at
+    # once (the last three of trick contracts, any misère one over the endgame table),
+    # cuts off at ``need`` and answers, as the search does, with a bound on the side of
+    # the answer, whatever ``need`` is.
     trick = np.zeros(3, dtype=np.int64)
+    endgame = endgame_table()
     checked = 0
     for h, t, lead, decl, mis in _random_positions(1500, seed=13):
         n = bin(h[0]).count("1")
-        if n not in (2, 3):
+        if not mis and n not in (2, 3):
             continue
         hands = np.array(h, dtype=np.int64)
         exact = _minimax(hands.copy(), trick, 0, lead, decl, t, mis)
-        last = _last_two if n == 2 else _last_three
         for need in range(n + 2):
-            v = last(hands, lead, decl, t, mis, need)
+            if n == 2 and not mis:
+                v = _last_two(hands, lead, decl, t, mis, need)
+            else:
+                v = _one_trick(hands, n, lead, decl, t, mis, need, endgame)
             assert hands.tolist() == h  # restored
             assert (need <= v <= exact) if v >= need else (exact <= v < need), (
                 h, t, lead, decl, mis, need, v, exact)
         checked += 1
-    assert checked > 400
+    assert checked > 600
+
+
+# ---- the misère endgame table -----------------------------------------------------------
+
+
+def test_endgame_table_gives_each_position_one_entry():
+    # Built into a table of marks, every entry is written: as many entries as positions
+    # (of each pattern with its suits in order, every lead and split), so the index
+    # is one to one.
+    table = np.full(OFFSET[ENDGAME_CARDS + 1], 255, dtype=np.uint8)
+    table[:OFFSET[1]] = 0  # the empty position
+    for n in range(1, ENDGAME_CARDS + 1):
+        _build_block(table, n, _PATTERNS[n])
+    assert (table != 255).all()
+    assert (table == endgame_table()).all()
+
+
+def _misere_positions(count: int, sizes, seed: int):
+    """Random misère positions (hands, leader, declarer) of ``sizes`` cards a hand, from
+    2-4 suits (contested suits, as in ``_random_positions``)."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for _ in range(count):
+        size = int(rng.choice(sizes))
+        suits = rng.permutation(4)[: int(rng.integers(2, 5))]
+        deck = np.concatenate([8 * s + np.arange(8) for s in suits])
+        if len(deck) < 3 * size:
+            deck = np.arange(32)
+        cards = rng.permutation(deck)[: 3 * size].astype(np.int64)
+        hands = [int(np.sum(1 << cards[i * size : (i + 1) * size])) for i in range(3)]
+        rows.append((hands, int(rng.integers(3)), int(rng.integers(3))))
+    return rows
+
+
+def test_endgame_table_holds_the_plain_minimax_value():
+    endgame = endgame_table()
+    trick = np.zeros(3, dtype=np.int64)
+    for h, lead, decl in _misere_positions(2000, range(1, ENDGAME_CARDS + 1), seed=21):
+        hands = np.array(h, dtype=np.int64)
+        n = bin(h[0]).count("1")
+        assert endgame[_endgame_index(hands, n, lead, decl)] == _minimax(
+            hands, trick, 0, lead, decl, -1, True), (h, lead, decl)
+
+
+def test_misere_solves_through_the_endgame_agree_with_plain_minimax():
+    # Five cards a hand: the search settles them by one trick over the table (the
+    # full deals of the published positions and of ``solve``'s other tests reach it
+    # through the search).
+    rows = _misere_positions(400, (5,), seed=22)
+    hands = np.array([r[0] for r in rows], dtype=np.uint32)
+    leader, declarer = (np.array([r[k] for r in rows]) for k in (1, 2))
+    got = solve_batch(hands, -1, leader, declarer, True)
+    trick = np.zeros(3, dtype=np.int64)
+    for i, (h, lead, decl) in enumerate(rows):
+        expected = _minimax(np.array(h, dtype=np.int64), trick, 0, lead, decl, -1, True)
+        assert got[i] == expected, rows[i]
 
 
 def test_static_bounds_bracket_the_exact_value():

@@ -27,12 +27,16 @@ solvers do:
   can exit safely, or keeps low cards under a defender's long suit (tricks he surely
   loses); positions of the last three tricks not settled there are solved by a plain
   minimax with cut-offs (no table below them);
+- misère endgames looked up: a table built once a process holds the exact value of
+  every misère position of up to four cards a hand (on relative ranks, the suits
+  sorted by length: 2.9 million entries, 2.9 MB), and a position of five is solved by
+  the minimax of one trick over it;
 - move ordering by card-play heuristics, the table's best lead first, then the lead
   that last cut the search off at the same depth with the same leader ("killer"); for
   trick contracts the first guess is a playout along that ordering.
 
-Memory: one table of ``TT_SIZE`` entries of 16 bytes (256 KiB) per solver thread, plus
-a search stack of a few kilobytes.
+Memory: one table of ``TT_SIZE`` entries of 16 bytes (256 KiB) and one copy of the
+misère endgames (2.9 MB) per solver thread, plus a search stack of a few kilobytes.
 
 >>> from prefstats.cards import parse_cards as p
 >>> solve([p("♠AK"), p("♠QJ"), p("♠87")], trump=None, leader=0, declarer=0)
@@ -45,7 +49,8 @@ a search stack of a few kilobytes.
 Layout: this package's ``__init__`` holds the checked Python functions (they validate
 every argument and raise ``ValueError`` naming it); the compiled layer, which trusts
 its inputs, lives in private modules -- ``_table`` (transposition table), ``_bounds``
-(static bounds), ``_order`` (move ordering and playout), ``_search`` (the search and the
+(static bounds), ``_order`` (move ordering and playout), ``_endgame`` (the last
+tricks by plain minimax, the misère endgame table), ``_search`` (the search and the
 compiled solves), ``_batch`` (many deals over threads), ``_intrinsics`` (array views
 without reference counts). The bit helpers (``popcount``, ``pext``, ...) come from
 :mod:`prefstats.cards`. The kernels callers in numba code use (``solve_kernel``,

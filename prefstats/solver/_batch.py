@@ -23,7 +23,7 @@ def _batch_kernel(hands, leader, declarer, trump, misere, leads, tables, stats, 
     n_threads = tables[0].shape[0]
     n = hands.shape[0]
     for k in prange(n_threads):
-        table = (tables[0][k], tables[1][k])
+        table = (tables[0][k], tables[1][k], tables[2][k])
         for i in range(k, n, n_threads):
             h0 = np.int64(hands[i, 0])
             h1 = np.int64(hands[i, 1])

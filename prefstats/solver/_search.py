@@ -1,5 +1,6 @@
-"""The search: zero-window alpha-beta on an explicit stack, minimax on the last three tricks,
-and the compiled solves built on it (the compiled layer behind :mod:`prefstats.solver`)."""
+"""The search: zero-window alpha-beta on an explicit stack down to the positions
+:mod:`._endgame` settles at once, and the compiled solves built on it (the compiled layer
+behind :mod:`prefstats.solver`)."""
 
 from __future__ import annotations
 
@@ -8,128 +9,20 @@ from numba import njit
 
 from prefstats.cards import lowest_card, popcount
 from prefstats.solver._bounds import _bounds
+from prefstats.solver._endgame import (
+    ENDGAME_CARDS,
+    _endgame_index,
+    _last_trick,
+    _last_two,
+    _one_trick,
+)
 from prefstats.solver._intrinsics import _borrowed, _stack
-from prefstats.solver._order import _first_card, _order_moves, _playout, _run_tops
+from prefstats.solver._order import _first_card, _order_moves, _playout
 from prefstats.solver._table import _entry, _pack_card, _position_key, _slot, _store, _unpack_card
 from prefstats.tricks import legal_cards, trick_winner
 
 _MAX_PLIES = 31  # 30 cards plus the final node
 _HISTORY_CAP = 1023  # measured: 100 gives 7% more nodes, no cap 2% more on PIMC
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _last_trick(hands, leader, declarer, trump):
-    """1 if the declarer wins the last trick (one card a hand), else 0."""
-    w = trick_winner(lowest_card(hands[leader]), lowest_card(hands[(leader + 1) % 3]),
-                     lowest_card(hands[(leader + 2) % 3]), trump)
-    return 1 if (leader + w) % 3 == declarer else 0
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _last_two(hands, leader, declarer, trump, misere, need):
-    """Declarer's tricks from the last two tricks (two cards a hand), by minimax on
-    scalars (no scratch arrays: it runs at a good share of the search's leaves) with
-    cut-offs at ``need``: a number of tricks he surely reaches if it is at least
-    ``need``, else one he surely stays within (as :func:`_search`)."""
-    p1 = (leader + 1) % 3
-    p2 = (leader + 2) % 3
-    h0 = hands[leader]
-    h1 = hands[p1]
-    h2 = hands[p2]
-    # Whether each player wants the declarer to win tricks.
-    or0 = (leader == declarer) != misere
-    or1 = (p1 == declarer) != misere
-    or2 = (p2 == declarer) != misere
-    best0 = -1 if or0 else 9
-    m0 = h0
-    while m0:
-        c0 = lowest_card(m0)
-        m0 &= m0 - 1
-        r0 = lowest_card(h0 ^ (1 << c0))
-        best1 = -1 if or1 else 9
-        m1 = legal_cards(h1, c0 >> 3, trump)
-        while m1:
-            c1 = lowest_card(m1)
-            m1 &= m1 - 1
-            r1 = lowest_card(h1 ^ (1 << c1))
-            best2 = -1 if or2 else 9
-            m2 = legal_cards(h2, c0 >> 3, trump)
-            while m2:
-                c2 = lowest_card(m2)
-                m2 &= m2 - 1
-                r2 = lowest_card(h2 ^ (1 << c2))
-                w = trick_winner(c0, c1, c2, trump)  # 0, 1, 2: leader, p1, p2
-                # The last trick, led by the winner w: the cards in seat order from w.
-                if w == 0:
-                    last = trick_winner(r0, r1, r2, trump)
-                elif w == 1:
-                    last = (1 + trick_winner(r1, r2, r0, trump)) % 3
-                else:
-                    last = (2 + trick_winner(r2, r0, r1, trump)) % 3
-                v = ((leader + w) % 3 == declarer) + ((leader + last) % 3 == declarer)
-                best2 = max(best2, v) if or2 else min(best2, v)
-                if (best2 >= need) == or2:
-                    break
-            best1 = max(best1, best2) if or1 else min(best1, best2)
-            if (best1 >= need) == or1:
-                break
-        best0 = max(best0, best1) if or0 else min(best0, best1)
-        if (best0 >= need) == or0:
-            break
-    return best0
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _last_three(hands, leader, declarer, trump, misere, need):
-    """:func:`_last_two` for the last three tricks, one card of each run of equal ones
-    tried (about a fifth of the search's nodes were at or below such positions, and a
-    search there cost more than this); ``hands`` is mutated and restored."""
-    p1 = (leader + 1) % 3
-    p2 = (leader + 2) % 3
-    or0 = (leader == declarer) != misere
-    or1 = (p1 == declarer) != misere
-    or2 = (p2 == declarer) != misere
-    h0 = hands[leader]
-    h1 = hands[p1]
-    h2 = hands[p2]
-    # One card of each run of equivalent ones (no card in play between them).
-    in_play = h0 | h1 | h2
-    t1 = _run_tops(h1, in_play)
-    t2 = _run_tops(h2, in_play)
-    best0 = -1 if or0 else 9
-    m0 = _run_tops(h0, in_play)
-    while m0:
-        c0 = lowest_card(m0)
-        m0 &= m0 - 1
-        hands[leader] = h0 ^ (1 << c0)
-        best1 = -1 if or1 else 9
-        m1 = legal_cards(h1, c0 >> 3, trump) & t1
-        while m1:
-            c1 = lowest_card(m1)
-            m1 &= m1 - 1
-            hands[p1] = h1 ^ (1 << c1)
-            best2 = -1 if or2 else 9
-            m2 = legal_cards(h2, c0 >> 3, trump) & t2
-            while m2:
-                c2 = lowest_card(m2)
-                m2 &= m2 - 1
-                hands[p2] = h2 ^ (1 << c2)
-                w = (leader + trick_winner(c0, c1, c2, trump)) % 3
-                won = w == declarer
-                v = won + _last_two(hands, w, declarer, trump, misere, need - won)
-                best2 = max(best2, v) if or2 else min(best2, v)
-                if (best2 >= need) == or2:
-                    break
-            hands[p2] = h2
-            best1 = max(best1, best2) if or1 else min(best1, best2)
-            if (best1 >= need) == or1:
-                break
-        hands[p1] = h1
-        best0 = max(best0, best1) if or0 else min(best0, best1)
-        if (best0 >= need) == or0:
-            break
-    hands[leader] = h0
-    return best0
 
 
 # ---- the search -----------------------------------------------------------------------
@@ -178,6 +71,7 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
     hands = _borrowed(hands)
     seq = _borrowed(seq)
     words = _borrowed(words)
+    endgame = _borrowed(table[2])
 
     d = 0
     leader = root_leader
@@ -201,6 +95,11 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
             elif need > n:
                 res = False
                 val = taken + n
+                settled = True
+            elif misere and n <= ENDGAME_CARDS:
+                v = endgame[_endgame_index(hands, n, leader, declarer)]
+                res = v >= need
+                val = taken + v
                 settled = True
             elif n <= 2:
                 if n == 1:
@@ -227,8 +126,8 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
                     res = False
                     val = taken + hi
                     settled = True
-                elif n == 3:
-                    v = _last_three(hands, leader, declarer, trump, misere, need)
+                elif n == (ENDGAME_CARDS + 1 if misere else 3):
+                    v = _one_trick(hands, n, leader, declarer, trump, misere, need, endgame)
                     res = v >= need
                     val = taken + v
                     settled = True

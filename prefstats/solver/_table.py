@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from prefstats.cards import lowest_card, pdep, pext, popcount
+from prefstats.solver._endgame import endgame_table
 
 #: log2 of the number of transposition-table entries per solver thread. 2**14 entries
 #: (256 KiB) stay in the core's cache better than 2**15: faster median and mean solves
@@ -29,16 +30,20 @@ def new_table(threads: int = 1, bits: int = TT_BITS) -> tuple[np.ndarray, ...]:
     """Empty transposition tables for ``threads`` solver threads, as a tuple of arrays
     indexed by thread first: thread ``k`` uses ``tuple(t[k] for t in tables)``.
 
-    It holds two arrays. The entries, of shape (threads, 2**bits, 2): an entry is two
+    It holds three arrays. The entries, of shape (threads, 2**bits, 2): an entry is two
     words, so one memory access reads it: the first key word, then the second key word
     (40 bits) with the bounds on the declarer's remaining tricks (4 bits each) and, plus
     one, the lead that last cut the search off there (on relative ranks, tried first
-    next time). Empty entries have all bits set, which no key has. And the history of
+    next time). Empty entries have all bits set, which no key has. The history of
     leads, of shape (threads, 3, 32): points by leader and card that order leads within
-    one solve (cleared at its start).
+    one solve (cleared at its start). And a copy a thread of the misère endgames'
+    values (``_endgame``; 2.9 MB each, built once a process): copies, not a read-only
+    view, so that every caller hands the search arrays of one type, compiled once.
     """
+    end = endgame_table()
     return (np.full((threads, 1 << bits, 2), -1, dtype=np.int64),
-            np.zeros((threads, 3, 32), dtype=np.int64))
+            np.zeros((threads, 3, 32), dtype=np.int64),
+            np.tile(end, (threads, 1)))
 
 
 _KEY2 = (1 << 40) - 1
