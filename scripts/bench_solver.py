@@ -256,8 +256,10 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     print(machine_load())
     mem = solver.TT_SIZE * solver.TT_ENTRY_BYTES
+    endgame = solver.new_table(1)[2].nbytes
     print(f"solver memory: transposition table {solver.TT_SIZE} entries x "
-          f"{solver.TT_ENTRY_BYTES} B = {mem / 2**20:.1f} MiB per thread")
+          f"{solver.TT_ENTRY_BYTES} B = {mem / 2**20:.1f} MiB per thread, and misère "
+          f"endgames {endgame / 2**20:.1f} MiB per thread")
     summary = []
     if args.deals:
         deals = random_deals(args.deals, args.seed, misere=False)

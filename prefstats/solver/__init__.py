@@ -27,10 +27,10 @@ solvers do:
   can exit safely, or keeps low cards under a defender's long suit (tricks he surely
   loses); positions of the last three tricks not settled there are solved by a plain
   minimax with cut-offs (no table below them);
-- misère endgames looked up: a table built once a process holds the exact value of
-  every misère position of up to four cards a hand (on relative ranks, the suits
-  sorted by length: 2.9 million entries, 2.9 MB), and a position of five is solved by
-  the minimax of one trick over it;
+- a table of misère endgames, built once a process, holds the exact value of every
+  misère position of up to four cards a hand (on relative ranks, the suits sorted by
+  length: 2.9 million entries, 2.9 MB); the search solves a misère position of five
+  cards a hand by the minimax of one trick over it;
 - move ordering by card-play heuristics, the table's best lead first, then the lead
   that last cut the search off at the same depth with the same leader ("killer"); for
   trick contracts the first guess is a playout along that ordering.

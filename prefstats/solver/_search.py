@@ -11,7 +11,6 @@ from prefstats.cards import lowest_card, popcount
 from prefstats.solver._bounds import _bounds
 from prefstats.solver._endgame import (
     ENDGAME_CARDS,
-    _endgame_index,
     _last_trick,
     _last_two,
     _one_trick,
@@ -95,11 +94,6 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
             elif need > n:
                 res = False
                 val = taken + n
-                settled = True
-            elif misere and n <= ENDGAME_CARDS:
-                v = endgame[_endgame_index(hands, n, leader, declarer)]
-                res = v >= need
-                val = taken + v
                 settled = True
             elif n <= 2:
                 if n == 1:
