@@ -30,6 +30,7 @@ from prefstats.solver._endgame import (
     _last_two,
     _one_trick,
     endgame_table,
+    load_or_build,
 )
 from prefstats.solver._search import _search
 
@@ -141,6 +142,22 @@ def test_endgame_table_gives_each_position_one_entry():
         _build_block(table, n, _PATTERNS[n])
     assert (table != 255).all()
     assert (table == endgame_table()).all()
+
+
+def test_endgame_table_file_is_read_back_and_rebuilt_when_damaged(tmp_path):
+    path = tmp_path / "cache" / "endgames.bin"
+    built = load_or_build(path)  # no file: built, and written for the next process
+    assert (built == endgame_table()).all()
+    assert path.stat().st_size == built.size + 4
+    assert (load_or_build(path) == built).all()
+    damaged = bytearray(path.read_bytes())
+    damaged[1000] ^= 1
+    path.write_bytes(bytes(damaged))
+    assert (load_or_build(path) == built).all()  # the checksum fails: built again
+    assert path.read_bytes()[1000] == damaged[1000] ^ 1  # and the file repaired
+    path.write_bytes(b"not a table")
+    assert (load_or_build(path) == built).all()
+    assert [p.name for p in path.parent.iterdir()] == [path.name]
 
 
 def _misere_positions(count: int, sizes, seed: int):

@@ -27,7 +27,8 @@ solvers do:
   can exit safely, or keeps low cards under a defender's long suit (tricks he surely
   loses); positions of the last three tricks not settled there are solved by a plain
   minimax with cut-offs (no table below them);
-- a table of misère endgames, built once a process, holds the exact value of every
+- a table of misère endgames, built once for each version of the source and kept
+  with the compiled functions, holds the exact value of every
   misère position of up to four cards a hand (on relative ranks, the suits sorted by
   length: 2.9 million entries, 2.9 MB); the search solves a misère position of five
   cards a hand by the minimax of one trick over it;

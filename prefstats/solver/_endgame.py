@@ -8,12 +8,13 @@ no trumps. So the table indexes a position by its suits sorted by length, the se
 lead counted from the declarer, and which of the cards in play, lowest first, the
 declarer and the next seat hold (the third holds the rest). It is built up from the
 empty position, each value the minimax of one trick over the values a trick shorter,
-once a process (about a second; 2.9 MB). The search solves misère positions of five
-cards a hand by the minimax of one trick over it, so from a larger position it never
-goes below them; from a smaller one it searches as for trick contracts (a look-up
-there too, inlined into the search, made ``play_batch`` 5% slower). Measured on the
-misère solves of a Sochi first-call rollout (3,826 deals after the discard): 18,196
-nodes and 0.77 ms a solve before, 8,865 nodes and 0.48 ms with it.
+once for each version of the source (about a second; 2.9 MB, kept with the compiled
+functions). The search solves misère positions of five cards a hand by the minimax
+of one trick over it, so from a larger position it never goes below them; from a
+smaller one it searches as for trick contracts (a look-up there too, inlined into the
+search, made ``play_batch`` 5% slower). Measured on the misère solves of a Sochi
+first-call rollout (3,826 deals after the discard): 18,196 nodes and 0.77 ms a solve
+before, 8,865 nodes and 0.48 ms with it.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import os
+import zlib
+from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -272,11 +276,44 @@ def _build_block(table, n, patterns):
                 x0 = _next_set(x0)
 
 
-@functools.cache
-def endgame_table() -> np.ndarray:
-    """The misère table (uint8 tricks, read-only), built on the first call."""
+def _build_table() -> np.ndarray:
     table = np.zeros(OFFSET[ENDGAME_CARDS + 1], dtype=np.uint8)
     for n in range(1, ENDGAME_CARDS + 1):
         _build_block(table, n, _PATTERNS[n])
+    return table
+
+
+def load_or_build(path: Path) -> np.ndarray:
+    """The misère table from ``path`` (its bytes and their CRC-32), or, when that file
+    is missing, foreign or damaged, built and written there for the next process (by
+    a rename, so a reader never sees half a file; a folder it cannot write to only
+    costs the build each time)."""
+    size = int(OFFSET[ENDGAME_CARDS + 1])
+    try:
+        data = path.read_bytes()
+    except OSError:
+        data = b""
+    if len(data) == size + 4 and zlib.crc32(data[:size]) == int.from_bytes(data[size:], "little"):
+        return np.frombuffer(data, dtype=np.uint8, count=size).copy()
+    table = _build_table()
+    body = table.tobytes()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        part = path.with_name(f"{path.name}.{os.getpid()}.part")
+        part.write_bytes(body + zlib.crc32(body).to_bytes(4, "little"))
+        os.replace(part, path)
+    except OSError:
+        pass
+    return table
+
+
+@functools.cache
+def endgame_table() -> np.ndarray:
+    """The misère table (uint8 tricks, read-only), kept with the compiled functions of
+    this source (:data:`prefstats.CACHE`): built by the first process (about a
+    second), read by the next (a few milliseconds)."""
+    from prefstats import CACHE
+
+    table = load_or_build(CACHE / "misere_endgames.bin")
     table.flags.writeable = False
     return table

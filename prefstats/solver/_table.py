@@ -37,7 +37,7 @@ def new_table(threads: int = 1, bits: int = TT_BITS) -> tuple[np.ndarray, ...]:
     next time). Empty entries have all bits set, which no key has. The history of
     leads, of shape (threads, 3, 32): points by leader and card that order leads within
     one solve (cleared at its start). And a copy a thread of the misère endgames'
-    values (``_endgame``; 2.9 MB each, built once a process): copies, not a read-only
+    values (``_endgame``; 2.9 MB each): copies, not a read-only
     view, so that every caller hands the search arrays of one type, compiled once.
     """
     end = endgame_table()
