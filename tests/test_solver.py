@@ -158,6 +158,11 @@ def test_endgame_table_file_is_read_back_and_rebuilt_when_damaged(tmp_path):
     path.write_bytes(b"not a table")
     assert (load_or_build(path) == built).all()
     assert [p.name for p in path.parent.iterdir()] == [path.name]
+    path.unlink()
+    path.mkdir()  # a folder in its place: built each time, nothing left behind
+    assert (load_or_build(path) == built).all()
+    assert [p.name for p in path.parent.iterdir()] == [path.name]
+    assert path.is_dir() and not any(path.iterdir())
 
 
 def _misere_positions(count: int, sizes, seed: int):

@@ -23,6 +23,7 @@ import functools
 import itertools
 import math
 import os
+import threading
 import zlib
 from pathlib import Path
 
@@ -297,13 +298,13 @@ def load_or_build(path: Path) -> np.ndarray:
         return np.frombuffer(data, dtype=np.uint8, count=size).copy()
     table = _build_table()
     body = table.tobytes()
+    part = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.part")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        part = path.with_name(f"{path.name}.{os.getpid()}.part")
         part.write_bytes(body + zlib.crc32(body).to_bytes(4, "little"))
         os.replace(part, path)
     except OSError:
-        pass
+        part.unlink(missing_ok=True)
     return table
 
 
