@@ -453,8 +453,8 @@ def rollout(variant, deals, *, seat: int, decision: str, options: Sequence,
         "option": pl.Series(options * n, dtype=pl.Utf8),
         "legal": legal.reshape(-1),
         "value": pl.Series(value.reshape(-1), dtype=pl.Float64, nan_to_null=True),
-        "kind": pl.Series(np.asarray(engine.KINDS)[kind.reshape(-1)],
-                          dtype=pl.Enum(engine.KINDS)),
+        "kind": pl.Series(engine.KINDS, dtype=pl.Enum(engine.KINDS))
+        .gather(kind.reshape(-1).astype(np.uint32)),
         "reached": np.repeat(reached, k),
         "contract": pl.Series(contract.reshape(-1), dtype=pl.Int8),
     })

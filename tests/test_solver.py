@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +21,16 @@ from prefstats.solver import (
     solve_leads,
     solve_leads_batch,
 )
-from prefstats.solver._bounds import BEATEN, DUCKS, _bounds
+from prefstats.solver._bounds import (
+    BEATEN,
+    DUCKS,
+    HIGH8,
+    LOW8,
+    SPREAD,
+    SUIT_FACTS,
+    _bounds,
+    _forced_leads,
+)
 from prefstats.solver._endgame import (
     _PATTERNS,
     ENDGAME_CARDS,
@@ -204,6 +214,25 @@ def test_misere_solves_through_the_endgame_agree_with_plain_minimax():
     for i, (h, lead, decl) in enumerate(rows):
         expected = _minimax(np.array(h, dtype=np.int64), trick, 0, lead, decl, -1, True)
         assert got[i] == expected, rows[i]
+
+
+def test_suit_facts_match_the_rules_suit_by_suit():
+    """Every split of a suit between the misère declarer and the two defenders: the
+    packed facts equal the rules computed card by card."""
+    seen = 0
+    for split in itertools.product(range(4), repeat=8):  # each rank: out, d, a or b
+        d, a, b = (sum(1 << r for r in range(8) if split[r] == k) for k in (1, 2, 3))
+        f = int(SUIT_FACTS[SPREAD[d | b] | SPREAD[a | b] << 1])
+        low = LOW8[d]
+        escapes = max([min(bin(d & ((1 << LOW8[o]) - 1)).count("1"), bin(o).count("1") // 2)
+                       for o in (a, b) if o] or [0])
+        by_a = a != 0 and low > max(LOW8[a], -1 if b == 0 else LOW8[b])
+        by_b = b != 0 and low > LOW8[b] and (a == 0 or LOW8[a] < low)
+        assert (f & 15, f >> 4 & 15, f >> 8 & 7, f >> 11 & 1, f >> 12 & 1, f >> 13 & 1) == (
+            DUCKS[d, a | b], _forced_leads.py_func(d, a, b), escapes, HIGH8[a | b] > low,
+            by_a, by_b), (d, a, b)
+        seen += 1
+    assert seen == 4**8
 
 
 def test_static_bounds_bracket_the_exact_value():
