@@ -228,9 +228,12 @@ def test_suit_facts_match_the_rules_suit_by_suit():
                        for o in (a, b) if o] or [0])
         by_a = a != 0 and low > max(LOW8[a], -1 if b == 0 else LOW8[b])
         by_b = b != 0 and low > LOW8[b] and (a == 0 or LOW8[a] < low)
-        assert (f & 15, f >> 4 & 15, f >> 8 & 7, f >> 11 & 1, f >> 12 & 1, f >> 13 & 1) == (
-            DUCKS[d, a | b], _forced_leads.py_func(d, a, b), escapes, HIGH8[a | b] > low,
-            by_a, by_b), (d, a, b)
+        top = max(LOW8[a] if a else -1, LOW8[b] if b else -1)
+        exits = [r for r in range(8) if d >> r & 1 and r < top]
+        exit_run = 1 + max(DUCKS[d ^ (1 << r), a | b] for r in exits) if exits else 0
+        assert (f & 15, f >> 4 & 15, f >> 8 & 7, f >> 11 & 1, f >> 12 & 1, f >> 13 & 1,
+                f >> 14) == (DUCKS[d, a | b], _forced_leads.py_func(d, a, b), escapes,
+                             HIGH8[a | b] > low, by_a, by_b, exit_run), (d, a, b)
         seen += 1
     assert seen == 4**8
 

@@ -55,10 +55,13 @@ def _suit_facts_table() -> np.ndarray:
     and the other ``b``), packed in 14 bits: ``DUCKS[d, a | b]`` (bits 0-3);
     ``_forced_leads(d, a, b)`` (4-7); the sure escapes (8-10): over the defenders
     holding some, the fewest of his cards below all of one's and half of that one's
-    cards; whether some defender's card tops his lowest (11); and whether the defender
+    cards; whether some defender's card tops his lowest (11); whether the defender
     on lead can force him, when ``a`` leads (12, the partner second) and when ``b``
-    leads (13, the partner third). One look-up a suit at every new position in place
-    of loops (measured: a fifth off the bounds' time)."""
+    leads (13, the partner third); and the tricks in a row he surely loses by an exit,
+    a card below the lowest of each defender holding the suit (14-17: that trick and
+    the ducks after it, ``DUCKS`` of the rest, at best; 0 with no such card). One
+    look-up a suit at every new position in place of loops (measured: the bounds in
+    about half the time)."""
     idx = np.arange(1 << 16)
     code = (idx[:, None] >> (2 * np.arange(8))) & 3  # a rank's holder: 1 d, 2 a, 3 b
     weight = 1 << np.arange(8)
@@ -88,9 +91,16 @@ def _suit_facts_table() -> np.ndarray:
     low_b = np.where(b == 0, -1, LOW8[b])
     forced_by_a = (a != 0) & (low > np.maximum(LOW8[a], low_b))
     forced_by_b = (b != 0) & (low > LOW8[b]) & ((a == 0) | (low_a < low))
+    # The exits: his cards below every defender's lowest that holds the suit, each of
+    # which some defender must overtake; the best for him leaves the most ducks.
+    exits = d & ((1 << np.maximum(np.maximum(low_a, low_b), 0)) - 1)
+    ducks_after = np.full(idx.shape, -1)
+    for r in range(8):
+        ducks_after = np.where(exits >> r & 1,
+                               np.maximum(ducks_after, DUCKS[d ^ (1 << r), a | b]), ducks_after)
     facts = (DUCKS[d, a | b] | chain << 4 | escapes << 8 | (HIGH8[a | b] > low) << 11
-             | forced_by_a << 12 | forced_by_b << 13)
-    return facts.astype(np.int16)  # 128 KiB
+             | forced_by_a << 12 | forced_by_b << 13 | (1 + ducks_after) << 14)
+    return facts.astype(np.int32)  # 256 KiB
 
 
 SUIT_FACTS = _suit_facts_table()
@@ -226,6 +236,7 @@ def _misere_bounds(hands, n, leader, declarer):
     stuck = True  # every card of his tops the defenders' of its suit
     forcing = 0  # suits in which a defender on lead can make him win the coming trick
     escapes = 0
+    exits = 0  # by suit, 4 bits each: the tricks in a row his best exit loses (at most)
     forced_bit = 12 if leader == a else 13  # unused when he leads
     for s in range(4):
         sh = 8 * s
@@ -241,6 +252,7 @@ def _misere_bounds(hands, n, leader, declarer):
         escapes = max(escapes, (f >> 8) & 7)
         stuck = stuck and (f >> 11) & 1 == 0
         forcing |= ((f >> forced_bit) & 1) << s
+        exits |= ((f >> 14) & 15) << (4 * s)
     lo = 0
     hi = n
     if leader != declarer:
@@ -253,9 +265,8 @@ def _misere_bounds(hands, n, leader, declarer):
             lo = _forced_tricks(hands, leader, partner, declarer, partner_second, forcing,
                                 chain, chain_suit, chain_rest, n)
         else:
-            hi = min(hi, n - max(1, _escape_then_ducks(hands, leader, partner, declarer,
-                                                       partner_second, ducks, ducks_suit,
-                                                       ducks_rest, n)))
+            hi = min(hi, n - max(1, _escape_then_ducks(hands, leader, declarer, ducks,
+                                                       ducks_suit, ducks_rest, exits, n)))
     elif stuck:
         return n, n
     elif chain > 0:
@@ -264,14 +275,7 @@ def _misere_bounds(hands, n, leader, declarer):
         # A safe exit: a card some defender must overtake; then he ducks as above.
         lost = 1
         for s in range(4):
-            sh = 8 * s
-            d = (hands[declarer] >> sh) & 0xFF
-            sa = (hands[a] >> sh) & 0xFF
-            sb = (hands[b] >> sh) & 0xFF
-            top = max(-1 if sa == 0 else LOW8[sa], -1 if sb == 0 else LOW8[sb])
-            exits = d & ((1 << top) - 1) if top > 0 else 0
-            rest = ducks_rest if s == ducks_suit else ducks
-            lost = max(lost, _best_escape(exits, d, sa | sb, rest, n))
+            lost = max(lost, _exit_run(exits, s, ducks, ducks_suit, ducks_rest, n))
         if lost == n:
             return 0, 0
         hi = n - lost
@@ -288,51 +292,40 @@ def _two_least(v, s, least, least_suit, rest):
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _best_escape(cards, d, o, rest, n):
-    """The most tricks in a row a misère declarer surely loses by playing one of
-    ``cards`` of his ``d`` under the defenders' ``o`` of a suit (that trick, then the
-    leads he surely ducks, at most ``rest`` from the other suits); 0 with no such card."""
-    best = 0
-    while cards:
-        r = LOW8[cards]
-        cards &= cards - 1
-        best = max(best, 1 + min(n - 1, rest, DUCKS[d ^ (1 << r), o]))
-    return best
+def _exit_run(exits, s, ducks, ducks_suit, ducks_rest, n):
+    """The most tricks in a row a misère declarer surely loses by an exit in suit ``s``
+    (its field of ``exits``, from ``SUIT_FACTS``: that trick and the ducks after it),
+    the ducks of the other suits (``DUCKS`` counts, as in ``_escape_then_ducks``)
+    allowing at most theirs; 0 with no exit."""
+    rest = ducks_rest if s == ducks_suit else ducks
+    return min(n, 1 + rest, (exits >> (4 * s)) & 15)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _escape_then_ducks(hands, leader, partner, declarer, partner_second, ducks, ducks_suit,
-                       ducks_rest, n):
+def _escape_then_ducks(hands, leader, declarer, ducks, ducks_suit, ducks_rest, exits, n):
     """Tricks a misère declarer surely loses in a row from a defender's lead, which he
-    escapes (``DUCKS`` from the next one on): the leader's worst suit for him,
-    led with the lowest card, the partner's lowest following when second (lower cards
-    leave him fewer escapes); his best escape, his highest card of the suit that
-    allows fewest ducks when he discards. ``ducks`` (over all suits), ``ducks_suit``
-    and ``ducks_rest`` (over the others) are the counts of ``DUCKS``."""
-    a = (declarer + 1) % 3
-    b = (declarer + 2) % 3
+    escapes (``DUCKS`` from the next one on): the leader's worst suit for him. In a
+    suit he holds he escapes by a card below the lowest of each defender holding it:
+    under the card led, or one the partner must overtake (``exits``, by suit, from
+    ``SUIT_FACTS``; lower cards led leave him no more escapes). In a suit he lacks he
+    discards his highest card of the suit that allows fewest ducks. ``ducks`` (over
+    all suits), ``ducks_suit`` and ``ducks_rest`` (over the others) are the counts of
+    ``DUCKS``."""
     worst = n
     for s in range(4):
         sh = 8 * s
-        mine = (hands[leader] >> sh) & 0xFF
-        if mine == 0:
+        if (hands[leader] >> sh) & 0xFF == 0:
             continue
-        d = (hands[declarer] >> sh) & 0xFF
-        o = ((hands[a] | hands[b]) >> sh) & 0xFF
-        p = (hands[partner] >> sh) & 0xFF
-        if d == 0:  # he discards
+        if (hands[declarer] >> sh) & 0xFF == 0:  # he discards
             t = ducks_suit
             dt = (hands[declarer] >> (8 * t)) & 0xFF if t >= 0 else 0
             after = 9
             if dt & (dt - 1):
-                after = DUCKS[dt ^ (1 << HIGH8[dt]), ((hands[a] | hands[b]) >> (8 * t)) & 0xFF]
+                o = ((hands[(declarer + 1) % 3] | hands[(declarer + 2) % 3]) >> (8 * t)) & 0xFF
+                after = DUCKS[dt ^ (1 << HIGH8[dt]), o]
             best = 1 + min(n - 1, ducks_rest, after)
         else:
-            if partner_second:
-                escapes = d & ((1 << max(LOW8[mine], -1 if p == 0 else LOW8[p])) - 1)
-            else:  # he goes under the card led, or the partner must overtake his
-                escapes = d & (((1 << LOW8[mine]) - 1) | ((1 << LOW8[p]) - 1 if p else 0))
-            best = _best_escape(escapes, d, o, ducks_rest if s == ducks_suit else ducks, n)
+            best = _exit_run(exits, s, ducks, ducks_suit, ducks_rest, n)
         worst = min(worst, best)
     return worst
 
