@@ -11,6 +11,7 @@ call of a misère the players would never bid), and ``play_batch`` on the same d
 so figures measured on a busy machine can be scaled to its known speed.
 
     .venv/bin/python scripts/bench_rollout.py --deals 100000 --workers 2
+    .venv/bin/python scripts/bench_rollout.py --full 1000000   # the 5-minute criterion
 """
 
 from __future__ import annotations
@@ -92,6 +93,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--profile", action="store_true",
                     help="also profile the forced misère branch on --option-deals deals")
+    ap.add_argument("--full", type=int, default=0, metavar="DEALS",
+                    help="also time one run of DEALS deals on --workers (1000000: the "
+                         "criterion itself, about 5 min), not extrapolated")
     args = ap.parse_args(argv)
     numba.set_num_threads(1)
     variant = get_variant(args.variant)
@@ -146,6 +150,14 @@ def main(argv: list[str] | None = None) -> None:
     print(f"  peak memory {own:.2f} GiB (the whole run: the workers are threads of this "
           f"process); a run holds its value columns (8 + 1 + 1 bytes a branch) and one "
           f"{CHUNK:,}-deal chunk of states a worker")
+    if args.full:
+        full = deal(args.full, seed=args.seed + 1)
+        started = time.perf_counter()
+        rollout(variant, full, workers=args.workers, **run)
+        took = time.perf_counter() - started
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+        print(f"  {args.full:,} deals x {k} at {args.workers} workers, run: {took / 60:.2f} min "
+              f"({args.full * k / took:,.0f} branch plays/s; peak memory {peak:.2f} GiB)")
     if args.profile:
         misere_profile(variant, sample, args.seat)
     print(f"  {machine_load()}")
