@@ -52,7 +52,7 @@ SPREAD = np.array([sum(((x >> k) & 1) << (2 * k) for k in range(8)) for x in ran
 def _suit_facts_table() -> np.ndarray:
     """``SUIT_FACTS[SPREAD[d | b] | SPREAD[a | b] << 1]``: what the misère bounds need of
     a suit (``_misere_bounds``; the declarer holds ``d``, the defender after him ``a``
-    and the other ``b``), packed in 14 bits: ``DUCKS[d, a | b]`` (bits 0-3);
+    and the other ``b``), packed in 18 bits: ``DUCKS[d, a | b]`` (bits 0-3);
     ``_forced_leads(d, a, b)`` (4-7); the sure escapes (8-10): over the defenders
     holding some, the fewest of his cards below all of one's and half of that one's
     cards; whether some defender's card tops his lowest (11); whether the defender
@@ -85,8 +85,8 @@ def _suit_facts_table() -> np.ndarray:
     count = np.array([bin(v).count("1") for v in range(256)])
     escapes = np.zeros(idx.shape, dtype=np.int64)
     for o in (a, b):
-        mine = np.minimum(count[d & ((1 << np.minimum(LOW8[o], 8)) - 1)], count[o] // 2)
-        escapes = np.maximum(escapes, np.where(o != 0, mine, 0))
+        sure = np.minimum(count[d & ((1 << np.minimum(LOW8[o], 8)) - 1)], count[o] // 2)
+        escapes = np.maximum(escapes, np.where(o != 0, sure, 0))
     low_a = np.where(a == 0, -1, LOW8[a])
     low_b = np.where(b == 0, -1, LOW8[b])
     forced_by_a = (a != 0) & (low > np.maximum(LOW8[a], low_b))
