@@ -259,7 +259,7 @@ def main(argv: list[str] | None = None) -> None:
     endgame = solver.new_table(1)[2].nbytes
     print(f"solver memory: transposition table {solver.TT_SIZE} entries x "
           f"{solver.TT_ENTRY_BYTES} B = {mem / 2**20:.1f} MiB per thread, and misère "
-          f"endgames {endgame / 2**20:.1f} MiB per thread")
+          f"endgames {endgame / 2**20:.1f} MiB a process, shared by its threads")
     summary = []
     if args.deals:
         deals = random_deals(args.deals, args.seed, misere=False)

@@ -29,15 +29,16 @@ solvers do:
   minimax with cut-offs (no table below them);
 - a table of misère endgames, built once for each version of the source and kept
   with the compiled functions, holds the exact value of every
-  misère position of up to four cards a hand (on relative ranks, the suits sorted by
-  length: 2.9 million entries, 2.9 MB); the search solves a misère position of five
+  misère position of up to five cards a hand (on relative ranks, the suits sorted by
+  length: 73 million entries, 73 MB); the search solves a misère position of six
   cards a hand by the minimax of one trick over it;
 - move ordering by card-play heuristics, the table's best lead first, then the lead
   that last cut the search off at the same depth with the same leader ("killer"); for
   trick contracts the first guess is a playout along that ordering.
 
-Memory: one table of ``TT_SIZE`` entries of 16 bytes (256 KiB) and one copy of the
-misère endgames (2.9 MB) per solver thread, plus a search stack of a few kilobytes.
+Memory: one table of ``TT_SIZE`` entries of 16 bytes (256 KiB) per solver thread, plus
+a search stack of a few kilobytes; and the misère endgames (73 MB), one read-only copy
+a process that its threads share.
 
 >>> from prefstats.cards import parse_cards as p
 >>> solve([p("♠AK"), p("♠QJ"), p("♠87")], trump=None, leader=0, declarer=0)
@@ -182,7 +183,9 @@ def _run_batch(hands, trump, leader, declarer, misere, *, leads: bool, threads: 
     out = np.full((len(arr), N_CARDS if leads else 1), -1, dtype=np.int8)
     if len(arr):
         stats = np.zeros((n_threads, 8), dtype=np.int64)  # a cache line a thread
-        _batch_kernel(arr, lead, decl, tr, mis, leads, new_table(n_threads), stats, out)
+        words, history, endgame = new_table(n_threads)
+        _batch_kernel(arr, lead, decl, tr, mis, leads, (words, history), endgame[0], stats,
+                      out)
     return out
 
 

@@ -18,12 +18,14 @@ def _leads_one(h0, h1, h2, leader, declarer, trump, misere, table, stats, out):
 
 
 @njit(cache=True, parallel=True, error_model="numpy")
-def _batch_kernel(hands, leader, declarer, trump, misere, leads, tables, stats, out):
-    """Solve rows of ``hands``; thread ``k`` takes rows k, k + T, ... with table ``k``."""
+def _batch_kernel(hands, leader, declarer, trump, misere, leads, tables, endgame, stats, out):
+    """Solve rows of ``hands``; thread ``k`` takes rows k, k + T, ... with table ``k``
+    (the first two arrays of :func:`~prefstats.solver.new_table`) and the shared misère
+    ``endgame`` table."""
     n_threads = tables[0].shape[0]
     n = hands.shape[0]
     for k in prange(n_threads):
-        table = (tables[0][k], tables[1][k], tables[2][k])
+        table = (tables[0][k], tables[1][k], endgame)
         for i in range(k, n, n_threads):
             h0 = np.int64(hands[i, 0])
             h1 = np.int64(hands[i, 1])

@@ -8,13 +8,15 @@ no trumps. So the table indexes a position by its suits sorted by length, the se
 lead counted from the declarer, and which of the cards in play, lowest first, the
 declarer and the next seat hold (the third holds the rest). It is built up from the
 empty position, each value the minimax of one trick over the values a trick shorter,
-once for each version of the source (about a second; 2.9 MB, kept with the compiled
-functions). The search solves misère positions of five cards a hand by the minimax
-of one trick over it, so from a larger position it never goes below them; from a
-smaller one it searches as for trick contracts (a look-up there too, inlined into the
+once for each version of the source (about 12 s on two cores; 73 MB, kept with the
+compiled functions). The search solves misère positions of six cards a hand by the
+minimax of one trick over it, so from a larger position it never goes below them; from
+a smaller one it searches as for trick contracts (a look-up there too, inlined into the
 search, made ``play_batch`` 5% slower). Measured on the misère solves of a Sochi
 first-call rollout (3,826 deals after the discard): 18,196 nodes and 0.77 ms a solve
-before, 8,865 nodes and 0.48 ms with it.
+with no table, 8,865 nodes and 0.45 ms with one of up to four cards a hand (2.9 MB),
+3,703 nodes and 0.29 ms with one of up to five. The table is larger than the shared
+cache, so a look-up mostly waits on memory; the nodes it saves pay for that.
 """
 
 from __future__ import annotations
@@ -28,15 +30,15 @@ import zlib
 from pathlib import Path
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from prefstats.cards import lowest_card, pdep, pext, popcount
 from prefstats.solver._order import _run_tops
 from prefstats.tricks import legal_cards, trick_winner
 
-#: Largest hands (cards each) the misère table covers: 2.9 million positions at four
-#: cards; five would take 70 million, built in over a minute.
-ENDGAME_CARDS = 4
+#: Largest hands (cards each) the misère table covers: 73 million positions at five
+#: cards (2.9 million at four); six would take about 1.8 billion.
+ENDGAME_CARDS = 5
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -244,14 +246,16 @@ def _next_set(x):
     return (((r ^ x) >> 2) // c) | r
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, parallel=True, error_model="numpy")
 def _build_block(table, n, patterns):
     """Fill the table's positions ``n`` cards a hand (those of ``n - 1`` are filled):
     each pattern's position with its suits in order, every lead and split of the cards
     (the declarer is seat 0: the index counts seats from him); each value exact, by
-    :func:`_one_trick` at targets counting up until its bounds meet."""
-    hands = np.zeros(3, np.int64)
-    for p in range(patterns.shape[0]):
+    :func:`_one_trick` at targets counting up until its bounds meet. The patterns are
+    shared out over the threads: each writes its own entries and reads only the
+    smaller block's."""
+    for p in prange(patterns.shape[0]):
+        hands = np.zeros(3, np.int64)
         in_play = 0
         for i in range(4):
             in_play |= ((1 << patterns[p, i]) - 1) << (8 * i)
@@ -277,42 +281,56 @@ def _build_block(table, n, patterns):
                 x0 = _next_set(x0)
 
 
-def _build_table() -> np.ndarray:
-    table = np.zeros(OFFSET[ENDGAME_CARDS + 1], dtype=np.uint8)
-    for n in range(1, ENDGAME_CARDS + 1):
+def _build_table(cards: int = ENDGAME_CARDS) -> np.ndarray:
+    """The table's positions of up to ``cards`` cards a hand; entries the build missed
+    would keep the mark 255, which no value has."""
+    table = np.full(OFFSET[cards + 1], 255, dtype=np.uint8)
+    table[: OFFSET[1]] = 0  # the empty position
+    for n in range(1, cards + 1):
         _build_block(table, n, _PATTERNS[n])
     return table
 
 
-def load_or_build(path: Path) -> np.ndarray:
-    """The misère table from ``path`` (its bytes and their CRC-32), or, when that file
-    is missing, foreign or damaged, built and written there for the next process (by
-    a rename, so a reader never sees half a file; a folder it cannot write to only
-    costs the build each time)."""
-    size = int(OFFSET[ENDGAME_CARDS + 1])
+def load_or_build(path: Path, cards: int = ENDGAME_CARDS) -> np.ndarray:
+    """The misère table (of up to ``cards`` cards a hand) from ``path`` (its bytes and
+    their CRC-32), or, when that file is missing, foreign or damaged, built and written
+    there for the next process (by a rename, so a reader never sees half a file; a
+    folder it cannot write to only costs the build each time)."""
+    size = int(OFFSET[cards + 1])
     try:
-        data = path.read_bytes()
-    except OSError:
-        data = b""
-    if len(data) == size + 4 and zlib.crc32(data[:size]) == int.from_bytes(data[size:], "little"):
-        return np.frombuffer(data, dtype=np.uint8, count=size).copy()
-    table = _build_table()
-    body = table.tobytes()
+        data = np.fromfile(path, dtype=np.uint8)
+    except (OSError, ValueError):
+        data = np.zeros(0, dtype=np.uint8)
+    if data.size == size + 4 and zlib.crc32(data[:size]) == int.from_bytes(data[size:], "little"):
+        return data[:size]
+    table = _build_table(cards)
     part = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.part")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        part.write_bytes(body + zlib.crc32(body).to_bytes(4, "little"))
+        with part.open("wb") as f:
+            f.write(table.data)
+            f.write(zlib.crc32(table.data).to_bytes(4, "little"))
         os.replace(part, path)
     except OSError:
         part.unlink(missing_ok=True)
     return table
 
 
-@functools.cache
+_BUILDING = threading.Lock()
+
+
 def endgame_table() -> np.ndarray:
-    """The misère table (uint8 tricks, read-only), kept with the compiled functions of
-    this source (:data:`prefstats.CACHE`): built by the first process (about a
-    second), read by the next (a few milliseconds)."""
+    """The misère table (uint8 tricks, read-only; 73 MB), kept with the compiled
+    functions of this source (:data:`prefstats.CACHE`): built by the first process
+    (about 12 s on two cores), read by the next (about 0.2 s). One copy a process,
+    shared by its threads; the first call builds or reads it under a lock, so threads
+    starting together neither build it twice nor launch two parallel builds at once."""
+    with _BUILDING:
+        return _endgame_table()
+
+
+@functools.cache
+def _endgame_table() -> np.ndarray:
     from prefstats import CACHE
 
     table = load_or_build(CACHE / "misere_endgames.bin")
