@@ -38,6 +38,7 @@ from prefstats.solver._endgame import (
     _last_two,
     _one_trick,
     endgame_table,
+    endgame_value,
     load_or_build,
 )
 from prefstats.solver._search import _search
@@ -145,18 +146,29 @@ def test_endgame_table_gives_each_position_one_entry():
     # position of n cards a hand (each pattern with its suits in order, every lead and
     # split): with as many entries as positions, none left marked means the index is
     # one to one.
-    table = endgame_table()
-    assert table.size == OFFSET[ENDGAME_CARDS + 1]
+    table = _unpacked(endgame_table())
+    assert table.size == OFFSET[ENDGAME_CARDS + 1] + OFFSET[ENDGAME_CARDS + 1] % 2
     for n in range(ENDGAME_CARDS + 1):
         assert table[OFFSET[n] : OFFSET[n + 1]].max() <= n, n
+
+
+def _unpacked(table: np.ndarray) -> np.ndarray:
+    """The packed misère table's entries, one a byte."""
+    return np.stack([table & 15, table >> 4], axis=1).ravel()
+
+
+def test_endgame_values_are_read_from_their_half_byte():
+    table = _unpacked(endgame_table())
+    for i in np.random.default_rng(5).integers(0, OFFSET[ENDGAME_CARDS + 1], 1000):
+        assert endgame_value(endgame_table(), i) == table[i]
 
 
 def test_endgame_table_file_is_read_back_and_rebuilt_when_damaged(tmp_path):
     path = tmp_path / "cache" / "endgames.bin"
     # The table of up to three cards a hand (the whole one takes 15-30 s to build).
     built = load_or_build(path, 3)  # no file: built, and written for the next process
-    assert (built == endgame_table()[: OFFSET[4]]).all()
-    assert path.stat().st_size == built.size + 4
+    assert (_unpacked(built)[: OFFSET[4]] == _unpacked(endgame_table())[: OFFSET[4]]).all()
+    assert path.stat().st_size == built.size + 4 == (OFFSET[4] + 1) // 2 + 4
     assert (load_or_build(path, 3) == built).all()
     damaged = bytearray(path.read_bytes())
     damaged[1000] ^= 1
@@ -196,7 +208,7 @@ def test_endgame_table_holds_the_plain_minimax_value():
     for h, lead, decl in _misere_positions(2000, range(1, ENDGAME_CARDS + 1), seed=21):
         hands = np.array(h, dtype=np.int64)
         n = bin(h[0]).count("1")
-        assert endgame[_endgame_index(hands, n, lead, decl)] == _minimax(
+        assert endgame_value(endgame, _endgame_index(hands, n, lead, decl)) == _minimax(
             hands, trick, 0, lead, decl, -1, True), (h, lead, decl)
 
 

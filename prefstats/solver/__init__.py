@@ -30,14 +30,14 @@ solvers do:
 - a table of misère endgames, built once for each version of the source and kept
   with the compiled functions, holds the exact value of every
   misère position of up to five cards a hand (on relative ranks, the suits sorted by
-  length: 73 million entries, 73 MB); the search solves a misère position of six
+  length: 73 million entries, two a byte: 37 MB); the search solves a misère position of six
   cards a hand by the minimax of one trick over it;
 - move ordering by card-play heuristics, the table's best lead first, then the lead
   that last cut the search off at the same depth with the same leader ("killer"); for
   trick contracts the first guess is a playout along that ordering.
 
 Memory: one table of ``TT_SIZE`` entries of 16 bytes (256 KiB) per solver thread, plus
-a search stack of a few kilobytes; and the misère endgames (73 MB), one read-only copy
+a search stack of a few kilobytes; and the misère endgames (37 MB), one read-only copy
 a process that its threads share.
 
 >>> from prefstats.cards import parse_cards as p

@@ -1,22 +1,23 @@
-"""Positions near the end of play settled at once, without the search's stack: minimax
-on scalars over the last tricks, and a table of the exact values of every misère
-position of up to ``ENDGAME_CARDS`` cards a hand (private).
+"""Positions near the end of play settled at once, without the search's stack: minimax on
+scalars over the last tricks, and a table of the exact values of every misère position
+of up to ``ENDGAME_CARDS`` cards a hand (private).
 
 A misère position's value depends only on the cards' ranks among the cards in play,
-which seat declares and which leads; and not on the order of the suits, as misère has
-no trumps. So the table indexes a position by its suits sorted by length, the seat on
-lead counted from the declarer, and which of the cards in play, lowest first, the
-declarer and the next seat hold (the third holds the rest). It is built up from the
-empty position, each value the minimax of one trick over the values a trick shorter,
-once for each version of the source (about 12 s on two cores; 73 MB, kept with the
-compiled functions). The search solves misère positions of six cards a hand by the
-minimax of one trick over it, so from a larger position it never goes below them; from
-a smaller one it searches as for trick contracts (a look-up there too, inlined into the
-search, made ``play_batch`` 5% slower). Measured on the misère solves of a Sochi
+which seat declares and which leads; and not on the order of the suits, as misère has no
+trumps. So the table indexes a position by its suits sorted by length, the seat on lead
+counted from the declarer, and which of the cards in play, lowest first, the declarer
+and the next seat hold (the third holds the rest). It is built up from the empty
+position, each value the minimax of one trick over the values a trick shorter, once for
+each version of the source (about 12 s on two cores; 37 MB, two entries a byte, kept
+with the compiled functions). The search solves misère positions of six cards a hand by
+the minimax of one trick over it, so from a larger position it never goes below them;
+from a smaller one it searches as for trick contracts (a look-up there too, inlined into
+the search, made ``play_batch`` 5% slower). Measured on the misère solves of a Sochi
 first-call rollout (3,826 deals after the discard): 18,196 nodes and 0.77 ms a solve
 with no table, 8,865 nodes and 0.45 ms with one of up to four cards a hand (2.9 MB),
-3,703 nodes and 0.29 ms with one of up to five. The table is larger than the shared
-cache, so a look-up mostly waits on memory; the nodes it saves pay for that.
+3,703 nodes and 0.29 ms with one of up to five, 0.28 ms with its entries packed two a
+byte (at 73 MB a byte an entry the table is twice the shared cache, at 37 MB it nearly
+fits).
 """
 
 from __future__ import annotations
@@ -142,7 +143,8 @@ def _one_trick(hands, n, leader, declarer, trump, misere, need, endgame):
                 w = (leader + trick_winner(c0, c1, c2, trump)) % 3
                 won = w == declarer
                 if misere:
-                    v = won + endgame[_endgame_index(hands, n - 1, w, declarer)]
+                    v = won + endgame_value(endgame, _endgame_index(hands, n - 1, w,
+                                                                    declarer))
                 else:
                     v = won + _last_two(hands, w, declarer, trump, misere, need - won)
                 best2 = max(best2, v) if or2 else min(best2, v)
@@ -239,6 +241,20 @@ def _endgame_index(hands, n, leader, declarer):
 
 
 @njit(cache=True, inline="always", error_model="numpy")
+def endgame_value(endgame, i):
+    """Entry ``i`` of the packed misère table: two entries a byte, 4 bits each (the
+    table at half the size stays in the shared cache twice as often)."""
+    return (endgame[i >> 1] >> ((i & 1) << 2)) & 15
+
+
+def _pack(values: np.ndarray) -> np.ndarray:
+    """Entries of 0-15, two a byte, the first in the low half."""
+    pairs = np.zeros(2 * ((values.size + 1) // 2), dtype=np.uint8)
+    pairs[: values.size] = values
+    return pairs[0::2] | pairs[1::2] << 4
+
+
+@njit(cache=True, inline="always", error_model="numpy")
 def _next_set(x):
     """The next larger number with as many bits set (Gosper's hack)."""
     c = x & -x
@@ -247,8 +263,9 @@ def _next_set(x):
 
 
 @njit(cache=True, parallel=True, error_model="numpy")
-def _build_block(table, n, patterns):
-    """Fill the table's positions ``n`` cards a hand (those of ``n - 1`` are filled):
+def _build_block(values, table, n, patterns):
+    """Fill ``values`` (one byte an entry) at the positions ``n`` cards a hand, from the
+    packed ``table`` of the smaller ones:
     each pattern's position with its suits in order, every lead and split of the cards
     (the declarer is seat 0: the index counts seats from him); each value exact, by
     :func:`_one_trick` at targets counting up until its bounds meet. The patterns are
@@ -276,19 +293,19 @@ def _build_block(table, n, patterns):
                             lo = v
                         else:
                             hi = v
-                    table[_endgame_index(hands, n, lead, 0)] = lo
+                    values[_endgame_index(hands, n, lead, 0)] = lo
                     x1 = _next_set(x1)
                 x0 = _next_set(x0)
 
 
 def _build_table(cards: int = ENDGAME_CARDS) -> np.ndarray:
-    """The table's positions of up to ``cards`` cards a hand; entries the build missed
-    would keep the mark 255, which no value has."""
-    table = np.full(OFFSET[cards + 1], 255, dtype=np.uint8)
-    table[: OFFSET[1]] = 0  # the empty position
+    """The packed table of the positions of up to ``cards`` cards a hand; entries the
+    build missed would keep the mark 15, which no value has."""
+    values = np.full(OFFSET[cards + 1], 15, dtype=np.uint8)
+    values[: OFFSET[1]] = 0  # the empty position
     for n in range(1, cards + 1):
-        _build_block(table, n, _PATTERNS[n])
-    return table
+        _build_block(values, _pack(values[: OFFSET[n]]), n, _PATTERNS[n])
+    return _pack(values)
 
 
 def load_or_build(path: Path, cards: int = ENDGAME_CARDS) -> np.ndarray:
@@ -296,7 +313,7 @@ def load_or_build(path: Path, cards: int = ENDGAME_CARDS) -> np.ndarray:
     their CRC-32), or, when that file is missing, foreign or damaged, built and written
     there for the next process (by a rename, so a reader never sees half a file; a
     folder it cannot write to only costs the build each time)."""
-    size = int(OFFSET[cards + 1])
+    size = (int(OFFSET[cards + 1]) + 1) // 2
     try:
         data = np.fromfile(path, dtype=np.uint8)
     except (OSError, ValueError):
@@ -320,9 +337,10 @@ _BUILDING = threading.Lock()
 
 
 def endgame_table() -> np.ndarray:
-    """The misère table (uint8 tricks, read-only; 73 MB), kept with the compiled
-    functions of this source (:data:`prefstats.CACHE`): built by the first process
-    (about 12 s on two cores), read by the next (about 0.2 s). One copy a process,
+    """The misère table (tricks packed two a byte, read with :func:`endgame_value`;
+    read-only; 37 MB), kept with the compiled functions of this source
+    (:data:`prefstats.CACHE`): built by the first process (about 12 s on two cores),
+    read by the next (about 0.1 s). One copy a process,
     shared by its threads; the first call builds or reads it under a lock, so threads
     starting together neither build it twice nor launch two parallel builds at once."""
     with _BUILDING:
