@@ -142,7 +142,7 @@ def test_last_tricks_answer_with_a_bound_they_proved():
 
 
 def test_endgame_table_gives_each_position_one_entry():
-    # The build marks every entry 255 first and writes one value in 0..n for each
+    # The build marks every entry 15 first and writes one value in 0..n for each
     # position of n cards a hand (each pattern with its suits in order, every lead and
     # split): with as many entries as positions, none left marked means the index is
     # one to one.
@@ -165,7 +165,7 @@ def test_endgame_values_are_read_from_their_half_byte():
 
 def test_endgame_table_file_is_read_back_and_rebuilt_when_damaged(tmp_path):
     path = tmp_path / "cache" / "endgames.bin"
-    # The table of up to three cards a hand (the whole one takes 15-30 s to build).
+    # The table of up to three cards a hand (the whole one takes about 12 s to build).
     built = load_or_build(path, 3)  # no file: built, and written for the next process
     assert (_unpacked(built)[: OFFSET[4]] == _unpacked(endgame_table())[: OFFSET[4]]).all()
     assert path.stat().st_size == built.size + 4 == (OFFSET[4] + 1) // 2 + 4

@@ -28,10 +28,10 @@ solvers do:
   loses); positions of the last three tricks not settled there are solved by a plain
   minimax with cut-offs (no table below them);
 - a table of misère endgames, built once for each version of the source and kept
-  with the compiled functions, holds the exact value of every
-  misère position of up to five cards a hand (on relative ranks, the suits sorted by
-  length: 73 million entries, two a byte: 37 MB); the search solves a misère position of six
-  cards a hand by the minimax of one trick over it;
+  with the compiled functions, holds the exact value of every misère position of up
+  to five cards a hand (on relative ranks, the suits sorted by length: 73 million
+  entries, two a byte: 37 MB); the search solves a misère position of six cards a
+  hand by the minimax of one trick over it;
 - move ordering by card-play heuristics, the table's best lead first, then the lead
   that last cut the search off at the same depth with the same leader ("killer"); for
   trick contracts the first guess is a playout along that ordering.

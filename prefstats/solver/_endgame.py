@@ -340,9 +340,9 @@ def endgame_table() -> np.ndarray:
     """The misère table (tricks packed two a byte, read with :func:`endgame_value`;
     read-only; 37 MB), kept with the compiled functions of this source
     (:data:`prefstats.CACHE`): built by the first process (about 12 s on two cores),
-    read by the next (about 0.1 s). One copy a process,
-    shared by its threads; the first call builds or reads it under a lock, so threads
-    starting together neither build it twice nor launch two parallel builds at once."""
+    read by the next (about 0.1 s). One copy a process, shared by its threads; the
+    first call builds or reads it under a lock, so threads starting together neither
+    build it twice nor launch two parallel builds at once."""
     with _BUILDING:
         return _endgame_table()
 

@@ -39,7 +39,7 @@ def new_table(threads: int = 1, bits: int = TT_BITS) -> tuple[np.ndarray, ...]:
     one solve (cleared at its start). And the misère endgames' values (``_endgame``;
     37 MB): one read-only table of the process, a row of it for each thread (a
     broadcast view, no copies). Its look-ups mostly miss the cache; with a copy a
-    thread, two threads of a rollout ran 1.57 times one, with one shared copy 1.93.
+    thread, two threads of a rollout ran 1.57 times one, with one shared copy 1.83-1.97.
     """
     end = endgame_table()
     return (np.full((threads, 1 << bits, 2), -1, dtype=np.int64),
