@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> None:
                     help="also profile the forced misère branch on --option-deals deals")
     ap.add_argument("--full", type=int, default=0, metavar="DEALS",
                     help="also time one run of DEALS deals on --workers (1000000: the "
-                         "criterion itself, about 5 min), not extrapolated")
+                         "criterion itself, 3.4-3.6 min), not extrapolated")
     args = ap.parse_args(argv)
     numba.set_num_threads(1)
     variant = get_variant(args.variant)
