@@ -30,52 +30,64 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchtools import best_time, machine_load, play_batch_rate
 
 from prefstats import engine
+from prefstats.contracts import TRUMP
 from prefstats.deal import deal
 from prefstats.rollout import CHUNK, play_forced_hands, rollout, rollout_states
 from prefstats.solver import new_table, solve_kernel
 from prefstats.variants import get_variant
 
 
-def misere_profile(variant, deals, seat: int) -> None:
-    """Where the forced misère branch spends its time: how many of its branches end in
-    a misère settled by the solver (one call a branch, at the first card, on the whole
-    ten-trick deal after the discard), the declarer's tricks there, and the solves
-    alone (one thread, one table kept over the deals, as in a rollout) by trick count
-    against the whole branch."""
-    run = dict(seat=seat, decision="first_call", options=["misere"])
-    started = time.perf_counter()
-    states, legal = rollout_states(variant, deals, **run)
-    branch = time.perf_counter() - started
-    st = states[:, 0][legal[:, 0]]
-    solved = st[(st["kind"] == engine.MISERE_GAME) & st["double_dummy"]]
-    table = tuple(t[0] for t in new_table(1))
-    stats = np.zeros(1, dtype=np.int64)
-    taken = np.empty(len(solved), dtype=np.int64)
-    seconds = np.empty(len(solved))
-    nodes = np.empty(len(solved), dtype=np.int64)
-    if len(solved):  # compiled (or loaded from the cache) before the clock starts
-        h = solved[0]["hands"].astype(np.int64)
-        solve_kernel(h[0], h[1], h[2], 0, int(solved[0]["declarer"]), -1, True, table,
-                     stats.copy())
-    for i, s in enumerate(solved):
-        h = s["hands"].astype(np.int64)
-        before = stats[0]
+def solver_profile(variant, deals, seat: int, decision: str, options: list[str]) -> None:
+    """Where each option's branches spend their time: how many end in a deal settled by
+    one solver call (an open game or a misère, at the first card, on the whole ten-trick
+    deal after the discard) and what share of the branch's time those solves take (one
+    thread, one table kept over the deals, as in a rollout); for misère, the solves by
+    the declarer's tricks; then the solves' share of all the branches' time."""
+    total = solving = 0.0
+    for option in options:
         started = time.perf_counter()
-        taken[i] = solve_kernel(h[0], h[1], h[2], 0, int(s["declarer"]), -1, True, table,
-                                stats)
-        seconds[i] = time.perf_counter() - started
-        nodes[i] = stats[0] - before
-    assert (taken == solved["tricks"][np.arange(len(solved)), solved["declarer"]]).all()
-    print(f"  forced misère: {len(deals):,} deals, {legal.sum():,} legal, {len(st):,} played"
-          f" as misère {((st['kind'] == engine.MISERE_GAME).mean()):.1%}, "
-          f"{len(solved):,} settled by one solve each ({seconds.sum() / branch:.0%} of the "
-          f"branch's {branch:.2f} s)")
-    for t in range(11):
-        rows = taken == t
-        if rows.any():
-            print(f"    declarer takes {t:>2}: {rows.mean():6.1%}  "
-                  f"{1e3 * seconds[rows].mean():6.3f} ms, {nodes[rows].mean():9,.0f} nodes "
-                  f"a solve")
+        states, legal = rollout_states(variant, deals, seat=seat, decision=decision,
+                                       options=[option])
+        branch = time.perf_counter() - started
+        st = states[:, 0][legal[:, 0]]
+        solved = st[st["double_dummy"]]
+        misere = solved["kind"] == engine.MISERE_GAME
+        trump = np.where(misere, -1, TRUMP[solved["contract"]])
+        table = tuple(t[0] for t in new_table(1))
+        stats = np.zeros(1, dtype=np.int64)
+        taken = np.empty(len(solved), dtype=np.int64)
+        seconds = np.empty(len(solved))
+        nodes = np.empty(len(solved), dtype=np.int64)
+        if len(solved):  # compiled (or loaded from the cache) before the clock starts
+            h = solved[0]["hands"].astype(np.int64)
+            solve_kernel(h[0], h[1], h[2], 0, int(solved[0]["declarer"]), int(trump[0]),
+                         bool(misere[0]), table, stats.copy())
+        for i, s in enumerate(solved):
+            h = s["hands"].astype(np.int64)
+            before = stats[0]
+            started = time.perf_counter()
+            taken[i] = solve_kernel(h[0], h[1], h[2], 0, int(s["declarer"]), int(trump[i]),
+                                    bool(misere[i]), table, stats)
+            seconds[i] = time.perf_counter() - started
+            nodes[i] = stats[0] - before
+        assert (taken == solved["tricks"][np.arange(len(solved)), solved["declarer"]]).all()
+        total += branch
+        solving += seconds.sum()
+        print(f"  forced {option}: {len(deals):,} deals, {len(st):,} legal, {len(solved):,} "
+              f"settled by one solve each ({len(solved) / max(len(st), 1):.1%}; "
+              f"{1e3 * seconds.mean() if len(solved) else 0:.3f} ms and "
+              f"{nodes.mean() if len(solved) else 0:,.0f} nodes a solve): the solves take "
+              f"{seconds.sum() / branch:.0%} of the branch's {branch:.2f} s")
+        if option != "misere":
+            continue
+        for t in range(11):
+            rows = misere & (taken == t)
+            if rows.any():
+                print(f"    declarer takes {t:>2}: {rows.mean():6.1%}  "
+                      f"{1e3 * seconds[rows].mean():6.3f} ms, {nodes[rows].mean():9,.0f} "
+                      f"nodes a solve")
+    print(f"  all {len(options)} options: the solves take {solving / total:.0%} of the "
+          f"branches' {total:.2f} s (timed one call at a time, so a little over)")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -92,7 +104,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--decision", default="first_call")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--profile", action="store_true",
-                    help="also profile the forced misère branch on --option-deals deals")
+                    help="also profile each option's branches on --option-deals deals: "
+                         "the solver's share of their time")
     ap.add_argument("--full", type=int, default=0, metavar="DEALS",
                     help="also time one run of DEALS deals on --workers (1000000: the "
                          "criterion itself, 3.4-3.6 min), not extrapolated")
@@ -159,7 +172,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  {args.full:,} deals x {k} at {args.workers} workers, run: {took / 60:.2f} min "
               f"({args.full * k / took:,.0f} branch plays/s; peak memory {peak:.2f} GiB)")
     if args.profile:
-        misere_profile(variant, sample, args.seat)
+        solver_profile(variant, sample, args.seat, args.decision, options)
     print(f"  {machine_load()}")
 
 
