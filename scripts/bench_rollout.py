@@ -41,8 +41,8 @@ def solver_profile(variant, deals, seat: int, decision: str, options: list[str])
     """Where each option's branches spend their time: how many end in a deal settled by
     one solver call (an open game or a misère, at the first card, on the whole ten-trick
     deal after the discard) and what share of the branch's time those solves take (one
-    thread, one table kept over the deals, as in a rollout); for misère, the solves by
-    the declarer's tricks; then the solves' share of all the branches' time."""
+    thread, one table kept over the deals, as in a rollout); where most solves are of
+    misères, those by the declarer's tricks; then the solves' share of all the branches' time."""
     total = solving = 0.0
     for option in options:
         started = time.perf_counter()
@@ -78,12 +78,12 @@ def solver_profile(variant, deals, seat: int, decision: str, options: list[str])
               f"{1e3 * seconds.mean() if len(solved) else 0:.3f} ms and "
               f"{nodes.mean() if len(solved) else 0:,.0f} nodes a solve): the solves take "
               f"{seconds.sum() / branch:.0%} of the branch's {branch:.2f} s")
-        if option != "misere":
+        if misere.sum() <= len(solved) / 2:  # the breakdown only where misères are most
             continue
         for t in range(11):
             rows = misere & (taken == t)
             if rows.any():
-                print(f"    declarer takes {t:>2}: {rows.mean():6.1%}  "
+                print(f"    misère, declarer takes {t:>2}: {rows.sum() / misere.sum():6.1%}  "
                       f"{1e3 * seconds[rows].mean():6.3f} ms, {nodes[rows].mean():9,.0f} "
                       f"nodes a solve")
     print(f"  all {len(options)} options: the solves take {solving / total:.0%} of the "
