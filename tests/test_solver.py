@@ -32,8 +32,10 @@ from prefstats.solver._bounds import (
     _forced_leads,
 )
 from prefstats.solver._endgame import (
+    COLEX,
     ENDGAME_CARDS,
     OFFSET,
+    SUIT_ORDER,
     _endgame_index,
     _last_two,
     _one_trick,
@@ -150,6 +152,25 @@ def test_endgame_table_gives_each_position_one_entry():
     assert table.size == OFFSET[ENDGAME_CARDS + 1] + OFFSET[ENDGAME_CARDS + 1] % 2
     for n in range(ENDGAME_CARDS + 1):
         assert table[OFFSET[n] : OFFSET[n + 1]].max() <= n, n
+
+
+def test_colex_ranks_number_the_sets_of_each_size_in_colex_order():
+    # Colexicographic order: sets compared by their highest differing element.
+    bits = 3 * ENDGAME_CARDS
+    for k in range(ENDGAME_CARDS + 1):
+        sets = sorted(itertools.combinations(range(bits), k), key=lambda c: c[::-1])
+        masks = [sum(1 << b for b in c) for c in sets]
+        assert COLEX[masks].tolist() == list(range(len(sets))), k
+
+
+def test_suit_order_puts_suits_longest_first_ties_in_suit_order():
+    # Suit lengths 2, 3, 1, 3 (nine cards in play: three a hand): the second and the
+    # fourth suit hold three each, the second first; then the first, then the third.
+    c = 2 | 3 << 4 | 1 << 8 | 3 << 12
+    order = int(SUIT_ORDER[c]) & 0xFF
+    assert [(order >> (2 * i)) & 3 for i in range(4)] == [1, 3, 0, 2]
+    assert int(SUIT_ORDER[1 << 12 | 1]) == -1  # two cards in play: no position
+    assert int(SUIT_ORDER[c]) >> 8 >= OFFSET[3]  # in the block of three cards a hand
 
 
 def _unpacked(table: np.ndarray) -> np.ndarray:
