@@ -258,8 +258,8 @@ def main(argv: list[str] | None = None) -> None:
     mem = solver.TT_SIZE * solver.TT_ENTRY_BYTES
     endgame = solver.new_table(1)[2].nbytes
     print(f"solver memory: transposition table {solver.TT_SIZE} entries x "
-          f"{solver.TT_ENTRY_BYTES} B = {mem / 2**20:.1f} MiB per thread, and misère "
-          f"endgames {endgame / 2**20:.1f} MiB a process, shared by its threads")
+          f"{solver.TT_ENTRY_BYTES} B = {mem / 2**20:.1f} MiB per thread, and the "
+          f"endgame table {endgame / 2**20:.1f} MiB a process, shared by its threads")
     summary = []
     if args.deals:
         deals = random_deals(args.deals, args.seed, misere=False)

@@ -34,14 +34,17 @@ from prefstats.solver._bounds import (
 from prefstats.solver._endgame import (
     COLEX,
     ENDGAME_CARDS,
+    MISERE_ROW,
     OFFSET,
-    SUIT_ORDER,
+    ORDER,
+    TRICK_CARDS,
     _endgame_index,
     _last_two,
     _one_trick,
     endgame_table,
     endgame_value,
     load_or_build,
+    table_row,
 )
 from prefstats.solver._search import _search
 
@@ -115,16 +118,16 @@ def test_each_search_answers_with_a_bound_it_proved():
 
 
 def test_last_tricks_answer_with_a_bound_they_proved():
-    # The minimax of the last two tricks, and of one trick over positions settled at
-    # once (the last three of trick contracts, any misère one over the endgame table),
-    # cuts off at ``need`` and answers, as the search does, with a bound on the side of
-    # the answer, whatever ``need`` is.
+    # The minimax of the last two tricks, and of one trick over the endgame table (up
+    # to five cards a hand in trick contracts, six in misère), cuts off at ``need`` and
+    # answers, as the search does, with a bound on the side of the answer, whatever
+    # ``need`` is.
     trick = np.zeros(3, dtype=np.int64)
     endgame = endgame_table()
     checked = 0
     for h, t, lead, decl, mis in _random_positions(1500, seed=13):
         n = bin(h[0]).count("1")
-        if not mis and n not in (2, 3):
+        if not mis and n not in range(2, TRICK_CARDS + 2):
             continue
         hands = np.array(h, dtype=np.int64)
         exact = _minimax(hands.copy(), trick, 0, lead, decl, t, mis)
@@ -132,7 +135,7 @@ def test_last_tricks_answer_with_a_bound_they_proved():
             if n == 2 and not mis:
                 v = _last_two(hands, lead, decl, t, mis, need)
             else:
-                v = _one_trick(hands, n, lead, decl, t, mis, need, endgame)
+                v = _one_trick(hands, n, lead, decl, t, mis, need, endgame, table_row(t, mis))
             assert hands.tolist() == h  # restored
             assert (need <= v <= exact) if v >= need else (exact <= v < need), (
                 h, t, lead, decl, mis, need, v, exact)
@@ -140,7 +143,7 @@ def test_last_tricks_answer_with_a_bound_they_proved():
     assert checked > 600
 
 
-# ---- the misère endgame table -----------------------------------------------------------
+# ---- the endgame table -------------------------------------------------------------------
 
 
 def test_endgame_table_gives_each_position_one_entry():
@@ -163,18 +166,26 @@ def test_colex_ranks_number_the_sets_of_each_size_in_colex_order():
         assert COLEX[masks].tolist() == list(range(len(sets))), k
 
 
-def test_suit_order_puts_suits_longest_first_ties_in_suit_order():
-    # Suit lengths 2, 3, 1, 3 (nine cards in play: three a hand): the second and the
-    # fourth suit hold three each, the second first; then the first, then the third.
-    c = 2 | 3 << 4 | 1 << 8 | 3 << 12
-    order = int(SUIT_ORDER[c]) & 0xFF
-    assert [(order >> (2 * i)) & 3 for i in range(4)] == [1, 3, 0, 2]
-    assert int(SUIT_ORDER[1 << 12 | 1]) == -1  # two cards in play: no position
-    assert int(SUIT_ORDER[c]) >> 8 >= OFFSET[3]  # in the block of three cards a hand
+def test_order_puts_the_trump_suit_first_then_suits_longest_first_ties_in_suit_order():
+    # Suit lengths 2, 3, 1, 3 (nine cards in play: three a hand).
+    c = 2 + 9 * 3 + 81 * 1 + 729 * 3
+
+    def suits(row):
+        order = int(ORDER[row, c]) & 0xFF
+        return [(order >> (2 * i)) & 3 for i in range(4)]
+
+    assert suits(MISERE_ROW) == suits(table_row(-1, False)) == [1, 3, 0, 2]
+    assert suits(table_row(2, False)) == [2, 1, 3, 0]  # trumps first
+    assert suits(table_row(0, False)) == [0, 1, 3, 2]
+    assert int(ORDER[MISERE_ROW, 1 + 729]) == -1  # two cards in play: no position
+    assert OFFSET[3] <= int(ORDER[MISERE_ROW, c]) >> 8 < OFFSET[4]  # in the block of three
+    five = 4 + 9 * 4 + 81 * 4 + 729 * 3  # five cards a hand: misère only
+    assert ORDER[MISERE_ROW, five] >= 0
+    assert (ORDER[: MISERE_ROW, five] == -1).all()
 
 
 def _unpacked(table: np.ndarray) -> np.ndarray:
-    """The packed misère table's entries, one a byte."""
+    """The packed endgame table's entries, one a byte."""
     return np.stack([table & 15, table >> 4], axis=1).ravel()
 
 
@@ -223,13 +234,28 @@ def _misere_positions(count: int, sizes, seed: int):
     return rows
 
 
+def test_endgame_table_holds_the_plain_minimax_value_of_trick_contracts():
+    endgame = endgame_table()
+    trick = np.zeros(3, dtype=np.int64)
+    checked = 0
+    for h, t, lead, decl, mis in _random_positions(3000, seed=22):
+        n = bin(h[0]).count("1")
+        if mis or n > TRICK_CARDS:
+            continue
+        hands = np.array(h, dtype=np.int64)
+        assert endgame_value(endgame, _endgame_index(hands, n, lead, decl, table_row(t, mis))) \
+            == _minimax(hands, trick, 0, lead, decl, t, mis), (h, t, lead, decl)
+        checked += 1
+    assert checked > 1000
+
+
 def test_endgame_table_holds_the_plain_minimax_value():
     endgame = endgame_table()
     trick = np.zeros(3, dtype=np.int64)
     for h, lead, decl in _misere_positions(2000, range(1, ENDGAME_CARDS + 1), seed=21):
         hands = np.array(h, dtype=np.int64)
         n = bin(h[0]).count("1")
-        assert endgame_value(endgame, _endgame_index(hands, n, lead, decl)) == _minimax(
+        assert endgame_value(endgame, _endgame_index(hands, n, lead, decl, MISERE_ROW)) == _minimax(
             hands, trick, 0, lead, decl, -1, True), (h, lead, decl)
 
 

@@ -25,20 +25,21 @@ solvers do:
   left with trumps wherever the lead is, and for misère a declarer who can duck
   everything, must win the coming tricks (how many in a row), can escape the next one,
   can exit safely, or keeps low cards under a defender's long suit (tricks he surely
-  loses); positions of the last three tricks not settled there are solved by a plain
-  minimax with cut-offs (no table below them);
-- a table of misère endgames, built once for each version of the source and kept
-  with the compiled functions, holds the exact value of every misère position of up
-  to five cards a hand (on relative ranks, the suits sorted by length: 73 million
-  entries, two a byte: 37 MB); the search solves a misère position of six cards a
-  hand by the minimax of one trick over it;
+  loses);
+- a table of endgames, built once for each version of the source and kept with the
+  compiled functions, holds the exact value of every misère position of up to five
+  cards a hand and of every trick-contract position of up to four (on relative ranks,
+  the trump suit first and the other suits sorted by length: 85 million entries, two a
+  byte: 42 MB); the search looks such positions up, and solves a position one trick
+  larger (six cards a hand in misère, five in trick contracts) by the minimax of one
+  trick over the table;
 - move ordering by card-play heuristics, the table's best lead first, then the lead
   that last cut the search off at the same depth with the same leader ("killer"); for
   trick contracts the first guess is a playout along that ordering.
 
 Memory: one table of ``TT_SIZE`` entries of 16 bytes (256 KiB) per solver thread, plus
-a search stack of a few kilobytes; and the misère endgames (37 MB), one read-only copy
-a process that its threads share.
+a search stack of a few kilobytes; and the endgame table (42 MB), one read-only copy a
+process that its threads share.
 
 >>> from prefstats.cards import parse_cards as p
 >>> solve([p("♠AK"), p("♠QJ"), p("♠87")], trump=None, leader=0, declarer=0)
@@ -52,7 +53,7 @@ Layout: this package's ``__init__`` holds the checked Python functions (they val
 every argument and raise ``ValueError`` naming it); the compiled layer, which trusts
 its inputs, lives in private modules -- ``_table`` (transposition table), ``_bounds``
 (static bounds), ``_order`` (move ordering and playout), ``_endgame`` (the last
-tricks by plain minimax, the misère endgame table), ``_search`` (the search and the
+tricks by plain minimax, the endgame table), ``_search`` (the search and the
 compiled solves), ``_batch`` (many deals over threads), ``_intrinsics`` (array views
 without reference counts). The bit helpers (``popcount``, ``pext``, ...) come from
 :mod:`prefstats.cards`. The kernels callers in numba code use (``solve_kernel``,

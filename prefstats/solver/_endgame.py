@@ -1,23 +1,30 @@
 """Positions near the end of play settled at once, without the search's stack: minimax on
-scalars over the last tricks, and a table of the exact values of every misère position
-of up to ``ENDGAME_CARDS`` cards a hand (private).
+scalars over the last tricks, and a table of the exact value of every misère position of
+up to ``ENDGAME_CARDS`` cards a hand and every trick-contract position of up to
+``TRICK_CARDS`` (private).
 
-A misère position's value depends only on the cards' ranks among the cards in play,
-which seat declares and which leads; and not on the order of the suits, as misère has no
-trumps. So the table indexes a position by its suits sorted by length, the seat on lead
-counted from the declarer, and which of the cards in play, lowest first, the declarer
-and the next seat hold (the third holds the rest). It is built up from the empty
-position, each value the minimax of one trick over the values a trick shorter, once for
-each version of the source (about 12 s on two cores; 37 MB, two entries a byte, kept
-with the compiled functions). The search solves misère positions of six cards a hand by
-the minimax of one trick over it, so from a larger position it never goes below them;
-from a smaller one it searches as for trick contracts (a look-up there too, inlined into
-the search, made ``play_batch`` 5% slower). Measured on the misère solves of a Sochi
-first-call rollout (3,826 deals after the discard): 18,196 nodes and 0.77 ms a solve
-with no table, 8,865 nodes and 0.45 ms with one of up to four cards a hand (2.9 MB),
-3,703 nodes and 0.29 ms with one of up to five, 0.28 ms with its entries packed two a
-byte (at 73 MB a byte an entry the table is twice the shared cache, at 37 MB it nearly
-fits), 0.25-0.26 ms with the index from look-up tables (``COLEX``, ``SUIT_ORDER``).
+A position's value depends only on the cards' ranks among the cards in play, the trump
+suit, which seat declares and which leads; and not on the order of the other suits. So
+the table indexes a position by its kind of game (a row of ``ORDER``: misère, no trumps,
+trumps), its suits in order (the trump suit first, then the others longest first), the
+seat on lead counted from the declarer, and which of the cards in play, lowest first,
+the declarer and the next seat hold (the third holds the rest). It is built up from the
+empty position, each value the minimax of one trick over the values a trick shorter,
+once for each version of the source (about 13 s on two cores; 85 million entries, two a
+byte, 42 MB, kept with the compiled functions). The search looks up the positions it
+covers and solves one a trick larger (six cards a hand in misère, five in trick
+contracts) by the minimax of one trick over it, so from a larger position it never goes
+below them.
+
+Measured on the misère solves of a Sochi first-call rollout (3,826 deals after the
+discard): 18,196 nodes and 0.77 ms a solve with no table, 8,865 nodes and 0.45 ms with
+one of up to four cards a hand (2.9 MB), 3,703 nodes and 0.29 ms with one of up to
+five, 0.28 ms with its entries packed two a byte (at 73 MB a byte an entry the table is
+twice the shared cache, at 37 MB it nearly fits), 0.25-0.26 ms with the index from
+look-up tables (``COLEX``, ``ORDER``). On the 2,626 trick-contract solves of that
+rollout: 3,358 nodes and 0.13 ms with the last three tricks by a plain minimax; 2,740
+nodes and 0.10 ms with positions of up to four cards a hand looked up; 1,882 nodes and
+0.08 ms with those of five solved by one trick over the table too.
 """
 
 from __future__ import annotations
@@ -37,9 +44,12 @@ from prefstats.cards import lowest_card, pdep, pext, popcount
 from prefstats.solver._order import _run_tops
 from prefstats.tricks import legal_cards, trick_winner
 
-#: Largest hands (cards each) the misère table covers: 73 million positions at five
+#: Largest hands (cards each) the table covers for misère: 73 million positions at five
 #: cards (2.9 million at four); six would take about 1.8 billion.
 ENDGAME_CARDS = 5
+#: Largest hands it covers for trick contracts (with trumps or without): 11.7 million
+#: positions more.
+TRICK_CARDS = 4
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -105,11 +115,11 @@ def _last_two(hands, leader, declarer, trump, misere, need):
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _one_trick(hands, n, leader, declarer, trump, misere, need, endgame):
+def _one_trick(hands, n, leader, declarer, trump, misere, need, endgame, row):
     """:func:`_last_two` for a position ``n`` cards a hand whose positions a trick on
-    are settled at once: by :func:`_last_two` (trick contracts, ``n`` = 3) or by the
-    misère table ``endgame`` (``n`` up to ``ENDGAME_CARDS`` + 1). One card of each run
-    of equal ones is tried; ``hands`` is mutated and restored."""
+    the table ``endgame`` holds (``n`` up to one more than it covers for the kind of
+    game, ``row`` of ``ORDER``). One card of each run of equal ones is tried; ``hands``
+    is mutated and restored."""
     p1 = (leader + 1) % 3
     p2 = (leader + 2) % 3
     or0 = (leader == declarer) != misere
@@ -142,11 +152,8 @@ def _one_trick(hands, n, leader, declarer, trump, misere, need, endgame):
                 hands[p2] = h2 ^ (1 << c2)
                 w = (leader + trick_winner(c0, c1, c2, trump)) % 3
                 won = w == declarer
-                if misere:
-                    v = won + endgame_value(endgame, _endgame_index(hands, n - 1, w,
-                                                                    declarer))
-                else:
-                    v = won + _last_two(hands, w, declarer, trump, misere, need - won)
+                v = won + endgame_value(endgame, _endgame_index(hands, n - 1, w, declarer,
+                                                                row))
                 best2 = max(best2, v) if or2 else min(best2, v)
                 if (best2 >= need) == or2:
                     break
@@ -162,35 +169,59 @@ def _one_trick(hands, n, leader, declarer, trump, misere, need, endgame):
     return best0
 
 
-# ---- the misère table -----------------------------------------------------------------
+# ---- the table ------------------------------------------------------------------------
+
+#: Rows of ``ORDER``, one for each kind of game: trick contracts with trumps of suit 0-3,
+#: without trumps, misère.
+NO_TRUMP_ROW = 4
+MISERE_ROW = 5
 
 
-def _layout() -> tuple[np.ndarray, np.ndarray, np.ndarray, list[np.ndarray]]:
-    """Pattern numbers by code (the suits' lengths, longest first, 4 bits each), where
-    each hand size's block starts, the binomials, and each size's patterns."""
-    ids = np.full(1 << 16, -1, dtype=np.int64)
+@njit(cache=True, inline="always", error_model="numpy")
+def table_row(trump, misere):
+    """The row of ``ORDER`` for a kind of game (``trump`` -1 for none)."""
+    return MISERE_ROW if misere else (trump if trump >= 0 else NO_TRUMP_ROW)
+
+
+def _canonical(row: int, lengths: tuple[int, ...]) -> list[int]:
+    """The suits in the table's order for a kind of game: the trump suit first, then the
+    others longest first, ties in suit order."""
+    rest = sorted((s for s in range(4) if s != row or row >= NO_TRUMP_ROW),
+                  key=lambda s: (-lengths[s], s))
+    return rest if row >= NO_TRUMP_ROW else [row, *rest]
+
+
+def _layout() -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+    """Where each hand size's block starts, the binomials, and each size's patterns
+    in the table's order, as rows (the row of ``ORDER`` its values are read with, the
+    suits' lengths in that order): misère, then without trumps and with trumps (up to
+    ``TRICK_CARDS``; the trump suit is suit 0 there)."""
     offsets = np.zeros(ENDGAME_CARDS + 2, dtype=np.int64)
     patterns = []
     for n in range(ENDGAME_CARDS + 1):
-        pats = sorted((c for c in itertools.product(range(9), repeat=4)
-                       if sum(c) == 3 * n and list(c) == sorted(c, reverse=True)),
-                      reverse=True)
-        for i, c in enumerate(pats):
-            ids[c[0] | c[1] << 4 | c[2] << 8 | c[3] << 12] = i
-        patterns.append(np.array(pats, dtype=np.int64))
-        offsets[n + 1] = offsets[n] + len(pats) * 3 * math.comb(3 * n, n) * math.comb(2 * n, n)
+        plain = sorted((c for c in itertools.product(range(9), repeat=4)
+                        if sum(c) == 3 * n and list(c) == sorted(c, reverse=True)),
+                       reverse=True)
+        rows = [(MISERE_ROW, *c) for c in plain]
+        if n <= TRICK_CARDS:
+            rows += [(NO_TRUMP_ROW, *c) for c in plain]
+            rows += sorted(((0, *c) for c in itertools.product(range(9), repeat=4)
+                            if sum(c) == 3 * n and list(c[1:]) == sorted(c[1:], reverse=True)),
+                           reverse=True)
+        patterns.append(np.array(rows, dtype=np.int64))
+        offsets[n + 1] = offsets[n] + len(rows) * 3 * math.comb(3 * n, n) * math.comb(2 * n, n)
     binom = np.array([[math.comb(a, b) for b in range(11)] for a in range(33)], np.int64)
-    return ids, offsets, binom, patterns
+    return offsets, binom, patterns
 
 
-PATTERN_ID, OFFSET, BINOM, _PATTERNS = _layout()
+OFFSET, BINOM, _PATTERNS = _layout()
 
 
 def _colex_table() -> np.ndarray:
     """``COLEX[x]``: the rank of the set ``x`` (below ``1 << 3 * ENDGAME_CARDS``) among
     the sets of as many elements, colexicographic: the sum over its elements, lowest
     first, of binomial(element, i) for the i-th (from 1). One look-up in place of a
-    loop an element (with ``SUIT_ORDER``, an index took 16 ns from 27)."""
+    loop an element (with ``ORDER``, an index took 16 ns from 27)."""
     bits = 3 * ENDGAME_CARDS
     comb = np.array([[math.comb(b, i) for i in range(bits + 1)] for b in range(bits)])
     x = np.arange(1 << bits)
@@ -206,47 +237,52 @@ def _colex_table() -> np.ndarray:
 COLEX = _colex_table()
 
 
-def _suit_order_table() -> np.ndarray:
-    """``SUIT_ORDER[c]``, ``c`` the lengths of the four suits in play (4 bits each, in
-    suit order) of a position ``n`` cards a hand: where its block of the table starts
-    (``OFFSET[n]`` plus its pattern's block; bits 8 on) and its suits longest first,
-    ties in suit order (2 bits each). Replaces sorting the suits at every look-up."""
-    order = np.full(1 << 16, -1, dtype=np.int64)
+def _order_table() -> np.ndarray:
+    """``ORDER[row, c]``, ``c`` the lengths of the four suits in play of a position ``n``
+    cards a hand (``l0 + 9 * l1 + 81 * l2 + 729 * l3``, in suit order), for the kind of
+    game ``row``: where its pattern's block of the table starts (bits 8 on) and its
+    suits in the table's order (2 bits each); -1 where the table has no such positions.
+    One look-up in place of sorting the suits at every entry read."""
+    order = np.full((MISERE_ROW + 1, 9**4), -1, dtype=np.int64)
+    block = {}
+    for n, rows in enumerate(_PATTERNS):
+        size = 3 * math.comb(3 * n, n) * math.comb(2 * n, n)
+        for i, (row, *lengths) in enumerate(rows.tolist()):
+            block[row, *lengths] = OFFSET[n] + i * size
     for lengths in itertools.product(range(9), repeat=4):
-        if sum(lengths) % 3 or sum(lengths) > 3 * ENDGAME_CARDS:
-            continue
-        n = sum(lengths) // 3
-        suits = sorted(range(4), key=lambda s: (-lengths[s], s))
-        code = sum(lengths[s] << (4 * i) for i, s in enumerate(suits))
-        start = OFFSET[n] + PATTERN_ID[code] * 3 * BINOM[3 * n, n] * BINOM[2 * n, n]
-        c = sum(length << (4 * s) for s, length in enumerate(lengths))
-        order[c] = start << 8 | sum(s << (2 * i) for i, s in enumerate(suits))
+        c = lengths[0] + 9 * lengths[1] + 81 * lengths[2] + 729 * lengths[3]
+        for row in range(MISERE_ROW + 1):
+            suits = _canonical(row, lengths)
+            start = block.get((0 if row < NO_TRUMP_ROW else row,
+                               *(lengths[s] for s in suits)))
+            if start is not None:
+                order[row, c] = start << 8 | sum(s << (2 * i) for i, s in enumerate(suits))
     return order
 
 
-SUIT_ORDER = _suit_order_table()
+ORDER = _order_table()
 
 
 @njit(cache=True, inline="always", error_model="numpy")
 def _in_suit_order(x, order):
     """The four suits' bytes of ``x`` rearranged into the order ``order`` (2 bits a
-    suit, as in ``SUIT_ORDER``)."""
+    suit, as in ``ORDER``)."""
     return (((x >> (8 * (order & 3))) & 0xFF) | ((x >> (8 * ((order >> 2) & 3))) & 0xFF) << 8
             | ((x >> (8 * ((order >> 4) & 3))) & 0xFF) << 16
             | ((x >> (8 * ((order >> 6) & 3))) & 0xFF) << 24)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _endgame_index(hands, n, leader, declarer):
-    """Where the table holds the misère position ``n`` cards a hand at a trick's start:
-    the suits longest first (ties in suit order), the cards in play packed down in that
-    order, the declarer's among them and the next seat's among the rest (their ranks
-    among sets of as many)."""
+def _endgame_index(hands, n, leader, declarer, row):
+    """Where the table holds the position ``n`` cards a hand at a trick's start, of the
+    kind of game ``row``: the suits in the table's order, the cards in play packed down
+    in that order, the declarer's among them and the next seat's among the rest (their
+    ranks among sets of as many)."""
     d0 = hands[declarer]
     d1 = hands[(declarer + 1) % 3]
     in_play = d0 | d1 | hands[(declarer + 2) % 3]
-    order = SUIT_ORDER[popcount(in_play & 0xFF) | popcount((in_play >> 8) & 0xFF) << 4
-                       | popcount((in_play >> 16) & 0xFF) << 8 | popcount(in_play >> 24) << 12]
+    order = ORDER[row, popcount(in_play & 0xFF) + 9 * popcount((in_play >> 8) & 0xFF)
+                  + 81 * popcount((in_play >> 16) & 0xFF) + 729 * popcount(in_play >> 24)]
     packed = _in_suit_order(in_play, order)
     x0 = pext(_in_suit_order(d0, order), packed)
     x1 = pext(_in_suit_order(d1, order), packed)
@@ -257,7 +293,7 @@ def _endgame_index(hands, n, leader, declarer):
 
 @njit(cache=True, inline="always", error_model="numpy")
 def endgame_value(endgame, i):
-    """Entry ``i`` of the packed misère table: two entries a byte, 4 bits each (the
+    """Entry ``i`` of the packed endgame table: two entries a byte, 4 bits each (the
     table at half the size stays in the shared cache twice as often)."""
     return (endgame[i >> 1] >> ((i & 1) << 2)) & 15
 
@@ -280,17 +316,20 @@ def _next_set(x):
 @njit(cache=True, parallel=True, error_model="numpy")
 def _build_block(values, table, n, patterns):
     """Fill ``values`` (one byte an entry) at the positions ``n`` cards a hand, from the
-    packed ``table`` of the smaller ones:
-    each pattern's position with its suits in order, every lead and split of the cards
-    (the declarer is seat 0: the index counts seats from him); each value exact, by
-    :func:`_one_trick` at targets counting up until its bounds meet. The patterns are
-    shared out over the threads: each writes its own entries and reads only the
-    smaller block's."""
+    packed ``table`` of the smaller ones: each pattern's position (``_PATTERNS``: the
+    kind of game, then its suits' lengths, the trump suit first), every lead and split
+    of the cards (the declarer is seat 0: the index counts seats from him); each value
+    exact, by :func:`_one_trick` at targets counting up until its bounds meet. The
+    patterns are shared out over the threads: each writes its own entries and reads
+    only the smaller block's."""
     for p in prange(patterns.shape[0]):
+        row = patterns[p, 0]
+        trump = 0 if row < NO_TRUMP_ROW else -1
+        misere = row == MISERE_ROW
         hands = np.zeros(3, np.int64)
         in_play = 0
         for i in range(4):
-            in_play |= ((1 << patterns[p, i]) - 1) << (8 * i)
+            in_play |= ((1 << patterns[p, 1 + i]) - 1) << (8 * i)
         for lead in range(3):
             x0 = (1 << n) - 1
             while x0 < 1 << (3 * n):
@@ -303,12 +342,12 @@ def _build_block(values, table, n, patterns):
                     lo = 0
                     hi = n
                     while lo < hi:
-                        v = _one_trick(hands, n, lead, 0, -1, True, lo + 1, table)
+                        v = _one_trick(hands, n, lead, 0, trump, misere, lo + 1, table, row)
                         if v > lo:
                             lo = v
                         else:
                             hi = v
-                    values[_endgame_index(hands, n, lead, 0)] = lo
+                    values[_endgame_index(hands, n, lead, 0, row)] = lo
                     x1 = _next_set(x1)
                 x0 = _next_set(x0)
 
@@ -324,7 +363,7 @@ def _build_table(cards: int = ENDGAME_CARDS) -> np.ndarray:
 
 
 def load_or_build(path: Path, cards: int = ENDGAME_CARDS) -> np.ndarray:
-    """The misère table (of up to ``cards`` cards a hand) from ``path`` (its bytes and
+    """The endgame table (of up to ``cards`` cards a hand) from ``path`` (its bytes and
     their CRC-32), or, when that file is missing, foreign or damaged, built and written
     there for the next process (by a rename, so a reader never sees half a file; a
     folder it cannot write to only costs the build each time)."""
@@ -352,8 +391,8 @@ _BUILDING = threading.Lock()
 
 
 def endgame_table() -> np.ndarray:
-    """The misère table (tricks packed two a byte, read with :func:`endgame_value`;
-    read-only; 37 MB), kept with the compiled functions of this source
+    """The endgame table (tricks packed two a byte, read with :func:`endgame_value`;
+    read-only; 42 MB), kept with the compiled functions of this source
     (:data:`prefstats.CACHE`): built by the first process (about 12 s on two cores),
     read by the next (about 0.1 s). One copy a process, shared by its threads; the
     first call builds or reads it under a lock, so threads starting together neither
@@ -366,6 +405,6 @@ def endgame_table() -> np.ndarray:
 def _endgame_table() -> np.ndarray:
     from prefstats import CACHE
 
-    table = load_or_build(CACHE / "misere_endgames.bin")
+    table = load_or_build(CACHE / "endgames.bin")
     table.flags.writeable = False
     return table

@@ -11,9 +11,13 @@ from prefstats.cards import lowest_card, popcount
 from prefstats.solver._bounds import _bounds
 from prefstats.solver._endgame import (
     ENDGAME_CARDS,
+    TRICK_CARDS,
+    _endgame_index,
     _last_trick,
     _last_two,
     _one_trick,
+    endgame_value,
+    table_row,
 )
 from prefstats.solver._intrinsics import _borrowed, _stack
 from prefstats.solver._order import _first_card, _order_moves, _playout
@@ -71,6 +75,8 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
     seq = _borrowed(seq)
     words = _borrowed(words)
     endgame = _borrowed(table[2])
+    row = table_row(trump, misere)
+    table_cards = ENDGAME_CARDS if misere else TRICK_CARDS
 
     d = 0
     leader = root_leader
@@ -103,6 +109,11 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
                 res = v >= need
                 val = taken + v
                 settled = True
+            elif n <= table_cards:
+                v = endgame_value(endgame, _endgame_index(hands, n, leader, declarer, row))
+                res = v >= need
+                val = taken + v
+                settled = True
             else:
                 k1, k2 = _position_key(hands, leader, declarer, trump, misere)
                 slot = _slot(k1, k2, mask)
@@ -120,8 +131,9 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
                     res = False
                     val = taken + hi
                     settled = True
-                elif n == (ENDGAME_CARDS + 1 if misere else 3):
-                    v = _one_trick(hands, n, leader, declarer, trump, misere, need, endgame)
+                elif n == table_cards + 1:
+                    v = _one_trick(hands, n, leader, declarer, trump, misere, need, endgame,
+                                   row)
                     res = v >= need
                     val = taken + v
                     settled = True

@@ -36,8 +36,8 @@ def new_table(threads: int = 1, bits: int = TT_BITS) -> tuple[np.ndarray, ...]:
     one, the lead that last cut the search off there (on relative ranks, tried first
     next time). Empty entries have all bits set, which no key has. The history of
     leads, of shape (threads, 3, 32): points by leader and card that order leads within
-    one solve (cleared at its start). And the misère endgames' values (``_endgame``;
-    37 MB): one read-only table of the process, a row of it for each thread (a
+    one solve (cleared at its start). And the endgames' values (``_endgame``;
+    42 MB): one read-only table of the process, a row of it for each thread (a
     broadcast view, no copies). Its look-ups mostly miss the cache; with a copy a
     thread, two threads of a rollout ran 1.57 times one, with one shared copy 1.83-1.97.
     """
