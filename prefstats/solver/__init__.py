@@ -30,9 +30,10 @@ solvers do:
   compiled functions, holds the exact value of every misère position of up to five
   cards a hand and of every trick-contract position of up to four (on relative ranks,
   the trump suit first and the other suits sorted by length: 85 million entries, two a
-  byte: 42 MB); the search looks such positions up, and solves a position one trick
+  byte: 42 MB); the search looks such positions up, solves a position one trick
   larger (six cards a hand in misère, five in trick contracts) by the minimax of one
-  trick over the table;
+  trick over the table, and one two tricks larger by the minimax of one trick over
+  those, in loops rather than on the search's stack;
 - move ordering by card-play heuristics, the table's best lead first, then the lead
   that last cut the search off at the same depth with the same leader ("killer"); for
   trick contracts the first guess is a playout along that ordering.
