@@ -117,60 +117,96 @@ def _last_two(hands, leader, declarer, trump, misere, need):
     return best0
 
 
+def trick_minimax(leaf):
+    """A compiled minimax of one trick (inlined where it is called) over ``leaf``, which
+    values the positions a trick on: ``leaf(hands, n, leader, declarer, trump, misere,
+    need, ctx)`` gives the declarer's tricks from one (``n`` cards a hand, ``leader``
+    on lead), a bound as the search answers.
+
+    The minimax ``f(hands, n, leader, declarer, trump, misere, need, leads, n_leads,
+    ctx)`` tries the leads ``leads[:n_leads]`` in that order (``n_leads`` -1: every
+    lead, highest first) and the followers' cards highest first (measured: misère
+    solves 4% faster than lowest first, trick contracts the same), one card of each run
+    of equal ones. It cuts off at ``need`` and returns a
+    bound as the search answers and the lead that reached ``need`` (-1 if none);
+    ``hands`` is mutated and restored. One body for each leaf: numba cannot inline a
+    minimax whose leaf runs the same minimax again."""
+
+    @njit(inline="always", error_model="numpy")
+    def minimax(hands, n, leader, declarer, trump, misere, need, leads, n_leads, ctx):
+        p1 = (leader + 1) % 3
+        p2 = (leader + 2) % 3
+        or0 = (leader == declarer) != misere
+        or1 = (p1 == declarer) != misere
+        or2 = (p2 == declarer) != misere
+        h0 = hands[leader]
+        h1 = hands[p1]
+        h2 = hands[p2]
+        # One card of each run of equivalent ones (no card in play between them).
+        in_play = h0 | h1 | h2
+        t1 = _run_tops(h1, in_play)
+        t2 = _run_tops(h2, in_play)
+        best0 = -1 if or0 else 9
+        m0 = _run_tops(h0, in_play)
+        i = 0
+        while i < n_leads or (n_leads < 0 and m0):
+            if n_leads < 0:
+                c0 = highest_card(m0)
+                m0 ^= 1 << c0
+            else:
+                c0 = leads[i]
+                i += 1
+            hands[leader] = h0 ^ (1 << c0)
+            best1 = -1 if or1 else 9
+            m1 = legal_cards(h1, c0 >> 3, trump) & t1
+            while m1:
+                c1 = highest_card(m1)
+                m1 ^= 1 << c1
+                hands[p1] = h1 ^ (1 << c1)
+                best2 = -1 if or2 else 9
+                m2 = legal_cards(h2, c0 >> 3, trump) & t2
+                while m2:
+                    c2 = highest_card(m2)
+                    m2 ^= 1 << c2
+                    hands[p2] = h2 ^ (1 << c2)
+                    w = (leader + trick_winner(c0, c1, c2, trump)) % 3
+                    won = 1 if w == declarer else 0
+                    v = won + leaf(hands, n - 1, w, declarer, trump, misere, need - won, ctx)
+                    best2 = max(best2, v) if or2 else min(best2, v)
+                    if (best2 >= need) == or2:
+                        break
+                hands[p2] = h2
+                best1 = max(best1, best2) if or1 else min(best1, best2)
+                if (best1 >= need) == or1:
+                    break
+            hands[p1] = h1
+            best0 = max(best0, best1) if or0 else min(best0, best1)
+            if (best0 >= need) == or0:
+                hands[leader] = h0
+                return best0, c0
+        hands[leader] = h0
+        return best0, -1
+
+    return minimax
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _table_value(hands, n, leader, declarer, trump, misere, need, ctx):
+    """The table's entry for a position (``ctx``: the table and the row of ``ORDER``)."""
+    return endgame_value(ctx[0], _endgame_index(hands, n, leader, declarer, ctx[1]))
+
+
+_trick_over_table = trick_minimax(_table_value)
+
+
 @njit(cache=True, inline="always", error_model="numpy")
 def _one_trick(hands, n, leader, declarer, trump, misere, need, endgame, row):
     """:func:`_last_two` for a position ``n`` cards a hand whose positions a trick on
     the table ``endgame`` holds (``n`` up to one more than it covers for the kind of
-    game, ``row`` of ``ORDER``). One card of each run of equal ones is tried, highest
-    first (measured: misère solves 4% faster than lowest first, trick contracts the
-    same); ``hands`` is mutated and restored."""
-    p1 = (leader + 1) % 3
-    p2 = (leader + 2) % 3
-    or0 = (leader == declarer) != misere
-    or1 = (p1 == declarer) != misere
-    or2 = (p2 == declarer) != misere
-    h0 = hands[leader]
-    h1 = hands[p1]
-    h2 = hands[p2]
-    # One card of each run of equivalent ones (no card in play between them).
-    in_play = h0 | h1 | h2
-    t1 = _run_tops(h1, in_play)
-    t2 = _run_tops(h2, in_play)
-    best0 = -1 if or0 else 9
-    m0 = _run_tops(h0, in_play)
-    while m0:
-        c0 = highest_card(m0)
-        m0 ^= 1 << c0
-        hands[leader] = h0 ^ (1 << c0)
-        best1 = -1 if or1 else 9
-        m1 = legal_cards(h1, c0 >> 3, trump) & t1
-        while m1:
-            c1 = highest_card(m1)
-            m1 ^= 1 << c1
-            hands[p1] = h1 ^ (1 << c1)
-            best2 = -1 if or2 else 9
-            m2 = legal_cards(h2, c0 >> 3, trump) & t2
-            while m2:
-                c2 = highest_card(m2)
-                m2 ^= 1 << c2
-                hands[p2] = h2 ^ (1 << c2)
-                w = (leader + trick_winner(c0, c1, c2, trump)) % 3
-                won = w == declarer
-                v = won + endgame_value(endgame, _endgame_index(hands, n - 1, w, declarer,
-                                                                row))
-                best2 = max(best2, v) if or2 else min(best2, v)
-                if (best2 >= need) == or2:
-                    break
-            hands[p2] = h2
-            best1 = max(best1, best2) if or1 else min(best1, best2)
-            if (best1 >= need) == or1:
-                break
-        hands[p1] = h1
-        best0 = max(best0, best1) if or0 else min(best0, best1)
-        if (best0 >= need) == or0:
-            break
-    hands[leader] = h0
-    return best0
+    game, ``row`` of ``ORDER``): the minimax of one trick over it, leads highest first;
+    ``hands`` is mutated and restored."""
+    return _trick_over_table(hands, n, leader, declarer, trump, misere, need, hands, -1,
+                             (endgame, row))[0]  # no list of leads (``hands`` in its place)
 
 
 # ---- the table ------------------------------------------------------------------------

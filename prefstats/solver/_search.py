@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from prefstats.cards import highest_card, lowest_card, popcount
+from prefstats.cards import lowest_card, popcount
 from prefstats.solver._bounds import _bounds
 from prefstats.solver._endgame import (
     ENDGAME_CARDS,
@@ -18,9 +18,10 @@ from prefstats.solver._endgame import (
     _one_trick,
     endgame_value,
     table_row,
+    trick_minimax,
 )
 from prefstats.solver._intrinsics import _borrowed, _stack
-from prefstats.solver._order import _first_card, _order_moves, _playout, _run_tops
+from prefstats.solver._order import _first_card, _order_moves, _playout
 from prefstats.solver._table import _entry, _pack_card, _position_key, _slot, _store, _unpack_card
 from prefstats.tricks import legal_cards, trick_winner
 
@@ -32,11 +33,13 @@ _HISTORY_CAP = 1023  # measured: 100 gives 7% more nodes, no cap 2% more on PIMC
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _settle_above_table(hands, n, leader, declarer, trump, misere, need, words, mask, endgame,
-                        row):
+def _settle_above_table(hands, n, leader, declarer, trump, misere, need, ctx):
     """Declarer's tricks from a position one trick above the endgame table, ``leader``
     to lead: the bounds stored for it or its static ones when they settle it, else the
-    minimax of one trick over the table (stored); a bound as the search answers."""
+    minimax of one trick over the table (stored); a bound as the search answers.
+    ``ctx``: the transposition table's words and mask, the endgame table and its row
+    of ``ORDER`` (a leaf of :func:`trick_minimax`)."""
+    words, mask, endgame, row = ctx
     k1, k2 = _position_key(hands, leader, declarer, trump, misere)
     slot = _slot(k1, k2, mask)
     lo, hi, packed = _entry(words, slot, k1, k2, -1, n)
@@ -55,60 +58,10 @@ def _settle_above_table(hands, n, leader, declarer, trump, misere, need, words, 
     return v
 
 
-@njit(cache=True, inline="always", error_model="numpy")
-def _two_tricks(hands, n, leader, declarer, trump, misere, need, words, mask, endgame, row,
-                hint, killer, history, leads, scores, trick):
-    """Declarer's tricks from a position two tricks above the endgame table (``n`` cards
-    a hand): the minimax of one trick over :func:`_settle_above_table`, in loops rather
-    than on the search's stack (measured: misère solves 10% faster, trick contracts 5%).
-    Leads come in the search's order (``hint``, ``killer``, ``history``; ``leads``,
-    ``scores`` and ``trick`` are scratch), the followers' cards highest first. Returns
-    a bound as the search answers, and the lead that reached ``need`` (-1 if none)."""
-    p1 = (leader + 1) % 3
-    p2 = (leader + 2) % 3
-    or0 = (leader == declarer) != misere
-    or1 = (p1 == declarer) != misere
-    or2 = (p2 == declarer) != misere
-    h0 = hands[leader]
-    h1 = hands[p1]
-    h2 = hands[p2]
-    best0 = -1 if or0 else 9
-    n_leads = _order_moves(hands, trick, 0, leader, leader, declarer, trump, misere, hint,
-                           killer, leads, scores, history)
-    for i in range(n_leads):
-        c0 = leads[i]
-        hands[leader] = h0 ^ (1 << c0)
-        in_play = hands[0] | hands[1] | hands[2] | (1 << c0)
-        best1 = -1 if or1 else 9
-        m1 = _run_tops(legal_cards(h1, c0 >> 3, trump), in_play)
-        while m1:
-            c1 = highest_card(m1)
-            m1 ^= 1 << c1
-            hands[p1] = h1 ^ (1 << c1)
-            best2 = -1 if or2 else 9
-            m2 = _run_tops(legal_cards(h2, c0 >> 3, trump), in_play | (1 << c1))
-            while m2:
-                c2 = highest_card(m2)
-                m2 ^= 1 << c2
-                hands[p2] = h2 ^ (1 << c2)
-                w = (leader + trick_winner(c0, c1, c2, trump)) % 3
-                won = 1 if w == declarer else 0
-                v = won + _settle_above_table(hands, n - 1, w, declarer, trump, misere,
-                                              need - won, words, mask, endgame, row)
-                best2 = max(best2, v) if or2 else min(best2, v)
-                if (best2 >= need) == or2:
-                    break
-            hands[p2] = h2
-            best1 = max(best1, best2) if or1 else min(best1, best2)
-            if (best1 >= need) == or1:
-                break
-        hands[p1] = h1
-        best0 = max(best0, best1) if or0 else min(best0, best1)
-        if (best0 >= need) == or0:
-            hands[leader] = h0
-            return best0, c0
-    hands[leader] = h0
-    return best0, -1
+#: Declarer's tricks from a position two tricks above the endgame table: the minimax of
+#: one trick over :func:`_settle_above_table`, in loops rather than on the search's
+#: stack (measured: misère solves 10% faster, trick contracts 5%).
+_two_tricks = trick_minimax(_settle_above_table)
 
 
 # ---- the search -----------------------------------------------------------------------
@@ -150,8 +103,8 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
     # the sibling positions too (there most leads are tried first by heuristics alone).
     killer = _stack((_MAX_PLIES, 3), np.int64)
     killer[:] = -1
-    leads = _stack((10,), np.int64)  # scratch of _two_tricks
-    no_trick = _stack((3,), np.int64)  # the empty trick it leads to
+    leads = _stack((10,), np.int64)  # the leads of _two_tricks, in order
+    no_trick = _stack((3,), np.int64)
     # Lead points by leader and card (the history heuristic): a lead that cuts the
     # search off earns the tricks then left; tried first across positions and searches
     # of one solve (measured: 6-9% fewer nodes; capped, as more lets old cut-offs rule).
@@ -217,23 +170,19 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
                     res = False
                     val = taken + hi
                     settled = True
-                elif n == table_cards + 2:
-                    v, lead = _two_tricks(hands, n, leader, declarer, trump, misere, need,
-                                          words, mask, endgame, row, hint, killer[d, leader],
-                                          history[leader], leads, scores, no_trick)
-                    res = v >= need
-                    val = taken + v
-                    settled = True
-                    if res:
-                        lo = v
-                    else:
-                        hi = v
-                    if lead >= 0:
-                        packed = _pack_card(hands, lead)
-                    _store(words, slot, k1, k2, lo, hi, packed)
-                elif n == table_cards + 1:
-                    v = _one_trick(hands, n, leader, declarer, trump, misere, need, endgame,
-                                   row)
+                elif n <= table_cards + 2:
+                    if n == table_cards + 1:
+                        v = _one_trick(hands, n, leader, declarer, trump, misere, need,
+                                       endgame, row)
+                    else:  # the leads in the search's order, the followers' highest first
+                        n_leads = _order_moves(hands, no_trick, 0, leader, leader, declarer,
+                                               trump, misere, hint, killer[d, leader], leads,
+                                               scores, history[leader])
+                        v, cut_lead = _two_tricks(hands, n, leader, declarer, trump, misere,
+                                                  need, leads, n_leads,
+                                                  (words, mask, endgame, row))
+                        if cut_lead >= 0:
+                            packed = _pack_card(hands, cut_lead)
                     res = v >= need
                     val = taken + v
                     settled = True
