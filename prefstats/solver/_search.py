@@ -114,8 +114,9 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
     seq = _borrowed(seq)
     words = _borrowed(words)
     endgame = _borrowed(table[2])
-    row = table_row(trump, misere)
     table_cards = ENDGAME_CARDS if misere else TRICK_CARDS
+    row = table_row(trump, misere)
+    ctx = (words, mask, endgame, row)  # what positions above the endgame table need
 
     d = 0
     leader = root_leader
@@ -148,8 +149,11 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
                 res = v >= need
                 val = taken + v
                 settled = True
-            elif n <= table_cards:
-                v = endgame_value(endgame, _endgame_index(hands, n, leader, declarer, row))
+            elif n <= table_cards + 1:
+                if n <= table_cards:
+                    v = endgame_value(endgame, _endgame_index(hands, n, leader, declarer, row))
+                else:
+                    v = _settle_above_table(hands, n, leader, declarer, trump, misere, need, ctx)
                 res = v >= need
                 val = taken + v
                 settled = True
@@ -170,19 +174,15 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
                     res = False
                     val = taken + hi
                     settled = True
-                elif n <= table_cards + 2:
-                    if n == table_cards + 1:
-                        v = _one_trick(hands, n, leader, declarer, trump, misere, need,
-                                       endgame, row)
-                    else:  # the leads in the search's order, the followers' highest first
-                        n_leads = _order_moves(hands, no_trick, 0, leader, leader, declarer,
-                                               trump, misere, hint, killer[d, leader], leads,
-                                               scores, history[leader])
-                        v, cut_lead = _two_tricks(hands, n, leader, declarer, trump, misere,
-                                                  need, leads, n_leads,
-                                                  (words, mask, endgame, row))
-                        if cut_lead >= 0:
-                            packed = _pack_card(hands, cut_lead)
+                elif n == table_cards + 2:
+                    # The leads in the search's order, the followers' cards highest first.
+                    n_leads = _order_moves(hands, no_trick, 0, leader, leader, declarer, trump,
+                                           misere, hint, killer[d, leader], leads, scores,
+                                           history[leader])
+                    v, cut_lead = _two_tricks(hands, n, leader, declarer, trump, misere, need,
+                                              leads, n_leads, ctx)
+                    if cut_lead >= 0:
+                        packed = _pack_card(hands, cut_lead)
                     res = v >= need
                     val = taken + v
                     settled = True
