@@ -197,6 +197,7 @@ def _table_value(hands, n, leader, declarer, trump, misere, need, ctx):
 
 
 _trick_over_table = trick_minimax(_table_value)
+_NO_LEADS = np.zeros(0, dtype=np.int64)  # every lead, highest first (``n_leads`` -1)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -205,8 +206,8 @@ def _one_trick(hands, n, leader, declarer, trump, misere, need, endgame, row):
     the table ``endgame`` holds (``n`` up to one more than it covers for the kind of
     game, ``row`` of ``ORDER``): the minimax of one trick over it, leads highest first;
     ``hands`` is mutated and restored."""
-    return _trick_over_table(hands, n, leader, declarer, trump, misere, need, hands, -1,
-                             (endgame, row))[0]  # no list of leads (``hands`` in its place)
+    return _trick_over_table(hands, n, leader, declarer, trump, misere, need, _NO_LEADS, -1,
+                             (endgame, row))[0]
 
 
 # ---- the table ------------------------------------------------------------------------
