@@ -1,20 +1,26 @@
 """prefstats: deal, play and score millions of Preferans (преферанс) hands.
 
-Imports run one way, down the layers of README's "How the pieces fit" (checked by
-``tests/test_layers.py``): ``codes`` → ``cards`` → ``deal`` → ``exact`` → ``contracts`` /
-``tricks`` / ``variants`` / ``auction`` → ``scoring`` → ``engine`` → ``solver`` /
-``knowledge`` → ``players`` / ``pimc`` → ``play`` / ``pulka`` → ``storage`` / ``simulate``
-→ ``rollout`` / ``strength`` / ``analyze`` → ``tables`` → ``reports`` → ``cli``.
+``import prefstats as ps`` gives the everyday names, each imported from its module on
+first use so that the import stays light::
 
-The everyday names are here, each imported from its module on first use (so ``import
-prefstats`` stays light): ``prefstats.get_variant("sochi")``, ``prefstats.parse_cards(...)``,
-``prefstats.load(path)``, ``prefstats.readable(frame)`` … (``__all__`` lists them).
+    >>> import prefstats as ps
+    >>> deals = ps.deal(1000, seed=1)
+    >>> ps.format_cards(int(deals.hands[0, 0]))  # doctest: +SKIP
+
+The package is layered, data flowing one way and imports going only downward:
+``game`` (cards, deals, contracts, rules, auction, engine, scoring) → ``solver`` →
+``players`` → ``sim`` (play, pulkas, storage, rollouts) → ``analysis`` → ``reports`` →
+``cli``. ``pyproject.toml`` states the contract and ``make test`` checks it.
 """
 
-import hashlib
-import os
+import importlib.abc
+import importlib.util
+import sys
+import types
+import warnings
 from importlib.metadata import PackageNotFoundError, version
-from pathlib import Path
+
+from prefstats import _cache
 
 try:
     __version__ = version("prefstats")
@@ -22,97 +28,99 @@ except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0.0.0"
 
 
-def _numba_cache_dir() -> Path:
-    """numba's on-disk cache, keyed on the source of the whole package.
-
-    numba checks only a cached function's own file: after a change in a function it
-    calls from another module it would replay the stale machine code. Keying the cache
-    folder on every source file makes any change start a fresh cache.
-    """
-    digest = hashlib.sha1()
-    for path in sorted(Path(__file__).parent.rglob("*.py")):
-        digest.update(path.read_bytes())
-    base = os.environ.get("PREFSTATS_CACHE") or Path.home() / ".cache" / "prefstats"
-    return Path(base) / "numba" / digest.hexdigest()[:16]
+_cache.register()
 
 
-def _prune(current: Path, days: float = 14) -> None:
-    """Remove caches of other sources unused for ``days`` (they only take disk)."""
-    import shutil
-    import time
-
-    if not current.parent.is_dir():
-        return
-    for old in current.parent.iterdir():
-        if old != current and time.time() - old.stat().st_mtime > days * 86400:
-            shutil.rmtree(old, ignore_errors=True)
-
-
-def _register_cache_locator() -> None:
-    """Cache prefstats' compiled functions, and only them, in :data:`CACHE`.
-
-    A numba cache locator placed first in numba's list claims the functions whose source
-    file lies in this package; any other ``cache=True`` function (a user's own) keeps
-    numba's usual place. A user's ``NUMBA_CACHE_DIR`` wins for prefstats' functions too.
-    """
-    from numba.core import caching, config
-
-    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # numba < 0.61 name
-
-    class PackageCacheLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
-        def __init__(self, py_func, py_file: str) -> None:
-            self._py_file = py_file
-            self._lineno = py_func.__code__.co_firstlineno
-            self._cache_path = str(CACHE / Path(py_file).resolve().parent.relative_to(_PACKAGE))
-
-        def get_cache_path(self) -> str:
-            return self._cache_path
-
-        @classmethod
-        def from_function(cls, py_func, py_file: str):
-            if config.CACHE_DIR or not Path(py_file).resolve().is_relative_to(_PACKAGE):
-                return None
-            return super().from_function(py_func, py_file)
-
-    if not any(c.__name__ == PackageCacheLocator.__name__ for c in impl._locator_classes):
-        impl._locator_classes.insert(0, PackageCacheLocator)
+#: Modules that moved into the layered subpackages, by their old path. Each old path
+#: still imports (the same module object) for one release, with a DeprecationWarning
+#: naming the new path.
+_MOVED = {
+    "prefstats.codes": "prefstats.game.codes",
+    "prefstats.cards": "prefstats.game.cards",
+    "prefstats.deal": "prefstats.game.deal",
+    "prefstats.exact": "prefstats.game.exact",
+    "prefstats.contracts": "prefstats.game.contracts",
+    "prefstats.tricks": "prefstats.game.tricks",
+    "prefstats.variants": "prefstats.game.variants",
+    "prefstats.auction": "prefstats.game.auction",
+    "prefstats.engine": "prefstats.game.engine",
+    "prefstats.scoring": "prefstats.game.scoring",
+    "prefstats.presets": "prefstats.game.presets",
+    "prefstats.knowledge": "prefstats.players.knowledge",
+    "prefstats.pimc": "prefstats.players.pimc",
+    "prefstats.play": "prefstats.sim.play",
+    "prefstats.pulka": "prefstats.sim.pulka",
+    "prefstats.storage": "prefstats.sim.storage",
+    "prefstats.simulate": "prefstats.sim.simulate",
+    "prefstats.rollout": "prefstats.sim.rollout",
+    "prefstats.analyze": "prefstats.analysis.analyze",
+    "prefstats.fit": "prefstats.analysis.fit",
+    "prefstats.strength": "prefstats.analysis.strength",
+    "prefstats.tables": "prefstats.analysis.tables",
+    "prefstats.rollout_cli": "prefstats.cli.rollout",
+    "prefstats.analyze_cli": "prefstats.cli.analyze",
+}
 
 
-def is_compiled(*functions: str) -> bool:
-    """Whether every compiled function named (``"module.function"``, in a subpackage
-    ``"players/bidding._value"``) is in the current cache: false on a first run after an
-    install or an edit of the source."""
-    return all(any((CACHE / f).parent.glob(f"{Path(f).name}-*.nbi")) for f in functions)
+class _MovedFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Imports a moved module's old path as its new module, with a warning."""
+
+    def find_spec(self, fullname, path, target=None):
+        if fullname in _MOVED or fullname.rsplit(".", 1)[0] in _MOVED:
+            return importlib.util.spec_from_loader(fullname, self)
+        return None
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module) -> None:
+        old = module.__name__
+        parent, _, leaf = old.rpartition(".")
+        new = _MOVED[old] if old in _MOVED else f"{_MOVED[parent]}.{leaf}"
+        warnings.warn(f"{old} has moved to {new}: import it from there ({old} goes in "
+                      "prefstats 0.4)", DeprecationWarning, stacklevel=2)
+        # The import system returns what sys.modules holds once this returns: the new module.
+        sys.modules[old] = importlib.import_module(new)
 
 
-_PACKAGE = Path(__file__).resolve().parent
-#: The folder of prefstats' compiled functions for the current source.
-CACHE = _numba_cache_dir()
-if not CACHE.exists():
-    _prune(CACHE)
-_register_cache_locator()
+sys.meta_path.insert(0, _MovedFinder())
 
 
-#: Everyday names by the module that defines them, each imported on first use so that
-#: `import prefstats` stays light: prefstats.load(path), prefstats.readable(frame) ...
-#: A function named as its module (``deal``, ``simulate``, ``rollout``) stays there:
-#: ``prefstats.deal`` is the module, so ``from prefstats.deal import deal``.
+class _Package(types.ModuleType):
+    """``prefstats`` itself: an old module path imported (``import prefstats.deal``) must
+    not replace the facade's function of the same name (``prefstats.deal``); ``from
+    prefstats.deal import deal`` still finds the module."""
+
+    def __setattr__(self, name: str, value) -> None:
+        if name in _MODULE_OF and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
+
+#: The facade, by the module that defines each name; each is imported on first use so
+#: that ``import prefstats`` stays light.
 _LAZY = {
-    "prefstats.codes": ("Kind", "Seat", "Strain", "WhistCall"),
-    "prefstats.cards": ("format_cards", "parse_cards", "suit_lengths"),
-    "prefstats.deal": ("Deals",),
-    "prefstats.contracts": ("Contract", "parse_contract"),
-    "prefstats.variants": ("Variant", "get_variant", "load_variant"),
-    "prefstats.scoring": ("ScoreSheet", "load_pulka", "score_batch", "settle"),
+    "prefstats.game.codes": ("Kind", "Seat", "Strain", "WhistCall"),
+    "prefstats.game.cards": ("format_cards", "parse_cards", "suit_lengths"),
+    "prefstats.game.deal": ("Deals", "deal"),
+    "prefstats.game.contracts": ("Contract", "parse_contract"),
+    "prefstats.game.variants": ("Variant", "get_variant", "load_variant"),
+    "prefstats.game.scoring": ("ScoreSheet", "load_pulka", "score_batch", "settle"),
     "prefstats.solver": ("card_values", "solve"),
-    "prefstats.play": ("play_batch",),
-    "prefstats.simulate": ("simulate_pulkas",),
-    "prefstats.storage": ("DatasetError", "load"),
-    "prefstats.tables": ("readable", "to_frame"),
+    "prefstats.sim.play": ("play_batch",),
+    "prefstats.sim.simulate": ("simulate", "simulate_pulkas"),
+    "prefstats.sim.rollout": ("rollout",),
+    "prefstats.sim.storage": ("DatasetError", "load"),
+    "prefstats.analysis.analyze": ("analyze",),
+    "prefstats.analysis.tables": ("readable", "to_frame"),
+    "prefstats.reports.report": ("report",),
 }
 _MODULE_OF = {name: module for module, names in _LAZY.items() for name in names}
 
-__all__ = ["CACHE", "__version__", "is_compiled", *sorted(_MODULE_OF)]
+__all__ = ["__version__", *sorted(_MODULE_OF)]
 
 
 def __getattr__(name: str):

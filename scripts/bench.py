@@ -42,7 +42,7 @@ def _naive_deal(n: int, seed: int = 0):
 
 _PEAK = """
 import json, resource, sys
-from prefstats.deal import deal
+from prefstats.game.deal import deal
 d = deal(int(sys.argv[1]), seed=1)
 print(json.dumps({"peak_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
 """
@@ -51,7 +51,7 @@ print(json.dumps({"peak_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 def bench_deal(argv: list[str]) -> None:
     """deal(): deals/second in calls of one million (best of five) against the naive
     baseline, and the peak memory of one call dealing ``argv[0]`` (10 million) deals."""
-    from prefstats.deal import deal
+    from prefstats.game.deal import deal
 
     n = int(argv[0]) if argv else 10_000_000
     chunk = 1_000_000

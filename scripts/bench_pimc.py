@@ -18,11 +18,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchtools import best_time
 
-from prefstats.deal import deal
-from prefstats.play import play_batch
+from prefstats.analysis.strength import format_gauge, gauge
+from prefstats.game.deal import deal
+from prefstats.game.variants import get_variant
 from prefstats.players.params import policy_params
-from prefstats.strength import format_gauge, gauge
-from prefstats.variants import get_variant
+from prefstats.sim.play import play_batch
 
 
 def main(argv: list[str] | None = None) -> None:

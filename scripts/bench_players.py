@@ -8,7 +8,7 @@ entries (``scripts/bench.py players`` runs this too).
 - the Python protocol: ``play_hand`` with three ``BuiltinPlayer`` objects;
 - baseline: ``play_hand`` with three ``RandomLegalPlayer`` objects.
 
-Score entries are :func:`prefstats.scoring.score_batch` of the finished deals, inside
+Score entries are :func:`prefstats.game.scoring.score_batch` of the finished deals, inside
 the timed path. What the deals turned out to be (games, open, misère, raspasy) is
 printed, since the mix sets the speed.
 
@@ -28,13 +28,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchtools import best_time, machine_load
 
-from prefstats import engine
-from prefstats.deal import deal
-from prefstats.play import play_batch, play_hand
+from prefstats.game import engine
+from prefstats.game.deal import deal
+from prefstats.game.scoring import score_states
+from prefstats.game.variants import get_variant
 from prefstats.players.base import RandomLegalPlayer
 from prefstats.players.builtin import BuiltinPlayer, seat_key
-from prefstats.scoring import score_states
-from prefstats.variants import get_variant
+from prefstats.sim.play import play_batch, play_hand
 
 
 def _batch(deals, variant, double_dummy):

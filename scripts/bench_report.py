@@ -26,7 +26,7 @@ started = time.perf_counter()
 import polars as pl
 from prefstats.reports.render import write_report
 from prefstats.reports.report import dataset_report
-from prefstats.storage import load
+from prefstats.sim.storage import load
 path, out, copies = sys.argv[1], sys.argv[2], int(sys.argv[3])
 rows = load(path)
 size = rows.select(pl.col("deal_id").max()).collect().item() + 1

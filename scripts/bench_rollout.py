@@ -1,8 +1,8 @@
 """Benchmark of counterfactual rollouts (``scripts/bench.py rollout`` runs this too):
-branch plays per second of :func:`prefstats.rollout.rollout` (compiled, every option of
+branch plays per second of :func:`prefstats.sim.rollout.rollout` (compiled, every option of
 a deal branched from one shared start; open deals and misère settled by the solver, as
 the heuristic plays by default), on one core and on ``--workers`` threads, against
-the Python forced driver (:func:`~prefstats.rollout.play_forced_hands`: the same
+the Python forced driver (:func:`~prefstats.sim.rollout.play_forced_hands`: the same
 forcing through the ``Player`` protocol) in the same run, and the peak memory of the
 run (the workers are threads: the compiled driver releases the GIL). A branch play
 is one deal played with one option, scored. Each option's own rate
@@ -29,12 +29,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchtools import best_time, machine_load, play_batch_rate
 
-from prefstats import engine
-from prefstats.contracts import TRUMP
-from prefstats.deal import deal
-from prefstats.rollout import CHUNK, play_forced_hands, rollout, rollout_states
+from prefstats.game import engine
+from prefstats.game.contracts import TRUMP
+from prefstats.game.deal import deal
+from prefstats.game.variants import get_variant
+from prefstats.sim.rollout import CHUNK, play_forced_hands, rollout, rollout_states
 from prefstats.solver import new_table, solve_kernel
-from prefstats.variants import get_variant
 
 
 def solver_profile(variant, deals, seat: int, decision: str, options: list[str]) -> None:

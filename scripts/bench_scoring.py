@@ -1,6 +1,6 @@
 """Benchmark of the compiled scoring (``scripts/bench.py scoring`` runs this too).
 
-Random valid deal outcomes (``prefstats.scoring.random_outcomes``: games with random
+Random valid deal outcomes (``prefstats.game.scoring.random_outcomes``: games with random
 whist calls, misères and raspasy in equal parts) scored by ``score_batch`` and valued by
 ``deal_values``, against the baseline of the same outcomes scored one by one through
 ``game_entries`` / ``misere_entries`` / ``raspasy_entries`` (``outcome_entries``).
@@ -14,14 +14,14 @@ import argparse
 
 from benchtools import best_time
 
-from prefstats.scoring import (
+from prefstats.game.scoring import (
     OUTCOME_FIELDS,
     deal_values,
     outcome_entries,
     random_outcomes,
     score_batch,
 )
-from prefstats.variants import PRESETS, get_variant
+from prefstats.game.variants import PRESETS, get_variant
 
 
 def main(argv: list[str]) -> None:

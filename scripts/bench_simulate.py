@@ -18,8 +18,8 @@ from pathlib import Path
 
 _RUN = """
 import json, resource, sys, time
-from prefstats.simulate import simulate
-from prefstats.variants import get_variant
+from prefstats.sim.simulate import simulate
+from prefstats.game.variants import get_variant
 hands, workers, out, variant, chunk = sys.argv[1:6]
 started = time.perf_counter()
 m = simulate(get_variant(variant), hands=int(hands), seed=1, out=out, chunk_size=int(chunk),

@@ -33,8 +33,8 @@ from numba import njit
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from prefstats import solver
-from prefstats.cards import lowest_card
-from prefstats.tricks import legal_cards, trick_winner
+from prefstats.game.cards import lowest_card
+from prefstats.game.tricks import legal_cards, trick_winner
 
 #: CPU ms of :func:`reference_ms` on the reference machine. The reference machine is the
 #: one on which the code of 2026-12-02 (commit c2d14fd, which set the targets' yardstick)
@@ -223,7 +223,7 @@ def bench_pimc(n_deals: int, worlds: int, seed: int, repeat: int = 3) -> float:
     made (forced cards excluded; the heuristic's share of the time is counted too, a
     few per cent), the fastest of ``repeat`` runs (one run is about a second: this
     machine's swings of ±15-30% show in a single one)."""
-    from prefstats.strength import gauge
+    from prefstats.analysis.strength import gauge
 
     gauge("heuristic", "pimc", deals=20, seed=seed, samples=worlds)  # compile or load
     runs = []

@@ -32,7 +32,7 @@ def play_batch_rate(deals, variant, clock: Callable[[], float] = time.perf_count
     ``deals`` by ``clock``, after a warm-up: what the rollout benchmark compares its
     branches with on the same deals (it moves with the solver, so it cannot scale a
     solver figure to another machine: ``bench_solver.reference_ms`` does)."""
-    from prefstats.play import play_batch
+    from prefstats.sim.play import play_batch
 
     play_batch(deals[:20], variant)  # compile or load the cached kernels
     return len(deals) / best_time(lambda: play_batch(deals, variant), 1, clock)

@@ -29,11 +29,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared regret ke
 
 import regret as rg
 
-from prefstats import engine
-from prefstats.cards import card_name, format_cards
-from prefstats.contracts import LADDER, LEVEL, TRUMP
-from prefstats.strength import SIDE_A, SIDE_B, _mean_ci, _play_out, first_cards
-from prefstats.variants import get_variant
+from prefstats.analysis.strength import SIDE_A, SIDE_B, _mean_ci, _play_out, first_cards
+from prefstats.game import engine
+from prefstats.game.cards import card_name, format_cards
+from prefstats.game.contracts import LADDER, LEVEL, TRUMP
+from prefstats.game.variants import get_variant
 
 
 def closed_games(deals: int, seed: int, variant, samples: int):

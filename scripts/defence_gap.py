@@ -35,11 +35,11 @@ from numba import njit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from prefstats import engine
-from prefstats.auction import PASS, W_WHIST
-from prefstats.contracts import MISERE, TRUMP
-from prefstats.deal import deal
-from prefstats.play import new_state, play_batch
+from prefstats.game import engine
+from prefstats.game.auction import PASS, W_WHIST
+from prefstats.game.contracts import MISERE, TRUMP
+from prefstats.game.deal import deal
+from prefstats.game.variants import get_variant
 from prefstats.players.builtin import (
     HEURISTIC,
     decide,
@@ -47,8 +47,8 @@ from prefstats.players.builtin import (
     default_tables,
 )
 from prefstats.players.oracle import value_after
+from prefstats.sim.play import new_state, play_batch
 from prefstats.solver import new_table, solve_position
-from prefstats.variants import get_variant
 
 RULES_ONLY, DD_DECLARER, DD_DEFENCE = range(3)
 SETUPS = ("rules", "dd declarer", "dd defence")
@@ -78,7 +78,7 @@ def start_of_play(hands, talon, variant, *, declarer: int, contract: int,
     talon with ``contract`` (others pass), discards ``discard`` (default: two cheap side
     cards; on misère the two highest) and the defenders call ``whist``.
 
-    >>> from prefstats.cards import parse_cards as p
+    >>> from prefstats.game.cards import parse_cards as p
     >>> hands = (p("♠AKQJ1098 ♣AK ♥9"), p("♣QJ1098 ♦AKQJ10"), p("♠7 ♣7 ♦987 ♥AKQJ10"))
     >>> st = start_of_play(hands, p("♥87"), get_variant("sochi"), declarer=0, contract=0)
     >>> int(st["phase"]) == engine.PLAY, bool(st["open"])

@@ -36,12 +36,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared regret ke
 import regret as rg
 
 import prefstats
-from prefstats import engine
-from prefstats.cards import card_name, format_cards
-from prefstats.contracts import LADDER, TRUMP
-from prefstats.strength import SIDE_A, SIDE_B, _mean_ci, _play_out, first_cards
-from prefstats.tricks import beats
-from prefstats.variants import get_variant
+from prefstats.analysis.strength import SIDE_A, SIDE_B, _mean_ci, _play_out, first_cards
+from prefstats.game import engine
+from prefstats.game.cards import card_name, format_cards
+from prefstats.game.contracts import LADDER, TRUMP
+from prefstats.game.tricks import beats
+from prefstats.game.variants import get_variant
 
 
 def closed_games(n: int, seed: int, variant: str, samples: int):
@@ -184,7 +184,7 @@ def main(argv: list[str] | None = None) -> None:
         # Keyed on the package's source too: the declarer is the heuristic, whose play
         # changes the PIMC defence's result.
         path = Path(args.cache) / (f"defence-pimc-{args.variant}-{args.seed}-{args.deals}-"
-                                   f"{args.samples}-{prefstats.CACHE.name}.npy")
+                                   f"{args.samples}-{prefstats._cache.key()}.npy")
         if path.exists():
             pimc = np.load(path)
         else:

@@ -48,9 +48,9 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from prefstats.simulate import simulate
-from prefstats.storage import LOCK, DatasetError, load
-from prefstats.variants import get_variant
+from prefstats.game.variants import get_variant
+from prefstats.sim.simulate import simulate
+from prefstats.sim.storage import LOCK, DatasetError, load
 
 HANDS, CHUNK, DATA_SEED = 4000, 500, 11
 ARGS = {"hands": HANDS, "seed": DATA_SEED, "chunk_size": CHUNK, "workers": 1,
@@ -58,8 +58,8 @@ ARGS = {"hands": HANDS, "seed": DATA_SEED, "chunk_size": CHUNK, "workers": 1,
 #: A run in a child process: exit 2 with the message on a DatasetError or ValueError.
 CHILD = f"""
 import sys
-from prefstats.simulate import simulate
-from prefstats.variants import get_variant
+from prefstats.sim.simulate import simulate
+from prefstats.game.variants import get_variant
 out, seed, force, workers = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", int(sys.argv[4])
 try:
     simulate(get_variant("sochi"), hands={HANDS}, seed=seed, chunk_size={CHUNK}, out=out,

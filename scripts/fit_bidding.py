@@ -1,4 +1,4 @@
-"""Refit the built-in players' calls by counterfactual rollouts (prefstats.fit) and ship
+"""Refit the built-in players' calls by counterfactual rollouts (prefstats.analysis.fit) and ship
 the offsets as data: ``prefstats/players/data/fit-<preset>-<players>.npz``.
 
 Each round gauges the players as they are on fresh deals (every option of first calls,
@@ -29,12 +29,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import prefstats.fit as fit_module  # noqa: E402
+import prefstats.analysis.fit as fit_module  # noqa: E402
 from prefstats import __version__  # noqa: E402
-from prefstats.fit import fit, summary  # noqa: E402
+from prefstats.analysis.fit import fit, summary  # noqa: E402
+from prefstats.game.variants import get_variant  # noqa: E402
 from prefstats.players import adjust  # noqa: E402
 from prefstats.reports.exploit import format_gauge, top_classes  # noqa: E402
-from prefstats.variants import get_variant  # noqa: E402
 
 DATA = ROOT / "prefstats" / "players" / "data"
 

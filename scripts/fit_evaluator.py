@@ -35,15 +35,15 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit
 
-from prefstats import engine
-from prefstats.contracts import LEVEL, NO_TRUMP, TRUMP
-from prefstats.deal import deal
+from prefstats.game import engine
+from prefstats.game.contracts import LEVEL, NO_TRUMP, TRUMP
+from prefstats.game.deal import deal
+from prefstats.game.variants import get_variant
 from prefstats.players import evaluate as ev
 from prefstats.players.bidding import with_values
 from prefstats.players.builtin import HEURISTIC, decide
 from prefstats.players.params import heuristic_params
 from prefstats.solver import solve_batch
-from prefstats.variants import get_variant
 
 PARTS = ("post", "pre", "defence", "misere")
 # The default OpenMP layer has crashed this script at exit after long parallel solves.

@@ -30,11 +30,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_solver import random_deals
 
-from prefstats.cards import lowest_card
+from prefstats.game.cards import lowest_card
+from prefstats.game.tricks import legal_cards, trick_winner
 from prefstats.solver import new_table
 from prefstats.solver._order import _order_moves
 from prefstats.solver._search import card_values_kernel
-from prefstats.tricks import legal_cards, trick_winner
 
 
 def _random_position(rng: np.random.Generator, deal: tuple[np.ndarray, int, int, int]):

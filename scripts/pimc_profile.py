@@ -24,16 +24,16 @@ from numba import njit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from prefstats import engine
-from prefstats.cards import popcount
-from prefstats.contracts import TRUMP
-from prefstats.knowledge import observation_knowledge
-from prefstats.pimc import _KEY_SPLIT, _sampled, searches
-from prefstats.play import seat_keys
+from prefstats.analysis.strength import SIDE_A, SIDE_B, first_cards
+from prefstats.game import engine
+from prefstats.game.cards import popcount
+from prefstats.game.contracts import TRUMP
+from prefstats.game.variants import get_variant
 from prefstats.players.builtin import PIMC, decide_with_solver, decision_key, decision_number
+from prefstats.players.knowledge import observation_knowledge
+from prefstats.players.pimc import _KEY_SPLIT, _sampled, searches
+from prefstats.sim.play import seat_keys
 from prefstats.solver import TT_BITS, best_card_kernel, card_values_batch_kernel, new_table
-from prefstats.strength import SIDE_A, SIDE_B, first_cards
-from prefstats.variants import get_variant
 
 # Columns of a recorded decision.
 SEAT, HELD, COUNTS, PLAYED, OUT, VOIDS, TALON, HOLDER, TRICK, TLEN, LEADER, DECL, TR, MIS, \
@@ -44,7 +44,7 @@ WIDTH = 24
 @njit
 def _record(states, sides, rules, codes, params, tables, base_key, index, obs_buf, table,
             stats, rec, n_rec):
-    """``_play_out`` of :mod:`prefstats.strength`, writing each PIMC decision's record."""
+    """``_play_out`` of :mod:`prefstats.analysis.strength`, writing each PIMC decision's record."""
     obs = obs_buf[0]
     held = np.zeros(3, np.int64)
     counts = np.zeros(3, np.int64)

@@ -32,22 +32,22 @@ import time
 import numpy as np
 from numba import njit
 
-from prefstats import engine
-from prefstats.auction import BLIND_PASS, N_CALLS, NO_TALON_BID, W_HALF, W_PASS, W_WHIST
-from prefstats.contracts import LEVEL, NO_TRUMP, TRUMP
-from prefstats.deal import deal
-from prefstats.play import play_state, solver_table
+from prefstats.game import engine
+from prefstats.game.auction import BLIND_PASS, N_CALLS, NO_TALON_BID, W_HALF, W_PASS, W_WHIST
+from prefstats.game.contracts import LEVEL, NO_TRUMP, TRUMP
+from prefstats.game.deal import deal
+from prefstats.game.variants import PRESETS, get_variant
 from prefstats.players import adjust
 from prefstats.players import evaluate as ev
 from prefstats.players.builtin import HEURISTIC, default_params, default_tables
+from prefstats.sim.play import play_state, solver_table
 from prefstats.solver import solve_batch
-from prefstats.variants import PRESETS, get_variant
 
 
 @njit(cache=True)
 def _play(hands, talon, first, rules, params, tables, key, index, states, obs_buf, table,
           stats, step, bomb):
-    """``play_batch``'s loop (one :func:`~prefstats.play.play_state` per deal), with the
+    """``play_batch``'s loop (one :func:`~prefstats.sim.play.play_state` per deal), with the
     tables given."""
     for i in range(len(hands)):
         st = states[i]

@@ -12,13 +12,13 @@ from numba import njit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from prefstats import engine
-from prefstats.contracts import TRUMP
-from prefstats.knowledge import observation_knowledge
-from prefstats.pimc import _one_run, pimc_kernel
-from prefstats.play import seat_keys
+from prefstats.game import engine
+from prefstats.game.contracts import TRUMP
+from prefstats.game.tricks import beats
 from prefstats.players.builtin import HEURISTIC, decide, decision_key, decision_number
-from prefstats.tricks import beats
+from prefstats.players.knowledge import observation_knowledge
+from prefstats.players.pimc import _one_run, pimc_kernel
+from prefstats.sim.play import seat_keys
 
 #: Columns of a regret row: game, trick, cards on the table, the heuristic's card,
 #: PIMC's best, their values (the declarer's tricks) summed over the worlds, the seat,

@@ -1,5 +1,5 @@
 """Counterfactual tables: what a first call and a whist call gain against passing, on the
-same deals (:func:`prefstats.rollout.rollout`, the heuristic playing every other
+same deals (:func:`prefstats.sim.rollout.rollout`, the heuristic playing every other
 decision).
 
 - first call, by hand points (``prefstats.reports.classes.bidding_class``): the gain of
@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from prefstats.deal import deal
+from prefstats.game.deal import deal
+from prefstats.game.variants import get_variant
 from prefstats.reports.counterfactual import by_honours, by_points, seat_rollouts, table
-from prefstats.variants import get_variant
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -3,7 +3,7 @@ a history is a list of ``(method, args, kwargs)`` calls of :class:`ScoreSheet`."
 
 from fractions import Fraction
 
-from prefstats.scoring import (
+from prefstats.game.scoring import (
     ScoreSheet,
     deal_value,
     game_entries,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from prefstats.tricks import legal_cards, trick_winner
+from prefstats.game.tricks import legal_cards, trick_winner
 
 
 @njit

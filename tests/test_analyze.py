@@ -22,8 +22,7 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from prefstats import engine
-from prefstats.analyze import (
+from prefstats.analysis.analyze import (
     RecordError,
     _matches,
     _unforced,
@@ -34,12 +33,13 @@ from prefstats.analyze import (
     replay,
     tricks_to_whists,
 )
-from prefstats.auction import PASS, W_WHIST
-from prefstats.cards import card_name, parse_cards
 from prefstats.cli import app
-from prefstats.contracts import MISERE, N_CONTRACTS, TRUMP, parse_contract
-from prefstats.scoring import GAME, deal_values, score_batch
-from prefstats.variants import get_variant
+from prefstats.game import engine
+from prefstats.game.auction import PASS, W_WHIST
+from prefstats.game.cards import card_name, parse_cards
+from prefstats.game.contracts import MISERE, N_CONTRACTS, TRUMP, parse_contract
+from prefstats.game.scoring import GAME, deal_values, score_batch
+from prefstats.game.variants import get_variant
 from tests.solver_checks import minimax_cards
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prefstats.auction import (
+from prefstats.game.auction import (
     PASS,
     W_HALF,
     W_PASS,
@@ -18,8 +18,8 @@ from prefstats.auction import (
     parse_call,
     whist_outcome,
 )
-from prefstats.contracts import MISERE, N_CONTRACTS
-from prefstats.variants import get_variant
+from prefstats.game.contracts import MISERE, N_CONTRACTS
+from prefstats.game.variants import get_variant
 
 SOCHI = get_variant("sochi")
 #: House options for the tests of the other rules, which climb the ladder by jumps.
@@ -197,7 +197,7 @@ def test_whist_outcome():
 def test_compiled_state_for_the_simulator():
     import numpy as np
 
-    from prefstats.auction import _auction_state, auction_options
+    from prefstats.game.auction import _auction_state, auction_options
 
     history = np.array(calls("6♠", "7♠", "pass"), dtype=np.int64)
     state = _auction_state(history, *auction_options(JUMPS))
@@ -246,7 +246,7 @@ def finished_whist_sequences(contract, variant):
     """Every finished call sequence reachable through the legal masks, with its roles."""
     import numpy as np
 
-    from prefstats.auction import whist_options, whist_state
+    from prefstats.game.auction import whist_options, whist_state
 
     done, todo = {}, [()]
     while todo:
@@ -291,7 +291,7 @@ def test_whist_state_sequences_and_roles(contract, options, expected):
 def test_whist_state_reports_the_first_illegal_call():
     import numpy as np
 
-    from prefstats.auction import whist_options, whist_state
+    from prefstats.game.auction import whist_options, whist_state
 
     opts = whist_options(JUMPS)
     state = whist_state(EIGHT, np.array([W_PASS, W_HALF, W_PASS], dtype=np.int64), *opts)

@@ -4,15 +4,15 @@ same player through both drivers."""
 import numpy as np
 import pytest
 
-from prefstats import engine
-from prefstats.auction import PASS, W_PASS, W_WHIST
-from prefstats.cards import FULL_DECK, parse_cards
-from prefstats.contracts import LEVEL, MISERE, TRUMP, parse_contract
-from prefstats.deal import deal
-from prefstats.play import new_state, play_batch, play_hands
+from prefstats.game import engine
+from prefstats.game.auction import PASS, W_PASS, W_WHIST
+from prefstats.game.cards import FULL_DECK, parse_cards
+from prefstats.game.contracts import LEVEL, MISERE, TRUMP, parse_contract
+from prefstats.game.deal import deal
+from prefstats.game.variants import get_variant
 from prefstats.players.builtin import HEURISTIC, decide, default_tables
 from prefstats.players.params import heuristic_params
-from prefstats.variants import get_variant
+from prefstats.sim.play import new_state, play_batch, play_hands
 
 SOCHI = get_variant("sochi")
 RULES = engine.rules_array(SOCHI)

@@ -7,17 +7,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from prefstats import engine
-from prefstats.auction import W_PASS, W_WHIST
-from prefstats.cards import card_name, parse_cards
-from prefstats.contracts import MISERE, TRUMP, parse_contract
-from prefstats.deal import deal
-from prefstats.knowledge import voids_shown
-from prefstats.play import new_state, play_batch
+from prefstats.game import engine
+from prefstats.game.auction import W_PASS, W_WHIST
+from prefstats.game.cards import card_name, parse_cards
+from prefstats.game.contracts import MISERE, TRUMP, parse_contract
+from prefstats.game.deal import deal
+from prefstats.game.tricks import legal_cards
+from prefstats.game.variants import get_variant
 from prefstats.players.builtin import decide, default_params, default_tables
 from prefstats.players.cardplay import play_decision, possible_cards
-from prefstats.tricks import legal_cards
-from prefstats.variants import get_variant
+from prefstats.players.knowledge import voids_shown
+from prefstats.sim.play import new_state, play_batch
 
 _spec = importlib.util.spec_from_file_location(
     "defence_gap", Path(__file__).resolve().parents[1] / "scripts" / "defence_gap.py")

@@ -5,12 +5,12 @@ import numpy as np
 import pytest
 from test_cardplay import _positions
 
-from prefstats import engine
-from prefstats.cards import SUIT_MASKS
-from prefstats.deal import deal
-from prefstats.play import new_state
+from prefstats.game import engine
+from prefstats.game.cards import SUIT_MASKS
+from prefstats.game.deal import deal
+from prefstats.game.variants import get_variant
 from prefstats.players.cardplay import possible_cards
-from prefstats.variants import get_variant
+from prefstats.sim.play import new_state
 
 
 def _reference_possible(obs, skip, count=True):

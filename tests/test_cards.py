@@ -1,11 +1,11 @@
-"""Card text, masks and the vectorised helpers of prefstats.cards."""
+"""Card text, masks and the vectorised helpers of prefstats.game.cards."""
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prefstats.cards import (
+from prefstats.game.cards import (
     ACE,
     KING,
     RANK_MASKS,
@@ -140,7 +140,7 @@ def _ref_lowest(m: int) -> int:
 @settings(max_examples=300, deadline=None)
 @given(st.integers(min_value=-(2**63), max_value=2**63 - 1))
 def test_bit_helpers_match_reference(value):
-    from prefstats.cards import lowest_card, nth_card, popcount
+    from prefstats.game.cards import lowest_card, nth_card, popcount
 
     for m in (value, np.int64(value), np.uint64(value % 2**64), np.uint32(value % 2**32),
               np.int32((value % 2**32) - 2**31)):
@@ -155,7 +155,7 @@ def test_bit_helpers_match_reference(value):
 def test_bit_helpers_compiled_callers():
     from numba import njit
 
-    from prefstats.cards import lowest_card, popcount
+    from prefstats.game.cards import lowest_card, popcount
 
     @njit
     def both(a, b, c):

@@ -5,8 +5,8 @@ and the open dummy of Gusarik."""
 import numpy as np
 import pytest
 
-from prefstats import engine
-from prefstats.auction import (
+from prefstats.game import engine
+from prefstats.game.auction import (
     BLIND_PASS,
     DARK,
     MISERE,
@@ -23,11 +23,11 @@ from prefstats.auction import (
     legal_whist_calls,
     parse_call,
 )
-from prefstats.cards import parse_cards
-from prefstats.contracts import N_CONTRACTS, parse_contract
-from prefstats.deal import deal
-from prefstats.play import new_state
-from prefstats.variants import PRESETS, get_variant
+from prefstats.game.cards import parse_cards
+from prefstats.game.contracts import N_CONTRACTS, parse_contract
+from prefstats.game.deal import deal
+from prefstats.game.variants import PRESETS, get_variant
+from prefstats.sim.play import new_state
 
 # The engine tests below jump up the ladder: the house option (RULES.md §2).
 CLASSIC = get_variant("classic", jump_bids=True)
@@ -122,7 +122,7 @@ def test_b187_misere_above_everything_takes_the_talon_at_once():
 
 
 def test_b187_the_old_misere_over_nine_key_still_loads():
-    from prefstats.variants import load_variant_text
+    from prefstats.game.variants import load_variant_text
 
     assert get_variant("sochi", misere_over_nine=True).misere_place == "over_nine"
     old = load_variant_text('base = "classic"\nmisere_over_nine = false\n')

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from prefstats.cards import card_counts, parse_cards, suit_lengths
 from prefstats.cli import app
-from prefstats.deal import deal
+from prefstats.game.cards import card_counts, parse_cards, suit_lengths
+from prefstats.game.deal import deal
 from prefstats.reports.classes import bidding_class
 from prefstats.solver import solve_leads
 

@@ -12,10 +12,11 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-import prefstats
-from prefstats import cli
+from prefstats import _cache
+from prefstats.cli import _app as cli
 from prefstats.cli import app
-from prefstats.deal import deal
+from prefstats.game.deal import deal
+from prefstats.game.variants import Rate, get_variant
 from prefstats.players.params import (
     PARAMETERS,
     PIMC_PARAMETERS,
@@ -23,7 +24,6 @@ from prefstats.players.params import (
     check_params,
     policy_params,
 )
-from prefstats.variants import Rate, get_variant
 
 runner = CliRunner()
 
@@ -131,7 +131,7 @@ def test_rate_dividing_by_zero():
 
 
 def test_a_real_bug_keeps_its_traceback(monkeypatch):
-    import prefstats.deal as dealing
+    import prefstats.game.deal as dealing
 
     def bug(*args, **kwargs):
         return np.zeros(-1)  # numpy's own ValueError: not a refusal by prefstats
@@ -163,29 +163,30 @@ class _Terminal(io.StringIO):
 
 
 def test_first_run_says_it_compiles(tmp_path, monkeypatch):
-    monkeypatch.setattr(prefstats, "CACHE", tmp_path)
+    monkeypatch.setattr(_cache, "folder", lambda: tmp_path)
     terminal = _Terminal()
     monkeypatch.setattr("sys.stderr", terminal)
-    cli._compile_notice("play._batch_kernel")
+    cli._compile_notice("sim/play._batch_kernel")
     assert "first run only" in terminal.getvalue()
-    (tmp_path / "play._batch_kernel-227.py311.nbi").write_bytes(b"")
-    assert prefstats.is_compiled("play._batch_kernel")
+    (tmp_path / "sim").mkdir()
+    (tmp_path / "sim" / "play._batch_kernel-0a1b2c3d.py311.nbi").write_bytes(b"")
+    assert _cache.is_compiled("sim/play._batch_kernel")
     warm = _Terminal()
     monkeypatch.setattr("sys.stderr", warm)
-    cli._compile_notice("play._batch_kernel")
+    cli._compile_notice("sim/play._batch_kernel")
     assert warm.getvalue() == ""
     monkeypatch.setattr("sys.stderr", io.StringIO())  # not a terminal: never a word
     cli._compile_notice("solver/_batch._leads_one")
 
 
 def test_the_compile_check_names_the_real_cached_functions():
-    from prefstats.play import _batch_kernel
+    from prefstats.sim.play import _batch_kernel
     from prefstats.solver._batch import _leads_one
 
     deal(1, seed=1)  # compiled or loaded: its index file is in the cache now
-    assert prefstats.is_compiled("deal._deal_kernel")
-    for function, folder in ((_batch_kernel, prefstats.CACHE),
-                             (_leads_one, prefstats.CACHE / "solver")):  # a subpackage
+    assert _cache.is_compiled("game/deal._deal_kernel")
+    for function, folder in ((_batch_kernel, _cache.folder() / "sim"),
+                             (_leads_one, _cache.folder() / "solver")):
         assert function._cache.cache_path == str(folder)
 
 

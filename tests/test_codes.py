@@ -1,4 +1,4 @@
-"""The codes are named once (``prefstats.codes``), numba compiles them, and every module
+"""The codes are named once (``prefstats.game.codes``), numba compiles them, and every module
 that spoke of a code before speaks of the same value."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from prefstats import auction, codes, contracts, engine, scoring, tricks
-from prefstats.codes import (
+from prefstats.game import auction, codes, contracts, engine, scoring, tricks
+from prefstats.game.codes import (
     GAME,
     NO_TRUMP,
     NO_TRUMP_SUIT,

@@ -5,7 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
-from prefstats.contracts import (
+from prefstats.game.contracts import (
     LADDER,
     LEVEL,
     MISERE,

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
-from prefstats.cards import SPADES, card_counts, count_rank, parse_cards, suit_lengths
-from prefstats.deal import deal
-from prefstats.exact import suit_split_probabilities
+from prefstats.game.cards import SPADES, card_counts, count_rank, parse_cards, suit_lengths
+from prefstats.game.deal import deal
+from prefstats.game.exact import suit_split_probabilities
 
 
 def _assert_valid(d):
@@ -166,7 +166,7 @@ def test_bad_predicate_shape_raises():
 def test_block_kernel_equals_reference_shuffle():
     """The vectorised kernel deals exactly what the one-deal reference defines,
     including the deals whose draws needed a redraw."""
-    from prefstats.deal import _shuffle_one, _slots, _store, seed_keys
+    from prefstats.game.deal import _shuffle_one, _slots, _store, seed_keys
 
     n = 20_000
     _, key0, key1 = seed_keys(77)

@@ -1,5 +1,5 @@
 """Datasets of counterfactual decisions (``prefstats simulate-decisions``,
-:func:`prefstats.rollout.simulate_decisions`): the rows are the rollouts of the seed's
+:func:`prefstats.sim.rollout.simulate_decisions`): the rows are the rollouts of the seed's
 deals, long form, and the dataset has the manifest, checksums, resume, extension, lock
 and worker invariance of every dataset."""
 
@@ -11,10 +11,10 @@ import numpy as np
 import polars as pl
 import pytest
 
-from prefstats.deal import deal
-from prefstats.rollout import DecisionSpec, rollout, simulate_decisions
-from prefstats.storage import DatasetError, dataset_lock, load
-from prefstats.variants import get_variant
+from prefstats.game.deal import deal
+from prefstats.game.variants import get_variant
+from prefstats.sim.rollout import DecisionSpec, rollout, simulate_decisions
+from prefstats.sim.storage import DatasetError, dataset_lock, load
 
 LENINGRAD = get_variant("leningrad")  # has the half-whist: every whist option
 

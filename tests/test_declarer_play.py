@@ -3,7 +3,7 @@ trumps still out, the masters of each suit) change his card, and the play is rig
 
 from test_cardplay import play, position
 
-from prefstats import engine
+from prefstats.game import engine
 
 # ---- drawing trumps -------------------------------------------------------------------
 

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from test_cardplay import play, position
 
-from prefstats import engine
-from prefstats.cards import parse_cards
-from prefstats.contracts import TRUMP
-from prefstats.tricks import beats
+from prefstats.game import engine
+from prefstats.game.cards import parse_cards
+from prefstats.game.contracts import TRUMP
+from prefstats.game.tricks import beats
 
 
 def with_history(obs, tricks):

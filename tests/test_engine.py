@@ -3,14 +3,14 @@
 import numpy as np
 import pytest
 
-from prefstats import engine
-from prefstats.auction import PASS, W_HALF, W_PASS, W_WHIST, parse_call
-from prefstats.cards import parse_cards
-from prefstats.contracts import MISERE, parse_contract
-from prefstats.deal import deal
-from prefstats.play import new_state, play_batch, play_hand, play_hands
+from prefstats.game import engine
+from prefstats.game.auction import PASS, W_HALF, W_PASS, W_WHIST, parse_call
+from prefstats.game.cards import parse_cards
+from prefstats.game.contracts import MISERE, parse_contract
+from prefstats.game.deal import deal
+from prefstats.game.variants import get_variant
 from prefstats.players.base import BasePlayer, RandomLegalPlayer
-from prefstats.variants import get_variant
+from prefstats.sim.play import new_state, play_batch, play_hand, play_hands
 
 PRESETS = ("sochi", "leningrad", "rostov")
 

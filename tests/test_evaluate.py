@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from prefstats.cards import parse_cards
-from prefstats.contracts import NO_TRUMP
-from prefstats.deal import deal
+from prefstats.game.cards import parse_cards
+from prefstats.game.contracts import NO_TRUMP
+from prefstats.game.deal import deal
 from prefstats.players import evaluate as ev
 from prefstats.solver import solve_batch
 

@@ -8,12 +8,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from prefstats import engine
-from prefstats.auction import W_WHIST
-from prefstats.cards import honours
-from prefstats.contracts import LEVEL
-from prefstats.deal import deal
-from prefstats.fit import (
+from prefstats.analysis.fit import (
     LIMIT,
     MISERE_SCALE,
     TARGET_MAX,
@@ -27,11 +22,16 @@ from prefstats.fit import (
     step,
     summary,
 )
-from prefstats.play import play_batch, play_hand
+from prefstats.game import engine
+from prefstats.game.auction import W_WHIST
+from prefstats.game.cards import honours
+from prefstats.game.contracts import LEVEL
+from prefstats.game.deal import deal
+from prefstats.game.variants import get_variant
 from prefstats.players import adjust
 from prefstats.players.builtin import BuiltinPlayer, seat_key
 from prefstats.reports.classes import estimated_tricks, misere_holes
-from prefstats.variants import get_variant
+from prefstats.sim.play import play_batch, play_hand
 
 SOCHI = get_variant("sochi")
 
@@ -163,8 +163,8 @@ def test_every_preset_ships_a_fit_that_met_the_target(preset, players):
 def test_own_calls_follow_the_auction():
     """Seat 1 passes after seat 0's 6♠, seat 2 bids 6♣, seat 0 holds ... each seat's
     first call, whether a bid came before it, and its highest level."""
-    from prefstats.auction import PASS
-    from prefstats.contracts import parse_contract
+    from prefstats.game.auction import PASS
+    from prefstats.game.contracts import parse_contract
 
     s6, c6, c7 = (parse_contract(t).code for t in ("6♠", "6♣", "7♠"))
     calls = np.full((1, engine.MAX_CALLS), 0, dtype=np.int64)

@@ -11,12 +11,12 @@ import numpy as np
 import polars as pl
 import pytest
 
-from prefstats.deal import deal
+from prefstats.game.deal import deal
+from prefstats.game.variants import get_variant
 from prefstats.reports import counterfactual as cf
 from prefstats.reports.guide import OBSERVED, PLAYER_MODEL, advice, guide
 from prefstats.reports.stats import MIN_SAMPLES
-from prefstats.simulate import simulate
-from prefstats.variants import get_variant
+from prefstats.sim.simulate import simulate
 
 SOCHI = get_variant("sochi")
 
@@ -145,7 +145,7 @@ def test_expected_tricks_classes_are_the_evaluator_s_by_seat():
 
 
 def test_whist_by_level_and_seat_is_the_paired_gain_of_that_seat_s_defences():
-    from prefstats.contracts import LEVEL
+    from prefstats.game.contracts import LEVEL
 
     variant = get_variant("leningrad")
     deals = deal(400, seed=7)

@@ -8,9 +8,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from prefstats.cards import SUIT_MASKS, parse_cards
-from prefstats.knowledge import Knowledge, count_worlds, sample_worlds, voids_shown
-from prefstats.tricks import legal_cards, trick_winner
+from prefstats.game.cards import SUIT_MASKS, parse_cards
+from prefstats.game.tricks import legal_cards, trick_winner
+from prefstats.players.knowledge import Knowledge, count_worlds, sample_worlds, voids_shown
 
 
 def _bits(cards) -> int:

@@ -10,19 +10,19 @@ import numpy as np
 import pytest
 from test_pulka_classic import replay
 
-from prefstats import engine
-from prefstats.auction import (
+from prefstats.game import engine
+from prefstats.game.auction import (
     _auction_state,
     auction_options,
     whist_options,
     whist_state,
 )
-from prefstats.cards import card_counts
-from prefstats.deal import deal
-from prefstats.play import play_batch, play_hands
-from prefstats.pulka import play_pulkas
-from prefstats.scoring import deal_values, score_states
-from prefstats.variants import PRESETS, get_variant
+from prefstats.game.cards import card_counts
+from prefstats.game.deal import deal
+from prefstats.game.scoring import deal_values, score_states
+from prefstats.game.variants import PRESETS, get_variant
+from prefstats.sim.play import play_batch, play_hands
+from prefstats.sim.pulka import play_pulkas
 
 TABLES = [(name, players) for name in PRESETS
           for players in ((2,) if name == "gusarik" else (3, 4))]

@@ -1,22 +1,93 @@
-"""prefstats keeps its compiled functions in its own cache, keyed on its whole source,
-without moving the cache of anyone else's numba functions (issue 12)."""
+"""prefstats keeps its compiled functions in its own cache, keyed on the code that is
+compiled (not on every file), without moving anyone else's numba functions."""
 
 from __future__ import annotations
 
 import importlib.util
+import os
+import shutil
+import subprocess
 import sys
+from pathlib import Path
 
 import numba
 
-import prefstats
-from prefstats.deal import _deal_kernel
+from prefstats import _cache
+from prefstats.game.deal import _deal_kernel
 from prefstats.players.bidding import _value
 
+PACKAGE = Path(_cache.__file__).resolve().parent
 
-def test_prefstats_functions_are_cached_under_the_source_hash():
-    assert prefstats.CACHE.name == prefstats._numba_cache_dir().name
-    assert _deal_kernel._cache.cache_path == str(prefstats.CACHE)
-    assert _value._cache.cache_path == str(prefstats.CACHE / "players")
+
+def test_prefstats_functions_are_cached_under_the_key():
+    assert _cache.folder().name == _cache.key()
+    assert _deal_kernel._cache.cache_path == str(_cache.folder() / "game")
+    assert _value._cache.cache_path == str(_cache.folder() / "players")
+
+
+def test_the_key_covers_the_compiled_modules_and_what_they_import():
+    modules = _cache.compiled_modules()
+    assert {"prefstats.game.cards", "prefstats.solver._search", "prefstats.sim.play"} <= set(
+        modules)
+    assert "prefstats.game.codes" in modules  # no numba in it, but kernels read its codes
+    assert not [m for m in modules if m.startswith("prefstats.cli")]
+    assert "prefstats.reports.report" not in modules
+
+
+def _copy(tmp_path: Path) -> Path:
+    root = tmp_path / "src"
+    shutil.copytree(PACKAGE, root / "prefstats",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.npz", "*.nbi", "*.nbc"))
+    return root
+
+
+def _run(root: Path, cache: Path, code: str) -> str:
+    env = {**os.environ, "PYTHONPATH": str(root), "PREFSTATS_CACHE": str(cache)}
+    env.pop("NUMBA_CACHE_DIR", None)
+    # Run from the copy: ``python -c`` puts the working folder first on the path.
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, check=True, cwd=root)
+    return out.stdout.strip()
+
+
+KEY = "from prefstats import _cache; print(_cache.key(), _cache.PACKAGE)"
+
+
+def _append(path: Path, text: str) -> None:
+    path.write_text(path.read_text("utf-8") + text, "utf-8")
+
+
+def test_comments_docstrings_and_uncompiled_modules_keep_the_key(tmp_path):
+    root = _copy(tmp_path)
+    before = _run(root, tmp_path / "cache", KEY)
+    assert before.endswith(str(root / "prefstats"))
+    _append(root / "prefstats" / "cli" / "commands.py", "\n\ndef _added():\n    return 1\n")
+    _append(root / "prefstats" / "reports" / "report.py", "\n# a note\n")
+    cards = root / "prefstats" / "game" / "cards.py"
+    _append(cards, "\n# a comment in a compiled module\n")
+    text = cards.read_text("utf-8")
+    edited = text.replace('"""Bits set in a 64-bit mask', '"""The bits set in a 64-bit mask')
+    assert edited != text
+    cards.write_text(edited, "utf-8")
+    assert _run(root, tmp_path / "cache", KEY) == before
+
+
+def test_a_changed_kernel_constant_is_compiled_anew(tmp_path):
+    """A constant a kernel reads changes: a new key, a new folder, and the new result
+    (never the stale machine code of the old cache)."""
+    root = _copy(tmp_path)
+    cache = tmp_path / "cache"
+    call = ("from prefstats import _cache; from prefstats.game.cards import popcount64; "
+            "print(_cache.key(), popcount64(1 << 20), _cache.PACKAGE)")
+    key, bits, package = _run(root, cache, call).split()
+    assert package == str(root / "prefstats") and bits == "1" and (cache / "numba" / key / "game").is_dir()
+    cards = root / "prefstats" / "game" / "cards.py"
+    text = cards.read_text("utf-8")
+    assert "_LOW32 = np.int64(0xFFFFFFFF)" in text
+    cards.write_text(text.replace("_LOW32 = np.int64(0xFFFFFFFF)", "_LOW32 = np.int64(0xFFFF)"),
+                     "utf-8")
+    new_key, new_bits, _ = _run(root, cache, call).split()
+    assert new_key != key and new_bits == "0"
 
 
 def test_a_users_own_function_keeps_numbas_place(tmp_path):
@@ -32,6 +103,6 @@ def test_a_users_own_function_keeps_numbas_place(tmp_path):
         assert module.twice(21) == 42
         assert module.twice._cache.cache_path == str(tmp_path / "__pycache__")
         assert list((tmp_path / "__pycache__").glob("mine.twice-*.nbi"))
-        assert not list(prefstats.CACHE.rglob("mine.twice-*"))
+        assert not list(_cache.folder().rglob("mine.twice-*"))
     finally:
         del sys.modules[spec.name]

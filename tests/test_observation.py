@@ -10,14 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prefstats import engine
-from prefstats.auction import PASS
-from prefstats.cards import FULL_DECK, SUIT_MASKS
-from prefstats.deal import deal
-from prefstats.knowledge import count_worlds, knowledge_of, sample_worlds
-from prefstats.play import new_state
+from prefstats.game import engine
+from prefstats.game.auction import PASS
+from prefstats.game.cards import FULL_DECK, SUIT_MASKS
+from prefstats.game.deal import deal
+from prefstats.game.variants import get_variant
 from prefstats.players.base import Observation
-from prefstats.variants import get_variant
+from prefstats.players.knowledge import count_worlds, knowledge_of, sample_worlds
+from prefstats.sim.play import new_state
 
 VARIANTS = {
     "sochi": get_variant("sochi"),
@@ -106,7 +106,7 @@ def _voids_from_history(state, history, variant) -> tuple[int, int, int]:
     kind = int(state["kind"])
     trump = None
     if kind == engine.GAME:
-        from prefstats.contracts import TRUMP
+        from prefstats.game.contracts import TRUMP
         trump = int(TRUMP[int(state["contract"])])
     i = 0
     trick_no = 0

@@ -2,14 +2,14 @@
 
 import numpy as np
 
-from prefstats import engine
-from prefstats.contracts import TRUMP
-from prefstats.deal import deal
-from prefstats.play import play_hand
+from prefstats.game import engine
+from prefstats.game.contracts import TRUMP
+from prefstats.game.deal import deal
+from prefstats.game.variants import get_variant
 from prefstats.players import BuiltinPlayer, DoubleDummyPlayer
 from prefstats.players.base import OracleObservation
+from prefstats.sim.play import play_hand
 from prefstats.solver import solve
-from prefstats.variants import get_variant
 
 
 def test_double_dummy_card_play_keeps_the_solver_value():

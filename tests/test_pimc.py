@@ -5,18 +5,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from prefstats import engine
-from prefstats.cards import FULL_DECK, parse_cards
-from prefstats.deal import deal
-from prefstats.knowledge import Knowledge, count_worlds, sample_worlds
-from prefstats.pimc import DEFAULT_WORLDS, pimc_card
-from prefstats.play import play_batch, play_hands
+from prefstats.analysis.strength import format_gauge, gauge
+from prefstats.game import engine
+from prefstats.game.cards import FULL_DECK, parse_cards
+from prefstats.game.deal import deal
+from prefstats.game.tricks import legal_cards, trick_winner
+from prefstats.game.variants import get_variant
 from prefstats.players.builtin import resolve_params
+from prefstats.players.knowledge import Knowledge, count_worlds, sample_worlds
 from prefstats.players.params import SAMPLES, heuristic_params, policy_params
+from prefstats.players.pimc import DEFAULT_WORLDS, pimc_card
+from prefstats.sim.play import play_batch, play_hands
 from prefstats.solver import card_values, card_values_batch
-from prefstats.strength import format_gauge, gauge
-from prefstats.tricks import legal_cards, trick_winner
-from prefstats.variants import get_variant
 
 
 def test_pimc_plays_the_double_dummy_card_when_one_world_fits():
@@ -159,10 +159,10 @@ def test_pimc_policy_is_the_same_in_chunks_and_through_the_python_protocol():
 
 
 def test_pimc_policy_runs_in_simulate_rollout_and_pulkas(tmp_path):
-    from prefstats.pulka import play_pulkas
-    from prefstats.rollout import rollout
-    from prefstats.simulate import simulate
-    from prefstats.storage import load
+    from prefstats.sim.pulka import play_pulkas
+    from prefstats.sim.rollout import rollout
+    from prefstats.sim.simulate import simulate
+    from prefstats.sim.storage import load
 
     simulate(SOCHI, hands=24, seed=2, out=tmp_path / "a", policy="pimc", params=FEW,
              chunk_size=10, workers=1)
@@ -187,7 +187,7 @@ def test_pimc_parameters_are_checked():
         resolve_params("search")
 
 
-# ---- the strength gauge (prefstats.strength) ------------------------------------------------
+# ---- the strength gauge (prefstats.analysis.strength) ---------------------------------------
 
 
 def test_gauge_of_a_policy_against_itself_is_zero():

@@ -4,10 +4,10 @@ legal decisions, hidden cards out of reach, and the rates of the new calls."""
 import numpy as np
 import pytest
 
-from prefstats import engine
-from prefstats.auction import BLIND_PASS, DARK, N_CALLS, NO_TALON_BID, PASS
-from prefstats.deal import deal
-from prefstats.play import play_batch, play_hand, play_hands
+from prefstats.game import engine
+from prefstats.game.auction import BLIND_PASS, DARK, N_CALLS, NO_TALON_BID, PASS
+from prefstats.game.deal import deal
+from prefstats.game.variants import get_variant
 from prefstats.players.builtin import (
     HEURISTIC,
     BuiltinPlayer,
@@ -17,7 +17,7 @@ from prefstats.players.builtin import (
     seat_key,
 )
 from prefstats.players.params import heuristic_params
-from prefstats.variants import get_variant
+from prefstats.sim.play import play_batch, play_hand, play_hands
 
 TABLES = [("classic", 3), ("classic", 4), ("gusarik", 2), ("sochi", 3), ("sochi", 4)]
 IDS = ["classic", "classic4", "gusarik", "sochi-b", "sochi4-b"]

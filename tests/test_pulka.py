@@ -3,12 +3,12 @@
 import numpy as np
 import pytest
 
-from prefstats import engine
-from prefstats.auction import WHIST_CALL_NAMES
-from prefstats.play import play_batch
-from prefstats.pulka import STRIDE, play_pulkas, pulka_deals
-from prefstats.scoring import ScoreSheet
-from prefstats.variants import get_variant
+from prefstats.game import engine
+from prefstats.game.auction import WHIST_CALL_NAMES
+from prefstats.game.scoring import ScoreSheet
+from prefstats.game.variants import get_variant
+from prefstats.sim.play import play_batch
+from prefstats.sim.pulka import STRIDE, play_pulkas, pulka_deals
 
 
 def _replay(variant, pulka_id, seed, target, policy, key):

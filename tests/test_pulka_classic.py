@@ -4,12 +4,14 @@ deal by deal on the Python score sheet with the bombs kept in Python lists."""
 import numpy as np
 import pytest
 
-from prefstats import engine
-from prefstats.auction import BLIND_PASS, WHIST_CALL_NAMES
-from prefstats.contracts import LEVEL
-from prefstats.play import play_state, solver_table
+from prefstats.game import engine
+from prefstats.game.auction import BLIND_PASS, WHIST_CALL_NAMES
+from prefstats.game.contracts import LEVEL
+from prefstats.game.scoring import ScoreSheet
+from prefstats.game.variants import get_variant
 from prefstats.players.builtin import DOUBLE_DUMMY_OPEN, POLICIES, default_params, default_tables
-from prefstats.pulka import (
+from prefstats.sim.play import play_state, solver_table
+from prefstats.sim.pulka import (
     MAX_BOMBS,
     STRIDE,
     game_made,
@@ -20,8 +22,6 @@ from prefstats.pulka import (
     set_bombs,
     update_bombs,
 )
-from prefstats.scoring import ScoreSheet
-from prefstats.variants import get_variant
 
 
 def _play_deal(variant, d, bombs, blind_round, policy, key, deal_index, min_level, step,
@@ -329,7 +329,7 @@ def test_bomb_rounds_need_blind_pass():
 def test_pulka_datasets_of_the_new_presets(tmp_path, name, players):
     import polars as pl
 
-    from prefstats.simulate import load, player_key, simulate_pulkas
+    from prefstats.sim.simulate import load, player_key, simulate_pulkas
 
     variant = get_variant(name, players=players)
     simulate_pulkas(variant, pulkas=4, pool_target=4, seed=3, out=tmp_path, chunk_size=2,

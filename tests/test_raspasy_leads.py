@@ -1,10 +1,10 @@
-"""Raspasy talon rules of RULES.md §6 in prefstats.tricks."""
+"""Raspasy talon rules of RULES.md §6 in prefstats.game.tricks."""
 
 import pytest
 
-from prefstats.cards import parse_cards
-from prefstats.codes import TALON_UNUSED
-from prefstats.tricks import (
+from prefstats.game.cards import parse_cards
+from prefstats.game.codes import TALON_UNUSED
+from prefstats.game.tricks import (
     DEALER_TALON,
     RASPASY_TALON_MODES,
     SUIT_LEAD,
@@ -13,7 +13,7 @@ from prefstats.tricks import (
     raspasy_leader,
     talon_trick_winner,
 )
-from prefstats.variants import get_variant
+from prefstats.game.variants import get_variant
 
 HAND = parse_cards("♠A7 ♣Q ♥K98")
 

@@ -9,16 +9,16 @@ import polars as pl
 import pytest
 
 import prefstats
-from prefstats.auction import WHIST_CALL_NAMES, call_name
-from prefstats.cards import FULL_DECK, card_name, format_cards
-from prefstats.contracts import LEVEL, PRICE, Contract
-from prefstats.deal import deal
-from prefstats.engine import KINDS
-from prefstats.play import play_batch
-from prefstats.simulate import player_key, simulate
-from prefstats.storage import CALL, CARD, ENUMS, to_codes
-from prefstats.tables import CONTRACT, KIND, ROLE, cards_expr, readable, to_frame
-from prefstats.variants import get_variant
+from prefstats.analysis.tables import CONTRACT, KIND, ROLE, cards_expr, readable, to_frame
+from prefstats.game.auction import WHIST_CALL_NAMES, call_name
+from prefstats.game.cards import FULL_DECK, card_name, format_cards
+from prefstats.game.contracts import LEVEL, PRICE, Contract
+from prefstats.game.deal import deal
+from prefstats.game.engine import KINDS
+from prefstats.game.variants import get_variant
+from prefstats.sim.play import play_batch
+from prefstats.sim.simulate import player_key, simulate
+from prefstats.sim.storage import CALL, CARD, ENUMS, to_codes
 
 SEED = 11
 
@@ -258,7 +258,7 @@ def test_column_dictionary_lists_every_deals_column(name, players):
 
 
 def test_column_dictionary_lists_every_pulka_column(tmp_path):
-    from prefstats.simulate import simulate_pulkas
+    from prefstats.sim.simulate import simulate_pulkas
 
     simulate_pulkas(get_variant("sochi"), pulkas=2, pool_target=2, seed=1, out=tmp_path,
                     with_deals=True, workers=1, progress=False)

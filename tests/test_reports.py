@@ -8,9 +8,9 @@ import polars as pl
 import pytest
 from scipy import stats
 
-from prefstats.auction import W_HALF, W_PASS, W_WHIST
-from prefstats.cards import parse_cards
-from prefstats.engine import GAME, MISERE_GAME, RASPASY
+from prefstats.game.auction import W_HALF, W_PASS, W_WHIST
+from prefstats.game.cards import parse_cards
+from prefstats.game.engine import GAME, MISERE_GAME, RASPASY
 from prefstats.reports import (
     bidding_table,
     misere_table,

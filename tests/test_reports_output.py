@@ -11,11 +11,11 @@ from typer.testing import CliRunner
 
 import prefstats
 from prefstats.cli import app
+from prefstats.game.variants import get_variant
 from prefstats.reports import compare, render
 from prefstats.reports.guide import guide
 from prefstats.reports.report import comparison_report, dataset_report
-from prefstats.simulate import simulate, simulate_pulkas
-from prefstats.variants import get_variant
+from prefstats.sim.simulate import simulate, simulate_pulkas
 
 runner = CliRunner()
 

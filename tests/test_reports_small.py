@@ -15,10 +15,10 @@ from typer.testing import CliRunner
 
 import prefstats
 from prefstats.cli import app
+from prefstats.game.variants import get_variant, load_variant
 from prefstats.reports import charts, render
 from prefstats.reports.stats import with_proportion, zero_means_test
-from prefstats.simulate import simulate, simulate_pulkas
-from prefstats.variants import get_variant, load_variant
+from prefstats.sim.simulate import simulate, simulate_pulkas
 
 runner = CliRunner()
 SOCHI = get_variant("sochi")

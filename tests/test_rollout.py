@@ -1,4 +1,4 @@
-"""Counterfactual decisions (prefstats.rollout): branches of one deal share everything up
+"""Counterfactual decisions (prefstats.sim.rollout): branches of one deal share everything up
 to the forced decision, the compiled and the Python drivers force alike, and forcing
 what the policy would do anyway changes nothing."""
 
@@ -7,18 +7,18 @@ import polars as pl
 import pytest
 from numpy.lib.recfunctions import repack_fields
 
-from prefstats import engine
-from prefstats import rollout as rollout_module
-from prefstats.auction import BLIND_PASS, DARK, PASS, W_HALF, W_PASS, W_WHIST
-from prefstats.contracts import MISERE, N_CONTRACTS
-from prefstats.deal import deal
-from prefstats.play import play_batch, play_hand
+from prefstats.game import engine
+from prefstats.game.auction import BLIND_PASS, DARK, PASS, W_HALF, W_PASS, W_WHIST
+from prefstats.game.contracts import MISERE, N_CONTRACTS
+from prefstats.game.deal import deal
+from prefstats.game.scoring import deal_values, score_states
+from prefstats.game.variants import get_variant
 from prefstats.players.base import Observation
 from prefstats.players.builtin import BuiltinPlayer, seat_key
-from prefstats.rollout import play_forced_hands, rollout, rollout_states
-from prefstats.scoring import deal_values, score_states
-from prefstats.simulate import player_key
-from prefstats.variants import get_variant
+from prefstats.sim import rollout as rollout_module
+from prefstats.sim.play import play_batch, play_hand
+from prefstats.sim.rollout import play_forced_hands, rollout, rollout_states
+from prefstats.sim.simulate import player_key
 
 SOCHI = get_variant("sochi")
 #: Sochi has no half-whist (greedy whist, B:253): the whist tests use Leningrad.
@@ -39,7 +39,7 @@ def _first_call_index(st, seat):
 
 def _lowest_bid(st, seat, variant):
     """The lowest legal trick bid with the talon at ``seat``'s first call of ``st``."""
-    from prefstats.auction import legal_calls
+    from prefstats.game.auction import legal_calls
 
     idx = _first_call_index(st, seat)
     legal = legal_calls(list(st["calls"][:idx]), variant)
@@ -199,7 +199,7 @@ def test_decisions_not_reached_or_illegal_have_no_value():
     by_deal = frame.group_by("deal").agg(pl.col("legal").any()).filter("legal").height
     assert 0 < by_deal < 300
     # a first call is legal exactly when the rules allow it there
-    from prefstats.auction import legal_calls
+    from prefstats.game.auction import legal_calls
 
     states, legal = rollout_states(SOCHI, d, seat=2, decision="first_call", options=FIRST,
                                    key=int(player_key(1)))
@@ -254,7 +254,7 @@ LEVELS = ["6", "7", "8", "9", "10"]
 
 def _seat_calls(st, seat, variant):
     """``(index, call, legal calls)`` of each of ``seat``'s calls in finished ``st``."""
-    from prefstats.auction import legal_calls, next_speaker
+    from prefstats.game.auction import legal_calls, next_speaker
 
     calls = [int(c) for c in st["calls"][: st["n_calls"]]]
     return [(j, calls[j], legal_calls(calls[:j], variant)) for j in range(len(calls))
@@ -272,8 +272,8 @@ def _max_bid_call(legal, top, variant):
 @pytest.mark.parametrize("name", ["sochi", "rostov", "classic"])
 @pytest.mark.parametrize("seat", [0, 2])
 def test_max_bid_competes_to_its_level_and_changes_nothing_when_the_policy_did(name, seat):
-    from prefstats.contracts import contract_code
-    from prefstats.rollout import best_strains
+    from prefstats.game.contracts import contract_code
+    from prefstats.sim.rollout import best_strains
 
     variant = get_variant(name)
     d = deal(300, seed=21)
@@ -311,7 +311,7 @@ def test_max_bid_branches_agree_up_to_the_seat_s_first_call():
 
 @pytest.mark.parametrize("policy", ["heuristic", "random"])
 def test_contract_forcing_names_the_contract_and_the_policy_s_own_changes_nothing(policy):
-    from prefstats.contracts import LEVEL, NO_TRUMP, contract_code, parse_contract
+    from prefstats.game.contracts import LEVEL, NO_TRUMP, contract_code, parse_contract
 
     d = deal(500, seed=23)
     played = play_batch(d, SOCHI, key=2, policy=policy)
@@ -351,8 +351,8 @@ def test_contract_forcing_names_the_contract_and_the_policy_s_own_changes_nothin
 
 
 def test_hand_deals_hold_the_hand_and_every_talon_once_a_block():
-    from prefstats.cards import FULL_DECK, card_counts, parse_cards
-    from prefstats.rollout import hand_deals
+    from prefstats.game.cards import FULL_DECK, card_counts, parse_cards
+    from prefstats.sim.rollout import hand_deals
 
     hand = parse_cards("♠AKQJ ♣AK7 ♦A8 ♥7")
     d = hand_deals(hand, 1, 2, seed=4)
@@ -436,7 +436,7 @@ def test_an_option_s_branches_do_not_depend_on_the_other_options():
 
 
 def test_summary_gives_the_paired_figures():
-    from prefstats.rollout_cli import MIN_DEALS, summary
+    from prefstats.cli.rollout import MIN_DEALS, summary
 
     rng = np.random.default_rng(3)
     n = MIN_DEALS + 100
@@ -452,7 +452,7 @@ def test_summary_gives_the_paired_figures():
 
 
 def test_summary_keeps_a_dropped_option_s_figures_over_its_own_deals():
-    from prefstats.rollout_cli import MIN_DEALS, summary
+    from prefstats.cli.rollout import MIN_DEALS, summary
 
     rng = np.random.default_rng(4)
     n = 3 * MIN_DEALS
@@ -473,7 +473,7 @@ def test_rollout_command_stops_playing_an_option_the_best_leads_by_3_se(monkeypa
     the first round only, and the close ones on every deal."""
     import json
 
-    import prefstats.rollout as module
+    import prefstats.sim.rollout as module
 
     asked = []
 

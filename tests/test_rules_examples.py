@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from prefstats.scoring import settle, sheet_from_records
+from prefstats.game.scoring import settle, sheet_from_records
 
 RULES = Path(__file__).resolve().parents[1] / "docs" / "RULES.md"
 

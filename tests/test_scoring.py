@@ -13,9 +13,9 @@ from sheet_checks import (
     play,
 )
 
-from prefstats.auction import legal_whist_calls, whist_outcome
-from prefstats.contracts import MISERE, contract_code, parse_contract
-from prefstats.scoring import (
+from prefstats.game.auction import legal_whist_calls, whist_outcome
+from prefstats.game.contracts import MISERE, contract_code, parse_contract
+from prefstats.game.scoring import (
     ScoreSheet,
     deal_value,
     entry_totals,
@@ -24,7 +24,7 @@ from prefstats.scoring import (
     settle,
     sheet_from_records,
 )
-from prefstats.variants import get_variant
+from prefstats.game.variants import get_variant
 
 PRICE = {6: 2, 7: 4, 8: 6, 9: 8, 10: 10}
 OBLIGATION = {6: 4, 7: 2, 8: 1, 9: 1, 10: 1}
@@ -597,8 +597,8 @@ BATCH_VARIANTS = [
 
 @pytest.mark.parametrize(("name", "players", "options"), BATCH_VARIANTS)
 def test_score_batch_equals_the_entry_functions(name, players, options):
-    from prefstats.scoring import OUTCOME_FIELDS, outcome_entries, random_outcomes, score_batch
-    from prefstats.scoring import deal_values as batch_values
+    from prefstats.game.scoring import OUTCOME_FIELDS, outcome_entries, random_outcomes, score_batch
+    from prefstats.game.scoring import deal_values as batch_values
 
     variant = get_variant(name, players=players, **options)
     outcomes = random_outcomes(variant, 3000, seed=players)
@@ -614,8 +614,8 @@ def test_score_batch_equals_the_entry_functions(name, players, options):
 
 
 def test_score_batch_defaults_to_the_left_hand_defender():
-    from prefstats.auction import W_HALF, W_PASS
-    from prefstats.scoring import GAME, score_batch
+    from prefstats.game.auction import W_HALF, W_PASS
+    from prefstats.game.scoring import GAME, score_batch
 
     for players, declarer, dealer, left, other in [(3, 2, -1, 0, 1), (4, 2, 3, 0, 1),
                                                    (4, 0, 1, 2, 3)]:  # fmt: skip
@@ -629,7 +629,7 @@ def test_score_batch_defaults_to_the_left_hand_defender():
 
 
 def test_score_batch_checks_ranges_and_shapes():
-    from prefstats.scoring import GAME, score_batch
+    from prefstats.game.scoring import GAME, score_batch
 
     v = get_variant("sochi")
     ok = {"kind": GAME, "declarer": 0, "contract": 3, "tricks": [[6, 2, 2]], "first": 1,
@@ -650,8 +650,8 @@ def test_score_batch_checks_ranges_and_shapes():
 
 
 def test_deal_totals_layout():
-    from prefstats.auction import W_PASS, W_WHIST
-    from prefstats.scoring import GAME, deal_totals
+    from prefstats.game.auction import W_PASS, W_WHIST
+    from prefstats.game.scoring import GAME, deal_totals
 
     v = get_variant("sochi")
     out = np.full(3 + 3 + 9, 99, dtype=np.int64)  # overwritten
@@ -665,8 +665,8 @@ def test_deal_totals_layout():
 def test_deal_totals_takes_the_engine_small_int_fields():
     from numba import njit
 
-    from prefstats.auction import W_PASS, W_WHIST
-    from prefstats.scoring import GAME, deal_totals
+    from prefstats.game.auction import W_PASS, W_WHIST
+    from prefstats.game.scoring import GAME, deal_totals
 
     @njit
     def score(table, tricks, out):  # int8 fields and a uint8 (4,) tricks row, as in a state

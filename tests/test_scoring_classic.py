@@ -14,13 +14,12 @@ from sheet_checks import (
     play,
 )
 
-from prefstats import engine
-from prefstats.auction import W_HALF, W_PASS, W_WHIST, legal_whist_calls, whist_outcome
-from prefstats.cards import parse_cards
-from prefstats.contracts import MISERE
-from prefstats.deal import deal
-from prefstats.play import play_batch
-from prefstats.scoring import (
+from prefstats.game import engine
+from prefstats.game.auction import W_HALF, W_PASS, W_WHIST, legal_whist_calls, whist_outcome
+from prefstats.game.cards import parse_cards
+from prefstats.game.contracts import MISERE
+from prefstats.game.deal import deal
+from prefstats.game.scoring import (
     GAME,
     OUTCOME_FIELDS,
     RASPASY,
@@ -38,7 +37,8 @@ from prefstats.scoring import (
     sheet_from_records,
     talon_honours,
 )
-from prefstats.variants import get_variant
+from prefstats.game.variants import get_variant
+from prefstats.sim.play import play_batch
 
 
 def sheet(name="sochi", players=None, pool_target=None, **options):

@@ -6,7 +6,7 @@ half-whist, Leningrad's consolation and Rostov's raspasy are §9 (test_rules_exa
 import numpy as np
 import pytest
 
-from prefstats.auction import (
+from prefstats.game.auction import (
     BLIND_PASS,
     DARK,
     NO_TALON_BID,
@@ -19,9 +19,9 @@ from prefstats.auction import (
     legal_whist_calls,
     parse_call,
 )
-from prefstats.contracts import MISERE, N_CONTRACTS
-from prefstats.scoring import ScoreSheet, apply_help, raspasy_entries
-from prefstats.variants import PRESETS, get_variant
+from prefstats.game.contracts import MISERE, N_CONTRACTS
+from prefstats.game.scoring import ScoreSheet, apply_help, raspasy_entries
+from prefstats.game.variants import PRESETS, get_variant
 
 TABLES = [(name, players) for name in PRESETS
           for players in ((2,) if name == "gusarik" else (3, 4))]
@@ -251,7 +251,7 @@ def test_pulka_loop_equals_sheet_replay_with_the_seed_options(name, players, opt
     """The compiled pulka loop against the score sheet, on the options of this file."""
     from test_pulka_classic import replay
 
-    from prefstats.pulka import play_pulkas
+    from prefstats.sim.pulka import play_pulkas
 
     variant = get_variant(name, players=players, **options)
     result = play_pulkas(variant, [0, 3], seed=5, pool_target=5, player_key=11)

@@ -12,11 +12,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from prefstats.game.variants import get_variant
 from prefstats.players import adjust
-from prefstats.pulka import play_pulkas
-from prefstats.simulate import RunSpec, player_key, simulate, simulate_pulkas
-from prefstats.storage import DatasetError, load, manifest_of
-from prefstats.variants import get_variant
+from prefstats.sim.pulka import play_pulkas
+from prefstats.sim.simulate import RunSpec, player_key, simulate, simulate_pulkas
+from prefstats.sim.storage import DatasetError, load, manifest_of
 
 SOCHI = get_variant("sochi")
 
@@ -137,8 +137,8 @@ def test_killed_run_resumes_to_the_same_dataset(tmp_path):
     size = {"hands": 20_000, "chunk_size": 500}
     code = (
         "import sys\n"
-        "from prefstats.simulate import simulate\n"
-        "from prefstats.variants import get_variant\n"
+        "from prefstats.sim.simulate import simulate\n"
+        "from prefstats.game.variants import get_variant\n"
         "simulate(get_variant('sochi'), hands=20000, seed=7, chunk_size=500, workers=1,\n"
         "         out=sys.argv[1], progress=False)\n"
     )

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from solver_checks import minimax as _minimax
 from solver_checks import random_positions as _random_positions
 
-from prefstats.cards import SUIT_LETTERS, parse_cards
+from prefstats.game.cards import SUIT_LETTERS, parse_cards
 from prefstats.solver import (
     new_table,
     solve,

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from solver_checks import minimax_cards, random_positions
 
-from prefstats.cards import parse_cards
+from prefstats.game.cards import parse_cards
+from prefstats.game.tricks import legal_cards
 from prefstats.solver import best_card, card_values, card_values_batch, solve, solve_leads
-from prefstats.tricks import legal_cards
 
 
 def _mid_trick(rows, seed: int):

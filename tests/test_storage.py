@@ -14,12 +14,13 @@ import numpy as np
 import polars as pl
 import pytest
 
-from prefstats import simulate as sim
-from prefstats.deal import deal, seed_keys
-from prefstats.play import play_batch
-from prefstats.pulka import STRIDE, play_pulkas, pulka_keys
-from prefstats.simulate import RunSpec, deals_table, run_chunk, simulate, simulate_pulkas
-from prefstats.storage import (
+from prefstats.game.deal import deal, seed_keys
+from prefstats.game.variants import get_variant
+from prefstats.sim import simulate as sim
+from prefstats.sim.play import play_batch
+from prefstats.sim.pulka import STRIDE, play_pulkas, pulka_keys
+from prefstats.sim.simulate import RunSpec, deals_table, run_chunk, simulate, simulate_pulkas
+from prefstats.sim.storage import (
     LOCK,
     DatasetError,
     dataset_lock,
@@ -28,7 +29,6 @@ from prefstats.storage import (
     manifest_of,
     signature,
 )
-from prefstats.variants import get_variant
 
 SOCHI = get_variant("sochi")
 ARGS = {"hands": 3000, "seed": 5, "chunk_size": 1000, "workers": 1, "progress": False}
@@ -243,7 +243,7 @@ def test_concurrent_starts_take_the_lock_once(tmp_path):
     go, stop = tmp_path / "go", tmp_path / "stop"
     code = ("import sys, time\n"
             "from pathlib import Path\n"
-            "from prefstats.storage import dataset_lock, DatasetError\n"
+            "from prefstats.sim.storage import dataset_lock, DatasetError\n"
             "folder, go, stop = map(Path, sys.argv[1:])\n"
             "while not go.exists(): time.sleep(0.001)\n"
             "try:\n"
@@ -329,8 +329,8 @@ def test_pulkas_deal_from_their_own_stream():
 def test_killed_main_process_takes_its_workers_with_it(tmp_path):
     """Worker processes exit once the main process is killed outright (kill -9)."""
     code = ("import sys\n"
-            "from prefstats.simulate import simulate\n"
-            "from prefstats.variants import get_variant\n"
+            "from prefstats.sim.simulate import simulate\n"
+            "from prefstats.game.variants import get_variant\n"
             "simulate(get_variant('sochi'), hands=400000, seed=1, chunk_size=2000, workers=2,\n"
             "         out=sys.argv[1], progress=False)\n")
     main = subprocess.Popen([sys.executable, "-c", code, str(tmp_path / "d")])
@@ -401,7 +401,7 @@ def test_an_old_schema_dataset_is_refused_naming_its_version_and_the_command(cop
 
 
 def test_the_remake_command_names_the_run_of_any_dataset_kind(tmp_path):
-    from prefstats.storage import remake_command
+    from prefstats.sim.storage import remake_command
 
     four = get_variant("classic", players=4)
     simulate_pulkas(four, pulkas=2, pool_target=2, seed=3, out=tmp_path / "p", chunk_size=1,

@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from prefstats.variants import (
+from prefstats.game.variants import (
     PRESETS,
     Variant,
     describe,

@@ -6,7 +6,14 @@ from fractions import Fraction
 
 import pytest
 
-from prefstats.variants import PRESETS, Rate, Variant, get_variant, load_variant, load_variant_text
+from prefstats.game.variants import (
+    PRESETS,
+    Rate,
+    Variant,
+    get_variant,
+    load_variant,
+    load_variant_text,
+)
 
 OPTIONS = [f.name for f in dataclasses.fields(Variant) if f.name != "base"]
 #: Every preset at each table size it is played at (Gusarik only two-handed).
@@ -33,7 +40,7 @@ def _preset_text(name):
     from importlib import resources
 
     return tomllib.loads(
-        resources.files("prefstats.presets").joinpath(f"{name}.toml").read_text("utf-8"))
+        resources.files("prefstats.game.presets").joinpath(f"{name}.toml").read_text("utf-8"))
 
 
 def test_the_base_preset_sets_every_option():
@@ -155,8 +162,8 @@ def test_variants_show_prints_loadable_toml(tmp_path, players):
 def test_scoring_table(name, players):
     import numpy as np
 
-    from prefstats import variants as V
-    from prefstats.contracts import parse_contract
+    from prefstats.game import variants as V
+    from prefstats.game.contracts import parse_contract
 
     v = get_variant(name, players=players)
     t = v.scoring_table()
@@ -195,7 +202,7 @@ def test_scoring_table(name, players):
 )
 def test_a_forbidden_combination_names_both_keys(toml, keys):
     """Issue 13: a TOML combining options the spec forbids names both keys."""
-    from prefstats.variants import load_variant_text
+    from prefstats.game.variants import load_variant_text
 
     with pytest.raises(ValueError) as err:
         load_variant_text(f'base = "sochi"\n{toml}\n')
@@ -204,8 +211,8 @@ def test_a_forbidden_combination_names_both_keys(toml, keys):
 
 def test_the_table_format_is_a_field_each_preset_sets():
     """docs/RULES.md §1: three (A:S2), dealer_out (B:233), dummy (B:380-386)."""
-    from prefstats.codes import TableFormat
-    from prefstats.variants import T_TABLE
+    from prefstats.game.codes import TableFormat
+    from prefstats.game.variants import T_TABLE
 
     assert get_variant("sochi").table == "three"
     assert get_variant("classic", players=4).table == "dealer_out"

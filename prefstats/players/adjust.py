@@ -1,7 +1,7 @@
 """Per-class adjustments of the heuristic's calls, fitted by counterfactual rollouts.
 
 The heuristic prices its calls from the evaluator's estimates (:mod:`.bidding`). Where
-rollouts show that a class of hands pays to call otherwise (:mod:`prefstats.fit`,
+rollouts show that a class of hands pays to call otherwise (:mod:`prefstats.analysis.fit`,
 ``scripts/fit_bidding.py``), the fit moves an offset of that class, so the players'
 calls become the best response to the field they play in. The offsets are one row of
 256 floats appended to the heuristic's tables (:func:`.bidding.heuristic_tables`), so
@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from prefstats.cards import ACE, KING, RANK_MASKS, popcount
+from prefstats.game.cards import ACE, KING, RANK_MASKS, popcount
 from prefstats.players.evaluate import SAFE, declarer_tricks
 
 __all__ = [

@@ -2,7 +2,7 @@
 
 A player gets an :class:`Observation` -- a copy of what its seat may know at that
 moment, never the engine's state -- and returns one decision as an int (see
-:mod:`prefstats.engine`). Custom strategies implement :class:`Player`; subclassing
+:mod:`prefstats.game.engine`). Custom strategies implement :class:`Player`; subclassing
 :class:`BasePlayer` gives one method per kind of decision.
 """
 
@@ -13,8 +13,8 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from prefstats import engine
-from prefstats.cards import cards_of
+from prefstats.game import engine
+from prefstats.game.cards import cards_of
 
 __all__ = [
     "PHASE_METHODS",

@@ -1,6 +1,6 @@
 """Heuristic decisions before the play: bids, the discard, the contract, whist calls.
 
-Compiled functions of an observation record (see :mod:`prefstats.engine`), the rules
+Compiled functions of an observation record (see :mod:`prefstats.game.engine`), the rules
 array, the parameter array (:mod:`prefstats.players.params`) and the tables of
 :func:`heuristic_tables`. Every decision compares expected **deal values** -- the
 settlement of the deal's entries alone, in whists, to the deciding seat -- of its
@@ -9,8 +9,8 @@ options:
 - the estimates of :mod:`prefstats.players.evaluate` give a normal distribution of the
   tricks (declarer's, or the defence's together), with the fit's residual spread;
 - the value of each trick count is read from tables that :func:`heuristic_tables`
-  scores once per variant with :func:`prefstats.scoring.score_batch` and
-  :func:`~prefstats.scoring.deal_values`, so the variant's prices, whist rates, split
+  scores once per variant with :func:`prefstats.game.scoring.score_batch` and
+  :func:`~prefstats.game.scoring.deal_values`, so the variant's prices, whist rates, split
   and responsibility rules are the scoring's own.
 
 Bidding: the highest contract worth more than passing (passing risks a raspasy while
@@ -45,8 +45,8 @@ import math
 import numpy as np
 from numba import njit
 
-from prefstats import engine
-from prefstats.auction import (
+from prefstats.game import engine
+from prefstats.game.auction import (
     BLIND_PASS,
     DARK,
     N_CALLS,
@@ -56,10 +56,10 @@ from prefstats.auction import (
     W_PASS,
     W_WHIST,
 )
-from prefstats.cards import lowest_card, popcount
-from prefstats.codes import GAME, MISERE_GAME, RASPASY
-from prefstats.contracts import LEVEL, MISERE, N_CONTRACTS, NO_TRUMP, OBLIGATION, TRUMP
-from prefstats.engine import lowest_bid_up_to
+from prefstats.game.cards import lowest_card, popcount
+from prefstats.game.codes import GAME, MISERE_GAME, RASPASY
+from prefstats.game.contracts import LEVEL, MISERE, N_CONTRACTS, NO_TRUMP, OBLIGATION, TRUMP
+from prefstats.game.engine import lowest_bid_up_to
 from prefstats.players import adjust as adj
 from prefstats.players import evaluate as ev
 from prefstats.players.params import (
@@ -137,7 +137,7 @@ V_ROWS = -(-V_SIZE // 256)
 
 def _value_table(variant) -> np.ndarray:
     """Every deal value the decisions read, scored by the variant's own scoring."""
-    from prefstats.scoring import deal_values, score_batch
+    from prefstats.game.scoring import deal_values, score_batch
 
     n = variant.players
     dummy = variant.has_dummy
@@ -196,7 +196,7 @@ def with_values(eval_tables: np.ndarray, variant=None) -> np.ndarray:
     values of ``variant`` (default Sochi) in rows of 256 and its fitted offsets
     (:func:`.adjust.row`): the heuristic's tables."""
     if variant is None:
-        from prefstats.variants import get_variant
+        from prefstats.game.variants import get_variant
 
         variant = get_variant("sochi")
     values = np.zeros(V_ROWS * 256)

@@ -12,7 +12,7 @@ every draw they both reach. The heuristic draws on the key only for classic's ca
 made before looking (a blind pass, "dark"; see :mod:`prefstats.players.params`).
 
 ``pimc`` is the heuristic with a search for the cards of closed deals, declarer and
-defence alike (:mod:`prefstats.pimc`): ``samples`` deals (a parameter) drawn from the
+defence alike (:mod:`prefstats.players.pimc`): ``samples`` deals (a parameter) drawn from the
 decision's key and solved double dummy. It needs the solver's table, so the drivers
 call :func:`decide_with_solver`.
 """
@@ -22,9 +22,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from prefstats import engine
-from prefstats.cards import GOLDEN_GAMMA, nth_bit64, popcount64, splitmix64
-from prefstats.pimc import pimc_play, searches
+from prefstats.game import engine
+from prefstats.game.cards import GOLDEN_GAMMA, nth_bit64, popcount64, splitmix64
 from prefstats.players.base import BasePlayer, Observation
 from prefstats.players.bidding import (
     bid_decision,
@@ -36,6 +35,7 @@ from prefstats.players.bidding import (
 )
 from prefstats.players.cardplay import play_decision
 from prefstats.players.params import SAMPLES, check_params, parameters, policy_params
+from prefstats.players.pimc import pimc_play, searches
 from prefstats.solver import _single_table
 
 __all__ = [

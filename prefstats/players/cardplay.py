@@ -40,7 +40,7 @@ The rules, by seat:
 
 >>> import numpy as np
 >>> from prefstats import engine
->>> from prefstats.cards import card_name, parse_cards
+>>> from prefstats.game.cards import card_name, parse_cards
 >>> obs = np.zeros(1, dtype=engine.OBSERVATION)[0]
 >>> obs["kind"], obs["seat"], obs["playing_for"], obs["declarer"] = engine.RASPASY, 1, 1, -1
 >>> obs["hand"] = obs["visible"][1] = parse_cards("♠AQ8 ♥K")
@@ -56,12 +56,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from prefstats.cards import highest_card as _high
-from prefstats.cards import lowest_card as _low
-from prefstats.cards import popcount as _pop
-from prefstats.contracts import LEVEL, TRUMP
-from prefstats.engine import GAME, MISERE_GAME, R_DUMMY, RASPASY
-from prefstats.tricks import TALON, beats
+from prefstats.game.cards import highest_card as _high
+from prefstats.game.cards import lowest_card as _low
+from prefstats.game.cards import popcount as _pop
+from prefstats.game.contracts import LEVEL, TRUMP
+from prefstats.game.engine import GAME, MISERE_GAME, R_DUMMY, RASPASY
+from prefstats.game.tricks import TALON, beats
 
 __all__ = [
     "FULL",

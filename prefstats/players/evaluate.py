@@ -1,7 +1,7 @@
 """Hand evaluation of the heuristic player: expected tricks from suit holdings.
 
 Every estimate is a sum of table entries, one per suit, indexed by the suit's 8-bit
-holding (bit r = rank r, see :mod:`prefstats.cards`) and the suit's role, plus a few
+holding (bit r = rank r, see :mod:`prefstats.game.cards`) and the suit's role, plus a few
 shape and lead corrections. The tables are fitted by least squares to double-dummy
 solver results on sampled deals (``scripts/fit_evaluator.py`` rebuilds them) and ship
 as ``prefstats/players/data/evaluator.npz``. The models:
@@ -20,7 +20,7 @@ as ``prefstats/players/data/evaluator.npz``. The models:
 All estimates are compiled functions of one float64 array, ``tables`` (rows of 256
 columns, layout below), so the players can call them inside numba.
 
->>> from prefstats.cards import parse_cards
+>>> from prefstats.game.cards import parse_cards
 >>> hand = parse_cards("♠AKQJ10 ♣A ♦A ♥A 8 7")
 >>> 8.0 < estimate_tricks(hand, 0, leads=True) <= 10.5
 True
@@ -37,8 +37,8 @@ from importlib import resources
 import numpy as np
 from numba import njit
 
-from prefstats.cards import lowest_card, popcount
-from prefstats.contracts import NO_TRUMP
+from prefstats.game.cards import lowest_card, popcount
+from prefstats.game.contracts import NO_TRUMP
 
 __all__ = [
     "BLOCK",
@@ -333,7 +333,7 @@ def estimate_misere(hand: int, *, leads: bool, before_talon: bool = False,
                     tables: np.ndarray | None = None) -> tuple[float, float]:
     """``(expected tricks, catch probability)`` of misère ``hand``.
 
-    >>> from prefstats.cards import parse_cards
+    >>> from prefstats.game.cards import parse_cards
     >>> tricks, catch = estimate_misere(parse_cards("♠7 9 J ♣7 9 J ♦7 9 ♥7 8"), leads=False)
     >>> catch < 0.2
     True

@@ -12,12 +12,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from prefstats import engine
-from prefstats.contracts import TRUMP
+from prefstats.game import engine
+from prefstats.game.contracts import TRUMP
+from prefstats.game.tricks import trick_winner
 from prefstats.players.base import BasePlayer, Observation
 from prefstats.players.builtin import BuiltinPlayer
 from prefstats.solver import new_table, solve_position
-from prefstats.tricks import trick_winner
 
 __all__ = [
     "DoubleDummyPlayer",
@@ -74,9 +74,9 @@ class DoubleDummyPlayer(BasePlayer):
     """Sees every hand (``sees_all``) and plays trick games and misère double dummy;
     bids, discards, whists and plays raspasy like the built-in heuristic.
 
-    >>> from prefstats.deal import deal
-    >>> from prefstats.play import play_hand
-    >>> from prefstats.variants import get_variant
+    >>> from prefstats.game.deal import deal
+    >>> from prefstats.sim.play import play_hand
+    >>> from prefstats.game.variants import get_variant
     >>> d = deal(1, seed=2)
     >>> st = play_hand(d.hands[0], d.talon[0], [DoubleDummyPlayer() for _ in range(3)],
     ...                get_variant("sochi"))

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from prefstats.engine import GAME, MISERE_GAME
+from prefstats.game.engine import GAME, MISERE_GAME
 from prefstats.reports.frames import seat_rows, with_classes
 from prefstats.reports.stats import (
     MIN_SAMPLES,

@@ -12,7 +12,7 @@ when he bids or whists), vectorised over uint32 hand masks.
   i-th lowest card (from 0) is at most 2·i ranks above the seven (7, 9, J, K …): the
   declarer can always play under. ``short_holes`` are unsafe suits of one or two cards.
 
->>> from prefstats.cards import parse_cards
+>>> from prefstats.game.cards import parse_cards
 >>> h = np.array([parse_cards("♠AKQ98 ♣A ♦A7 ♥87")], dtype=np.uint32)
 >>> c = bidding_class(h)
 >>> [int(c[k][0]) for k in ("suit", "trumps", "top", "side_aces", "points")]
@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from prefstats.cards import ACE, count_rank, honours, suit_holdings
+from prefstats.game.cards import ACE, count_rank, honours, suit_holdings
 from prefstats.players.adjust import SAFE, best_tricks
 from prefstats.players.evaluate import load_tables
 

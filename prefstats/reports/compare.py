@@ -19,11 +19,11 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
-from prefstats.auction import W_WHIST
-from prefstats.engine import GAME, MISERE_GAME, RASPASY
+from prefstats.game.auction import W_WHIST
+from prefstats.game.engine import GAME, MISERE_GAME, RASPASY
 from prefstats.reports.frames import SEAT_NAMES, n_players, seat_rows
 from prefstats.reports.stats import MIN_SAMPLES, t_quantile, with_proportion
-from prefstats.storage import to_codes
+from prefstats.sim.storage import to_codes
 
 __all__ = [
     "METRICS",

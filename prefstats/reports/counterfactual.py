@@ -1,5 +1,5 @@
 """Counterfactual tables: what an option of a decision gains against passing on the same
-deals (:func:`prefstats.rollout.rollout`, every other decision by the built-in policy).
+deals (:func:`prefstats.sim.rollout.rollout`, every other decision by the built-in policy).
 
 A class's gain is the mean paired difference ``option − base`` in whists a deal over the
 (seat, deal) pairs of that class where both options were legal, with its standard error
@@ -15,12 +15,12 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import polars as pl
 
-from prefstats.auction import dummy_seat
-from prefstats.contracts import LEVEL
+from prefstats.game.auction import dummy_seat
+from prefstats.game.contracts import LEVEL
 from prefstats.reports.classes import bidding_class, estimated_tricks, high_cards, misere_holes
 from prefstats.reports.stats import MIN_SAMPLES
 from prefstats.reports.whist import MAX_HIGH
-from prefstats.rollout import rollout
+from prefstats.sim.rollout import rollout
 
 __all__ = [
     "DECISIVE_SE",
@@ -79,7 +79,7 @@ def seats_of(variant) -> list[int]:
 def seat_rollouts(variant, deals, decision: str, options: Sequence[str],
                   classify: Callable[[np.ndarray], np.ndarray], *, seed: int,
                   workers: int = 1, policy: str = "heuristic") -> pl.DataFrame:
-    """:func:`~prefstats.rollout.rollout` for every playing seat under ``policy``, with
+    """:func:`~prefstats.sim.rollout.rollout` for every playing seat under ``policy``, with
     ``seat``, the seat's dealt ``hand`` and its class ``cls`` (``classify`` maps a
     seat's hands, an array of ``deals.hands[:, seat]``, to one integer class per deal;
     :func:`regroup` classes them again)."""

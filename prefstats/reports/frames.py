@@ -4,7 +4,7 @@ dataset's columns, with the hand classes of :mod:`prefstats.reports.classes` add
 Seats 0, 1, 2 are the active players (with 4 players seat 3, the dealer, takes no
 bid and no whist; with 2, Gusarik, seat 2 is the dummy, which has no row). A seat's
 ``role``: ``"declarer"`` (trick game or misère), ``"defender"`` or ``"raspasy"``; a
-defender's ``call`` is his whist role (:data:`prefstats.auction.W_PASS`, ``W_WHIST``,
+defender's ``call`` is his whist role (:data:`prefstats.game.auction.W_PASS`, ``W_WHIST``,
 ``W_HALF``).
 """
 
@@ -13,10 +13,10 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from prefstats.codes import GAME, MISERE_GAME, RASPASY, SEAT_NAMES, W_HALF, W_PASS, W_WHIST
-from prefstats.contracts import LEVEL, OBLIGATION
+from prefstats.game.codes import GAME, MISERE_GAME, RASPASY, SEAT_NAMES, W_HALF, W_PASS, W_WHIST
+from prefstats.game.contracts import LEVEL, OBLIGATION
 from prefstats.reports import classes
-from prefstats.storage import to_codes
+from prefstats.sim.storage import to_codes
 
 __all__ = [
     "ACTIVE",

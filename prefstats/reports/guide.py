@@ -16,8 +16,9 @@ from pathlib import Path
 
 import polars as pl
 
-from prefstats.deal import deal
-from prefstats.pimc import DEFAULT_WORLDS
+from prefstats.game.deal import deal
+from prefstats.game.variants import Variant, describe
+from prefstats.players.pimc import DEFAULT_WORLDS
 from prefstats.reports.bidding import bidding_table, hand_rows, misere_table, thresholds
 from prefstats.reports.counterfactual import (
     DECISIVE_SE,
@@ -37,8 +38,7 @@ from prefstats.reports.counterfactual import (
 from prefstats.reports.meta import deal_dataset
 from prefstats.reports.stats import MIN_SAMPLES
 from prefstats.reports.whist import MAX_HIGH, whist_table
-from prefstats.storage import atomic_write, load
-from prefstats.variants import Variant, describe
+from prefstats.sim.storage import atomic_write, load
 
 __all__ = [
     "GUIDE_DEALS",

@@ -10,15 +10,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from prefstats.players.params import PARAMETERS
-from prefstats.storage import DatasetError, manifest_of
-from prefstats.variants import (
+from prefstats.game.variants import (
     Variant,
     get_variant,
     overrides,
     overrides_toml,
     variant_from_mapping,
 )
+from prefstats.players.params import PARAMETERS
+from prefstats.sim.storage import DatasetError, manifest_of
 
 __all__ = [
     "config_name",

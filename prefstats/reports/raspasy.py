@@ -18,7 +18,7 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
-from prefstats.engine import GAME, RASPASY
+from prefstats.game.engine import GAME, RASPASY
 from prefstats.reports.frames import n_players, seat_name
 from prefstats.reports.stats import (
     MIN_SAMPLES,
@@ -27,7 +27,7 @@ from prefstats.reports.stats import (
     ratio_estimate,
     with_proportion,
 )
-from prefstats.storage import to_codes
+from prefstats.sim.storage import to_codes
 
 __all__ = [
     "cost_unit",

@@ -13,12 +13,12 @@ from typing import Any
 
 import polars as pl
 
+from prefstats.game.variants import Variant, describe, differences, overrides
 from prefstats.reports import bidding, charts, compare, meta, raspasy, seats, whist
 from prefstats.reports.exploit import exploit_section
 from prefstats.reports.render import Block, Report, Section, write_report
 from prefstats.reports.stats import MIN_SAMPLES
-from prefstats.storage import DatasetError, load, manifest_of
-from prefstats.variants import Variant, describe, differences, overrides
+from prefstats.sim.storage import DatasetError, load, manifest_of
 
 __all__ = [
     "NOT_ADVICE",

@@ -22,7 +22,7 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
-from prefstats.exact import wilson_interval
+from prefstats.game.exact import wilson_interval
 
 __all__ = [
     "LEVEL",

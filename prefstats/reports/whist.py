@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from prefstats.engine import GAME
+from prefstats.game.engine import GAME
 from prefstats.reports.frames import CALL_NAMES, seat_rows, with_classes
 from prefstats.reports.stats import MIN_SAMPLES, difference, finish_means, mean_aggs
 

@@ -42,7 +42,7 @@ Memory: one table of ``TT_SIZE`` entries of 16 bytes (256 KiB) per solver thread
 a search stack of a few kilobytes; and the endgame table (42 MB), one read-only copy a
 process that its threads share.
 
->>> from prefstats.cards import parse_cards as p
+>>> from prefstats.game.cards import parse_cards as p
 >>> solve([p("♠AK"), p("♠QJ"), p("♠87")], trump=None, leader=0, declarer=0)
 2
 >>> solve([p("♠A7"), p("♠KQ"), p("♥87")], trump=3, leader=1, declarer=0)
@@ -57,7 +57,7 @@ its inputs, lives in private modules -- ``_table`` (transposition table), ``_bou
 tricks by plain minimax, the endgame table), ``_search`` (the search and the
 compiled solves), ``_batch`` (many deals over threads), ``_intrinsics`` (array views
 without reference counts). The bit helpers (``popcount``, ``pext``, ...) come from
-:mod:`prefstats.cards`. The kernels callers in numba code use (``solve_kernel``,
+:mod:`prefstats.game.cards`. The kernels callers in numba code use (``solve_kernel``,
 ``solve_position``, ``card_values_kernel``, ``card_values_batch_kernel``,
 ``best_card_kernel``) are re-exported here.
 """
@@ -69,7 +69,8 @@ from collections.abc import Sequence
 import numba
 import numpy as np
 
-from prefstats.cards import N_CARDS, format_cards
+from prefstats.game.cards import N_CARDS, format_cards
+from prefstats.game.tricks import legal_cards
 from prefstats.solver._batch import _batch_kernel, _leads_one
 from prefstats.solver._search import (
     best_card_kernel,
@@ -79,7 +80,6 @@ from prefstats.solver._search import (
     solve_position,
 )
 from prefstats.solver._table import TT_BITS, TT_ENTRY_BYTES, TT_SIZE, new_table
-from prefstats.tricks import legal_cards
 
 # The checked functions, the table and its size, then the compiled layer (trusts its
 # inputs; for callers in numba code): solve_kernel, solve_position, card_values_kernel,
@@ -199,7 +199,7 @@ def solve_batch(hands, trump, leader, declarer, misere=False, *, threads: int | 
     scalars or length-n arrays. Rows are spread over ``threads`` cores (default: all),
     each thread with its own transposition table.
 
-    >>> from prefstats.cards import parse_cards as p
+    >>> from prefstats.game.cards import parse_cards as p
     >>> solve_batch([[p("♠A"), p("♠K"), p("♥7")]] * 2, [3, None], 1, 0).tolist()
     [0, 1]
     """
@@ -232,7 +232,7 @@ def solve_leads(hands: Sequence[int], *, trump: int | None, leader: int, declare
                 misere: bool = False) -> dict[int, int]:
     """Declarer's tricks after each card the leader may lead: ``{card index: tricks}``.
 
-    >>> from prefstats.cards import card_name, parse_cards as p
+    >>> from prefstats.game.cards import card_name, parse_cards as p
     >>> leads = solve_leads([p("♠AK"), p("♠Q ♥A"), p("♠8 ♥7")], trump=None, leader=0, declarer=0)
     >>> {card_name(c): t for c, t in leads.items()}
     {'K♠': 2, 'A♠': 2}
@@ -301,7 +301,7 @@ def card_values_batch(hands, *, trump: int | None, leader: int, declarer: int,
     transposition table, which they share: positions a few tricks on recur across
     worlds. ``trump`` (``None`` for no trumps) is ignored on misère.
 
-    >>> from prefstats.cards import card_name, cards_of, parse_cards as p
+    >>> from prefstats.game.cards import card_name, cards_of, parse_cards as p
     >>> v = card_values_batch([[p("♠A9"), p("♠7 ♥7"), p("♥8")]], trump=None, leader=2,
     ...                       declarer=0, trick=cards_of(p("♠K")))  # K♠ led: seat 0 to play
     >>> {card_name(c): int(v[0, c]) for c in range(32) if v[0, c] >= 0}
@@ -325,7 +325,7 @@ def card_values(hands: Sequence[int], *, trump: int | None, leader: int, declare
     ``leader`` (see :func:`card_values_batch`). The declarer's side plays the card of
     the highest value (on misère the lowest), the defence the other extreme.
 
-    >>> from prefstats.cards import card_name, parse_cards as p
+    >>> from prefstats.game.cards import card_name, parse_cards as p
     >>> v = card_values([p("♠AK"), p("♠Q ♥A"), p("♠8 ♥7")], trump=None, leader=0, declarer=0)
     >>> {card_name(c): t for c, t in v.items()}
     {'K♠': 2, 'A♠': 2}
@@ -343,7 +343,7 @@ def best_card(hands, *, trump: int | None, leader: int, declarer: int,
     card the totals of :func:`card_values_batch` pick, found with fewer searches: each
     value is bounded only as far as the choice needs (PIMC's decision).
 
-    >>> from prefstats.cards import card_name, cards_of, parse_cards as p
+    >>> from prefstats.game.cards import card_name, cards_of, parse_cards as p
     >>> card_name(best_card([[p("♠A9"), p("♠7 ♥7"), p("♥8")]], trump=None, leader=2,
     ...                     declarer=0, trick=cards_of(p("♠K"))))
     'A♠'

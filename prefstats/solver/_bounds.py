@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from prefstats.cards import popcount
+from prefstats.game.cards import popcount
 
 #: Highest set bit of an 8-bit holding (-1 for none).
 HIGH8 = np.array([-1] + [h.bit_length() - 1 for h in range(1, 256)], dtype=np.int64)

@@ -43,9 +43,9 @@ from pathlib import Path
 import numpy as np
 from numba import njit, prange
 
-from prefstats.cards import highest_card, lowest_card, pdep, pext, popcount
+from prefstats.game.cards import highest_card, lowest_card, pdep, pext, popcount
+from prefstats.game.tricks import legal_cards, trick_winner
 from prefstats.solver._order import _run_tops
-from prefstats.tricks import legal_cards, trick_winner
 
 #: Largest hands (cards each) the table covers for misère: 73 million positions at five
 #: cards (2.9 million at four); six would take about 1.8 billion.
@@ -434,7 +434,7 @@ _BUILDING = threading.Lock()
 def endgame_table() -> np.ndarray:
     """The endgame table (tricks packed two a byte, read with :func:`endgame_value`;
     read-only; 42 MB), kept with the compiled functions of this source
-    (:data:`prefstats.CACHE`): built by the first process (about 12 s on two cores),
+    (:func:`prefstats._cache.folder`): built by the first process (about 12 s on two cores),
     read by the next (about 0.1 s). One copy a process, shared by its threads; the
     first call builds or reads it under a lock, so threads starting together neither
     build it twice nor launch two parallel builds at once."""
@@ -444,8 +444,8 @@ def endgame_table() -> np.ndarray:
 
 @functools.cache
 def _endgame_table() -> np.ndarray:
-    from prefstats import CACHE
+    from prefstats import _cache
 
-    table = load_or_build(CACHE / "endgames.bin")
+    table = load_or_build(_cache.folder() / "endgames.bin")
     table.flags.writeable = False
     return table

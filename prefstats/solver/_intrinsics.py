@@ -1,4 +1,4 @@
-"""The one intrinsic the search needs beyond the bit helpers of :mod:`prefstats.cards`:
+"""The one intrinsic the search needs beyond the bit helpers of :mod:`prefstats.game.cards`:
 views of arrays that numba does not reference-count (private; see ``_borrowed``)."""
 
 from __future__ import annotations

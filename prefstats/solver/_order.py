@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from prefstats.cards import lowest_card, pdep, pext, popcount
+from prefstats.game.cards import lowest_card, pdep, pext, popcount
+from prefstats.game.tricks import beats, legal_cards, trick_winner
 from prefstats.solver._bounds import DUCKS, HIGH8, _suit_len
 from prefstats.solver._intrinsics import _stack
-from prefstats.tricks import beats, legal_cards, trick_winner
 
 
 @njit(cache=True, inline="always", error_model="numpy")

@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from prefstats.cards import lowest_card, popcount
+from prefstats.game.cards import lowest_card, popcount
+from prefstats.game.tricks import legal_cards, trick_winner
 from prefstats.solver._bounds import _bounds
 from prefstats.solver._endgame import (
     ENDGAME_CARDS,
@@ -23,7 +24,6 @@ from prefstats.solver._endgame import (
 from prefstats.solver._intrinsics import _borrowed, _stack
 from prefstats.solver._order import _first_card, _order_moves, _playout
 from prefstats.solver._table import _entry, _pack_card, _position_key, _slot, _store, _unpack_card
-from prefstats.tricks import legal_cards, trick_winner
 
 _MAX_PLIES = 31  # 30 cards plus the final node
 _HISTORY_CAP = 1023  # measured: 100 gives 7% more nodes, no cap 2% more on PIMC

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from prefstats.cards import lowest_card, pdep, pext, popcount
+from prefstats.game.cards import lowest_card, pdep, pext, popcount
 from prefstats.solver._endgame import endgame_table
 
 #: log2 of the number of transposition-table entries per solver thread. 2**14 entries

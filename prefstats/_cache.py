@@ -1,0 +1,221 @@
+"""Where prefstats keeps what it compiles, keyed on what is compiled.
+
+numba caches each compiled function beside a stamp of its own source file, so a change
+in a function it calls from another module would replay stale machine code. prefstats
+keys its cache folder instead on the code that compiled functions can depend on: every
+module that uses numba and every prefstats module those import, read as syntax trees
+without docstrings (so comments, docstrings and layout do not count), with numba's,
+numpy's and Python's versions. An edit to the CLI, the reports or any prose recompiles
+nothing; an edit to a kernel or a constant it reads starts a new folder.
+
+:func:`register` is called once, by ``import prefstats``: it only puts the locator in
+numba's list. The key is computed when the first compiled function is defined, and old
+folders are pruned when a new one is made.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import hashlib
+import inspect
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent
+#: Caches of other keys unused for this long are removed when a new one is made.
+PRUNE_DAYS = 14
+
+
+def _tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text("utf-8"), str(path))
+
+
+def _without_docstrings(tree: ast.AST) -> str:
+    """The tree as text, docstrings left out (comments and positions are not in it)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                    and isinstance(body[0].value.value, str):
+                node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree)
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(tree: ast.Module, modules: dict[str, Path]) -> set[str]:
+    """The prefstats modules a module imports (``from a import b``: ``a.b`` when that is a
+    module, else ``a``), at any depth of its code."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            subs = {f"{node.module}.{a.name}" for a in node.names}
+            found.update(subs & modules.keys())
+            if not subs <= modules.keys():  # names defined in the module itself
+                found.add(node.module)
+    return {m for m in found if m in modules}
+
+
+def _uses_numba(tree: ast.Module) -> bool:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "numba"
+                                                for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "numba":
+            return True
+    return False
+
+
+@functools.cache
+def _sources() -> dict[str, Path]:
+    return {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def compiled_modules() -> list[str]:
+    """The modules whose code decides what is compiled: those that use numba and every
+    prefstats module they import, directly or not (sorted). The package's own
+    ``__init__`` and this module hold nothing a kernel reads, so they do not count."""
+    modules = _sources()
+    trees = {name: _tree(path) for name, path in modules.items()}
+    todo = [name for name, tree in trees.items() if _uses_numba(tree)]
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo.extend(_imports(trees[name], modules))
+    return sorted(seen - {"prefstats", "prefstats._cache"})
+
+
+def _versions() -> bytes:
+    from importlib.metadata import version
+
+    return "\0".join((version("numba"), version("numpy"), sys.version.split()[0])).encode()
+
+
+@functools.cache
+def key() -> str:
+    """16 hex digits that change with the compiled code and nothing else.
+
+    Reading the syntax of every module takes most of a second, so the key is kept on
+    disk under a fingerprint of the files' sizes and times: a process whose files have
+    not changed reads it back."""
+    stamp = hashlib.sha256(_versions())
+    for name, path in _sources().items():
+        st = path.stat()
+        stamp.update(f"{name}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+    memo = base() / "keys" / stamp.hexdigest()[:32]
+    try:
+        return memo.read_text("ascii").strip()
+    except OSError:
+        pass
+    digest = hashlib.sha256(_versions())
+    for name in compiled_modules():
+        digest.update(name.encode() + b"\0")
+        digest.update(_without_docstrings(_tree(_sources()[name])).encode() + b"\0")
+    value = digest.hexdigest()[:16]
+    try:
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        partial = memo.with_name(f"{memo.name}.{os.getpid()}")
+        partial.write_text(value, "ascii")
+        partial.replace(memo)
+    except OSError:  # a read-only home: compute it again next time
+        pass
+    return value
+
+
+def base() -> Path:
+    """The folder of every prefstats cache (``$PREFSTATS_CACHE``, else
+    ``~/.cache/prefstats``)."""
+    return Path(os.environ.get("PREFSTATS_CACHE") or Path.home() / ".cache" / "prefstats")
+
+
+@functools.cache
+def folder() -> Path:
+    """The folder of prefstats' compiled functions and endgame tables for the current
+    compiled code (older folders are pruned when it is first made)."""
+    path = base() / "numba" / key()
+    if not path.exists():
+        prune(path)
+    return path
+
+
+def prune(current: Path, days: float = PRUNE_DAYS) -> None:
+    """Remove caches of other keys unused for ``days`` (they only take disk)."""
+    if not current.parent.is_dir():
+        return
+    for old in current.parent.iterdir():
+        if old != current and time.time() - old.stat().st_mtime > days * 86400:
+            shutil.rmtree(old, ignore_errors=True)
+
+
+def is_compiled(*functions: str) -> bool:
+    """Whether every compiled function named (``"game/deal._deal_kernel"``: its module's
+    path below the package, then its name) is in the current cache: false on a first run
+    after an install or an edit of compiled code."""
+    return all(any((folder() / f).parent.glob(f"{Path(f).name}-*.nbi")) for f in functions)
+
+
+@functools.cache
+def _function_key(py_func) -> str:
+    """Tells apart functions of one name in one module (numba uses the line number, which
+    moves with every edit above the function)."""
+    try:
+        source = inspect.getsource(py_func)
+    except (OSError, TypeError):
+        return str(py_func.__code__.co_firstlineno)
+    lines = source.splitlines()
+    indent = len(lines[0]) - len(lines[0].lstrip())
+    text = "\n".join(line[indent:] for line in lines)
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return str(py_func.__code__.co_firstlineno)
+    return hashlib.sha256(_without_docstrings(tree).encode()).hexdigest()[:8]
+
+
+def register() -> None:
+    """Cache prefstats' compiled functions, and only them, in :func:`folder`.
+
+    A numba cache locator placed first in numba's list claims the functions whose source
+    file lies in this package; any other ``cache=True`` function (a user's own) keeps
+    numba's usual place. A user's ``NUMBA_CACHE_DIR`` wins for prefstats' functions too.
+    """
+    from numba.core import caching, config
+
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # numba < 0.61 name
+
+    class PrefstatsCacheLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
+        def __init__(self, py_func, py_file: str) -> None:
+            self._py_func = py_func
+            self._py_file = py_file
+            self._lineno = py_func.__code__.co_firstlineno
+            relative = Path(py_file).resolve().parent.relative_to(PACKAGE)
+            self._cache_path = str(folder() / relative)
+
+        def get_cache_path(self) -> str:
+            return self._cache_path
+
+        def get_source_stamp(self) -> str:
+            return key()
+
+        def get_disambiguator(self) -> str:
+            return _function_key(self._py_func)
+
+        @classmethod
+        def from_function(cls, py_func, py_file: str):
+            if config.CACHE_DIR or not Path(py_file).resolve().is_relative_to(PACKAGE):
+                return None
+            return super().from_function(py_func, py_file)
+
+    if not any(c.__name__ == PrefstatsCacheLocator.__name__ for c in impl._locator_classes):
+        impl._locator_classes.insert(0, PrefstatsCacheLocator)

@@ -1,0 +1,888 @@
+"""Analyse one played deal: every decision of every seat against its best alternative.
+
+A deal record (the JSON format of ``docs/ANALYZE.md``: hands, talon, the calls, the
+discard and contract, the whist calls and the tricks) is replayed through the hand
+engine, which refuses anything impossible; :class:`RecordError` names the record's
+field and line. Each real decision (one with more than one legal choice) is valued in
+whists to the seat that made it, as the reports value a deal:
+
+- **cards** of a trick game or misère, by the double-dummy solver
+  (:func:`prefstats.solver.card_values_batch`): each legal card's declarer tricks from
+  the position on, turned into whists by the contract's scoring
+  (:func:`tricks_to_whists` says how the defence's tricks are split) and valued for
+  the seat's side, as the solver plays it: the declarer, or the two defenders together
+  (a defender's own whists also rise when his partner falls short, which is no aim of
+  the defence);
+- **the discard** of a game that was played, by the solver too: the declarer's tricks
+  from the first lead after each pair of cards he could have put away, under the
+  recorded contract and whist calls (the defenders never see the discard, so their
+  calls do not depend on it);
+- **calls**: every decision :mod:`prefstats.sim.rollout` can force, by rollouts over the
+  cards the seat could not see (:func:`~prefstats.sim.rollout.hand_deals`), each deal
+  played once per option by the continuation ``policy``: the seat's first call
+  (``first_call``: pass, bid, misère ...), at the same call how high to compete
+  (``max_bid``: levels 6 .. 10 in the hand's best strain, every call of the seat's
+  auction forced; what was done is the level whose forcing makes every call the seat
+  made), the contract after the talon (``contract``: every legal named contract) and the
+  first whist call (``whist``). With ``condition="record"`` (the default) a dealt deal
+  counts only if the policy, playing it, made every call the seat had heard before the
+  decision as recorded (for the contract: the same discard too, the hand it names the
+  contract with) -- rejection; ``acceptance`` is the share kept; with
+  ``condition="none"`` every deal that reaches the decision counts.
+
+Double-dummy figures hold for perfect play by all four hands from the position on;
+rollout figures for the built-in players (``policy``) making every other decision.
+Raspasy card play (each player for himself: no two sides for the solver) and decisions
+no method covers (a later call, valued with the first as ``max_bid``; a second whist
+call after a half-whist; a lone whister's choice to lie open) get a row with
+``method = "not analysed"`` and the reason in ``note``.
+
+>>> frame = analyze(load_record("examples/deal.json"), deals=30)
+>>> sorted(set(frame["method"]))
+['double dummy', 'rollout']
+>>> frame.filter(pl.col("decision") == "card")["loss"].min() >= 0
+True
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from prefstats.game import engine
+from prefstats.game.auction import WHIST_CALL_NAMES, call_name, parse_call
+from prefstats.game.cards import card_counts, card_name, cards_of, format_cards, parse_cards
+from prefstats.game.contracts import MISERE, TRUMP, Contract, parse_contract
+from prefstats.game.scoring import deal_values, score_states
+from prefstats.game.variants import Variant, get_variant
+from prefstats.sim.play import at_decision, forced_action, new_state
+from prefstats.sim.rollout import (
+    DECISIONS,
+    LEVELS,
+    OPTIONS,
+    best_strains,
+    hand_deals,
+    max_bid_call,
+    max_bid_top,
+    option_codes,
+    rollout_states,
+)
+from prefstats.sim.simulate import player_key
+from prefstats.solver import card_values_batch, solve_batch
+
+__all__ = [
+    "CONDITIONS",
+    "DECISION_OF_PHASE",
+    "FIELDS",
+    "LAY_NAMES",
+    "ROLLOUT_CHUNK",
+    "SCHEMA",
+    "DealRecord",
+    "RecordError",
+    "Step",
+    "analyze",
+    "deal_summary",
+    "load_record",
+    "max_bid_levels",
+    "parse_record",
+    "record_variant",
+    "replay",
+    "rollout_decisions",
+    "seat_totals",
+    "side",
+    "tricks_to_whists",
+]
+
+#: Fields of a deal record; anything else is refused (a misspelt field would be lost).
+FIELDS = ("variant", "players", "names", "dealer", "comment", "hands", "talon",
+          "talon_first", "calls", "discard", "contract", "whist", "lay", "play")
+CONDITIONS = ("record", "none")
+#: Deals per compiled rollout call: the progress bar moves between them.
+ROLLOUT_CHUNK = 1000
+LAY_NAMES = ("closed", "open")
+DECISION_OF_PHASE = {engine.AUCTION: "call", engine.DISCARD: "discard",
+                     engine.CONTRACT: "contract", engine.WHIST: "whist", engine.LAY: "lay",
+                     engine.PLAY: "card"}
+
+
+class RecordError(ValueError):
+    """A deal record that cannot be read or could not have been played; the message
+    names the file, line and field."""
+
+
+# ---- reading a record ----------------------------------------------------------------
+
+_WS = re.compile(r"[ \t\n\r]*")
+
+
+def _positions(text: str) -> dict[tuple, int]:
+    """The offset in ``text`` (valid JSON) where each value starts, by its path of keys
+    and list indices."""
+    out: dict[tuple, int] = {}
+    decoder = json.JSONDecoder()
+
+    def skip(i: int) -> int:
+        return _WS.match(text, i).end()
+
+    def value(i: int, path: tuple) -> int:
+        i = skip(i)
+        out[path] = i
+        if text[i] not in "{[":
+            return decoder.raw_decode(text, i)[1]
+        close = "}" if text[i] == "{" else "]"
+        i = skip(i + 1)
+        n = 0
+        while text[i] != close:
+            if close == "}":
+                key, i = json.decoder.scanstring(text, i + 1)
+                i = value(skip(i) + 1, (*path, key))
+            else:
+                i = value(i, (*path, n))
+            n += 1
+            i = skip(i)
+            if text[i] == ",":
+                i = skip(i + 1)
+        return i + 1
+
+    value(0, ())
+    return out
+
+
+def _field(path: tuple) -> str:
+    """``("play", 3, 1)`` as ``play[3][1]``."""
+    head, *rest = path or ("record",)
+    return str(head) + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in rest)
+
+
+@dataclass
+class DealRecord:
+    """One played deal as read from JSON: ``data`` and the line of each value."""
+
+    data: dict
+    source: str = "record"
+    lines: Mapping[tuple, int] | None = None
+
+    def where(self, path: tuple) -> str:
+        """``deal.json line 12, play[3][1]``."""
+        line = self.line(path)
+        at = f" line {line}" if line is not None else ""
+        return f"{self.source}{at}, {_field(path)}"
+
+    def error(self, path: tuple, message: str) -> RecordError:
+        return RecordError(f"{self.where(path)}: {message}")
+
+    def line(self, path: tuple) -> int | None:
+        """The line of ``path``, or of its nearest enclosing value (a card inside a
+        trick written as one string is on the string's line)."""
+        for k in range(len(path), -1, -1):
+            if self.lines and path[:k] in self.lines:
+                return self.lines[path[:k]]
+        return None
+
+
+def parse_record(text: str, source: str = "record") -> DealRecord:
+    """A :class:`DealRecord` from JSON text; a syntax error is a :class:`RecordError`
+    naming its line and column."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{source} line {exc.lineno}, column {exc.colno}: not valid JSON: "
+                          f"{exc.msg}") from None
+    if not isinstance(data, dict):
+        raise RecordError(f"{source} line 1: a deal record is a JSON object {{...}}")
+    offsets = _positions(text)
+    lines = {path: text.count("\n", 0, pos) + 1 for path, pos in offsets.items()}
+    return DealRecord(data, source, lines)
+
+
+def load_record(path: str | Path) -> DealRecord:
+    """Read the deal record at ``path`` (see :func:`parse_record`)."""
+    path = Path(path)
+    try:
+        text = path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{path}: cannot read the deal record: {exc}") from None
+    return parse_record(text, path.name)
+
+
+def record_variant(record: DealRecord) -> Variant:
+    """The variant a record names (``"variant"``, default ``sochi``; ``"players"``)."""
+    name = record.data.get("variant", "sochi")
+    players = record.data.get("players")
+    if not isinstance(name, str):
+        raise record.error(("variant",), f"a preset name such as \"sochi\", got {name!r}")
+    if players is not None and (not isinstance(players, int) or isinstance(players, bool)):
+        raise record.error(("players",), f"a number of players, got {players!r}")
+    try:
+        return get_variant(name, players=players)
+    except ValueError as exc:
+        raise record.error(("variant",), str(exc)) from None
+
+
+# ---- replaying it --------------------------------------------------------------------
+
+
+@dataclass
+class Step:
+    """One recorded decision: where it is in the record, the state before it, the
+    seat deciding (``seat``; for an open passer's card the whister) and for whom."""
+
+    path: tuple
+    state: np.ndarray  # one-element engine.STATE array, before the decision
+    seat: int
+    plays_for: int
+    action: int
+    legal: int
+
+    @property
+    def phase(self) -> int:
+        return int(self.state[0]["phase"])
+
+
+def _text(record: DealRecord, path: tuple, value) -> str:
+    if not isinstance(value, str):
+        raise record.error(path, f"expected text, got {json.dumps(value, ensure_ascii=False)}")
+    return value
+
+
+def _cards(record: DealRecord, path: tuple, value, count: int | None) -> int:
+    try:
+        mask = parse_cards(_text(record, path, value))
+    except ValueError as exc:
+        raise record.error(path, f"unknown card: {exc}") from None
+    if count is not None and int(card_counts(mask)) != count:
+        raise record.error(path, f"expected {count} card{'s' * (count > 1)}, got "
+                                 f"{int(card_counts(mask))} ({format_cards(mask) or 'none'})")
+    return mask
+
+
+def _list(record: DealRecord, key: str) -> list:
+    value = record.data.get(key, [])
+    if not isinstance(value, list):
+        raise record.error((key,), f"expected a list, got {json.dumps(value, ensure_ascii=False)}")
+    return value
+
+
+def _start(record: DealRecord) -> np.ndarray:
+    """The dealt state, the hands and talon checked card by card."""
+    unknown = sorted(set(record.data) - set(FIELDS))
+    if unknown:
+        raise record.error((unknown[0],), f"unknown field; a record has {', '.join(FIELDS)}")
+    if "hands" not in record.data or "talon" not in record.data:
+        raise record.error((), "a record needs \"hands\" (three hands, seats 0, 1, 2 from "
+                               "the dealer's left) and \"talon\"")
+    names = record.data.get("names")
+    if names is not None and (not isinstance(names, list) or len(names) != 3
+                              or not all(isinstance(n, str) for n in names)):
+        raise record.error(("names",), "the three players' names, seats 0, 1, 2 from the "
+                                       "dealer's left")
+    hands = _list(record, "hands")
+    if len(hands) != 3:
+        raise record.error(("hands",), f"expected three hands (seats 0, 1, 2 from the "
+                                       f"dealer's left), got {len(hands)}")
+    seen: dict[int, tuple] = {}
+    masks = []
+    for path, count in [(("hands", s), 10) for s in range(3)] + [(("talon",), 2)]:
+        value = record.data[path[0]] if len(path) == 1 else hands[path[1]]
+        mask = _cards(record, path, value, count)
+        for c in cards_of(mask):
+            if c in seen:
+                raise record.error(path, f"repeated card: {card_name(c)} is also in "
+                                         f"{_field(seen[c])}")
+            seen[c] = path
+        masks.append(mask)
+    first = None
+    if "talon_first" in record.data:
+        first = _cards(record, ("talon_first",), record.data["talon_first"], 1)
+        if not first & masks[3]:
+            raise record.error(("talon_first",), f"{format_cards(first)} is not a talon card "
+                                                 f"({format_cards(masks[3])})")
+        first = cards_of(first)[0]
+    return new_state(masks[:3], masks[3], talon_first=first)
+
+
+def _names(mask: int, name: Callable[[int], str]) -> str:
+    return ", ".join(name(c) for c in range(64) if mask >> c & 1)
+
+
+def _call_error(record, path, st, rules, call: int, legal: int) -> RecordError:
+    seat = int(st["to_act"])
+    if st["phase"] == engine.CONTRACT:
+        rank = rules[engine.R_RANK:]
+        if call != MISERE and rank[call] < rank[int(st["bid"])]:
+            return record.error(path, f"contract below the bid: {Contract(call)} is below "
+                                      f"{call_name(int(st['bid']))}")
+        return record.error(path, f"{Contract(call)} is not a contract the declarer may "
+                                  f"name here; legal: {_names(legal, lambda c: str(Contract(c)))}")
+    return record.error(path, f"illegal call: seat {seat} may not say {call_name(call)!r} "
+                              f"here; legal: {_names(legal, call_name)}")
+
+
+def _card_error(record, path, st, card: int, legal: int) -> RecordError:
+    seat = int(st["to_act"])
+    name = card_name(card)
+    if int(st["gone"]) >> card & 1:
+        return record.error(path, f"repeated card: {name} was already played")
+    holder = [s for s in range(3) if int(st["hands"][s]) >> card & 1]
+    if holder and holder[0] != seat:
+        return record.error(path, f"wrong turn: {name} is seat {holder[0]}'s card, but seat "
+                                  f"{seat} is to play")
+    if not holder:
+        where = "was discarded" if int(st["discard"]) >> card & 1 else "is in the talon"
+        return record.error(path, f"card not in the hand: {name} {where}, seat {seat} is "
+                                  f"to play")
+    return record.error(path, f"illegal card: seat {seat} may not play {name} here; legal: "
+                              f"{_names(legal, card_name)}")
+
+
+def replay(record: DealRecord, variant: Variant) -> tuple[list[Step], np.ndarray]:
+    """Every recorded decision (:class:`Step`) and the final state, replayed through the
+    engine; anything missing, left over or illegal raises :class:`RecordError`."""
+    state = _start(record)
+    st = state[0]
+    rules = engine.rules_array(variant)
+    calls, whists, tricks = _list(record, "calls"), _list(record, "whist"), _list(record, "play")
+    cards = []
+    for t, trick in enumerate(tricks):
+        if isinstance(trick, str):
+            cards += [((("play", t, j), j), c) for j, c in enumerate(trick.split())]
+        elif isinstance(trick, list):
+            cards += [((("play", t, j), j), c) for j, c in enumerate(trick)]
+        else:
+            raise record.error(("play", t), "a trick is a list of cards in playing order")
+    used = {"calls": 0, "whist": 0, "play": 0}
+    singles = {"discard": False, "contract": False, "lay": False}
+    steps: list[Step] = []
+    while st["phase"] != engine.DONE:
+        phase = int(st["phase"])
+        legal = int(engine.legal_mask(st, rules))
+        if phase == engine.PLAY:
+            action, path = _next_card(record, st, cards, used, tricks)
+        elif phase in (engine.AUCTION, engine.WHIST):
+            key, names = ("calls", calls) if phase == engine.AUCTION else ("whist", whists)
+            if used[key] == len(names):
+                if phase == engine.WHIST and not legal & (legal - 1):  # a whist that must be
+                    engine.apply(st, rules, engine.forced(st, rules))
+                    continue
+                raise record.error((key,), f"the record ends after {len(names)} "
+                                           f"{'calls' if key == 'calls' else 'whist calls'}; "
+                                           f"seat {int(st['to_act'])} is to speak next")
+            path = (key, used[key])
+            used[key] += 1
+            action = _call(record, path, names[path[1]], phase)
+        else:
+            key = {engine.DISCARD: "discard", engine.CONTRACT: "contract", engine.LAY: "lay"}[phase]
+            path = (key,)
+            if key not in record.data:
+                raise record.error((), f"the record has no \"{key}\": the declarer "
+                                       f"(seat {int(st['declarer'])}) makes it here")
+            singles[key] = True
+            action = _single(record, key, record.data[key])
+        if not _legal(phase, action, legal):
+            if phase == engine.PLAY:
+                raise _card_error(record, path, st, action, legal)
+            if phase in (engine.AUCTION, engine.CONTRACT):
+                raise _call_error(record, path, st, rules, action, legal)
+            if phase == engine.DISCARD:
+                raise record.error(path, f"card not in the hand: the declarer holds "
+                                         f"{format_cards(legal)}")
+            raise record.error(path, f"illegal {key} call here; legal: "
+                                     f"{_names(legal, lambda c: WHIST_CALL_NAMES[c])}")
+        steps.append(Step(path, state.copy(), int(st["controller"]), int(st["to_act"]), action,
+                          legal))
+        engine.apply(st, rules, action)
+    _check_leftovers(record, st, calls, whists, cards, used, singles)
+    return steps, state
+
+
+def _next_card(record, st, cards, used, tricks):
+    i = used["play"]
+    t = int(st["trick"])
+    if i == len(cards):
+        short = t < len(tricks)
+        raise record.error(("play", t) if short else ("play",),
+                           f"wrong count: trick {t} is short, seat {int(st['to_act'])} is to "
+                           f"play" if short else f"the record ends after {len(tricks)} "
+                           f"tricks; a played deal has 10")
+    (path, j), text = cards[i]
+    if path[1] > t and j == 0:  # the record starts a new trick before the engine
+        raise record.error(("play", t), f"wrong count: trick {t} has "
+                                        f"{int(st['n_in_trick']) - (st['leader'] == 3)} "
+                                        f"cards, a trick here has more")
+    if path[1] < t:
+        raise record.error(("play", path[1]), f"wrong count: trick {path[1]} has more cards "
+                                              f"than a trick here")
+    used["play"] += 1
+    return cards_of(_cards(record, path, text, 1))[0], path
+
+
+def _call(record, path, value, phase) -> int:
+    text = _text(record, path, value)
+    if phase == engine.AUCTION:
+        try:
+            return parse_call(text)
+        except ValueError as exc:
+            raise record.error(path, f"unknown call: {exc}") from None
+    key = text.strip().lower()
+    if key not in WHIST_CALL_NAMES:
+        raise record.error(path, f"unknown whist call {text!r}; one of "
+                                 f"{', '.join(WHIST_CALL_NAMES)}")
+    return WHIST_CALL_NAMES.index(key)
+
+
+def _single(record, key, value) -> int:
+    if key == "discard":
+        return _cards(record, (key,), value, 2)
+    text = _text(record, (key,), value)
+    if key == "lay":
+        if text.strip().lower() not in LAY_NAMES:
+            raise record.error((key,), f"\"closed\" or \"open\", got {text!r}")
+        return LAY_NAMES.index(text.strip().lower())
+    try:
+        return parse_contract(text).code
+    except ValueError as exc:
+        raise record.error((key,), str(exc)) from None
+
+
+def _legal(phase, action, legal) -> bool:
+    if phase == engine.DISCARD:
+        return not action & ~legal
+    return 0 <= action < 63 and bool(legal >> action & 1)
+
+
+def _check_leftovers(record, st, calls, whists, cards, used, singles) -> None:
+    """Nothing may remain in the record after the deal is over."""
+    for key, names in (("calls", calls), ("whist", whists)):
+        if used[key] < len(names):
+            raise record.error((key, used[key]), f"the {'auction' if key == 'calls' else 'whist'}"
+                                                 f" was over before this call")
+    if used["play"] < len(cards):
+        path = cards[used["play"]][0][0]
+        why = "the deal was over" if st["played"] else "the game was not played"
+        raise record.error(path, f"wrong count: {why} before this card")
+    for key, done in singles.items():
+        if key in record.data and not done:
+            misere_named = (key == "contract" and int(st["kind"]) == engine.MISERE_GAME
+                            and _single(record, key, record.data[key]) == MISERE)
+            if not misere_named:
+                raise record.error((key,), f"the deal had no {key} (it was "
+                                           f"{engine.KINDS[int(st['kind'])]}"
+                                           f"{', a bid without the talon' * bool(st['no_talon'])})")
+
+
+# ---- values --------------------------------------------------------------------------
+
+
+def tricks_to_whists(variant: Variant, final: np.ndarray, declarer_tricks, *, defender: int,
+                     taken: np.ndarray) -> np.ndarray:
+    """Each seat's value in whists ``(k, players)`` of the recorded deal ``final`` (a
+    one-element finished state) had the declarer taken ``declarer_tricks`` (k values).
+    The solver counts the declarer's tricks against the defence as one side; the
+    difference from the record is taken from (or given to) ``defender`` -- the defender
+    whose card is valued -- and, once he is down to the ``taken`` tricks he had already
+    won, from his partner. Split rules that pay each whister for his own tricks thus
+    charge the seat that played the card."""
+    decl = int(final[0]["declarer"])
+    other = 3 - decl - defender
+    recorded = final[0]["tricks"][:3].astype(np.int64)
+    states = np.repeat(final, len(declarer_tricks))
+    for i, t in enumerate(declarer_tricks):
+        tricks = recorded.copy()
+        delta = int(t) - tricks[decl]
+        tricks[decl] = t
+        mine = min(delta, tricks[defender] - int(taken[defender])) if delta > 0 else delta
+        tricks[defender] -= mine
+        tricks[other] -= delta - mine
+        states[i]["tricks"][:3] = tricks
+    return deal_values(variant, *score_states(variant, states))
+
+
+def _defender(step_state: np.ndarray, final: np.ndarray, plays_for: int) -> int:
+    """The defender charged with a trick's change: the one playing, or when the declarer
+    plays, the one who went on to take more tricks (the left one on a tie)."""
+    decl = int(final[0]["declarer"])
+    if plays_for != decl:
+        return plays_for
+    left, right = (decl + 1) % 3, (decl + 2) % 3
+    later = final[0]["tricks"][:3].astype(int) - step_state[0]["tricks"][:3].astype(int)
+    return right if later[right] > later[left] else left
+
+
+def _row(step: Step, record: DealRecord, **values) -> dict:
+    return {"step": None, "field": _field(step.path), "line": record.line(step.path),
+            "seat": step.seat, "plays_for": step.plays_for,
+            "decision": DECISION_OF_PHASE[step.phase], **values}
+
+
+def _best(options: list[str], value: np.ndarray, done: str | None) -> int:
+    """Index of the best option, the one done on a tie."""
+    top = value.max()
+    if done is not None and value[options.index(done)] >= top - 1e-9:
+        return options.index(done)
+    return int(np.argmax(value))
+
+
+def side(variant: Variant, final: np.ndarray, seat: int) -> list[int]:
+    """The seats of ``seat``'s side in the played deal: the declarer alone, or the
+    defence (every active seat but the declarer; Gusarik's dummy is its player's)."""
+    decl = int(final[0]["declarer"])
+    if seat == decl:
+        return [decl]
+    return [s for s in range(min(variant.players, 3)) if s != decl]
+
+
+def _solver_row(step, record, variant, final, names, tricks, done) -> dict:
+    """A double-dummy row: ``names`` the options, ``tricks`` the declarer's total after
+    each; valued in whists to the deciding seat's side, the solver's two sides."""
+    st = step.state
+    whists = tricks_to_whists(variant, final, tricks, taken=st[0]["tricks"],
+                              defender=_defender(st, final, step.plays_for))
+    whists = whists[:, side(variant, final, step.seat)].sum(axis=1)
+    best = _best(names, whists, done)
+    d = names.index(done)
+    return _row(step, record, method="double dummy", done=done, best=names[best],
+                value_done=float(whists[d]), value_best=float(whists[best]),
+                loss=float(whists[best] - whists[d]), loss_se=0.0,
+                tricks_done=int(tricks[d]), tricks_best=int(tricks[best]),
+                alternatives=[{"option": o, "value": float(v), "tricks": int(t)}
+                              for o, v, t in zip(names, whists, tricks, strict=True)],
+                note="declarer's tricks double dummy, in whists by the contract's scoring")
+
+
+def _card_row(step: Step, record, variant, final) -> dict:
+    st = step.state[0]
+    misere = int(st["kind"]) == engine.MISERE_GAME
+    trump = int(TRUMP[int(st["contract"])])
+    decl = int(st["declarer"])
+    trick = [int(c) for c in st["trick_cards"][: int(st["n_in_trick"])]]
+    out = card_values_batch([[int(h) for h in st["hands"]]], trump=None if trump < 0 else trump,
+                            leader=int(st["leader"]), declarer=decl, trick=trick,
+                            misere=misere)[0]
+    legal = [c for c in range(32) if out[c] >= 0]
+    tricks = np.array([int(st["tricks"][decl]) + int(out[c]) for c in legal])
+    return _solver_row(step, record, variant, final, [card_name(c) for c in legal], tricks,
+                       card_name(step.action))
+
+
+def _discard_row(step: Step, record, variant, final) -> dict:
+    st = step.state[0]
+    decl = int(st["declarer"])
+    hand = int(st["hands"][decl])
+    pairs = [(1 << a) | (1 << b) for a, b in combinations(cards_of(hand), 2)]
+    hands = np.repeat(st["hands"][None, :3].astype(np.int64), len(pairs), axis=0)
+    hands[:, decl] = [hand & ~p for p in pairs]
+    misere = int(final[0]["kind"]) == engine.MISERE_GAME
+    trump = int(TRUMP[int(final[0]["contract"])])
+    tricks = solve_batch(hands, None if misere or trump < 0 else trump, 0, decl, misere,
+                         threads=1).astype(np.int64)
+    row = _solver_row(step, record, variant, final, [format_cards(p) for p in pairs], tricks,
+                      format_cards(step.action))
+    row["note"] = (f"declarer's tricks double dummy under the recorded contract "
+                   f"{Contract(int(final[0]['contract']))} and whist calls")
+    return row
+
+
+def _not_analysed(step: Step, record, why: str, decision: str | None = None) -> dict:
+    return _row(step, record, method="not analysed", done=_done_name(step), note=why,
+                **_label(decision))
+
+
+def _label(decision: str | None) -> dict:
+    """The ``decision`` column of a rollout row where it is not the phase's name:
+    ``max_bid`` (how high to compete, valued at the seat's first call beside the call)."""
+    return {"decision": "max_bid"} if decision == "max_bid" else {}
+
+
+def _done_name(step: Step) -> str:
+    phase = step.phase
+    if phase == engine.AUCTION:
+        return call_name(step.action)
+    if phase == engine.WHIST:
+        return WHIST_CALL_NAMES[step.action]
+    if phase == engine.CONTRACT:
+        return str(Contract(step.action))
+    if phase == engine.LAY:
+        return LAY_NAMES[step.action]
+    if phase == engine.DISCARD:
+        return format_cards(step.action)
+    return card_name(step.action)
+
+
+def rollout_decisions(step: Step, variant: Variant) -> list[str]:
+    """The :mod:`prefstats.sim.rollout` decisions that ``step`` is (by ``at_decision``);
+    max_bid, which forces every call of the seat's auction, only at its first call."""
+    rules = engine.rules_array(variant)
+    obs = np.zeros(1, dtype=engine.OBSERVATION)
+    st = step.state.copy()
+    engine.observe(st[0], rules, obs[0])
+    names = [name for name, code in DECISIONS.items() if at_decision(obs[0], code, step.seat)]
+    if "first_call" not in names and "max_bid" in names:
+        names.remove("max_bid")
+    return names
+
+
+def _options(variant: Variant, decision: str, legal: int) -> dict[str, int | None]:
+    """Options of ``decision`` the variant has and that are legal at the recorded
+    decision, with the call each makes there: the named calls of first_call and whist,
+    every legal contract (by its name) of contract, and max_bid's levels (their calls
+    depend on the auction: None)."""
+    if decision == "max_bid":
+        return {str(level): None for level in LEVELS}
+    if decision == "contract":
+        return {str(Contract(c)): c for c in range(MISERE) if legal >> c & 1} | {
+            str(Contract(c)): c for c in range(MISERE + 1, 26) if legal >> c & 1}
+    rules = engine.rules_array(variant)
+    out = {}
+    for option in OPTIONS[decision]:
+        try:
+            code = option_codes(variant, decision, [option])[0]
+        except ValueError:
+            continue  # the variant lacks it
+        action = int(forced_action(code, legal, rules))
+        if action >= 0:
+            out[option] = action
+    return out
+
+
+def max_bid_levels(steps: list[Step], step: Step, variant: Variant) -> list[str]:
+    """The max_bid levels whose forcing makes every call of the auction that ``step``'s
+    seat made in the record (each call is max_bid's call where it was made: the lowest
+    legal bid up to the level in the hand's best strain, else a pass); none when the
+    seat called otherwise (a misère, a dark call, a bid in another strain)."""
+    rules = engine.rules_array(variant)
+    seat = step.seat
+    hand = np.array([int(step.state[0]["dealt"][seat])], dtype=np.int64)
+    strain = int(best_strains(hand, seat)[0])
+    calls = [(s.legal, s.action) for s in steps
+             if s.phase == engine.AUCTION and s.seat == seat]
+    return [str(level) for level in LEVELS
+            if all(int(max_bid_call(legal, rules, max_bid_top(level, strain))) == action
+                   for legal, action in calls)]
+
+
+def _matches(finals: np.ndarray, before: np.ndarray) -> np.ndarray:
+    """Which branch-final states (``(n,)``) heard what the seat had heard in ``before``
+    (a state at the decision): the same calls, and on from the contract the same
+    declarer, contract and whist calls."""
+    n = int(before["n_calls"])
+    ok = (finals["n_calls"] >= n) & (finals["calls"][:, :n] == before["calls"][:n]).all(axis=1)
+    if before["phase"] in (engine.CONTRACT, engine.WHIST, engine.LAY):
+        ok &= finals["declarer"] == before["declarer"]
+    if before["phase"] == engine.CONTRACT:  # the hand the declarer names a contract with
+        ok &= finals["discard"] == before["discard"]
+    if before["phase"] in (engine.WHIST, engine.LAY):
+        w = int(before["n_whist"])
+        ok &= finals["contract"] == before["contract"]
+        ok &= (finals["whist_calls"][:, :w] == before["whist_calls"][:w]).all(axis=1)
+    return ok
+
+
+def _rollout_row(step, record, variant, decision, *, steps, deals, seed, policy, condition,
+                 tick) -> dict:
+    options = _options(variant, decision, step.legal)
+    names = list(options)
+    if decision == "max_bid":
+        matching = max_bid_levels(steps, step, variant)
+        done = matching[0] if matching else None
+    else:
+        matching = []
+        done = next((o for o, a in options.items() if a == step.action), None)
+    st = step.state[0]
+    seat = step.seat
+    rules = engine.rules_array(variant)
+    obs = np.zeros(1, dtype=engine.OBSERVATION)
+    engine.observe(step.state.copy()[0], rules, obs[0])
+    if int(obs[0]["hand"]) == 0:
+        tick(deals)
+        return _not_analysed(step, record, "the seat had not seen its cards (a dark call)",
+                             decision)
+    talon = int(obs[0]["talon"]) if int(card_counts(int(obs[0]["talon"]))) == 2 else None
+    hand = int(st["dealt"][seat])
+    block = len(hand_deals(hand, seat, 1, talon=talon))
+    dealt = hand_deals(hand, seat, -(-deals // block), seed=seed, talon=talon)[:deals]
+    values, kept = [], 0
+    for a in range(0, deals, ROLLOUT_CHUNK):
+        part = dealt[a:a + ROLLOUT_CHUNK]
+        finals, legal = rollout_states(variant, part, seat=seat, decision=decision,
+                                       options=names, key=int(player_key(seed)), policy=policy)
+        flat = finals.reshape(-1)
+        value = deal_values(variant, *score_states(variant, flat))[:, seat].reshape(legal.shape)
+        ok = legal.all(axis=1)
+        if condition == "record":
+            ok &= _matches(finals[:, 0], st)
+        values.append(value[ok])
+        kept += int(ok.sum())
+        tick(len(part))
+    values = np.concatenate(values) if values else np.zeros((0, len(names)))
+    base = {"n": kept, "dealt": deals, "acceptance": kept / deals, **_label(decision)}
+    if kept == 0:
+        heard = " (calls and discard)" if decision == "contract" else ""
+        return _row(step, record, method="rollout", done=done, **base,
+                    note=f"{decision}: no deal of {deals:,} reproduced the record{heard} "
+                         f"before this decision" if condition == "record"
+                    else f"{decision}: the decision was never reached")
+    mean = values.mean(axis=0)
+    best = _best(names, mean, done)
+    row = _row(step, record, method="rollout", done=done, best=names[best],
+               value_best=float(mean[best]), **base,
+               alternatives=[{"option": o, "value": float(v)} for o, v in zip(names, mean,
+                                                                                 strict=True)],
+               note=f"{decision}: {policy} policy, {condition} conditioning")
+    if decision == "max_bid":
+        strain = int(best_strains(np.array([hand], dtype=np.int64), seat)[0])
+        row["note"] += (f"; competing up to {Contract(int(max_bid_top(6, strain)))} .. "
+                        f"{Contract(int(max_bid_top(10, strain)))} (the hand's best strain)")
+    if len(matching) > 1:
+        row["note"] += (f"; the calls made are those of levels {', '.join(matching)} alike "
+                        f"(done: the lowest)")
+    if done is None:
+        made = ("the calls made are those of no level (lowest bid up to it in the best "
+                "strain, then pass)" if decision == "max_bid" else
+                f"the call made ({_done_name(step)}) is not an option of {decision}")
+        row["note"] += f"; {made}"
+        return row
+    d = names.index(done)
+    diff = values[:, best] - values[:, d]
+    se = float(diff.std(ddof=1) / math.sqrt(kept)) if kept > 1 else None
+    row.update(value_done=float(mean[d]), loss=float(diff.mean()), loss_se=se)
+    return row
+
+
+#: Columns of :func:`analyze`'s frame, in order, with their types.
+SCHEMA = {
+    "step": pl.Int64, "field": pl.Utf8, "line": pl.Int64, "seat": pl.Int64,
+    "plays_for": pl.Int64, "decision": pl.Utf8, "method": pl.Utf8, "done": pl.Utf8,
+    "best": pl.Utf8, "value_done": pl.Float64, "value_best": pl.Float64, "loss": pl.Float64,
+    "loss_se": pl.Float64, "tricks_done": pl.Int64, "tricks_best": pl.Int64, "n": pl.Int64,
+    "dealt": pl.Int64, "acceptance": pl.Float64,
+    "alternatives": pl.List(pl.Struct({"option": pl.Utf8, "value": pl.Float64,
+                                       "tricks": pl.Int64})),
+    "note": pl.Utf8,
+}
+
+
+def _plan(steps: list[Step], variant: Variant, final: np.ndarray) -> list[tuple[Step, str]]:
+    """How each real decision is valued: a rollout decision name, ``card``, ``discard``,
+    or ``-reason`` when it is not analysed."""
+    plan = []
+    kind = int(final[0]["kind"])
+    for step in steps:
+        if not step.legal & (step.legal - 1):
+            continue  # one legal choice: no decision
+        phase = step.phase
+        if phase == engine.PLAY:
+            plan.append((step, "card" if kind != engine.RASPASY else
+                         "-raspasy card play: each player for himself, no two sides for the "
+                         "double-dummy solver"))
+        elif phase == engine.DISCARD:
+            plan.append((step, "discard" if final[0]["played"] else
+                         "-the game was not played (no whister): the discard did not change "
+                         "the score"))
+        else:
+            names = rollout_decisions(step, variant)
+            plan.extend((step, n) for n in names)
+            if not names:
+                plan.append((step, "-" + _unforced(phase)))
+    return plan
+
+
+def _unforced(phase: int) -> str:
+    """Why a call, whist call or lay is not rolled out."""
+    if phase == engine.AUCTION:
+        return ("a later call of the seat's auction: valued with its first call, as max_bid "
+                "(how high to compete; every call of the seat forced)")
+    return (f"prefstats.sim.rollout has no decision for this {DECISION_OF_PHASE[phase]} (it "
+            f"forces {', '.join(DECISIONS)}: a whist call only the first time)")
+
+
+def analyze(record: DealRecord | Mapping | str | Path, variant: Variant | str | None = None, *,
+            deals: int = 2000, seed: int = 0, policy: str = "heuristic",
+            condition: str = "record",
+            progress: Callable[[int, int], None] | None = None) -> pl.DataFrame:
+    """Every decision of the played deal ``record`` valued against its best alternative
+    (see the module text); one row per decision and method, columns :data:`SCHEMA`:
+    ``seat`` decided (for ``plays_for``), ``done`` and ``best`` options, their values in
+    whists (``value_done``, ``value_best``: to ``seat``, on double-dummy rows to its
+    side), ``loss`` = best − done (≥ 0 on double-dummy rows;
+    ``loss_se`` its standard error, 0 for double-dummy rows), ``tricks_*`` the
+    declarer's tricks (double dummy), ``n`` of ``dealt`` rollout deals kept
+    (``acceptance``), every option's value in ``alternatives``.
+
+    ``record`` is a :class:`DealRecord`, a dict in the JSON form, or a path; ``variant``
+    overrides the record's. ``deals`` is the number of deals dealt per call decision,
+    ``seed`` keys them and the players' random choices, ``policy`` is the continuation
+    player model, ``condition`` ``"record"`` or ``"none"``. ``progress(done, total)``
+    is called as the work advances."""
+    if isinstance(record, str | Path):
+        record = load_record(record)
+    elif not isinstance(record, DealRecord):
+        record = DealRecord(dict(record))
+    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
+        raise ValueError(f"deals must be at least 1, got {deals!r}")
+    if condition not in CONDITIONS:
+        raise ValueError(f"condition must be one of {', '.join(CONDITIONS)}, got {condition!r}")
+    if variant is None:
+        variant = record_variant(record)
+    elif isinstance(variant, str):
+        variant = get_variant(variant)
+    steps, final = replay(record, variant)
+    plan = _plan(steps, variant, final)
+    total = sum(deals if how in DECISIONS else 0 if how.startswith("-") else 1
+                for _, how in plan)
+    done = 0
+
+    def tick(k: int) -> None:
+        nonlocal done
+        done += k
+        if progress is not None:
+            progress(done, total)
+
+    rows = []
+    for step, how in plan:
+        if how.startswith("-"):
+            rows.append(_not_analysed(step, record, how[1:]))
+        elif how in ("card", "discard"):
+            rows.append((_card_row if how == "card" else _discard_row)(step, record, variant,
+                                                                       final))
+            tick(1)
+        else:
+            rows.append(_rollout_row(step, record, variant, how, steps=steps, deals=deals,
+                                     seed=seed,
+                                     policy=policy, condition=condition, tick=tick))
+    index = {id(s): i for i, s in enumerate(steps)}
+    for row, (step, _) in zip(rows, plan, strict=True):
+        row["step"] = index[id(step)]
+    return pl.DataFrame([{k: r.get(k) for k in SCHEMA} for r in rows], schema=SCHEMA,
+                        orient="row") if rows else pl.DataFrame(schema=SCHEMA)
+
+
+def seat_totals(frame: pl.DataFrame) -> pl.DataFrame:
+    """Each seat's summed loss in whists per method (the analysed decisions only)."""
+    return (frame.filter(pl.col("loss").is_not_null())
+            .group_by("seat", "method").agg(pl.len().alias("decisions"),
+                                            pl.col("loss").sum())
+            .sort("seat", "method"))
+
+
+def deal_summary(record: DealRecord, variant: Variant) -> dict:
+    """What the record says, in words: the hands, talon, contract and tricks."""
+    steps, final = replay(record, variant)
+    st = final[0]
+    kind = engine.KINDS[int(st["kind"])]
+    out = {"variant": record.data.get("variant", "sochi"),
+           "hands": [format_cards(int(h)) for h in st["dealt"]],
+           "talon": format_cards(int(st["talon"])), "kind": kind,
+           "calls": [call_name(int(c)) for c in st["calls"][: int(st["n_calls"])]],
+           "tricks": [int(t) for t in st["tricks"][:3]]}
+    if kind != "raspasy":
+        out.update(declarer=int(st["declarer"]), contract=str(Contract(int(st["contract"]))))
+    out["decisions"] = len(steps)
+    return out

@@ -1,0 +1,6 @@
+"""The game itself: cards, deals, contracts, the variants' rules, the auction, the
+engine that plays a deal's tricks, and scoring.
+
+Everything above (the solver, the players, simulation, analysis, reports) imports from
+here; nothing here imports from above.
+"""

@@ -1,0 +1,429 @@
+"""Whole pulkas (пулька): deals in turn until the pulka ends, on one score sheet.
+
+The players sit at fixed places ``0 .. N-1``; the deal rotates clockwise, the first
+dealer being place ``N-1`` (place 0's right neighbour). Seat ``s`` of a deal (0, 1, 2
+from the dealer's left) sits at place ``(dealer + 1 + s) % N``; with 4 players the
+dealer sits each deal out, and with 2 (Gusarik) the dealer alternates, seats 0 and 1 are
+the players and seat 2 is the open dummy, which has no place and whose tricks belong to
+the defending player. Every deal is played by the built-in players, scored by the
+compiled scoring (:func:`~prefstats.game.scoring.state_totals`), helped past a closed pool
+(:func:`~prefstats.game.scoring.apply_help`) and added to the sheet. The raspasy
+progression and the higher minimum bid after a raspasy (``raspasy_exit``) carry from
+deal to deal; a played game or misère resets both. With ``dealer_stays`` > 1 the dealer
+deals again after a raspasy, at most that many deals running (B:221). The pulka ends by
+the variant's ``pulka_end`` rule.
+
+**Bombs** (Classic, RULES.md §10.1). Each place keeps its unused bombs, oldest first
+(at most :data:`MAX_BOMBS`; more raise an error rather than being lost). Before every
+deal each seat's ``bombs`` field of the engine state is the multiplier of its place's
+oldest bomb (1 with none); the engine makes the game's ``multiplier`` of it (x 2 for a
+dark bid), and the game or misère is scored at that multiplier.
+
+- ``bomb_level = "round"`` (B:398-406): the pulka opens with ``bomb_rounds`` whole
+  circles of deals in which every bidder passes blind before looking (the calls are
+  made for them, right after the deal; :func:`opening_deals` gives the dealers): the
+  deals of the first level are bomb raspasy of a single bomb (x2), then double (x4),
+  triple (x8) ...; each earns every place a bomb of its level, the 4-player dealer
+  sitting out included (B:406: 4 players, 3 circles, 12 bombs each). A later raspasy
+  with blind passers is a single bomb's: each blind passer earns a bomb of 2. A bomb
+  raspasy is scored at its multiplier a trick (2, 4, 8) and is no step of the raspasy
+  progression: the step and the lowest bid after it are those before it. The opening is
+  played in full: the pulka cannot end inside it (B:400: the game's end is named after
+  it).
+- ``bomb_level = "passers"``: a raspasy in which ``k`` > 0 players passed blind earns
+  each blind passer a bomb of ``2^k``; ``bomb_rounds`` deals open the pulka, every
+  bidder passing blind (8 with 3 or 4 players, where the dealer earns none; 4 in
+  Gusarik), scored as any raspasy (they count in the progression).
+- A made game spends the declarer's oldest bomb: a trick game that is not played (the
+  declarer is credited) or in which the declarer takes at least his level, a misère
+  without a trick. A failed game keeps it (its entries were still multiplied).
+- Blind passes must be legal: the variant refuses ``bomb_rounds`` without
+  ``blind_pass``.
+
+Deal ``k`` of pulka ``j`` is deal ``j · STRIDE + k`` of the seed's *pulka stream*: the
+deal stream of :func:`~prefstats.game.deal.deal` keyed by ``SeedSequence(seed,
+spawn_key=(PULKA_STREAM,))`` instead of ``SeedSequence(seed)`` (:func:`pulka_keys`).
+So a pulka is the same whatever chunk or worker plays it, and the pulkas of a seed
+share no deals with the deal dataset of the same seed (``make run`` makes both).
+
+>>> from prefstats.game.variants import get_variant
+>>> r = play_pulkas(get_variant("sochi"), [0, 1], seed=3, pool_target=5)
+>>> r["finished"].tolist(), bool(abs(r["result"].sum(axis=1)).max() < 1e-9)
+([True, True], True)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from prefstats.game import engine
+from prefstats.game.auction import BLIND_PASS, game_played
+from prefstats.game.cards import popcount
+from prefstats.game.codes import WITH_DUMMY
+from prefstats.game.contracts import LEVEL
+from prefstats.game.deal import Deals, _deal_kernel, free_slots
+from prefstats.game.scoring import (
+    apply_help,
+    deal_values,
+    help_barred,
+    responsible_shortfall,
+    state_totals,
+)
+from prefstats.game.variants import T_TABLE, opening_bombs
+from prefstats.players.builtin import DOUBLE_DUMMY_OPEN, POLICIES, default_tables, resolve_params
+from prefstats.sim.play import play_state, solver_table
+
+__all__ = [
+    "BOMB_OVERFLOW",
+    "BOMB_ROUND_REFUSED",
+    "C_BOMBS_EARNED",
+    "C_BOMBS_SPENT",
+    "C_DEALS",
+    "C_FINISHED",
+    "C_GAMES",
+    "C_MISERES",
+    "C_RASPASY",
+    "ILLEGAL_DECISION",
+    "MAX_BOMBS",
+    "OK",
+    "PULKA_STREAM",
+    "STRIDE",
+    "game_made",
+    "opening_deals",
+    "play_pulkas",
+    "pulka_deals",
+    "pulka_keys",
+    "seat_places",
+    "set_bombs",
+    "update_bombs",
+]
+
+#: Deal numbers reserved for one pulka in the seed's pulka stream.
+STRIDE = 1 << 16
+#: The spawn key that sets the pulka stream apart from the seed's deal stream.
+PULKA_STREAM = 1
+#: Most unused bombs a place may hold.
+MAX_BOMBS = 64
+_BATCH = 64  # deals dealt at a time for a pulka
+_LEVEL = np.asarray(LEVEL, dtype=np.int64)
+#: Why a pulka stopped early (``status[0]`` of the kernel).
+OK, ILLEGAL_DECISION, BOMB_OVERFLOW, BOMB_ROUND_REFUSED = range(4)
+#: Columns of the kernel's ``counts``.
+(C_DEALS, C_RASPASY, C_GAMES, C_MISERES, C_FINISHED, C_BOMBS_EARNED,
+ C_BOMBS_SPENT) = range(7)  # fmt: skip
+
+
+@njit(cache=True)
+def seat_places(n, dealer, place):
+    """Fill ``place`` (length ``n``): the place of each scoring seat of a deal dealt by
+    ``dealer``. Seats 0..2 (at most ``n``) sit from the dealer's left; with 4 players
+    scoring seat 3 is the dealer; with 2 the dummy (seat 2) has no place."""
+    for s in range(min(n, 3)):
+        place[s] = (dealer + 1 + s) % n
+    if n == 4:
+        place[3] = dealer
+
+
+@njit(cache=True)
+def set_bombs(st, n, place, queue, head, size):
+    """Each seat's ``st.bombs``: its place's oldest bomb, 1 with none (the dummy: 1)."""
+    for s in range(3):
+        st.bombs[s] = 1
+        if s < min(n, 3):
+            p = place[s]
+            if size[p] > 0:
+                st.bombs[s] = queue[p, head[p]]
+
+
+@njit(cache=True)
+def game_made(st):
+    """Whether the finished game or misère ``st`` was made: a trick game not played (the
+    declarer credited) or with the declarer's tricks at least his level; a misère
+    without a trick."""
+    d = st.declarer
+    if st.kind == engine.MISERE_GAME:
+        return st.tricks[d] == 0
+    if st.kind == engine.GAME:
+        return not game_played(st.first, st.second) or st.tricks[d] >= _LEVEL[st.contract]
+    return False
+
+
+@njit(cache=True)
+def update_bombs(st, n, place, queue, head, size, everyone=False):
+    """Bombs after the finished deal ``st``: earned by blind passers of a raspasy, spent
+    by the declarer of a made game. A bomb raspasy (``st.multiplier`` > 1, ``bomb_level
+    = "round"``) earns bombs of its own multiplier, any other raspasy bombs of ``2^k``
+    for ``k`` blind passers; with ``everyone`` (an opening circle's deal, B:406) every
+    place earns one, the 4-player dealer too. Returns ``(earned, spent)``, or ``(-1,
+    0)`` when a place would hold more than ``queue.shape[1]`` bombs (nothing is changed
+    then)."""
+    capacity = queue.shape[1]
+    if st.kind == engine.RASPASY:
+        blind = int(st.blind)
+        if blind == 0:
+            return 0, 0
+        bomb = st.multiplier if st.multiplier > 1 else 1 << popcount(blind)
+        earners = 0
+        for s in range(n if everyone else min(n, 3)):
+            if everyone or (blind >> s) & 1:
+                earners |= 1 << place[s]
+        for p in range(n):
+            if (earners >> p) & 1 and size[p] >= capacity:
+                return -1, 0
+        for p in range(n):
+            if (earners >> p) & 1:
+                queue[p, (head[p] + size[p]) % capacity] = bomb
+                size[p] += 1
+        return popcount(earners), 0
+    if st.declarer < 0 or not game_made(st):
+        return 0, 0
+    p = place[st.declarer]
+    if size[p] == 0:
+        return 0, 0
+    head[p] = (head[p] + 1) % capacity
+    size[p] -= 1
+    return 0, 1
+
+
+@njit(cache=True)
+def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, total_end,
+                  exit_level, opening, rules, table, policy, params, tables, double_dummy,
+                  player_key, state_buf, obs_buf, solver_table, stats, pool, mountain, whists,
+                  counts, record, deal_states, deal_places, status):
+    """Play pulkas ``pulka_ids``; sheets in half points, ``counts`` rows by the ``C_*``
+    columns. With ``record`` every deal's final state goes to ``deal_states`` (in order)
+    and its (pulka row, deal number, dealer's place) to ``deal_places``. On an illegal
+    decision, a refused bomb-round pass or too many bombs, ``status`` gets the reason
+    (``ILLEGAL_DECISION`` ...) and the pulka's row, and the kernel stops. ``opening`` is
+    :func:`opening_deals`."""
+    n = pool.shape[1]
+    bidders = 2 if table[T_TABLE] == WITH_DUMMY else 3
+    hands = np.empty((_BATCH, 3), dtype=np.uint32)
+    talon = np.empty(_BATCH, dtype=np.uint32)
+    turned = np.empty(_BATCH, dtype=np.int8)
+    totals = np.empty(2 * n + n * n, dtype=np.int64)
+    placed = np.empty(2 * n + n * n, dtype=np.int64)
+    helped = np.empty(2 * n + n * n, dtype=np.int64)
+    tricks = np.zeros(n, dtype=np.int64)
+    place = np.empty(n, dtype=np.int64)
+    no_help = np.zeros(n, dtype=np.bool_)
+    barred = np.zeros(n, dtype=np.bool_)  # by seats; no_help by places
+    queue = np.ones((n, MAX_BOMBS), dtype=np.int64)  # each place's bombs, a ring buffer
+    head = np.zeros(n, dtype=np.int64)
+    size = np.zeros(n, dtype=np.int64)
+    obs = obs_buf[0]
+    played = 0
+    stays = rules[engine.R_DEALER_STAYS]
+    for p in range(len(pulka_ids)):
+        first_deal = pulka_ids[p] * STRIDE
+        step = 0
+        min_level = 6
+        dealer = n - 1
+        running = 0  # deals the dealer has dealt in a row
+        head[:] = 0
+        size[:] = 0
+        k = 0
+        while k < max_deals:
+            b = k % _BATCH
+            if b == 0:
+                _deal_kernel(key0, key1, first_deal + k, _BATCH, free, sizes, fixed, hands,
+                            talon, turned)
+            bomb_round = k < len(opening)
+            if bomb_round:
+                dealer = opening[k, 0]
+            running += 1
+            seat_places(n, dealer, place)
+            st = deal_states[played] if record else state_buf[0]
+            if record:
+                deal_places[played, 0] = p
+                deal_places[played, 1] = k
+                deal_places[played, 2] = dealer
+                played += 1
+            engine.reset(st, hands[b], talon[b], turned[b], min_level, step)
+            set_bombs(st, n, place, queue, head, size)
+            if bomb_round:  # every bidder passes blind before looking
+                for _ in range(bidders):
+                    if engine.apply(st, rules, BLIND_PASS) != 0:
+                        status[0] = BOMB_ROUND_REFUSED
+                        status[1] = p
+                        return
+                if opening[k, 1] > 1:  # an opening circle's bomb level (B:398)
+                    st.multiplier = opening[k, 1]
+            if not play_state(st, rules, policy, params, tables, double_dummy, player_key,
+                              first_deal + k, obs, solver_table, stats):
+                status[0] = ILLEGAL_DECISION
+                status[1] = p
+                return
+            raspasy = st.kind == engine.RASPASY
+            state_totals(table, st, tricks, totals)
+            # From scoring seats (0..2 from the dealer's left, 3 the 4-player dealer) to
+            # places.
+            for s in range(n):
+                placed[place[s]] = totals[s]
+                placed[n + place[s]] = totals[n + s]
+                for t in range(n):
+                    placed[2 * n + place[s] * n + place[t]] = totals[2 * n + s * n + t]
+            if st.kind == engine.GAME:
+                responsible_shortfall(table, target, pool[p], place[st.declarer], placed)
+            if target > 0 and not total_end:
+                help_barred(table, st.kind, st.declarer, st.first, st.second, barred)
+                for s in range(n):
+                    no_help[place[s]] = barred[s]
+                apply_help(table, target, pool[p], mountain[p], placed, no_help, raspasy,
+                           helped)
+            else:
+                helped[:] = placed
+            for i in range(n):
+                pool[p, i] += helped[i]
+                mountain[p, i] += helped[n + i]
+                for j in range(n):
+                    whists[p, i, j] += helped[2 * n + i * n + j]
+            earned, spent = update_bombs(st, n, place, queue, head, size,
+                                         bomb_round and opening[k, 1] > 1)
+            if earned < 0:
+                status[0] = BOMB_OVERFLOW
+                status[1] = p
+                return
+            counts[p, C_BOMBS_EARNED] += earned
+            counts[p, C_BOMBS_SPENT] += spent
+            k += 1
+            counts[p, C_RASPASY] += raspasy
+            counts[p, C_GAMES] += st.kind == engine.GAME
+            counts[p, C_MISERES] += st.kind == engine.MISERE_GAME
+            if not (raspasy and st.multiplier > 1):  # a bomb raspasy is no step (§10.1)
+                step = step + 1 if raspasy else 0
+                min_level = exit_level if raspasy else 6
+            if bomb_round or not (raspasy and running < stays):  # he stays after a raspasy
+                dealer = (dealer + 1) % n
+                running = 0
+            if target > 0 and k >= len(opening) and _ended(pool[p], target, total_end):
+                counts[p, C_FINISHED] = 1
+                break
+        counts[p, C_DEALS] = k
+
+
+@njit(cache=True)
+def _ended(pool, target, total_end):
+    if total_end:
+        return pool.sum() >= target * pool.shape[0]
+    return pool.min() >= target
+
+
+def opening_deals(variant) -> np.ndarray:
+    """:func:`~prefstats.game.variants.opening_bombs` as an int64 array ``(deals, 2)``: each
+    opening bomb deal's dealer place and bomb multiplier.
+
+    >>> from prefstats.game.variants import get_variant
+    >>> opening_deals(get_variant("classic", bomb_rounds=3)).tolist()
+    [[2, 2], [2, 4], [2, 8], [0, 2], [0, 4], [0, 8], [1, 2], [1, 4], [1, 8]]
+    """
+    return np.array(opening_bombs(variant), dtype=np.int64).reshape(-1, 2)
+
+
+def pulka_keys(seed: int) -> tuple[np.uint64, np.uint64]:
+    """The two keys of the seed's pulka stream, as :func:`seed_keys` gives them for the
+    deal stream (a spawned ``SeedSequence``: its words never meet those of the deal
+    stream of any seed below 2^128)."""
+    seq = np.random.SeedSequence(seed, spawn_key=(PULKA_STREAM,))
+    key0, key1 = seq.generate_state(2, dtype=np.uint64)
+    return key0, key1
+
+
+def pulka_deals(n: int, *, seed: int, start: int = 0) -> Deals:
+    """Deals ``start .. start + n - 1`` of the seed's pulka stream (deal ``k`` of pulka
+    ``j`` is number ``j · STRIDE + k``), as :func:`~prefstats.game.deal.deal` deals its own."""
+    key0, key1 = pulka_keys(seed)
+    free, sizes, fixed = free_slots()
+    hands = np.empty((n, 3), dtype=np.uint32)
+    talon = np.empty(n, dtype=np.uint32)
+    turned = np.empty(n, dtype=np.int8)
+    _deal_kernel(key0, key1, start, n, free, sizes, fixed, hands, talon, turned)
+    return Deals(hands, talon, seed, np.arange(start, start + n, dtype=np.int64), turned)
+
+
+def play_pulkas(
+    variant,
+    pulka_ids,
+    *,
+    seed: int,
+    pool_target: int,
+    policy: str = "heuristic",
+    params: np.ndarray | None = None,
+    player_key: int = 0,
+    max_deals: int = 5000,
+    with_deals: bool = False,
+) -> dict[str, np.ndarray]:
+    """Play the pulkas numbered ``pulka_ids`` to their end.
+
+    Returns arrays by pulka: ``pool``, ``mountain`` (points, per place), ``whists``
+    (``[i, j]`` written by place i on j), ``result`` (the settlement in whists),
+    ``deals``, ``raspasy``, ``games``, ``miseres``, ``finished`` (false when
+    ``max_deals`` ran out first), ``bombs_earned`` and ``bombs_spent``. ``with_deals``
+    adds every deal: ``deal_states`` (final :data:`engine.STATE` records, in order; their
+    ``bombs`` field holds each seat's bomb at the deal) and ``deal_places`` (n, 3): the
+    pulka's row, the deal's number in it and the dealer's place. The pulkas are played
+    twice then (to size the arrays), with the same result.
+
+    A place holding more than :data:`MAX_BOMBS` unused bombs raises ``RuntimeError``.
+    """
+    if pool_target < 1:
+        raise ValueError(f"pool_target must be a positive number of points, got {pool_target}")
+    if not 1 <= max_deals <= STRIDE:
+        raise ValueError(f"max_deals must lie in 1..{STRIDE}, got {max_deals}")
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r}; choose from {POLICIES}")
+    ids = np.asarray(pulka_ids, dtype=np.int64)
+    n = variant.players
+    count = len(ids)
+    pool = np.zeros((count, n), dtype=np.int64)
+    mountain = np.zeros((count, n), dtype=np.int64)
+    whists = np.zeros((count, n, n), dtype=np.int64)
+    counts = np.zeros((count, 7), dtype=np.int64)
+    status = np.zeros(2, dtype=np.int64)
+    key0, key1 = pulka_keys(seed)
+    free, sizes, fixed = free_slots()
+    index = POLICIES.index(policy)
+    prm = resolve_params(policy, params)
+
+    def play(record: bool, deal_states: np.ndarray, deal_places: np.ndarray) -> None:
+        for array in (pool, mountain, whists, counts, status):
+            array[:] = 0
+        _pulka_kernel(
+            key0, key1, free, sizes, fixed, ids, max_deals, 2 * pool_target,
+            variant.pulka_end == "total", variant.raspasy_exit, opening_deals(variant),
+            engine.rules_array(variant), variant.scoring_table(), index,
+            prm, default_tables(policy, variant), bool(DOUBLE_DUMMY_OPEN[index]),
+            np.uint64(player_key), np.zeros(1, dtype=engine.STATE),
+            np.zeros(1, dtype=engine.OBSERVATION), solver_table(), np.zeros(1, dtype=np.int64),
+            pool, mountain, whists, counts, record, deal_states, deal_places, status,
+        )
+
+    play(False, np.zeros(1, dtype=engine.STATE), np.zeros((1, 3), dtype=np.int64))
+    deal_states = deal_places = None
+    if with_deals and status[0] == OK:
+        total = int(counts[:, C_DEALS].sum())
+        deal_states = np.zeros(total, dtype=engine.STATE)
+        deal_places = np.zeros((total, 3), dtype=np.int64)
+        play(True, deal_states, deal_places)
+    pulka = ids[status[1]] if status[0] != OK else None
+    if status[0] == ILLEGAL_DECISION:
+        raise RuntimeError(f"policy {policy!r} made an illegal decision in pulka {pulka}")
+    if status[0] == BOMB_OVERFLOW:
+        raise RuntimeError(f"pulka {pulka}: a place holds more than {MAX_BOMBS} unused bombs")
+    if status[0] == BOMB_ROUND_REFUSED:
+        raise RuntimeError(f"pulka {pulka}: the engine refused a bomb round's blind pass")
+    return {
+        "pool": pool / 2,
+        "mountain": mountain / 2,
+        "whists": whists / 2,
+        "result": deal_values(variant, pool, mountain, whists),
+        "deals": counts[:, C_DEALS],
+        "raspasy": counts[:, C_RASPASY],
+        "games": counts[:, C_GAMES],
+        "miseres": counts[:, C_MISERES],
+        "finished": counts[:, C_FINISHED].astype(bool),
+        "bombs_earned": counts[:, C_BOMBS_EARNED],
+        "bombs_spent": counts[:, C_BOMBS_SPENT],
+        **({"deal_states": deal_states, "deal_places": deal_places} if with_deals else {}),
+    }

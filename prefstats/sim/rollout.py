@@ -1,0 +1,681 @@
+"""Counterfactual decisions: the same deals played once per option of one decision.
+
+A figure that tells a player what to do must be a paired difference: the same deal
+played with the decision one way and the other, everything else by the same policy.
+:func:`rollout` plays each deal up to ``seat``'s ``decision`` once, then copies that
+state for every option, forces the option and plays each copy on with the built-in
+policy (compiled). The players' random choices are keyed by the deal, the seat and
+which decision it is (:func:`~prefstats.players.builtin.decision_number`), so the
+branches of a deal share every random draw that both reach (common random numbers):
+their differences are the decision's effect, not noise of the players' dice.
+
+Decisions and options (API.md, "Counterfactual decisions"):
+
+- ``first_call``: ``pass``, ``bid`` (the lowest legal bid of a trick game with the
+  talon), ``misere``; ``dark`` and ``blind_pass`` where the variant has them. Only the
+  seat's first call of the auction is forced.
+- ``whist``: ``pass``, ``whist``, ``half`` (where the variant has half-whists): the
+  seat's first whist call as a defender of a trick game. A whist the rules impose
+  (Stalingrad's 6♠) is no decision.
+- ``max_bid``: a level ``6`` .. ``10`` (text or int): every call of the seat in the
+  auction is the lowest legal bid with the talon up to that level in the strain the
+  policy would play -- the one where the evaluator expects the dealt hand to take the
+  most tricks (:func:`best_strains`) -- and a pass once there is none; the contract and
+  everything after by the policy.
+- ``contract``: the declarer's contract after the talon (and the discard): ``policy``
+  (its own choice), a level (the policy's best contract of that level: its decision
+  among that level's legal contracts) or a named contract (``"7♥"``, ``"8NT"``);
+  illegal where below the bid.
+
+An option that is illegal where the decision is reached, or a decision never reached
+(the seat is the declarer, nobody bid ...), gives ``legal = False`` and a null value.
+:func:`play_forced_hands` plays the same forcing through the Python
+:class:`~prefstats.players.base.Player` protocol, to show the drivers agree.
+
+>>> from prefstats.game.deal import deal
+>>> from prefstats.game.variants import get_variant
+>>> frame = rollout(get_variant("sochi"), deal(4, seed=1), seat=0, decision="first_call",
+...                 options=["pass", "bid"])
+>>> frame.columns[:4], frame.height
+(['deal', 'option', 'legal', 'value'], 8)
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+import pyarrow as pa
+from numba import njit
+
+from prefstats.game import engine
+from prefstats.game.auction import BLIND_PASS, DARK, PASS, W_HALF, W_PASS, W_WHIST, dummy_seat
+from prefstats.game.cards import FULL_DECK, card_counts, format_cards
+from prefstats.game.contracts import LEVEL, MISERE, N_CONTRACTS, NO_TRUMP, parse_contract
+from prefstats.game.deal import Deals
+from prefstats.game.engine import lowest_bid_up_to
+from prefstats.game.scoring import deal_values, score_states
+from prefstats.players.base import Observation
+from prefstats.players.builtin import (
+    DOUBLE_DUMMY_OPEN,
+    POLICIES,
+    BuiltinPlayer,
+    decide,
+    decision_key,
+    decision_number,
+    default_tables,
+    resolve_params,
+    seat_key,
+)
+from prefstats.players.evaluate import declarer_tricks, load_tables
+from prefstats.sim.play import (
+    CONTRACT_CALL,
+    FIRST_CALL,
+    ILLEGAL,
+    LOWEST_BID,
+    MAX_BID,
+    REACHED,
+    WHIST_CALL,
+    at_decision,
+    default_talon_first,
+    forced_action,
+    play_on,
+    seat_keys,
+)
+from prefstats.sim.simulate import RunSpec, _params, player_key, run
+from prefstats.solver import new_table
+
+__all__ = [
+    "AT_LEVEL",
+    "CHUNK",
+    "DATASET_DECISIONS",
+    "DECISIONS",
+    "LEVELS",
+    "OPTIONS",
+    "POLICY_CHOICE",
+    "DecisionSpec",
+    "ForcedPlayer",
+    "best_strains",
+    "deal_codes",
+    "decisions_table",
+    "default_options",
+    "hand_deals",
+    "max_bid_call",
+    "max_bid_top",
+    "option_codes",
+    "play_forced_hands",
+    "rollout",
+    "rollout_states",
+    "simulate_decisions",
+]
+
+#: Decisions :func:`rollout` can force: the driver's code of each.
+DECISIONS = {"first_call": FIRST_CALL, "whist": WHIST_CALL, "max_bid": MAX_BID,
+             "contract": CONTRACT_CALL}
+#: The named options of first_call and whist: the forced call, and the variant option it
+#: needs (or None). max_bid and contract take levels and contracts (:func:`option_codes`).
+OPTIONS = {
+    "first_call": {"pass": (PASS, None), "bid": (LOWEST_BID, None), "misere": (MISERE, None),
+                   "dark": (DARK, "dark_bids"), "blind_pass": (BLIND_PASS, "blind_pass")},
+    "whist": {"pass": (W_PASS, None), "whist": (W_WHIST, None), "half": (W_HALF, "half_whist")},
+}
+#: The ladder's levels: the options of max_bid, and of contract beside the named ones.
+LEVELS = tuple(range(6, 11))
+#: Forced contract options the policy resolves: its own choice; ``AT_LEVEL - L`` its best
+#: contract of level ``L``.
+POLICY_CHOICE = -3
+AT_LEVEL = -10
+#: Deals per compiled call (and per task with several workers): bounds the states held.
+CHUNK = 20_000
+
+_local = threading.local()
+_pools: dict[int, ThreadPoolExecutor] = {}
+
+
+def _thread_solver():
+    """This thread's solver table and node counter. The compiled rollout releases the
+    GIL, so :func:`rollout`'s worker threads run at once, each with its own table; a
+    thread keeps its table from call to call (entries stay valid from deal to deal)."""
+    if not hasattr(_local, "table"):
+        _local.table = tuple(t[0] for t in new_table(1))
+        _local.stats = np.zeros(1, dtype=np.int64)
+    return _local.table, _local.stats
+
+
+def _pool(workers: int) -> ThreadPoolExecutor:
+    """The process's pool of ``workers`` rollout threads (kept, so are their tables)."""
+    if workers not in _pools:
+        _pools[workers] = ThreadPoolExecutor(workers, thread_name_prefix="rollout")
+    return _pools[workers]
+
+
+def default_options(variant, decision: str) -> list[str]:
+    """Every option of ``decision`` that ``variant`` has: the named ones, the levels of
+    max_bid, and for contract the policy's choice and the levels."""
+    if decision == "max_bid":
+        return [str(level) for level in LEVELS]
+    if decision == "contract":
+        return ["policy", *(str(level) for level in LEVELS)]
+    _check_decision(decision)
+    return [o for o, (_, needs) in OPTIONS[decision].items()
+            if needs is None or getattr(variant, needs)]
+
+
+def _check_decision(decision: str) -> None:
+    if decision not in DECISIONS:
+        raise ValueError(f"unknown decision {decision!r}; choose from {', '.join(DECISIONS)}")
+
+
+def _level(option) -> int | None:
+    text = str(option).strip()
+    return int(text) if text in {str(level) for level in LEVELS} else None
+
+
+def _option_code(variant, decision: str, option) -> int:
+    """The driver's code of one option (max_bid: its level; see :func:`deal_codes`)."""
+    level = _level(option)
+    if decision == "max_bid":
+        if level is None:
+            raise ValueError(f"unknown option {option!r} of 'max_bid'; choose a level "
+                             f"{LEVELS[0]}..{LEVELS[-1]}")
+        return level
+    if decision == "contract":
+        if option == "policy":
+            return POLICY_CHOICE
+        if level is not None:
+            return AT_LEVEL - level
+        try:
+            contract = parse_contract(option)
+        except ValueError:
+            contract = None
+        if contract is None or contract.is_misere:
+            raise ValueError(f"unknown option {option!r} of 'contract'; choose 'policy', a "
+                             f"level {LEVELS[0]}..{LEVELS[-1]} or a contract like '7♥', '8NT'")
+        return contract.code
+    known = OPTIONS[decision]
+    if option not in known:
+        raise ValueError(f"unknown option {option!r} of {decision!r}; choose from "
+                         f"{', '.join(known)}")
+    code, needs = known[option]
+    if needs is not None and not getattr(variant, needs):
+        raise ValueError(f"option {option!r} of {decision!r}: the variant has no {needs}")
+    return code
+
+
+def option_codes(variant, decision: str, options: Sequence) -> np.ndarray:
+    """The driver's codes of ``options`` of ``decision`` under ``variant`` (checked): the
+    forced calls, ``LOWEST_BID``, a contract code, ``POLICY_CHOICE``, ``AT_LEVEL - L``,
+    or max_bid's level."""
+    _check_decision(decision)
+    options = list(options)
+    if not options:
+        raise ValueError(f"options: name at least one option of {decision!r}")
+    codes = [_option_code(variant, decision, o) for o in options]
+    if len(set(codes)) != len(codes):
+        raise ValueError(f"options: each option once, got {options}")
+    return np.array(codes, dtype=np.int64)
+
+
+@njit(cache=True)
+def _best_strains(tables, hands, leads):
+    out = np.empty(len(hands), dtype=np.int64)
+    for i in range(len(hands)):
+        best = -1.0
+        for strain in range(NO_TRUMP + 1):
+            tricks = declarer_tricks(tables, np.int64(hands[i]), strain, leads, True)
+            if tricks > best:
+                best, out[i] = tricks, strain
+    return out
+
+
+def best_strains(hands: np.ndarray, seat: int) -> np.ndarray:
+    """The strain in which the evaluator expects each dealt hand of ``seat`` to take the
+    most tricks (before the talon; the first of equals): where max_bid competes."""
+    return _best_strains(load_tables(), np.asarray(hands, dtype=np.int64),
+                         1.0 if seat == 0 else 0.0)
+
+
+def deal_codes(deals, seat: int, decision: str, codes: np.ndarray) -> np.ndarray:
+    """``(n, k)``: each deal's forced option codes; max_bid's level becomes the contract
+    of that level in the seat's :func:`best_strains`, the highest bid it may make."""
+    codes = np.asarray(codes, dtype=np.int64)
+    if decision != "max_bid":
+        return np.ascontiguousarray(np.broadcast_to(codes, (len(deals), len(codes))))
+    return max_bid_top(codes[None, :], best_strains(deals.hands[:, seat], seat)[:, None])
+
+
+def max_bid_top(level, strain):
+    """The contract of ``level`` in ``strain`` (ints or arrays): the highest bid max_bid
+    may make."""
+    top = 5 * (level - 6) + strain
+    return top + (top >= MISERE)
+
+
+@njit(cache=True)
+def max_bid_call(legal, rules, top):
+    """max_bid's call among the ``legal`` calls: the lowest legal trick bid up to
+    contract ``top``, else a pass."""
+    bid = lowest_bid_up_to(np.int64(legal), rules, top, 0)
+    return PASS if bid < 0 else bid
+
+
+@njit(cache=True)
+def _force(code, obs, decision, rules, policy, params, tables, key):
+    """The forced decision ``code`` means at observation ``obs`` (-1: not legal there):
+    max_bid's lowest legal bid up to contract ``code`` else a pass; the policy's own
+    choice (``POLICY_CHOICE``) or its choice among one level's legal contracts
+    (``AT_LEVEL - L``), drawn with ``key``; else :func:`~prefstats.sim.play.forced_action`."""
+    if decision == MAX_BID:
+        return max_bid_call(obs.legal, rules, code)
+    if code != POLICY_CHOICE and code > AT_LEVEL:
+        return forced_action(code, obs.legal, rules)
+    legal = obs.legal
+    if code <= AT_LEVEL:
+        mask = 0
+        for c in range(N_CONTRACTS):
+            if c != MISERE and LEVEL[c] == AT_LEVEL - code and (legal >> c) & 1:
+                mask |= 1 << c
+        if mask == 0:
+            return -1
+        obs.legal = mask
+    action = decide(policy, obs, rules, params, tables, key)
+    obs.legal = legal
+    return action
+
+
+def _check_seat(variant, seat: int) -> int:
+    dummy = dummy_seat(variant)
+    bidders = [s for s in range(3) if s != dummy]
+    if not isinstance(seat, int | np.integer) or int(seat) not in bidders:
+        raise ValueError(f"seat {seat!r} is not a player's seat at this table; choose from "
+                         f"{bidders}")
+    return int(seat)
+
+
+def _check_policy(policy: str) -> None:
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r}; choose from {', '.join(POLICIES)}")
+
+
+@njit(cache=True, nogil=True)
+def _rollout_kernel(hands, talon, talon_first, rules, policy, params, tables, double_dummy,
+                    base_key, index, seat, decision, codes, states, legal, reached, obs_buf,
+                    table, stats):
+    """Deal ``i``'s branches are ``states[i * k + o]`` for its ``k`` option ``codes[i]``:
+    the shared part is played once in the first slot and copied; a branch is forced
+    each time the decision comes (max_bid: every call of the seat). Returns the first
+    deal where a decision was illegal, or -1."""
+    obs = obs_buf[0]
+    k = codes.shape[1]
+    actions = np.empty(k, dtype=np.int64)
+    for i in range(hands.shape[0]):
+        root = states[i * k]
+        engine.reset(root, hands[i], talon[i], talon_first[i], 6, 0)
+        keys = seat_keys(base_key, index[i])
+        status = play_on(root, rules, policy, params, tables, double_dummy, keys, obs,
+                         table, stats, seat, decision)
+        if status == ILLEGAL:
+            return i
+        reached[i] = status == REACHED
+        key = decision_key(keys[seat], decision_number(obs))
+        for o in range(k):
+            actions[o] = -1
+            if status == REACHED:
+                actions[o] = _force(codes[i, o], obs, decision, rules, policy, params, tables,
+                                    key)
+        for o in range(1, k):
+            states[i * k + o] = root
+        for o in range(k):
+            if actions[o] < 0:
+                continue
+            st = states[i * k + o]
+            legal[i, o] = True
+            action = actions[o]
+            while action >= 0:
+                if engine.apply(st, rules, action) != 0:
+                    return i
+                status = play_on(st, rules, policy, params, tables, double_dummy, keys, obs,
+                                 table, stats, seat, decision)
+                if status == ILLEGAL:
+                    return i
+                action = -1
+                if status == REACHED:  # the decision again (max_bid's next call)
+                    action = _force(codes[i, o], obs, decision, rules, policy, params,
+                                    tables, decision_key(keys[seat], decision_number(obs)))
+                    if action < 0:
+                        return i
+    return -1
+
+
+def _arrays(deals):
+    first = getattr(deals, "talon_first", None)
+    if first is None:
+        first = np.array([default_talon_first(t) for t in deals.talon], dtype=np.int64)
+    return (np.ascontiguousarray(deals.hands, dtype=np.uint32),
+            np.ascontiguousarray(deals.talon, dtype=np.uint32),
+            np.asarray(first, dtype=np.int64), np.asarray(deals.index, dtype=np.int64))
+
+
+def rollout_states(variant, deals, *, seat: int, decision: str | None,
+                   options: Sequence, key: int = 0, policy: str = "heuristic",
+                   params: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The branches' final :data:`engine.STATE` records ``(n, k)`` and ``legal`` ``(n, k)``
+    (compiled, one process); ``key`` seeds the players as in
+    :func:`~prefstats.sim.play.play_batch`. A branch whose option is not legal holds the
+    state at the decision (or, never reached, the unforced play). ``decision=None``
+    forces nothing: one branch a deal, played as ``play_batch`` plays it (a check of
+    the driver)."""
+    return _branches(variant, deals, seat, decision, options, key, policy, params)[:2]
+
+
+def _branches(variant, deals, seat, decision, options, key, policy, params):
+    """:func:`rollout_states` and ``reached`` ``(n,)``: whether the decision came."""
+    if decision is None:
+        codes, forced = np.full(1, -1, dtype=np.int64), -1
+    else:
+        codes, forced = option_codes(variant, decision, options), DECISIONS[decision]
+    seat = _check_seat(variant, seat)
+    _check_policy(policy)
+    n, k = len(deals), len(codes)
+    hands, talon, first, index = _arrays(deals)
+    states = np.zeros(n * k, dtype=engine.STATE)
+    legal = np.zeros((n, k), dtype=np.bool_)
+    reached = np.zeros(n, dtype=np.bool_)
+    prm = resolve_params(policy, params)
+    code = POLICIES.index(policy)
+    table, stats = _thread_solver()
+    bad = _rollout_kernel(
+        hands, talon, first, engine.rules_array(variant), code, prm,
+        default_tables(policy, variant), bool(DOUBLE_DUMMY_OPEN[code]), np.uint64(key), index,
+        seat, forced, deal_codes(deals, seat, decision, codes), states, legal, reached,
+        np.zeros(1, dtype=engine.OBSERVATION), table, stats)
+    if bad >= 0:
+        raise RuntimeError(f"built-in policy {policy!r} made an illegal decision in deal {bad}")
+    return states.reshape(n, k), legal, reached
+
+
+def _chunk_values(variant, deals, seat, decision, options, key, policy, params):
+    """``legal``, ``value``, ``kind``, ``contract`` ``(n, k)`` and ``reached`` ``(n,)`` of
+    one chunk. The columns are copies: a field of the states is a view that would keep
+    the chunk's states (296 bytes a branch) alive until the whole run ends."""
+    states, legal, reached = _branches(variant, deals, seat, decision, options, key, policy,
+                                       params)
+    flat = states.reshape(-1)
+    value = deal_values(variant, *score_states(variant, flat))[:, seat].reshape(legal.shape)
+    return (legal, np.where(legal, value, np.nan), states["kind"].copy(),
+            states["contract"].copy(), reached)
+
+
+def rollout(variant, deals, *, seat: int, decision: str, options: Sequence,
+            seed: int = 0, policy: str = "heuristic", params: np.ndarray | None = None,
+            workers: int = 1) -> pl.DataFrame:
+    """Play each of ``deals`` once per option with ``seat``'s ``decision`` forced to it
+    and every other decision by ``policy`` (see the module text); one row per (deal,
+    option): ``deal`` (row in ``deals``), ``option`` (as given, as text), ``legal``,
+    ``value`` (the deal's value in whists to ``seat``, as the reports use it; null where
+    not legal), ``kind`` (``game``, ``misere``, ``raspasy``), ``reached`` (the
+    decision came, whether or not the option was legal there) and ``contract`` (the
+    contract code played, null on a raspasy or where not legal). The players' random
+    choices are keyed by ``seed`` as :func:`~prefstats.sim.simulate.simulate` keys them, so
+    unforced branches play as the dataset of that seed. ``workers`` threads share the
+    deals (the compiled driver releases the GIL; each thread has its own solver table);
+    the rows are the same for any ``workers``.
+    """
+    option_codes(variant, decision, options)
+    _check_seat(variant, seat)
+    _check_policy(policy)
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    options = [str(o) for o in options]
+    key = int(player_key(seed))
+    size = min(CHUNK, -(-len(deals) // workers)) if len(deals) else CHUNK
+    tasks = [(variant, deals[a:a + size], seat, decision, options, key, policy, params)
+             for a in range(0, len(deals), size)]
+    if workers == 1 or len(tasks) == 1:
+        parts = [_chunk_values(*t) for t in tasks]
+    else:
+        parts = list(_pool(workers).map(lambda t: _chunk_values(*t), tasks))
+    n, k = len(deals), len(options)
+    if parts:
+        legal, value, kind, contract, reached = (np.concatenate([p[j] for p in parts])
+                                                 for j in range(5))
+    else:
+        legal, value = np.zeros((0, k), bool), np.zeros((0, k))
+        kind, contract = np.zeros((0, k), np.int8), np.zeros((0, k), np.int8)
+        reached = np.zeros(0, bool)
+    frame = pl.DataFrame({
+        "deal": np.repeat(np.arange(n, dtype=np.int64), k),
+        "option": pl.Series(options * n, dtype=pl.Utf8),
+        "legal": legal.reshape(-1),
+        "value": pl.Series(value.reshape(-1), dtype=pl.Float64, nan_to_null=True),
+        "kind": pl.Series(engine.KINDS, dtype=pl.Enum(engine.KINDS))
+        .gather(kind.reshape(-1).astype(np.uint32)),
+        "reached": np.repeat(reached, k),
+        "contract": pl.Series(contract.reshape(-1), dtype=pl.Int8),
+    })
+    return frame.with_columns(kind=pl.when("legal").then("kind"),
+                              contract=pl.when(pl.col("legal") & (pl.col("contract") >= 0))
+                              .then("contract"))
+
+
+class _Illegal(Exception):
+    """The forced option is not legal where the decision came."""
+
+
+class ForcedPlayer:
+    """A :class:`~prefstats.players.base.Player` that makes ``seat``'s ``decision`` with
+    the forced option ``code`` (one deal's, :func:`deal_codes`) each time it comes, and
+    leaves every other decision to the built-in ``player``."""
+
+    def __init__(self, player: BuiltinPlayer, variant, seat: int, decision: str,
+                 code: int) -> None:
+        self.player = player
+        self.double_dummy_open = player.double_dummy_open
+        self.rules = engine.rules_array(variant)
+        self.seat = seat
+        self.decision = DECISIONS[decision]
+        self.code = int(code)
+        self.reached = False
+
+    def act(self, obs) -> int:
+        record = obs.record
+        if not at_decision(record, self.decision, self.seat):
+            return self.player.act(obs)
+        self.reached = True
+        code, legal = self.code, int(record["legal"])
+        if self.decision == MAX_BID:
+            return int(max_bid_call(legal, self.rules, code))
+        if code == POLICY_CHOICE:
+            return self.player.act(obs)
+        if code <= AT_LEVEL:  # the player decides among the level's contracts
+            level = [c for c in range(N_CONTRACTS) if c != MISERE and legal >> c & 1
+                     and LEVEL[c] == AT_LEVEL - code]
+            if not level:
+                raise _Illegal
+            narrowed = record.copy()
+            narrowed["legal"] = sum(1 << c for c in level)
+            return self.player.act(Observation(narrowed, obs.variant, obs.sheet))
+        action = forced_action(code, legal, self.rules)
+        if action < 0:
+            raise _Illegal
+        return int(action)
+
+
+def play_forced_hands(variant, deals, *, seat: int, decision: str, options: Sequence,
+                      key: int = 0, policy: str = "heuristic") -> tuple[np.ndarray, np.ndarray]:
+    """:func:`rollout_states` through the Python driver: three
+    :class:`~prefstats.players.builtin.BuiltinPlayer` objects keyed as the batch driver
+    keys them, ``seat``'s wrapped in a :class:`ForcedPlayer`; every deal replayed from
+    the start for each option. Returns the final states (zero where the option was not
+    legal) and ``legal``."""
+    from prefstats.sim.play import play_hand
+
+    seat = _check_seat(variant, seat)
+    codes = deal_codes(deals, seat, decision, option_codes(variant, decision, options))
+    n, k = codes.shape
+    states = np.zeros((n, k), dtype=engine.STATE)
+    legal = np.zeros((n, k), dtype=np.bool_)
+    for i in range(n):
+        for o in range(k):
+            players = [BuiltinPlayer(policy) for _ in range(3)]
+            for s, p in enumerate(players):
+                p.start_deal(seat_key(np.uint64(key), deals.index[i], s))
+            forced = ForcedPlayer(players[seat], variant, seat, decision, codes[i, o])
+            players[seat] = forced
+            try:
+                states[i, o] = play_hand(deals.hands[i], deals.talon[i], players, variant,
+                                         talon_first=deals.talon_first[i])
+            except _Illegal:
+                continue
+            legal[i, o] = forced.reached
+    return states, legal
+
+
+def hand_deals(hand: int, seat: int, blocks: int, *, seed: int = 0, start: int = 0,
+               talon: int | None = None) -> Deals:
+    """Deals in which ``seat`` holds ``hand``, the unseen cards dealt exactly uniformly
+    and stratified over the talons: each block holds every possible talon once (all
+    pairs of unseen cards; only ``talon`` when it is known), in a random order, and the
+    other hands are a uniform split of the rest. Block ``b`` depends only on ``seed``
+    and ``b``; ``start`` is the first block. ``Deals.index`` numbers the deals from the
+    first block, so the players' keys differ from deal to deal."""
+    hand = int(hand)
+    if int(card_counts(hand)) != 10:
+        raise ValueError(f"a hand holds 10 cards, got {int(card_counts(hand))}: "
+                         f"{format_cards(hand)}")
+    unseen = FULL_DECK & ~hand
+    if talon is not None:
+        talon = int(talon)
+        if int(card_counts(talon)) != 2 or talon & hand:
+            raise ValueError(f"the talon is two cards not in the hand, got {format_cards(talon)}")
+        pairs = np.array([talon], dtype=np.uint32)
+    else:
+        cards = [c for c in range(32) if unseen >> c & 1]
+        pairs = np.array([(1 << a) | (1 << b) for i, a in enumerate(cards) for b in cards[i + 1:]],
+                         dtype=np.uint32)
+    others = [s for s in range(3) if s != seat]
+    m = len(pairs)
+    hands = np.empty((blocks * m, 3), dtype=np.uint32)
+    talons = np.empty(blocks * m, dtype=np.uint32)
+    first = np.empty(blocks * m, dtype=np.int8)
+    bit = np.uint32(1) << np.arange(32, dtype=np.uint32)
+    for b in range(blocks):
+        rng = np.random.default_rng([seed, start + b])
+        order = pairs[rng.permutation(m)]
+        rows = slice(b * m, (b + 1) * m)
+        rest = (unseen & ~order.astype(np.int64)).astype(np.uint32)
+        free = (rest[:, None] >> np.arange(32, dtype=np.uint32)) & 1  # (m, 32)
+        cards = np.argsort(~free.astype(bool), axis=1, kind="stable")[:, :20]  # rest's cards
+        shuffled = np.take_along_axis(cards, rng.random((m, 20)).argsort(axis=1), axis=1)
+        hands[rows, seat] = hand
+        hands[rows, others[0]] = bit[shuffled[:, :10]].sum(axis=1, dtype=np.uint32)
+        hands[rows, others[1]] = bit[shuffled[:, 10:]].sum(axis=1, dtype=np.uint32)
+        talons[rows] = order
+        low = np.array([(int(t) & -int(t)).bit_length() - 1 for t in order], dtype=np.int8)
+        high = np.array([int(t).bit_length() - 1 for t in order], dtype=np.int8)
+        first[rows] = np.where(rng.random(m) < 0.5, low, high)
+    index = np.arange(start * m, (start + blocks) * m, dtype=np.int64)
+    return Deals(hands, talons, seed, index, first)
+
+
+# ---- datasets of decisions ---------------------------------------------------------------
+
+#: Decisions a dataset stores when none are named.
+DATASET_DECISIONS = ("first_call", "whist")
+
+
+@dataclass(frozen=True)
+class DecisionSpec(RunSpec):
+    """A dataset of counterfactual decisions (``kind="decisions"``): for deals ``0 ..
+    size`` of the seed's stream -- the deals ``simulate`` plays with that seed -- each
+    of ``decisions`` forced to every option the variant has (:func:`default_options`)
+    at every playing seat, one row per (deal, seat, decision, option) where the seat
+    reached the decision. Made, resumed, checked and locked by
+    :func:`prefstats.sim.simulate.run` like every dataset."""
+
+    kind: str = "decisions"
+    decisions: tuple[str, ...] = DATASET_DECISIONS
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.kind != "decisions":
+            raise ValueError(f"a DecisionSpec is of kind 'decisions', got {self.kind!r}")
+        if not self.decisions or len(set(self.decisions)) != len(self.decisions):
+            raise ValueError(f"decisions: name each decision once, got {list(self.decisions)}")
+        for decision in self.decisions:
+            option_codes(self.variant, decision, default_options(self.variant, decision))
+
+    def describe(self) -> dict[str, Any]:
+        return {**super().describe(), "decisions": {
+            d: default_options(self.variant, d) for d in self.decisions}}
+
+    def table(self, start: int, count: int) -> pa.Table:
+        """The rows of deals ``start .. start + count`` (see :func:`decisions_table`)."""
+        from prefstats.game.deal import deal
+
+        return decisions_table(self.variant, deal(count, seed=self.seed, start=start),
+                               self.decisions, seed=self.seed, policy=self.policy,
+                               params=np.array(self.params))
+
+
+def decisions_table(variant, deals, decisions: Sequence[str], *, seed: int,
+                    policy: str = "heuristic", params: np.ndarray | None = None) -> pa.Table:
+    """Long form, ordered by deal, decision, seat and option: ``deal_id`` (the deal's
+    number in the seed's stream), ``seat``, ``decision``, ``option``, ``legal``,
+    ``value`` (whists to the seat, null where not legal), ``kind`` and ``contract`` (the
+    branch's deal kind and contract codes, as the deals' columns; ``contract`` -1 where
+    none or not legal), for every (deal, seat) that reached the decision."""
+    key = int(player_key(seed))
+    parts = []
+    for decision in decisions:
+        options = np.asarray(default_options(variant, decision), dtype=object)
+        k = len(options)
+        for seat in [s for s in range(3) if s != dummy_seat(variant)]:
+            for a in range(0, len(deals), CHUNK):
+                part = deals[a:a + CHUNK]
+                legal, value, kind, contract, reached = _chunk_values(
+                    variant, part, seat, decision, list(options), key, policy, params)
+                rows = np.flatnonzero(reached)
+                parts.append({"deal_id": np.repeat(np.asarray(part.index)[rows], k),
+                              "seat": np.full(len(rows) * k, seat),
+                              "decision": np.full(len(rows) * k, decision, dtype=object),
+                              "option": np.tile(options, len(rows)),
+                              "legal": legal[rows].reshape(-1),
+                              "value": value[rows].reshape(-1),
+                              "kind": kind[rows].reshape(-1),
+                              "contract": contract[rows].reshape(-1)})
+    col = {c: np.concatenate([p[c] for p in parts]) for c in parts[0]}
+    order = np.argsort(col["deal_id"], kind="stable")
+    col = {c: v[order] for c, v in col.items()}
+    value = col["value"].astype(np.float32)
+    return pa.table({
+        "deal_id": pa.array(col["deal_id"].astype(np.uint64)),
+        "seat": pa.array(col["seat"].astype(np.uint8)),
+        "decision": pa.array(col["decision"], type=pa.string()).dictionary_encode(),
+        "option": pa.array(col["option"], type=pa.string()),
+        "legal": pa.array(col["legal"].astype(bool)),
+        "value": pa.array(value, mask=np.isnan(value)),
+        "kind": pa.array(col["kind"].astype(np.uint8)),
+        "contract": pa.array(np.where(col["legal"], col["contract"], -1).astype(np.int8)),
+    })
+
+
+def simulate_decisions(variant, *, hands: int, seed: int, out: str | Path,
+                       decisions: Sequence[str] = DATASET_DECISIONS, chunk_size: int = 20_000,
+                       policy: str = "heuristic", params: np.ndarray | None = None,
+                       **options: Any) -> dict[str, Any]:
+    """Write the dataset of :class:`DecisionSpec` into the folder ``out``: the first
+    ``hands`` deals of ``seed``'s stream, each of ``decisions`` forced to every option
+    at every seat. ``options`` are those of :func:`prefstats.sim.simulate.run` (workers,
+    backend, force, progress); a rerun resumes or extends, as for ``simulate``. Returns
+    the manifest."""
+    spec = DecisionSpec(variant, hands, seed, chunk_size, policy, _params(params),
+                        decisions=tuple(decisions))
+    return run(spec, out, **options)
+
