@@ -443,13 +443,46 @@ def compare_command(
 
 @app.command("guide")
 def guide_command(
-    dataset: str = typer.Argument(help="Dataset folder made by `prefstats simulate`."),
-    out: str = typer.Option(".", help="Folder for guide.md."),
+    dataset: str | None = typer.Argument(None, help="Dataset folder made by `prefstats "
+                                                    "simulate` (its players' choices close "
+                                                    "the page)."),
+    out: str = typer.Option(".", help="Folder for guide.md (and the charts)."),
+    variant: str | None = typer.Option(None, help="Make the hand charts of this preset: "
+                                                  "every decision by the features that "
+                                                  "decide it, as pictures, tables and "
+                                                  "guide.json."),
+    seed: int = typer.Option(1, help="Seed of the charts' deal stream."),
+    min_n: int = typer.Option(1000, "--min-n", min=2, help="Pairs a chart cell needs."),
+    budget: int = typer.Option(8_000_000, min=1, help="Deals dealt per seat, at most, to "
+                                                      "fill the cells of a chart."),
+    whist_budget: int = typer.Option(300_000, min=1, help="Deals rolled out per seat, at "
+                                                          "most, for the whist chart."),
+    workers: int = typer.Option(1, min=1, help="Rollout threads."),
 ) -> None:
-    """Write guide.md: when to bid, misère, whist or pass, each rule with its figure."""
+    """Write guide.md: when to bid, misère, whist or pass, each rule with its figure. With
+    --variant: the hand charts (PNG, SVG, CSV, Parquet, guide.json) and a guide led by
+    them; a DATASET adds its players' choices, labelled as observational."""
     from prefstats.reports import guide
 
-    _report_output(lambda: guide(dataset, out).parent, "guide.md")
+    if variant is None:
+        if dataset is None:
+            raise ValueError("name a DATASET, or a --variant to chart")
+        _report_output(lambda: guide(dataset, out).parent, "guide.md")
+        return
+    from prefstats.game.variants import get_variant
+    from prefstats.reports.guide import observed_lines
+    from prefstats.reports.hand_guide import write_guide
+    from prefstats.sim.storage import load
+
+    rules = get_variant(variant)
+    observed = observed_lines(load(dataset)) if dataset else None
+    command = (f"prefstats guide --variant {variant} --seed {seed} --min-n {min_n} "
+               f"--budget {budget} --whist-budget {whist_budget}")
+    _compile_notice("sim/rollout._rollout_kernel")
+    _report_output(lambda: write_guide(rules, out, seed, min_n=min_n, workers=workers,
+                                       budget=budget, whist_budget=whist_budget,
+                                       command=command, observed=observed).parent,
+                   "guide.md", "guide.json")
 
 
 @app.command("strength")

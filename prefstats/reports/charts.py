@@ -10,12 +10,11 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
+import matplotlib as mpl
 import numpy as np
 import polars as pl
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
 __all__ = [
@@ -27,7 +26,10 @@ __all__ = [
     "VARIANT_COLOURS",
     "bar_chart",
     "colours_for",
+    "figure",
+    "heatmap",
     "line_chart",
+    "save",
 ]
 
 #: One colour per variant across every chart (others get the next free colour).
@@ -58,6 +60,23 @@ def colours_for(names: Sequence, fixed: Mapping | Sequence) -> dict:
     return out
 
 
+def figure(size: tuple[float, float] = SIZE) -> Figure:
+    """A figure drawn by the Agg canvas, apart from pyplot: the caller's backend (a
+    notebook's) is left as it is. Make it inside ``mpl.rc_context(STYLE)``."""
+    fig = Figure(figsize=size)
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def save(fig: Figure, path: Path) -> list[Path]:
+    """``fig`` as PNG and SVG at ``path`` (its suffix replaced); reruns write the same
+    files (no timestamp, stable SVG ids)."""
+    paths = [path.with_suffix(".png"), path.with_suffix(".svg")]
+    fig.savefig(paths[0], pil_kwargs={"optimize": True})
+    fig.savefig(paths[1], metadata={"Date": None})
+    return paths
+
+
 def _legend(ax, entries: int) -> None:
     """The legend in a row under the axes, where it never hides data."""
     ax.legend(frameon=False, ncols=min(entries, 5), loc="upper center",
@@ -74,11 +93,7 @@ def _finish(fig, ax, title: str, xlabel: str, ylabel: str, path: Path, note: str
     if note:
         fig.text(0.01, 0.01, note, fontsize=8, color="#555555", ha="left", va="bottom")
     fig.tight_layout(rect=(0, 0.04 if note else 0, 1, 1))
-    paths = [path.with_suffix(".png"), path.with_suffix(".svg")]
-    fig.savefig(paths[0], pil_kwargs={"optimize": True})
-    fig.savefig(paths[1], metadata={"Date": None})  # no timestamp: reruns write the same file
-    plt.close(fig)
-    return paths
+    return save(fig, path)
 
 
 def line_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None = None,
@@ -94,8 +109,9 @@ def line_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | Non
         return []
     groups = df[group].unique(maintain_order=True).sort().to_list() if group else [None]
     palette = colours_for(groups, colours)
-    with plt.rc_context(STYLE):
-        fig, ax = plt.subplots(figsize=SIZE)
+    with mpl.rc_context(STYLE):
+        fig = figure()
+        ax = fig.subplots()
         for g in groups:
             part = df.filter(pl.col(group) == g) if group else df
             c = palette[g]
@@ -127,8 +143,9 @@ def bar_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None
     # without groups each category has its own colour (e.g. one per seat)
     palette = colours_for(groups if group else cats, colours)
     width = 0.8 / len(groups)
-    with plt.rc_context(STYLE):
-        fig, ax = plt.subplots(figsize=SIZE)
+    with mpl.rc_context(STYLE):
+        fig = figure()
+        ax = fig.subplots()
         ax.grid(axis="x", visible=False)
         for k, g in enumerate(groups):
             part = df.filter(pl.col(group) == g) if group else df
@@ -147,3 +164,30 @@ def bar_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None
         if group:
             _legend(ax, len(groups))
         return _finish(fig, ax, title, xlabel, ylabel, path, note, percent)
+
+
+#: Heatmap cells without enough pairs: drawn in this grey, their n written in them.
+GREY = "#d9d9d9"
+
+
+def heatmap(ax, values: np.ndarray, texts: Sequence[Sequence[str]], grey: np.ndarray, *,
+            rows: Sequence[str], cols: Sequence[str], limit: float, xlabel: str,
+            ylabel: str, title: str | None = None):
+    """A grid of cells on ``ax``, row 0 at the top: each coloured by its value in
+    ``values`` (a diverging scale centred on zero, saturated at ``±limit``), labelled
+    with its text; ``grey`` cells (or nan values) drawn grey. Returns the image, for a
+    colour bar."""
+    data = np.ma.masked_where(grey | np.isnan(values), values)
+    cmap = mpl.colormaps["RdYlGn"].with_extremes(bad=GREY)
+    image = ax.imshow(data, cmap=cmap, vmin=-limit, vmax=limit, aspect="auto")
+    for (r, c), text in np.ndenumerate(np.array(texts, dtype=object)):
+        ax.text(c, r, text, ha="center", va="center", fontsize=7,
+                color="#555555" if grey[r, c] else "black")
+    ax.set_xticks(range(len(cols)), cols)
+    ax.set_yticks(range(len(rows)), rows)
+    ax.grid(False)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title, fontsize=10)
+    return image

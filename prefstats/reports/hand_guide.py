@@ -1,0 +1,337 @@
+"""``prefstats guide --variant X``: the hand charts of one variant
+(:mod:`prefstats.reports.hand_charts`) as pictures, tidy tables (CSV and Parquet),
+``guide.json`` and a ``guide.md`` that leads with the charts and the rules read off
+them, then the tables; what simulated players chose comes last, labelled as such.
+
+A rule is one decided cell (``decided`` in the tables): its ``option`` is the cell's
+advice and its ``gain`` what that option gains over passing, or for a pass, what
+passing gains over the best option with enough pairs (so a rule's gain is positive).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import textwrap
+from pathlib import Path
+
+import matplotlib as mpl
+import numpy as np
+
+from prefstats.game.variants import Variant, describe
+from prefstats.reports.charts import STYLE, figure, heatmap, save
+from prefstats.reports.hand_charts import (
+    CELL_PAIRS,
+    DEAL_BUDGET,
+    FEATURES,
+    MODEL,
+    WHIST_BUDGET,
+    Chart,
+    first_call_chart,
+    label,
+    misere_chart,
+    whist_chart,
+)
+from prefstats.sim.storage import atomic_write
+
+__all__ = ["ACTIONS", "charts", "page", "picture", "records", "rules", "write_guide"]
+
+#: Each option in a rule's words, and as a chart cell writes it.
+ACTIONS = {"pass": ("pass", "P"), "misere": ("call misère", "M"), "whist": ("whist", "W"),
+           "half": ("half-whist", "½"), **{str(v): (f"bid up to {v}", str(v))
+                                              for v in range(6, 11)}}
+#: Each chart's picture: rows, columns and panels by feature, and its axis words.
+_LAYOUT = {
+    "first_call_points": ("points", "seat", None, "hand points", "seat"),
+    "first_call_expected_tricks": ("expected_tricks", "seat", None,
+                                   "expected tricks", "seat"),
+    "whist": ("aces_kings", "trumps", "level", "defender's aces and kings", "trumps held"),
+    "misere": ("pattern", None, None, "hole pattern", ""),
+}
+_TITLES = {"first_call_points": "First call by hand points",
+           "first_call_expected_tricks": "First call by expected tricks",
+           "whist": "Whist", "misere": "Misère"}
+
+
+def charts(variant: Variant, seed: int, min_n: int = CELL_PAIRS, *, workers: int = 1,
+           budget: int = DEAL_BUDGET, whist_budget: int = WHIST_BUDGET) -> list[Chart]:
+    """Every chart of ``variant`` on the stream of ``seed``, cells filled to ``min_n``."""
+    return [first_call_chart(variant, seed, min_n, "points", budget=budget, workers=workers),
+            first_call_chart(variant, seed, min_n, "expected_tricks", budget=budget,
+                             workers=workers),
+            whist_chart(variant, seed, min_n, budget=whist_budget, workers=workers),
+            misere_chart(variant, seed, min_n, budget=budget, workers=workers)]
+
+
+def _num(x) -> float | None:
+    return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
+
+
+def _features(chart: Chart, row: dict) -> dict:
+    return {f: row[f] for f in chart.features}
+
+
+def _cells(chart: Chart) -> list[dict]:
+    """One dict per cell: its features, advice, decided, ties and each option's row."""
+    out: dict[tuple, dict] = {}
+    for row in chart.table.iter_rows(named=True):
+        key = tuple(row[f] for f in chart.features)
+        cell = out.setdefault(key, {"features": _features(chart, row), "advice": row["advice"],
+                                    "decided": row["decided"], "ties": row["ties"],
+                                    "options": {}, "catch_rate": row.get("catch_rate")})
+        cell["options"][row["option"]] = row
+    return list(out.values())
+
+
+def records(chart: Chart) -> list[dict]:
+    """guide.json's records of every (cell, option) of ``chart``."""
+    return [{"kind": "cell", "decision": chart.decision, "chart": chart.name,
+             "features": _features(chart, r), "option": r["option"], "gain": _num(r["gain"]),
+             "ci_low": _num(r["ci_low"]), "ci_high": _num(r["ci_high"]), "n": r["n"],
+             "enough": r["enough"], "advice": r["advice"], "robust": None,
+             "model": r["model"],
+             **({"catch_rate": _num(r["catch_rate"])} if "catch_rate" in r else {})}
+            for r in chart.table.iter_rows(named=True)]
+
+
+def _where(chart: Chart, f: dict) -> str:
+    """The cell in words."""
+    if chart.decision == "first_call":
+        name = "points" if "points" in f else "expected tricks"
+        value = f.get("points", f.get("expected_tricks"))
+        return f"at seat {f['seat']} with {label(next(iter(f)), value)} {name}"
+    if chart.decision == "whist":
+        trumps = ("against no trumps" if f["trumps"] == -1 else
+                  f"holding {label('trumps', f['trumps'])} of the declarer's trumps")
+        return f"a {label('level', f['level'])} with {label('aces_kings', f['aces_kings'])} " \
+               f"A+K {trumps}"
+    return "with " + _pattern(f)
+
+
+def _pattern(f: dict) -> str:
+    return {0: "no hole", 2: "two holes", 3: "three or more holes"}.get(
+        f["holes"], f"one hole: {f['hole']}" if f["hole"] != "long" else "one long hole")
+
+
+def rules(chart: Chart) -> list[dict]:
+    """One rule per decided cell of ``chart`` (see the module text)."""
+    out = []
+    for cell in _cells(chart):
+        if not cell["decided"]:
+            continue
+        advice, opts = cell["advice"], cell["options"]
+        if advice == "pass":
+            best = max((r for r in opts.values() if r["enough"]), key=lambda r: r["gain"])
+            gain, low, high = -best["gain"], -best["ci_high"], -best["ci_low"]
+            n, against = best["n"], f"over {ACTIONS[best['option']][0]}"
+        else:
+            r = opts[advice]
+            gain, low, high, n, against = r["gain"], r["ci_low"], r["ci_high"], r["n"], \
+                "over passing"
+        verb = ACTIONS[advice][0]
+        where = _where(chart, cell["features"])
+        text = (f"{verb.capitalize()} {where}" if chart.decision == "whist" and advice != "pass"
+                else f"{where[0].upper()}{where[1:]}: {verb}")
+        if chart.decision == "whist" and advice == "pass":
+            text = f"Pass {where}"
+        ties = [ACTIONS[t][0] for t in cell["ties"].split(",") if t]
+        text += (f" ({gain:+.1f} whists a deal {against}, 95% CI [{low:+.1f}, {high:+.1f}], "
+                 f"n = {n:,}" + (f"; as good: {', '.join(ties)}" if ties else "") + ")")
+        if cell["catch_rate"] is not None and advice == "misere":
+            text = text[:-1] + f"; caught {100 * cell['catch_rate']:.0f}%)"
+        out.append({"kind": "rule", "decision": chart.decision, "chart": chart.name,
+                    "features": cell["features"], "option": advice, "gain": gain,
+                    "ci_low": low, "ci_high": high, "n": n, "advice": advice,
+                    "ties": ties, "robust": None, "model": chart.table["model"][0],
+                    "text": text})
+    return out
+
+
+def _finding(chart: Chart, found: list[dict]) -> str:
+    """The chart's title: what it finds, from its rules."""
+    title = _TITLES[chart.name]
+    decided = {tuple(r["features"].values()): r["option"] for r in found}
+    if chart.decision == "first_call":
+        feature = chart.features[0]
+        parts = []
+        for seat in sorted({k[1] for k in decided}):
+            acts = sorted((k[0], o) for k, o in decided.items() if k[1] == seat)
+            start = None
+            for value, option in reversed(acts):
+                if option == "pass":
+                    break
+                start = value
+            parts.append(f"{label(feature, start)}" if start is not None else "–")
+        if not parts:
+            return f"{title}: no cell decided"
+        if len(set(parts)) == 1:
+            return f"{title}: bid from {parts[0]} at every seat"
+        return f"{title}: bid from {' / '.join(parts)} at seats " + " / ".join(
+            str(s) for s in sorted({k[1] for k in decided}))
+    if chart.decision == "whist":
+        sixes = {k: o for k, o in decided.items() if k[0] == 6}
+        parts = []
+        for trumps in sorted({k[2] for k in sixes}):
+            start = None
+            for ak in sorted((k[1] for k in sixes if k[2] == trumps), reverse=True):
+                if sixes[(6, ak, trumps)] == "pass":
+                    break
+                start = ak
+            if start is not None:
+                held = ("against NT" if trumps == -1 else
+                        f"with {label('trumps', trumps)} trumps")
+                parts.append(f"{label('aces_kings', start)} A+K {held}")
+        return (f"{title} a 6 from {'; '.join(parts)}" if parts else
+                f"{title}: no whist of a 6 decided")
+    calls = [_pattern(dict(zip(chart.features, k, strict=True))) for k, o in decided.items()
+             if o == "misere"]
+    return f"{title} pays {'with ' + ', '.join(calls) if calls else 'with no decided pattern'}"
+
+
+def picture(chart: Chart, found: list[dict], path: Path, source: str) -> list[Path]:
+    """The heatmap of ``chart``: each cell's advice and the best option's gain over
+    passing (its colour); grey with its n where no option has ``min_n`` pairs; an
+    advice in brackets is not decided at 3 SE."""
+    rows_f, cols_f, panel_f, ylabel, xlabel = _LAYOUT[chart.name]
+    cells = _cells(chart)
+    if chart.name == "misere":
+        for c in cells:
+            c["features"]["pattern"] = _pattern(c["features"]).replace("one hole: ", "")
+    panels = sorted({c["features"][panel_f] for c in cells}) if panel_f else [None]
+    rows = ([c["features"]["pattern"] for c in cells] if chart.name == "misere" else
+            sorted({c["features"][rows_f] for c in cells}, reverse=True))
+    cols = (sorted({c["features"][cols_f] for c in cells}, key=lambda v: (v == -1, v))
+            if cols_f else [None])
+    best = [max((r["gain"] for r in c["options"].values() if r["enough"]), default=np.nan)
+            for c in cells]
+    limit = max(5.0, min(60.0, np.nanmax(np.abs(best)) if not np.isnan(best).all() else 5.0))
+    width = max(7.0, min(14.0, 2.5 + len(panels) * max(1.6, 0.6 * len(cols))))
+    with mpl.rc_context(STYLE):
+        fig = figure((width, 2.0 + 0.45 * len(rows)))
+        axes = np.atleast_1d(fig.subplots(1, len(panels), squeeze=False)[0])
+        for ax, panel in zip(axes, panels, strict=True):
+            values = np.full((len(rows), len(cols)), np.nan)
+            grey = np.ones(values.shape, dtype=bool)
+            texts = [["" for _ in cols] for _ in rows]
+            for c, gain in zip(cells, best, strict=True):
+                f = c["features"]
+                if panel_f and f[panel_f] != panel:
+                    continue
+                i = rows.index(f[rows_f])
+                j = cols.index(f[cols_f]) if cols_f else 0
+                n = max(r["n"] for r in c["options"].values())
+                if np.isnan(gain):
+                    texts[i][j] = f"n={n:,}"
+                    continue
+                grey[i, j], values[i, j] = False, gain
+                short = ACTIONS[c["advice"]][1]
+                texts[i][j] = (short if c["decided"] else f"({short})") + f"\n{gain:+.0f}"
+                if c["catch_rate"] is not None:
+                    texts[i][j] = texts[i][j].replace("\n", " ") + \
+                        f", caught {100 * c['catch_rate']:.0f}%"
+            image = heatmap(ax, values, texts, grey,
+                            rows=[label(rows_f, r) for r in rows],
+                            cols=[label(cols_f, c) for c in cols] if cols_f else [""],
+                            limit=limit, xlabel=xlabel, ylabel=ylabel if ax is axes[0] else "",
+                            title=f"level {label('level', panel)}" if panel_f else None)
+        height = 2.0 + 0.45 * len(rows)
+        top, bottom = 1 - 0.75 / height, 0.85 / height
+        fig.subplots_adjust(left=1.9 / width, right=1 - 1.3 / width, top=top, bottom=bottom,
+                            wspace=0.25)
+        bar = fig.add_axes((1 - 1.1 / width, bottom, 0.15 / width, top - bottom))
+        fig.colorbar(image, cax=bar, label="best option − pass (whists a deal)")
+        fig.suptitle(_finding(chart, found), x=0.01, ha="left", fontsize=12)
+        fig.text(0.01, 0.005, textwrap.fill(source, int(width * 17)), fontsize=6.5,
+                 color="#555555", ha="left", va="bottom")
+        return save(fig, path)
+
+
+def _table_lines(chart: Chart) -> list[str]:
+    """The chart's table in markdown: one line per cell, each option's gain and n."""
+    opts = chart.options
+    head = [*chart.features, "advice", *(f"{o} − pass [95% CI] (n)" for o in opts)]
+    if chart.decision == "misere":
+        head.append("caught [95% CI]")
+    lines = ["| " + " | ".join(head) + " |", "|---" * len(head) + "|"]
+    for cell in _cells(chart):
+        f = cell["features"]
+        advice = ACTIONS[cell["advice"]][0] + ("" if cell["decided"] else " (undecided)")
+        row = [label(k, v) if isinstance(v, int) else v for k, v in f.items()]
+        row.append(advice if any(r["enough"] for r in cell["options"].values()) else "too few")
+        for o in opts:
+            r = cell["options"].get(o)
+            row.append("–" if r is None or r["n"] < 2 else
+                       f"{r['gain']:+.1f} [{r['ci_low']:+.1f}, {r['ci_high']:+.1f}] ({r['n']:,})")
+        if chart.decision == "misere":
+            r = cell["options"]["misere"]
+            row.append(f"{100 * r['catch_rate']:.0f}% [{100 * r['catch_low']:.0f}, "
+                       f"{100 * r['catch_high']:.0f}]" if r["catch_rate"] is not None else "–")
+        lines.append("| " + " | ".join(str(x) for x in row) + " |")
+    return lines
+
+
+def page(variant: Variant, made: list[Chart], found: dict[str, list[dict]], seed: int,
+         min_n: int, command: str, observed: list[str] | None = None) -> list[str]:
+    """guide.md's lines: charts and their rules, then the tables, then ``observed``."""
+    lines = [f"# {describe(variant)}: hand charts", "",
+             f"Every cell below is a paired counterfactual: deals of the stream of seed {seed} "
+             "dealt to the cell (the first deals of that class, so uniform within it), each "
+             "played with the seat's decision forced to every option and to a pass, every "
+             "other decision by the built-in heuristic players (model "
+             f"`{MODEL}`). **Gain** = the mean of option − pass over the cell's pairs, in "
+             "whists a deal to the seat, with its 95% CI; n counts the pairs where both calls "
+             f"were legal. A cell needs {min_n:,} pairs: a cell with fewer is grey with its n "
+             "and never advised on. The **advice** is the option with the largest gain (a "
+             "pass gains 0); a **rule** is stated only where it is decided at 3 standard "
+             "errors (the option's gain over passing at least 3 SE above zero, or, to pass, "
+             "every option's at least 3 SE below); options within 3 SE of the advice (paired) "
+             "are named as good. A bracketed advice in a chart is undecided. The first "
+             "call's levels bid up to that level (every call of the seat the lowest legal "
+             "bid up to it, in the strain the evaluator rates best); the contract after the "
+             "talon is the players'. Whether advice holds under other player models is not "
+             "yet measured (`robust` is null in guide.json).",
+             "", f"Made by `{command}`.", ""]
+    for chart in made:
+        lines += [f"## {_TITLES[chart.name]}", "", f"![{chart.name}]({chart.name}.png)", "",
+                  f"Deals dealt per seat to fill the cells: {chart.dealt:,}.", ""]
+        rules_here = found[chart.name]
+        lines += [f"- {r['text']}" for r in rules_here] or ["- No cell is decided."]
+        lines.append("")
+    lines += ["## Tables", "",
+              "The same cells as CSV and Parquet beside this page (`<chart>.csv`), and every "
+              "cell and rule in `guide.json`. Feature names:", "",
+              *(f"- `{k}`: {v}" for k, v in FEATURES.items()), ""]
+    for chart in made:
+        lines += [f"### {_TITLES[chart.name]}", "", *_table_lines(chart), ""]
+    return lines + (observed or [])
+
+
+def write_guide(variant: Variant, out: str | Path, seed: int, *, min_n: int = CELL_PAIRS,
+                workers: int = 1, budget: int = DEAL_BUDGET, whist_budget: int = WHIST_BUDGET,
+                command: str = "", observed: list[str] | None = None) -> Path:
+    """Make every chart of ``variant`` into the folder ``out``: per chart a PNG and SVG,
+    its table as CSV and Parquet, ``guide.json`` and ``guide.md`` (returned)."""
+    from prefstats import __version__
+
+    target = Path(out)
+    target.mkdir(parents=True, exist_ok=True)
+    made = charts(variant, seed, min_n, workers=workers, budget=budget,
+                  whist_budget=whist_budget)
+    found = {c.name: rules(c) for c in made}
+    cells = []
+    for chart in made:
+        source = (f"prefstats {__version__} · {describe(variant)} · seed {seed} · "
+                  f"{chart.dealt:,} deals dealt a seat · {min_n:,} pairs a cell · {command}")
+        picture(chart, found[chart.name], target / chart.name, source)
+        for name, table in {chart.name: chart.table, **chart.extra}.items():
+            table.write_csv(target / f"{name}.csv")
+            table.write_parquet(target / f"{name}.parquet")
+        cells += records(chart)
+    doc = {"variant": describe(variant), "seed": seed, "min_n": min_n, "model": MODEL,
+           "version": __version__, "features": FEATURES,
+           "records": cells + [r for c in made for r in found[c.name]]}
+    atomic_write(target / "guide.json", json.dumps(doc, indent=1, ensure_ascii=False)
+                 .encode("utf-8"))
+    text = "\n".join(page(variant, made, found, seed, min_n, command, observed)) + "\n"
+    atomic_write(target / "guide.md", text.encode("utf-8"))
+    return target / "guide.md"
