@@ -16,7 +16,6 @@ from prefstats.game.cards import parse_cards, suit_lengths
 from prefstats.game.deal import deal
 from prefstats.game.variants import get_variant
 from prefstats.reports import hand_charts as hc
-from prefstats.reports import hand_guide as hg
 from prefstats.reports.counterfactual import by_points
 
 SOCHI = get_variant("sochi")
