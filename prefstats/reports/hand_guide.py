@@ -103,8 +103,9 @@ def _where(chart: Chart, f: dict) -> str:
     if chart.decision == "whist":
         trumps = ("against no trumps" if f["trumps"] == -1 else
                   f"holding {label('trumps', f['trumps'])} of the declarer's trumps")
-        return f"a {label('level', f['level'])} with {label('aces_kings', f['aces_kings'])} " \
-               f"A+K {trumps}"
+        article = "an" if f["level"] == 8 else "a"
+        return (f"{article} {label('level', f['level'])} with "
+                f"{label('aces_kings', f['aces_kings'])} A+K {trumps}")
     return "with " + _pattern(f)
 
 
