@@ -1,4 +1,4 @@
-"""The exploitability gauge and the fitted offsets of the players' calls (issue 17)."""
+"""The exploitability gauge and the fitted offsets of the players' calls."""
 
 from __future__ import annotations
 
