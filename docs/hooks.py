@@ -20,6 +20,7 @@ import ast
 import csv
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -103,14 +104,20 @@ def facade_names() -> dict[str, str]:
 
 
 def first_line(module: str, name: str) -> str:
-    """The first sentence of ``name``'s docstring in ``module``, read as text."""
+    """The first sentence of ``name``'s docstring in ``module``, read as text, its
+    reStructuredText roles and literals as Markdown code."""
     parts = module.split(".")[1:]
     path = PACKAGE.joinpath(*parts)
     path = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
     for node in ast.parse(path.read_text("utf-8")).body:
         if (isinstance(node, ast.FunctionDef | ast.ClassDef) and node.name == name
                 and (doc := ast.get_docstring(node))):
-            return " ".join(doc.split("\n\n")[0].split()).split(". ")[0].rstrip(".")
+            text = " ".join(doc.split("\n\n")[0].split())
+            text = re.sub(r":[a-z]+:`~?([^`]+)`", r"`\1`", text).replace("``", "`")
+            cut = min((i for i in (text.find(". "), text.find("; ")) if i > 0),
+                      default=len(text))
+            text = text[:cut].rstrip(".")
+            return text if len(text) <= 160 else text[:157].rsplit(" ", 1)[0] + " …"
     return ""
 
 
@@ -184,10 +191,12 @@ def report_facts(report: Path) -> dict[str, object]:
     """Title, version and the commands that made a committed report, from its header."""
     lines = report.read_text("utf-8").splitlines()
     facts: dict[str, object] = {"title": lines[0].lstrip("# ").strip(), "commands": [],
-                                "version": "", "date": commit_date(report)}
+                                "datasets": [], "version": "", "date": commit_date(report)}
     for line in lines[1:]:
         if line.startswith("## "):
             break
+        if m := re.match(r"- [^:]+: (\S+) \(.*made by `", line):
+            facts["datasets"].append(m[1])
         if "made by `" in line:
             facts["commands"].append(line.split("made by `", 1)[1].split("`", 1)[0])
         if line.startswith("- prefstats "):
@@ -204,7 +213,8 @@ def metric_table(path: Path) -> str:
     for r in rows:
         scale, unit = (100, " %") if r["unit"] == "share" else (1, "")
         value, lo, hi = (float(r[k]) * scale for k in ("value", "value_lo", "value_hi"))
-        cells.setdefault(r["metric"], {})[r["variant"]] = (
+        metric = r["metric"].replace("|", r"\|")
+        cells.setdefault(metric, {})[r["variant"]] = (
             f"{value:.2f}{unit} [{lo:.2f}, {hi:.2f}]" if r["enough"] == "true" else "—")
     head = "| figure | " + " | ".join(variants) + " |\n|---|" + "---|" * len(variants) + "\n"
     return head + "\n".join(f"| {metric} | " + " | ".join(by.get(v, "") for v in variants)
@@ -252,11 +262,12 @@ def results_page() -> str:
     if (compare / "compare_metrics.csv").is_file():
         facts = report_facts(compare / "report.md")
         parts.append("## Headline figures of the variants\n")
-        parts.append(f"{facts['title']} (prefstats {facts['version'] or 'not recorded'}, "
-                     f"committed {facts['date']}); made by:\n")
+        version = f"prefstats {facts['version']}" if facts["version"] else (
+            "the report records no version")
+        parts.append(f"{facts['title']} ({version}; committed {facts['date']}); made by:\n")
         parts.extend(f"- `{c}`" for c in facts["commands"])
-        parts.append("- then `prefstats compare data/sochi data/leningrad data/rostov "
-                     "data/classic --out reports/compare`\n")
+        parts.append(f"- then `prefstats compare {' '.join(facts['datasets'])} "
+                     "--out reports/compare`\n")
         parts.append("Each figure: estimate [95 % interval]; shares in percent.\n")
         parts.append(metric_table(compare / "compare_metrics.csv"))
         if (compare / "compare_paired.png").is_file():
