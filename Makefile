@@ -5,7 +5,7 @@ TEST_WORKERS ?= 2
 VENV := .venv
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test test-all bench lint clean
+.PHONY: run test test-all bench lint docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet -d site
 	$(VENV)/bin/python -m pytest -q -n $(TEST_WORKERS) -m "not slow"
 
 # Everything, the slow checks kept out of CI included.
@@ -32,6 +33,10 @@ bench: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
+
+# The documentation site in site/ (warnings are errors); `mkdocs serve` to browse it live.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict -d site
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

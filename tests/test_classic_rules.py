@@ -1,4 +1,4 @@
-"""Classic and Gusarik rules of the auction and the hand engine (RULES.md §10, issue #8):
+"""Classic and Gusarik rules of the auction and the hand engine (RULES.md §10):
 the ladder with bids without the talon, misère over the nines, blind passes, dark bids,
 and the open dummy of Gusarik."""
 

@@ -56,7 +56,7 @@ def test_demo_simulates_and_reports(tmp_path):
     assert forced.exit_code == 0, forced.output
 
 
-# ---- the command line as a data tool (issue 16, item 2) ---------------------------------
+# ---- the command line as a data tool --------------------------------------------------
 
 def _data(*args: str) -> str:
     """stdout of a command that must succeed."""

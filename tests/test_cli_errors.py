@@ -1,4 +1,4 @@
-"""Everyday mistakes on the command line (issue 12, items 8-11): each is refused with a
+"""Everyday mistakes on the command line: each is refused with a
 one-line message and exit status 2, never a traceback or a crash; real bugs keep
 their traceback; a first run says that it compiles."""
 

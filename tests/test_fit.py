@@ -1,4 +1,4 @@
-"""The exploitability gauge and the fitted offsets of the players' calls (issue 17)."""
+"""The exploitability gauge and the fitted offsets of the players' calls."""
 
 from __future__ import annotations
 
@@ -135,7 +135,7 @@ def test_a_saved_fit_reads_back(tmp_path):
     assert np.array_equal(data["adjust"], offsets) and '"rounds": 2' in str(data["meta"])
 
 
-#: The presets and table sizes whose fitted calls are shipped (README "Fitted calls").
+#: The presets and table sizes whose fitted calls are shipped.
 SHIPPED = [("sochi", 3), ("sochi", 4), ("leningrad", 3), ("leningrad", 4), ("rostov", 3),
            ("rostov", 4), ("classic", 3), ("classic", 4), ("gusarik", 2)]
 

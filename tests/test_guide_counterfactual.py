@@ -1,4 +1,4 @@
-"""The guide advises from paired counterfactual figures only (issue 14, item 5): the
+"""The guide advises from paired counterfactual figures only: the
 gain tables against a direct computation, the 3-standard-error rule, the threshold rule
 (positive with 95% confidence and staying positive), and a guide on a small dataset
 whose only advice-like lines are counterfactual."""

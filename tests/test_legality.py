@@ -1,4 +1,4 @@
-"""The legality run (issue 13): every preset with 3 and 4 players, and Gusarik, played
+"""The legality run: every preset with 3 and 4 players, and Gusarik, played
 by the built-in players through ``play_batch`` and whole pulkas, against the invariants:
 every call and card legal (the engine refuses any other, and each finished deal's calls
 are replayed through the auction and whist rules and its cards checked against the

@@ -1,4 +1,4 @@
-"""What a seat knows (issue 15 item 2): the observation's play history, the voids shown
+"""What a seat knows: the observation's play history, the voids shown
 and the turned talon cards in order; that it never reveals a hidden card (any deal the
 knowledge sampler draws from it, replayed with the same public decisions, gives the seat
 the very same observations); and the knowledge built from it."""

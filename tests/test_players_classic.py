@@ -21,7 +21,7 @@ from prefstats.sim.play import play_batch, play_hand, play_hands
 
 TABLES = [("classic", 3), ("classic", 4), ("gusarik", 2), ("sochi", 3), ("sochi", 4)]
 IDS = ["classic", "classic4", "gusarik", "sochi-b", "sochi4-b"]
-#: Issue 13 part B's options on the Sochi tables: the lone whister's choice (B:215),
+#: The options of RULES.md §10 on the Sochi tables: the lone whister's choice (B:215),
 #: three raspasy leads by the first hand (B:227), trick 3 of a 4-player raspasy (B:125).
 PART_B = {3: {"lone_whist_play": "whister_chooses", "raspasy_first_hand_leads": 3},
           4: {"lone_whist_play": "whister_chooses", "raspasy_third_lead": "first_hand"}}

@@ -154,7 +154,7 @@ BOMB_VARIANTS = [
     ("gusarik", 2, {"blind_pass": True, "bomb_rounds": 2, "whist_split": "gentleman"},
      "heuristic"),
     ("gusarik", 2, {"dark_bids": True, "no_talon_bids": True}, "random"),
-    # issue 13 part B: the dealer stays (B:221), the lone whister's choice (B:215), the
+    # RULES.md §10: the dealer stays (B:221), the lone whister's choice (B:215), the
     # raspasy leads (B:125, B:227)
     ("classic", 3, {"dealer_stays": 3, "lone_whist_play": "whister_chooses"}, "heuristic"),
     ("sochi", 4, {"dealer_stays": 2, "lone_whist_play": "whister_chooses"}, "heuristic"),

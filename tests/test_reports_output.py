@@ -80,7 +80,7 @@ def test_guide_and_a_bad_folder(data, tmp_path):
     assert result.exit_code == 2 and "not a prefstats dataset" in result.output
 
 
-# ---- reports people read on screen (issue 16, item 4) -----------------------------------
+# ---- reports people read on screen ----------------------------------------------------
 
 def _visible(html: str) -> str:
     """The page's text outside <pre> and <code>, tags removed."""

@@ -1,4 +1,4 @@
-"""Reports on small and ordinary datasets (issue 12): no crash on ordinary data, no
+"""Reports on small and ordinary datasets: no crash on ordinary data, no
 half-written report folder, every variant named with its house rules and a command that
 remakes it, pulkas of another variant refused, datasets of other seeds compared unpaired.
 """

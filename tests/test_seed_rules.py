@@ -1,4 +1,4 @@
-"""Rules of the seed texts (issue 13, part A): each test names the seed line it rests on
+"""Rules of the seed texts: each test names the seed line it rests on
 (docs/RULES.md §11 lists them by audit row). The worked examples of help, the returned
 half-whist, Leningrad's consolation and Rostov's raspasy are §9 (test_rules_examples.py).
 """

@@ -1,4 +1,4 @@
-"""Dataset integrity (issue #12): checksums by default, manifest validation, unfinished
+"""Dataset integrity: checksums by default, manifest validation, unfinished
 data, the run lock, --force ownership, extension, read-only reruns, column dtypes."""
 
 import errno

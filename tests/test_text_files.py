@@ -1,5 +1,5 @@
 """Every text file prefstats writes is UTF-8 whatever the locale (reports hold ♠ and χ²):
-no text write in the package leaves the encoding to the platform (issue 12)."""
+no text write in the package leaves the encoding to the platform."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A variant named by its preset and every override (issue 12): the words reports print,
+"""A variant named by its preset and every override: the words reports print,
 the shortest file that remakes it, and the options that differ between variants."""
 
 from __future__ import annotations

@@ -50,7 +50,7 @@ def test_the_base_preset_sets_every_option():
 
 @pytest.mark.parametrize("name", PRESETS)
 def test_preset_files_say_only_what_differs_from_the_base(name):
-    """Issue 13, item 3: each preset is the base plus the options that make it itself."""
+    """Each preset is the base plus the options that make it itself."""
     base, own = _preset_text("base"), _preset_text(name)
     assert own.pop("base") == "base"
     base_four = {**base, **base.pop("four_players")}
@@ -201,7 +201,7 @@ def test_scoring_table(name, players):
     ],
 )
 def test_a_forbidden_combination_names_both_keys(toml, keys):
-    """Issue 13: a TOML combining options the spec forbids names both keys."""
+    """A TOML combining options the spec forbids names both keys."""
     from prefstats.game.variants import load_variant_text
 
     with pytest.raises(ValueError) as err:

@@ -1,5 +1,5 @@
 """Best-response bidding: how much a deviation from the players' calls would earn, class
-by class, and the fit that moves their calls until none pays (issue 17).
+by class, and the fit that moves their calls until none pays.
 
 **The gauge.** For each decision class the built-in players use, every option of the
 decision is forced on the same deals (:func:`prefstats.sim.rollout.rollout`, everything else

@@ -242,7 +242,7 @@ def rules_array(variant) -> np.ndarray:
     rules[R_TEN_CHECKED] = variant.ten_checked
     rules[R_STALINGRAD] = variant.stalingrad
     rules[R_TALON] = RASPASY_TALON_MODES.index(variant.raspasy_talon)
-    # RULES.md §10 (issue 13 part B)
+    # RULES.md §10: raspasy leads, the lone whister's play, the dealer after a raspasy
     rules[R_FIRST_LEADS] = variant.raspasy_first_hand_leads
     rules[R_THIRD_FIRST] = variant.raspasy_third_lead == "first_hand"
     rules[R_LAY_CHOICE] = variant.lone_whist_play == "whister_chooses"

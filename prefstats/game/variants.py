@@ -363,7 +363,7 @@ class Variant:
         ),
     )
 
-    # ---- RULES.md §10, issue 13 part B: raspasy leads, the lone whister's play, the
+    # ---- RULES.md §10: raspasy leads, the lone whister's play, the
     # dealer after a raspasy. Defaults keep the presets unless the seed says otherwise.
     raspasy_first_hand_leads: int = field(
         default=2,
@@ -400,7 +400,7 @@ class Variant:
         ),
     )
 
-    # Seed rules of issue 13, part A (docs/RULES.md; each doc names its seed line).
+    # Rules the seed texts give (docs/RULES.md; each doc names its seed line).
     dealer_raspasy_pool: bool = field(
         default=False,
         metadata=_doc(

@@ -360,15 +360,15 @@ def _declarer_lead(obs, poss, hidden, me, hand, legal, trump):
     opp = poss[(me + 1) % 3] | poss[(me + 2) % 3]
     # The declarer draws trumps with the master when he has at least as many as the
     # defence together, without it when he has two more (else they stay for ruffing;
-    # two rather than three: +0.033 tricks a game, made +0.7 points, on 5,576 Sochi
-    # games of scripts/declarer_gap.py --deals 30000 --seed 11).
+    # two rather than three saves tricks). Each rule of this function is kept for the
+    # tricks it saves against the heuristic defence, paired game by game
+    # (scripts/declarer_gap.py), or against PIMC where so said.
     if trump >= 0:
         mine = hand & _suit(trump)
         theirs = opp & _suit(trump)
         # The defence is out of trumps: he runs his own down to two, so the defenders
-        # must discard (the last two stay for ruffing and control). On each of seeds 23
-        # and 29, 1,000,000 deals (95,000 games): +0.050 tricks a game against the
-        # heuristic defence; running all -0.003, down to one +0.033, to three +0.020.
+        # must discard (the last two stay for ruffing and control): better than running
+        # all of them, or down to one or three.
         if mine and not theirs and _pop(mine) >= 3:
             return _high(mine)
         if mine and theirs:
@@ -376,44 +376,33 @@ def _declarer_lead(obs, poss, hidden, me, hand, legal, trump):
             n, k = _pop(mine), _pop(theirs)
             if _sure_lead(obs, poss, hidden, me, top, trump):
                 # With the master: as many as theirs, or one fewer under two masters
-                # (A-K-x against four; the gains quoted below are tricks a game against
-                # the heuristic defence, scripts/declarer_gap.py paired on seeds 23 and
-                # 29 at 20,000 deals, 11 and 5 at 100,000: here +0.001 to +0.003 on
-                # each). Not drawing with the master alone on top (A-J-x against
-                # K-Q-x), PIMC K = 32's choice at 60 % of them, loses 0.027 to 0.035.
+                # (A-K-x against four). Not drawing with the master alone on top (A-J-x
+                # against K-Q-x), as PIMC often chooses, loses tricks.
                 if n >= k or (n + 1 == k and _masters(mine, outstanding) >= 2):
                     return top
             else:
                 # Without the master he draws when he has two more; never when all of
                 # theirs are above his (leading one only spends his own). Drawing with
-                # as many when one of theirs is above, once a rule here, was PIMC
-                # K = 32's biggest regret bucket (leading a losing trump instead of
-                # cashing a side master): dropping it gains +0.022 to +0.032 tricks a
-                # game on each of four seeds' ~22,300 Sochi games
-                # (scripts/declarer_gap.py --deals 200000, seeds 5, 11, 23, 77,
-                # paired); three more instead of two loses 0.020.
-                # He leads the top of them, not a low one (+0.002 to +0.003 tricks a
-                # game with the rule below, seeds 23 and 29, 1,000,000 deals).
+                # as many when one of theirs is above leads a losing trump instead of
+                # cashing a side master (PIMC's largest regret); waiting for three more
+                # instead of two loses tricks too. He leads the top of them, not a low
+                # one.
                 lo = theirs & ~_above(_high(mine))
                 if lo and n >= k + 2:
                     return top
                 # But a run of three under their one higher trump (K-Q-J against the
-                # ace) forces it out at no cost, before any side winner is cashed:
-                # +0.003 to +0.013 on each seed (after the cashing: -0.0005 on 23; a
-                # run of two with one trump more: +0.0085 against +0.013 on 23).
+                # ace) forces it out at no cost, before any side winner is cashed (after
+                # the cashing it saves nothing; a run of two with one trump more, less).
                 if lo and n >= k and _pop(theirs & _above(top)) == 1 and _pop(
                         mine & ~_below(top)) >= 3:
                     return top
     # Cash a sure winner outside trumps, shortest suit first (the defenders may ruff it
     # later), or the master card of a suit the defenders still hold though one may ruff
-    # it (against PIMC on 753 Sochi games, seed 1: +0.011 tricks a game); trumps stay
-    # for ruffing. The winners keep while a suit is set up (they are the entries and
-    # stoppers: +0.005 tricks a game, as above, when no defender can ruff; so too while
-    # one may: +0.003/+0.002 on seeds 23/29, +0.001/-0.000 on 11/5, as in the trump
-    # rules). A suit of masters goes before one that leaves a loser under its ace (A-x
-    # cashed early was PIMC's second regret bucket; gain counted with the trump rule).
-    # At no-trumps the longest suit of masters goes first (+0.002 tricks a game on each
-    # seed, as below).
+    # it (measured against PIMC); trumps stay for ruffing. The winners keep while a suit
+    # is set up (they are the entries and stoppers, whether or not a defender can ruff).
+    # A suit of masters goes before one that leaves a loser under its ace (A-x cashed
+    # early was PIMC's second largest regret). At no-trumps the longest suit of masters
+    # goes first.
     cash = -1
     cash_len = 99
     if _suit_to_establish(hand, opp, outstanding, trump):
@@ -432,10 +421,9 @@ def _declarer_lead(obs, poss, hidden, me, hand, legal, trump):
             cash = top
             cash_len = key
     if cash >= 0 and trump >= 0:
-        # A trump before a side winner: with two left when the defence has none (+0.022
-        # on each seed, with the rule above), and to force out a higher trump over his
-        # four or more when the defence has one trump, or one fewer than he (+0.0015;
-        # the second +0.001 to +0.002).
+        # A trump before a side winner: with two left when the defence has none (with
+        # the rule above), and to force out a higher trump over his four or more when
+        # the defence has one trump, or one fewer than he.
         mine = hand & _suit(trump)
         theirs = opp & _suit(trump)
         if _pop(mine) >= 2 and not theirs:
@@ -456,7 +444,7 @@ def _declarer_lead(obs, poss, hidden, me, hand, legal, trump):
         # Push the longest side suit; trumps only when nothing else is left.
         score = n - (20 if s == trump else 0)
         # A sequence forces out their honour; leading low away from a tenace or a
-        # short honour gives it up (+0.019 tricks a game against PIMC, as above).
+        # short honour gives it up (measured against PIMC).
         if card != _low(mine):
             score += 2
         elif _tenace(mine, outstanding) or (
@@ -503,9 +491,9 @@ def _masters(mine, outstanding):
 
 @njit(cache=True)
 def _defence_lead(obs, poss, hidden, me, hand, legal, trump):
-    """A whister's lead in a trick game. The figures in brackets are the declarer's tricks
-    a game each rule saves, the others in place, on the 18,784 closed games of 100,000
-    Sochi deals (seed 11; ``scripts/defence_gap_gauge.py``, paired game by game)."""
+    """A whister's lead in a trick game. Each rule is kept for the declarer's tricks it
+    saves with the others in place (``scripts/defence_gap_gauge.py``, paired game by
+    game)."""
     decl = obs.declarer
     partner = 3 - me - decl
     partner_led, declarer_led, drew = _defence_history(obs, me, trump)
@@ -513,7 +501,7 @@ def _defence_lead(obs, poss, hidden, me, hand, legal, trump):
     declarer_trumps = trump >= 0 and (poss[decl] & _suit(trump)) != 0
     trumps_left = trump >= 0 and ((hand | poss[partner]) & _suit(trump)) != 0 and not drew
     # The setting tricks: when the masters in hand beat the contract (with the tricks
-    # taken), cash them before the declarer discards on his long suit (0.011).
+    # taken), cash them before the declarer discards on his long suit.
     need = 11 - np.int64(LEVEL[obs.contract]) - obs.tricks[me] - obs.tricks[partner]
     masters = 0
     for s in range(4):
@@ -538,10 +526,8 @@ def _defence_lead(obs, poss, hidden, me, hand, legal, trump):
         if _sure_lead(obs, poss, hidden, me, top, trump):
             # A winner keeps: cashing it early often sets up the declarer's next card
             # (measured against double dummy with scripts/defence_gap.py), the more so
-            # once the defence's trumps are gone or being drawn (0.01); from the sixth
-            # trick on it is cashed before the declarer discards on his long suit
-            # (0.0022 and 0.0040 [0.0012, 0.0069] on 11,174 and 11,169 games of 100,000
-            # deals, seeds 11 and 12; 0.0009 the other way on seed 23's 2,180, noise).
+            # once the defence's trumps are gone or being drawn; from the sixth trick on
+            # it is cashed before the declarer discards on his long suit.
             card = top
             if obs.trick < 5:
                 score -= 1 if trumps_left else 4
@@ -550,18 +536,18 @@ def _defence_lead(obs, poss, hidden, me, hand, legal, trump):
         elif card != _low(mine):
             score += 3  # top of a sequence: forces out the declarer's honour
         elif decl == (me + 2) % 3:
-            score -= 2  # a low card up to the declarer, who plays last, is his (0.005)
-        # Not leading away from a guarded honour and leading a singleton to ruff, once
-        # rules here, cost 0.017 and 0.003.
+            score -= 2  # a low card up to the declarer, who plays last, is his
+        # No rule against leading away from a guarded honour, nor for leading a singleton
+        # to ruff: both cost tricks.
         if decl == (me + 1) % 3 and not mine & np.int64(0b11100000) << (8 * s):
             score += 2  # a weak suit through the declarer, up to the partner
         if (partner_led >> s) & 1:
-            score += 4  # return the partner's suit (0.008 alone)
+            score += 4  # return the partner's suit
         if (declarer_led >> s) & 1:
-            score -= 2  # not the declarer's own side suit (0.004)
+            score -= 2  # not the declarer's own side suit
         if poss[decl] & _suit(s) == 0:
             # The declarer is void: at no-trumps he must throw a card; in a suit game
-            # he must ruff, shortening his trumps (0.019 against avoiding the suit).
+            # he must ruff, shortening his trumps (better than avoiding the suit).
             score += 5
         if score > best_score:
             best_score = score
@@ -607,8 +593,7 @@ def _declarer_follow(obs, poss, hidden, me, hand, legal, trump):
     follow = legal & _suit(led)
     if obs.n_in_trick == 1 and follow:
         # Second hand with touching honours under one outstanding card (K-Q under the
-        # ace) splits them: a low card would let the third hand win cheaply (+0.0014
-        # tricks a game, as in _declarer_lead).
+        # ace) splits them: a low card would let the third hand win cheaply.
         outstanding = FULL & ~np.int64(obs.gone) & ~hand
         top = _top_equivalent(follow, outstanding)
         if top != _high(follow) and beats(top, best, trump) and _pop(
@@ -640,8 +625,7 @@ def _defence_follow(obs, poss, hidden, me, hand, legal, trump):
         return _defence_cheapest(obs, poss, hidden, me, hand, legal, trump)  # no overtaking
     if obs.n_in_trick == 1 and obs.leader == obs.declarer and led != trump:
         # Second hand low when my cheapest winner is no master and an outstanding card
-        # between it and the declarer's may win the trick for the partner (prefstats
-        # 0.2.1: 0.0094 and 0.0089 tricks a game on seeds 5 and 23, 1,000,000 deals).
+        # between it and the declarer's may win the trick for the partner.
         w = winners & _suit(led)
         outstanding = FULL & ~np.int64(obs.gone) & ~hand
         if w and outstanding & _above(_low(w)) and outstanding & _below(_low(w)) & _above(best):

@@ -5,7 +5,7 @@ A class's gain is the mean paired difference ``option − base`` in whists a dea
 (seat, deal) pairs of that class where both options were legal, with its standard error
 and 95% CI; every seat's deals are pooled. These are the only figures the guide turns
 into advice: a class average of the players' own choices says nothing about what a hand
-of that class should do (issue 14).
+of that class should do (the players chose which hands made it).
 """
 
 from __future__ import annotations

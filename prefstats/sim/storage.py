@@ -109,11 +109,11 @@ __all__ = [
     "written_by_prefstats",
 ]
 
-#: 2: columns ``no_talon``, ``dark``, ``blind``, ``multiplier`` and Gusarik's dummy (issue #8).
+#: 2: columns ``no_talon``, ``dark``, ``blind``, ``multiplier`` and Gusarik's dummy.
 #: 3: the signature leaves out the size (extension); chunks record the units they cover;
 #: ``deal_id`` uint64 and ``multiplier`` uint16 everywhere; pulkas deal from their own
-#: stream (issue #12).
-#: 4: the code columns are Enums of their names, calls lists of call names (issue #16).
+#: stream.
+#: 4: the code columns are Enums of their names, calls lists of call names.
 SCHEMA_VERSION = 4
 FORMAT = "prefstats-dataset"
 MANIFEST = "manifest.json"

@@ -9,7 +9,7 @@ declarer take at least t tricks?", zero-window searches) asked around a guess, M
 style; each answer comes with the bound it proved (fail-soft: "at least t + 2" when the
 proof showed that much), so the next question skips what is settled, and the table
 keeps the stronger bounds. It uses an explicit stack (recursive numba functions loaded
-from numba's on-disk cache can crash, numba issue #6061) and, as the bridge and Skat
+from numba's on-disk cache can crash) and, as the bridge and Skat
 solvers do:
 
 - a transposition table at trick boundaries storing bounds on the declarer's remaining

@@ -60,8 +60,7 @@ def _suit_facts_table() -> np.ndarray:
     leads (13, the partner third); and the tricks in a row he surely loses by an exit,
     a card below the lowest of each defender holding the suit (14-17: that trick and
     the ducks after it, ``DUCKS`` of the rest, at best; 0 with no such card). One
-    look-up a suit at every new position in place of loops (measured on the positions
-    of misère solves: 30 ns a call of the bounds, from 45)."""
+    look-up a suit at every new position in place of loops."""
     idx = np.arange(1 << 16)
     code = (idx[:, None] >> (2 * np.arange(8))) & 3  # a rank's holder: 1 d, 2 a, 3 b
     weight = 1 << np.arange(8)

@@ -17,17 +17,9 @@ by the minimax of one trick over it, and one two tricks larger by the minimax of
 trick over those (``_search._two_tricks``), so from a larger position it never goes
 below them.
 
-Measured on the misère solves of a Sochi first-call rollout (3,826 deals after the
-discard): 18,196 nodes and 0.77 ms a solve with no table, 8,865 nodes and 0.45 ms with
-one of up to four cards a hand (2.9 MB), 3,703 nodes and 0.29 ms with one of up to
-five, 0.28 ms with its entries packed two a byte (at 73 MB a byte an entry the table is
-twice the shared cache, at 37 MB it nearly fits), 0.25-0.26 ms with the index from
-look-up tables (``COLEX``, ``ORDER``). On the 2,626 trick-contract solves of that
-rollout: 3,358 nodes and 0.13 ms with the last three tricks by a plain minimax; 2,740
-nodes and 0.10 ms with positions of up to four cards a hand looked up; 1,882 nodes and
-0.08 ms with those of five solved by one trick over the table too. Then, with the two
-tricks above the table in loops, the one-trick minimax's cards highest first and no
-history heuristic in misère: misère solves 0.21-0.22 ms, trick contracts 0.078-0.080.
+The look-ups mostly miss the cache, so the entries are packed two a byte (at a byte an
+entry the table is twice the shared cache) and the index comes from look-up tables
+(``COLEX``, ``ORDER``) rather than loops over the cards.
 """
 
 from __future__ import annotations
@@ -125,9 +117,9 @@ def trick_minimax(leaf):
 
     The minimax ``f(hands, n, leader, declarer, trump, misere, need, leads, n_leads,
     ctx)`` tries the leads ``leads[:n_leads]`` in that order (``n_leads`` -1: every
-    lead, highest first) and the followers' cards highest first (measured: misère
-    solves 4% faster than lowest first, trick contracts the same), one card of each run
-    of equal ones. It cuts off at ``need`` and returns a
+    lead, highest first) and the followers' cards highest first (misère solves
+    sooner than lowest first, trick contracts the same), one card of each run of equal
+    ones. It cuts off at ``need`` and returns a
     bound as the search answers and the lead that reached ``need`` (-1 if none);
     ``hands`` is mutated and restored. One body for each leaf: numba cannot inline a
     minimax whose leaf runs the same minimax again."""
@@ -262,7 +254,7 @@ def _colex_table() -> np.ndarray:
     """``COLEX[x]``: the rank of the set ``x`` (below ``1 << 3 * ENDGAME_CARDS``) among
     the sets of as many elements, colexicographic: the sum over its elements, lowest
     first, of binomial(element, i) for the i-th (from 1). One look-up in place of a
-    loop an element (with ``ORDER``, an index took 16 ns from 27)."""
+    loop an element."""
     bits = 3 * ENDGAME_CARDS
     comb = np.array([[math.comb(b, i) for i in range(bits + 1)] for b in range(bits)])
     x = np.arange(1 << bits)

@@ -219,7 +219,7 @@ def _first_card(hands, trick, tlen, leader, player, declarer, trump, misere, his
                 scores):
     """The move ordering's first card with no table hint or killer (``out`` and
     ``scores`` scratch). A call, not inlined: it runs once a ply of a playout and once
-    a PIMC decision, and one copy of the ordering fewer compiles a third faster."""
+    a PIMC decision, and one copy of the ordering fewer shortens the compile."""
     _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, -1, -1, out,
                  scores, history)
     return out[0]

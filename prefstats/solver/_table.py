@@ -5,8 +5,8 @@ Entries are for one position each. Entries that also hold for the positions diff
 only in small cards (the partition search of bridge's double-dummy solvers: each entry
 keeps the cards its bounds rest on, found from the tricks won by rank below it) were
 built and measured on PIMC's decisions (``scripts/pimc_profile.py``): with 8 cards a
-suit nearly every card is relevant, so they saved at most 5% of the nodes (buckets
-placed by suit lengths, 16 entries) and cost 40% more time a node.
+suit nearly every card is relevant, so they saved few nodes and cost more time a node
+than they saved.
 """
 
 from __future__ import annotations

@@ -1,0 +1,296 @@
+"""MkDocs hooks: the pages made from the source tree at build time, so that no number,
+name or option is copied by hand into the site.
+
+- ``reference/*.md``: one page per layer of the package, a mkdocstrings block per public
+  module (found by walking the package: every module whose name does not start with
+  ``_``), and the facade's names read from ``prefstats/__init__.py``;
+- ``reference/cli.md``: ``prefstats COMMAND --help`` of every command, in one process;
+- ``results.md``: the committed reports (``reports/*/report.md``: dataset, command,
+  version) and every benchmark or report JSON committed under the folders of
+  ``RESULT_GLOBS``, each figure with its version, command and date; a new file there
+  appears on the next build.
+
+Nothing here runs the engine: the package is read as text, and the CLI is only asked
+for its help.
+"""
+
+from __future__ import annotations
+
+import ast
+import csv
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from mkdocs.structure.files import File
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "prefstats"
+
+#: The layers, top of the import order last, each a reference page.
+LAYERS = {
+    "game": "The game: cards, deals, contracts, variants, auction, engine, scoring.",
+    "solver": "The exact double-dummy solver for trick contracts and misère.",
+    "players": "The built-in players: heuristic bidding, card play, the PIMC search player.",
+    "sim": "Drivers and datasets: play, pulkas, storage, simulate, rollout.",
+    "analysis": "Analysis: played deals, the strength and exploitability gauges, tables.",
+    "reports": "The report, comparison and guide writers.",
+}
+
+#: Where committed benchmark and report JSON files are looked for (relative to the root).
+RESULT_GLOBS = ("reports/**/*.json", "bench/**/*.json", "benchmarks/**/*.json",
+                "scripts/results/**/*.json")
+
+#: Files of ``reports/`` and ``examples/`` published with the site, so pages can show them.
+REPORT_SUFFIXES = {".md", ".png", ".svg", ".csv", ".json"}
+
+
+def on_files(files, config):
+    for path, text in generated_pages().items():
+        files.append(File.generated(config, path, content=text))
+    published = [*(ROOT / "reports").rglob("*"), *(ROOT / "examples").glob("*.json")]
+    for path in sorted(published):
+        if path.suffix in REPORT_SUFFIXES and path.is_file():
+            files.append(File(path.relative_to(ROOT).as_posix(), src_dir=str(ROOT),
+                              dest_dir=config["site_dir"],
+                              use_directory_urls=config["use_directory_urls"]))
+    return files
+
+
+def generated_pages() -> dict[str, str]:
+    pages = {"reference/index.md": facade_page(), "reference/cli.md": cli_page(),
+             "results.md": results_page()}
+    for layer, text in LAYERS.items():
+        pages[f"reference/{layer}.md"] = layer_page(layer, text)
+    return pages
+
+
+# --- the API reference -------------------------------------------------------------
+
+def public_modules(layer: str) -> list[str]:
+    """The public modules of one layer, the layer's package first."""
+    base = PACKAGE / layer
+    found = []
+    for path in sorted(base.rglob("*.py")):
+        parts = path.relative_to(PACKAGE).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        if any(p.startswith("_") for p in parts) or "data" in parts or "presets" in parts:
+            continue
+        found.append(".".join(("prefstats", *parts)))
+    return sorted(found, key=lambda m: (m.count("."), m))
+
+
+def layer_page(layer: str, text: str) -> str:
+    blocks = [f"# `prefstats.{layer}`\n\n{text} Each module lists its public names in "
+              "`__all__`; only those are shown.\n"]
+    for module in public_modules(layer):
+        blocks.append(f"::: {module}\n    options:\n      heading_level: 2\n")
+    return "\n".join(blocks)
+
+
+def facade_names() -> dict[str, str]:
+    """The facade's names and the module each comes from, read from ``_LAZY``."""
+    tree = ast.parse((PACKAGE / "__init__.py").read_text("utf-8"))
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
+                and node.targets[0].id == "_LAZY"):
+            lazy = ast.literal_eval(node.value)
+            return {name: module for module, names in lazy.items() for name in names}
+    raise RuntimeError("prefstats/__init__.py has no _LAZY table")
+
+
+def first_line(module: str, name: str) -> str:
+    """The first sentence of ``name``'s docstring in ``module``, read as text, its
+    reStructuredText roles and literals as Markdown code."""
+    parts = module.split(".")[1:]
+    path = PACKAGE.joinpath(*parts)
+    path = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+    for node in ast.parse(path.read_text("utf-8")).body:
+        if (isinstance(node, ast.FunctionDef | ast.ClassDef) and node.name == name
+                and (doc := ast.get_docstring(node))):
+            text = " ".join(doc.split("\n\n")[0].split())
+            text = re.sub(r":[a-z]+:`~?([^`]+)`", r"`\1`", text).replace("``", "`")
+            cut = min((i for i in (text.find(". "), text.find("; ")) if i > 0),
+                      default=len(text))
+            text = text[:cut].rstrip(".")
+            return text if len(text) <= 160 else text[:157].rsplit(" ", 1)[0] + " …"
+    return ""
+
+
+def facade_page() -> str:
+    rows = []
+    for name, module in sorted(facade_names().items(), key=lambda kv: kv[0].lower()):
+        layer = module.split(".")[1]
+        what = first_line(module, name).replace("|", r"\|")
+        rows.append(f"| `ps.{name}` | [`{module}`]({layer}.md#{module}) | {what} |")
+    return (
+        "# The facade: `import prefstats as ps`\n\n"
+        "The everyday names, each imported from its module on first use (so `import "
+        "prefstats` stays light). This table is read from the package itself at build "
+        "time; the modules' own pages give each name in full.\n\n"
+        "| name | defined in | what it is |\n|---|---|---|\n" + "\n".join(rows) + "\n\n"
+        "::: prefstats\n    options:\n      members: false\n      show_root_heading: false\n"
+    )
+
+
+# --- the command-line reference ----------------------------------------------------
+
+_HELP = r"""
+import click, typer
+from prefstats.cli import app
+
+def walk(command, path):
+    yield path, command
+    for name, sub in sorted(getattr(command, "commands", {}).items()):
+        yield from walk(sub, [*path, name])
+
+root = typer.main.get_command(app)
+out = []
+for path, command in walk(root, []):
+    with click.Context(command, info_name=" ".join(["prefstats", *path])) as ctx:
+        out.append({"path": path, "help": command.get_help(ctx)})
+print(__import__("json").dumps(out))
+"""
+
+
+def cli_page() -> str:
+    env = dict(os.environ, TYPER_USE_RICH="0", COLUMNS="88", PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-c", _HELP], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120, check=True)
+    parts = ["# The command line\n\nEvery command's `--help`, as the installed `prefstats` "
+             "prints it (rendered at build time). A value that cannot be read exits with "
+             "status 2 and a one-line message.\n"]
+    for entry in json.loads(done.stdout):
+        title = " ".join(["prefstats", *entry["path"]])
+        level = "##" if len(entry["path"]) < 2 else "###"
+        parts.append(f"{level} `{title}`\n\n```text\n{entry['help'].rstrip()}\n```\n")
+    return "\n".join(parts)
+
+
+# --- the results page --------------------------------------------------------------
+
+def commit_date(path: Path) -> str:
+    """The date of the last commit that touched ``path`` (its file date if none)."""
+    try:
+        done = subprocess.run(["git", "log", "-1", "--format=%cs", "--", str(path)],
+                              cwd=ROOT, capture_output=True, text=True, timeout=30)
+        if done.returncode == 0 and done.stdout.strip():
+            return done.stdout.strip()
+    except OSError:
+        pass
+    from datetime import date
+
+    return date.fromtimestamp(path.stat().st_mtime).isoformat()
+
+
+def report_facts(report: Path) -> dict[str, object]:
+    """Title, version and the commands that made a committed report, from its header."""
+    lines = report.read_text("utf-8").splitlines()
+    facts: dict[str, object] = {"title": lines[0].lstrip("# ").strip(), "commands": [],
+                                "datasets": [], "version": "", "date": commit_date(report)}
+    for line in lines[1:]:
+        if line.startswith("## "):
+            break
+        if m := re.match(r"- [^:]+: (\S+) \(.*made by `", line):
+            facts["datasets"].append(m[1])
+        if "made by `" in line:
+            facts["commands"].append(line.split("made by `", 1)[1].split("`", 1)[0])
+        if line.startswith("- prefstats "):
+            facts["version"] = line.split()[2].rstrip(";")
+    return facts
+
+
+def metric_table(path: Path) -> str:
+    """``compare_metrics.csv`` as one row per figure, one column per variant."""
+    with path.open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    variants = list(dict.fromkeys(r["variant"] for r in rows))
+    cells: dict[str, dict[str, str]] = {}
+    for r in rows:
+        scale, unit = (100, " %") if r["unit"] == "share" else (1, "")
+        value, lo, hi = (float(r[k]) * scale for k in ("value", "value_lo", "value_hi"))
+        metric = r["metric"].replace("|", r"\|")
+        cells.setdefault(metric, {})[r["variant"]] = (
+            f"{value:.2f}{unit} [{lo:.2f}, {hi:.2f}]" if r["enough"] == "true" else "—")
+    head = "| figure | " + " | ".join(variants) + " |\n|---|" + "---|" * len(variants) + "\n"
+    return head + "\n".join(f"| {metric} | " + " | ".join(by.get(v, "") for v in variants)
+                            + " |" for metric, by in cells.items()) + "\n"
+
+
+def flat(value, prefix: str = ""):
+    """(key path, number or text) pairs of a JSON document's leaves."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from flat(item, f"{prefix}.{key}" if prefix else str(key))
+    elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        for i, item in enumerate(value):
+            yield from flat(item, f"{prefix}[{i}]")
+    else:
+        yield prefix, value
+
+
+def json_section(path: Path) -> str:
+    relative = path.relative_to(ROOT)
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except ValueError as e:
+        return f"### `{relative}`\n\nNot valid JSON: {e}\n"
+    meta = data if isinstance(data, dict) else {}
+    version = meta.get("version") or meta.get("prefstats") or "not recorded"
+    command = meta.get("command") or "not recorded"
+    when = meta.get("date") or commit_date(path)
+    rows = [(k, v) for k, v in flat(data) if k not in ("version", "command", "date")]
+    table = "\n".join(f"| `{k}` | {v if isinstance(v, str) else json.dumps(v)} |"
+                      for k, v in rows)
+    return (f"### `{relative}`\n\n- version: {version}\n- command: `{command}`\n"
+            f"- date: {when}\n\n| figure | value |\n|---|---|\n{table}\n")
+
+
+def results_page() -> str:
+    parts = [
+        "# Results\n\n"
+        "Generated at build time from the files committed under `reports/` (and any "
+        "benchmark JSON beside them), so every figure here is the one the repository holds, "
+        "with the version, command and date that made it. Rerun the command to reproduce "
+        "a figure; the same seed, variant and version give the same data.\n"
+    ]
+    compare = ROOT / "reports" / "compare"
+    if (compare / "compare_metrics.csv").is_file():
+        facts = report_facts(compare / "report.md")
+        parts.append("## Headline figures of the variants\n")
+        version = f"prefstats {facts['version']}" if facts["version"] else (
+            "the report records no version")
+        parts.append(f"{facts['title']} ({version}; committed {facts['date']}); made by:\n")
+        parts.extend(f"- `{c}`" for c in facts["commands"])
+        parts.append(f"- then `prefstats compare {' '.join(facts['datasets'])} "
+                     "--out reports/compare`\n")
+        parts.append("Each figure: estimate [95 % interval]; shares in percent.\n")
+        parts.append(metric_table(compare / "compare_metrics.csv"))
+        if (compare / "compare_paired.png").is_file():
+            parts.append("![Paired against unpaired intervals](reports/compare/"
+                         "compare_paired.png)\n")
+        parts.append("The whole comparison: [reports/compare/report.md]"
+                     "(reports/compare/report.md).\n")
+    parts.append("## The committed reports\n")
+    parts.append("| report | version | date | made by |\n|---|---|---|---|")
+    for report in sorted((ROOT / "reports").glob("*/report.md")):
+        facts = report_facts(report)
+        link = report.relative_to(ROOT).as_posix()
+        commands = "<br>".join(f"`{c}`" for c in facts["commands"])
+        parts.append(f"| [{facts['title']}]({link}) | {facts['version'] or '—'} | "
+                     f"{facts['date']} | {commands} |")
+    parts.append("")
+    found = sorted({p for pattern in RESULT_GLOBS for p in ROOT.glob(pattern) if p.is_file()})
+    parts.append("## Benchmarks and report data (JSON)\n")
+    if found:
+        parts.extend(json_section(p) for p in found)
+    else:
+        parts.append("No benchmark JSON is committed yet. `make bench` measures every hot "
+                     "path against a baseline in the same run; a JSON file it writes under "
+                     f"{', '.join(f'`{g}`' for g in RESULT_GLOBS)} appears here on the next "
+                     "build.\n")
+    return "\n".join(parts)
