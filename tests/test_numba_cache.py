@@ -80,7 +80,8 @@ def test_a_changed_kernel_constant_is_compiled_anew(tmp_path):
     call = ("from prefstats import _cache; from prefstats.game.cards import popcount64; "
             "print(_cache.key(), popcount64(1 << 20), _cache.PACKAGE)")
     key, bits, package = _run(root, cache, call).split()
-    assert package == str(root / "prefstats") and bits == "1" and (cache / "numba" / key / "game").is_dir()
+    assert package == str(root / "prefstats") and bits == "1"
+    assert (cache / "numba" / key / "game").is_dir()
     cards = root / "prefstats" / "game" / "cards.py"
     text = cards.read_text("utf-8")
     assert "_LOW32 = np.int64(0xFFFFFFFF)" in text
