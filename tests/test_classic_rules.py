@@ -289,14 +289,14 @@ def test_b384_gusarik_dummy_is_turned_after_the_whist_call_and_the_defender_stay
     assert obs["visible"][2] == 0 and obs["hand"] == HANDS[1]  # he calls without the dummy
     st, rules = _run(GUSARIK, [W_WHIST], st)
     assert (st["first"], st["second"]) == (W_WHIST, W_PASS) and not st["open"]
-    obs = _observe(st, rules)  # the declarer leads: he sees the dummy, not the whister
-    assert obs["seat"] == 0 and obs["visible"][2] == HANDS[2] and obs["visible"][1] == 0
+    obs = _observe(st, rules)  # the dummy, the first hand, leads (B:382): its player decides
+    assert obs["seat"] == 1 and obs["playing_for"] == 2 and obs["visible"][0] == 0
+    engine.apply(st, rules, engine.legal_mask(st, rules).bit_length() - 1)
+    assert st["to_act"] == 0 and st["controller"] == 0
+    obs = _observe(st, rules)  # the declarer sees the dummy, not the whister
+    assert obs["visible"][2] == st["hands"][2] != 0 and obs["visible"][1] == 0
     engine.apply(st, rules, engine.legal_mask(st, rules).bit_length() - 1)
     assert st["to_act"] == 1 and st["controller"] == 1
-    engine.apply(st, rules, engine.legal_mask(st, rules).bit_length() - 1)
-    assert st["to_act"] == 2 and st["controller"] == 1  # he plays the dummy's cards
-    obs = _observe(st, rules)
-    assert obs["playing_for"] == 2 and obs["visible"][0] == 0
 
 
 def test_gusarik_leaving_the_tricks_is_not_played():

@@ -47,7 +47,8 @@ MISERE = 15
 STRAIN_NAMES = (*SUITS, "NT")
 
 _PRICE_OF_LEVEL = {6: 2, 7: 4, 8: 6, 9: 8, 10: 10}
-_OBLIGATION_OF_LEVEL = {6: 4, 7: 2, 8: 1, 9: 1, 10: 1}
+#: B:209-211; a ten is "without whists" (a variant may oblige one trick: ``ten_obligation``).
+_OBLIGATION_OF_LEVEL = {6: 4, 7: 2, 8: 1, 9: 1, 10: 0}
 MISERE_PRICE = 10
 
 
@@ -84,7 +85,7 @@ PRICE = _table(lambda lv, s: _PRICE_OF_LEVEL[lv], MISERE_PRICE, np.uint8)
 #: Tricks the defenders must take together, ob(L) (misère: 0).
 OBLIGATION = _table(lambda lv, s: _OBLIGATION_OF_LEVEL[lv], 0, np.uint8)
 #: Personal quota q(L) of each of two whisters (misère: 0).
-QUOTA = _table(lambda lv, s: 2 if lv == 6 else 1, 0, np.uint8)
+QUOTA = _table(lambda lv, s: min(2 if lv == 6 else 1, _OBLIGATION_OF_LEVEL[lv]), 0, np.uint8)
 
 
 @dataclass(frozen=True, order=True)
@@ -127,7 +128,8 @@ class Contract:
 
     @property
     def obligation(self) -> int:
-        """ob(L): tricks the two defenders must take together (0 for misère)."""
+        """ob(L): tricks the two defenders must take together (0 for misère and, by
+        B:211, for a ten)."""
         return int(OBLIGATION[self.code])
 
     @property

@@ -13,7 +13,9 @@ and the compiled batch loop of the built-in players. The rules live here once.
 Seats 0, 1, 2 are the active players from the dealer's left (first, second, third
 hand); with 4 players the dealer sits out as seat 3; in Gusarik (2 players) seat 2 is
 the open dummy, which never bids, joins the defence (played by the other player; turned
-up once the contract and the whist call are made, B:384) and sits raspasy out. Phases run
+up once the contract and the whist call are made, B:384) and sits raspasy out. Sitting
+on the dealer's left it is the first hand (B:382): it leads trick 1 of a game or misère
+(``R_FIRST_HAND``), then seats 0 and 1 follow clockwise. Phases run
 ``AUCTION → DISCARD → CONTRACT → WHIST → [LAY] → PLAY → DONE``; a raspasy (all pass)
 goes from the auction straight to play, a game that nobody whists (or a standing
 half-whist) straight to ``DONE``; ``LAY`` (``lone_whist_play = "whister_chooses"``) is
@@ -88,6 +90,7 @@ __all__ = [
     "R_DARK_MISERE",
     "R_DEALER_STAYS",
     "R_DUMMY",
+    "R_FIRST_HAND",
     "R_FIRST_LEADS",
     "R_HALF_WHIST",
     "R_HOLD",
@@ -222,7 +225,7 @@ OBSERVATION = np.dtype(
 # rank of every call (:func:`~prefstats.game.auction.ladder_rank`) follows from ``R_RANK``.
 (R_PLAYERS, R_HOLD, R_JUMP, R_HALF_WHIST, R_TEN_CHECKED, R_STALINGRAD, R_TALON, R_DUMMY,
  R_DARK_BIDS, R_BLIND_PASS, R_FIRST_LEADS, R_THIRD_FIRST, R_LAY_CHOICE, R_DEALER_STAYS,
- R_DARK_MISERE, R_BOMB_RASPASY, R_RANK) = range(17)
+ R_DARK_MISERE, R_BOMB_RASPASY, R_FIRST_HAND, R_RANK) = range(18)
 N_RULES = R_RANK + N_CALLS
 
 
@@ -247,6 +250,10 @@ def rules_array(variant) -> np.ndarray:
     rules[R_THIRD_FIRST] = variant.raspasy_third_lead == "first_hand"
     rules[R_LAY_CHOICE] = variant.lone_whist_play == "whister_chooses"
     rules[R_DEALER_STAYS] = variant.dealer_stays
+    # The first hand, who leads trick 1 of a game or misère (B:257, B:456): seat 0, or
+    # Gusarik's dummy on the dealer's left (B:382), the clockwise order dummy, 0, 1.
+    dummy_first = variant.has_dummy and variant.dummy_hand == "first"
+    rules[R_FIRST_HAND] = rules[R_DUMMY] if dummy_first else 0
     return rules
 
 
@@ -467,9 +474,10 @@ def _start_play(st, rules):
     st.phase = PLAY
     st.played = True
     st.trick = 0
-    first = 0
-    if st.kind == RASPASY:
+    if st.kind == RASPASY:  # noqa: SIM108 -- Gusarik's dummy sits a raspasy out
         first = _raspasy_leader(st, rules, 0)
+    else:  # the first hand leads a game or misère
+        first = rules[R_FIRST_HAND]
     _start_trick(st, rules, first)
 
 
@@ -701,7 +709,7 @@ def _visible(st, rules, seat, other):
         return False
     if st.kind == MISERE_GAME:
         # Catchers lie open once the first card is led (before it if a catcher leads).
-        return other != st.declarer and (st.declarer != 0 or st.gone != 0)
+        return other != st.declarer and (st.declarer != rules[R_FIRST_HAND] or st.gone != 0)
     return other != st.declarer  # a lone whister: both defence hands lie open
 
 

@@ -51,8 +51,12 @@ __all__ = [
     "C_REMISE",
     "C_SHORTFALL",
     "C_WHIST",
+    "END_EACH",
+    "END_HELP",
+    "END_TOTAL",
     "MAX_BOMB_LEVEL",
     "PRESETS",
+    "PULKA_ENDS",
     "RESPONSIBILITIES",
     "RESPONSIBILITY_FULL",
     "RESPONSIBILITY_QUOTA",
@@ -265,9 +269,10 @@ class Variant:
     mountain_value: int = field(metadata=_doc("settlement: whists per mountain point"))
     pulka_end: str = field(
         metadata=_doc(
-            "end of the pulka: every pool closed, points beyond the target help (help), "
-            "or the pools sum to target x players (total)",
-            ("help", "total"),
+            "end of the pulka: every pool closed, points beyond the target help (help, "
+            "B:317, B:376); the pools sum to target x players (total, B:355); or every "
+            "player has the target in his own pool, without help (each, B:400)",
+            ("help", "total", "each"),
         )
     )
 
@@ -426,6 +431,26 @@ class Variant:
         ),
     )
 
+    ten_obligation: int = field(
+        default=0,
+        metadata=_doc(
+            "tricks the defence owes on a ten: none, the ten being 'without whists' in the "
+            "obligation table (0, B:211; a whisted ten is still played, B:567), or one as "
+            "on an eight or a nine (1, the reading before B:211 was checked)",
+            (0, 1),
+        ),
+    )
+    dummy_hand: str = field(
+        default="first",
+        metadata=_doc(
+            "table = 'dummy' (Gusarik): the dummy sits on the dealer's left, the first "
+            "hand, so the defence leads trick 1 of a game or a misère (first, B:382 with "
+            "B:91, B:529, B:257); or it sits last and player 0 leads (third, the reading "
+            "before B:382 was checked)",
+            ("first", "third"),
+        ),
+    )
+
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
@@ -458,6 +483,12 @@ class Variant:
         if self.lone_whist_play != "open" and self.has_dummy:
             raise ValueError("lone_whist_play: Gusarik's defender always plays the turned "
                              "dummy (table = 'dummy')")
+        if self.ten_checked and self.ten_obligation:
+            raise ValueError("ten_checked: a ten played without whist calls owes no tricks; "
+                             f"it contradicts ten_obligation = {self.ten_obligation}")
+        if self.dummy_hand != "first" and not self.has_dummy:
+            raise ValueError(f"dummy_hand: {self.dummy_hand!r} needs table = 'dummy' "
+                             f"(Gusarik), got table = {self.table!r}")
         if self.talon_whists and not self.dealer_sits_out:
             raise ValueError("talon_whists: needs table = 'dealer_out' (the dealer sits out)")
         if not self.raspasy_rates and not self.raspasy_whists:
@@ -569,6 +600,8 @@ RESPONSIBILITIES = _FIELDS["whist_responsibility"].metadata["choices"]
 RESPONSIBILITY_QUOTA, RESPONSIBILITY_FULL = range(len(RESPONSIBILITIES))
 TIES = _FIELDS["raspasy_ties"].metadata["choices"]
 TIES_FULL, TIES_HALF = range(len(TIES))
+PULKA_ENDS = _FIELDS["pulka_end"].metadata["choices"]
+END_HELP, END_TOTAL, END_EACH = range(len(PULKA_ENDS))
 
 
 @functools.cache
@@ -585,7 +618,10 @@ def _scoring_table(variant: Variant) -> np.ndarray:
         price = int(PRICE[code])
         rates = (v.made_rate, v.whist_rate, v.remise_rate, v.consolation_rate, v.shortfall_rate)
         rows += [r.halves(price) for r in rates]
-        rows += [int(LEVEL[code]), int(OBLIGATION[code]), int(QUOTA[code])]
+        obligation, quota = int(OBLIGATION[code]), int(QUOTA[code])
+        if LEVEL[code] == 10:  # B:211's "without whists", or one trick by option
+            obligation = quota = v.ten_obligation
+        rows += [int(LEVEL[code]), obligation, quota]
     steps = v.raspasy_rates or (0,)  # no raspasy mountain: one step of rate 0
     scalars = [
         2 * v.misere_made,

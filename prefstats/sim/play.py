@@ -123,7 +123,7 @@ def _open_play_by_solver(st, rules, table, stats):
     h0 = np.int64(st.hands[0])
     h1 = np.int64(st.hands[1])
     h2 = np.int64(st.hands[2])
-    taken = solve_kernel(h0, h1, h2, 0, declarer, trump, misere, table, stats)
+    taken = solve_kernel(h0, h1, h2, st.leader, declarer, trump, misere, table, stats)
     st.tricks[declarer] = taken
     left = misere or st.first == engine.W_WHIST
     defender = (declarer + 1) % 3 if left else (declarer + 2) % 3

@@ -70,7 +70,7 @@ from prefstats.game.scoring import (
     responsible_shortfall,
     state_totals,
 )
-from prefstats.game.variants import T_TABLE, opening_bombs
+from prefstats.game.variants import END_HELP, END_TOTAL, PULKA_ENDS, T_TABLE, opening_bombs
 from prefstats.players.builtin import DOUBLE_DUMMY_OPEN, POLICIES, default_tables, resolve_params
 from prefstats.sim.play import play_state, solver_table
 
@@ -187,7 +187,7 @@ def update_bombs(st, n, place, queue, head, size, everyone=False):
 
 
 @njit(cache=True)
-def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, total_end,
+def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, end_rule,
                   exit_level, opening, rules, table, policy, params, tables, double_dummy,
                   player_key, state_buf, obs_buf, solver_table, stats, pool, mountain, whists,
                   counts, record, deal_states, deal_places, status):
@@ -266,7 +266,7 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, 
                     placed[2 * n + place[s] * n + place[t]] = totals[2 * n + s * n + t]
             if st.kind == engine.GAME:
                 responsible_shortfall(table, target, pool[p], place[st.declarer], placed)
-            if target > 0 and not total_end:
+            if target > 0 and end_rule == END_HELP:
                 help_barred(table, st.kind, st.declarer, st.first, st.second, barred)
                 for s in range(n):
                     no_help[place[s]] = barred[s]
@@ -297,15 +297,16 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, 
             if bomb_round or not (raspasy and running < stays):  # he stays after a raspasy
                 dealer = (dealer + 1) % n
                 running = 0
-            if target > 0 and k >= len(opening) and _ended(pool[p], target, total_end):
+            if target > 0 and k >= len(opening) and _ended(pool[p], target, end_rule):
                 counts[p, C_FINISHED] = 1
                 break
         counts[p, C_DEALS] = k
 
 
 @njit(cache=True)
-def _ended(pool, target, total_end):
-    if total_end:
+def _ended(pool, target, end_rule):
+    """Whether a pulka with these pools is over under ``pulka_end`` (``END_*``)."""
+    if end_rule == END_TOTAL:
         return pool.sum() >= target * pool.shape[0]
     return pool.min() >= target
 
@@ -391,7 +392,7 @@ def play_pulkas(
             array[:] = 0
         _pulka_kernel(
             key0, key1, free, sizes, fixed, ids, max_deals, 2 * pool_target,
-            variant.pulka_end == "total", variant.raspasy_exit, opening_deals(variant),
+            PULKA_ENDS.index(variant.pulka_end), variant.raspasy_exit, opening_deals(variant),
             engine.rules_array(variant), variant.scoring_table(), index,
             prm, default_tables(policy, variant), bool(DOUBLE_DUMMY_OPEN[index]),
             np.uint64(player_key), np.zeros(1, dtype=engine.STATE),

@@ -54,7 +54,8 @@ class ScoreSheet:
     rest goes into every other player's mountain. The dealer is the ``dealer`` given to
     a record method; with 3 players it defaults to the sliding deal of RULES.md §1
     (deal ``k``, counted from 0, is dealt by player ``(2 + k) mod 3``). ``"total"``
-    (Leningrad) ends the pulka when the pools sum to ``pool_target`` times the players.
+    (Leningrad) ends the pulka when the pools sum to ``pool_target`` times the players,
+    ``"each"`` (Classic, B:400) when every pool holds ``pool_target``; neither helps.
     Recording after the end raises.
 
     Illegal inputs raise ``ValueError`` and leave the sheet unchanged.
@@ -97,7 +98,7 @@ class ScoreSheet:
         if self.pool_target is None or self.deals < len(opening_bombs(self.variant)):
             return False  # the opening bomb circles are played in full (B:400)
         target = 2 * self.pool_target
-        if self.variant.pulka_end == "total":
+        if self.variant.pulka_end == "total":  # "each" and "help": every pool closed
             return bool(self._pool.sum() >= target * self.variant.players)
         return bool((self._pool >= target).all())
 
