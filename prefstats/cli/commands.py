@@ -91,7 +91,7 @@ def _fixed(option: str, text: str | None) -> int | None:
         return None
     try:
         return parse_cards(text)
-    except ValueError as exc:
+    except CardError as exc:
         raise CardError(f"{option}: {exc}") from None
 
 
