@@ -103,6 +103,8 @@ sys.modules[__name__].__class__ = _Package
 #: The facade, by the module that defines each name; each is imported on first use so
 #: that ``import prefstats`` stays light.
 _LAZY = {
+    "prefstats.errors": ("CardError", "ContractError", "DatasetError", "IllegalActionError",
+                         "OptionError", "PrefstatsError", "RecordError", "VariantError"),
     "prefstats.game.codes": ("Kind", "Seat", "Strain", "WhistCall"),
     "prefstats.game.cards": ("format_cards", "parse_cards", "suit_lengths"),
     "prefstats.game.deal": ("Deals", "deal"),
@@ -113,7 +115,7 @@ _LAZY = {
     "prefstats.sim.play": ("play_batch",),
     "prefstats.sim.simulate": ("simulate", "simulate_pulkas"),
     "prefstats.sim.rollout": ("rollout",),
-    "prefstats.sim.storage": ("DatasetError", "load"),
+    "prefstats.sim.storage": ("load",),
     "prefstats.analysis.analyze": ("analyze",),
     "prefstats.analysis.tables": ("readable", "to_frame"),
     "prefstats.reports.report": ("report",),

@@ -1,6 +1,6 @@
-"""Everyday mistakes on the command line: each is refused with a
-one-line message and exit status 2, never a traceback or a crash; real bugs keep
-their traceback; a first run says that it compiles."""
+"""Everyday mistakes on the command line: each is refused with a one-line message and
+exit status 2, never a traceback or a crash; real bugs keep their traceback; a first run
+says that it compiles."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from prefstats import _cache
 from prefstats.cli import _app as cli
 from prefstats.cli import app
+from prefstats.errors import PrefstatsError
 from prefstats.game.deal import deal
 from prefstats.game.variants import Rate, get_variant
 from prefstats.players.params import (
@@ -142,10 +143,9 @@ def test_a_real_bug_keeps_its_traceback(monkeypatch):
 
 
 def test_the_safety_net_names_prefstats_refusals_and_path_errors(tmp_path):
-    try:
+    with pytest.raises(PrefstatsError) as refused:
         get_variant("sochi", hold="bogus")
-    except ValueError as exc:
-        assert cli._user_error(exc) == str(exc)
+    assert cli._user_error(refused.value) == str(refused.value)
     try:
         (tmp_path / "no" / "file").read_text()
     except OSError as exc:
@@ -155,6 +155,7 @@ def test_the_safety_net_names_prefstats_refusals_and_path_errors(tmp_path):
     except ValueError as exc:
         assert cli._user_error(exc) is None
     assert cli._user_error(KeyError("x")) is None
+    assert cli._user_error(ValueError("raised by prefstats, but not a refusal")) is None
 
 
 class _Terminal(io.StringIO):

@@ -57,6 +57,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from prefstats.errors import OptionError, RecordError
 from prefstats.game import engine
 from prefstats.game.auction import WHIST_CALL_NAMES, call_name, parse_call
 from prefstats.game.cards import card_counts, card_name, cards_of, format_cards, parse_cards
@@ -111,11 +112,6 @@ LAY_NAMES = ("closed", "open")
 DECISION_OF_PHASE = {engine.AUCTION: "call", engine.DISCARD: "discard",
                      engine.CONTRACT: "contract", engine.WHIST: "whist", engine.LAY: "lay",
                      engine.PLAY: "card"}
-
-
-class RecordError(ValueError):
-    """A deal record that cannot be read or could not have been played; the message
-    names the file, line and field."""
 
 
 # ---- reading a record ----------------------------------------------------------------
@@ -826,9 +822,9 @@ def analyze(record: DealRecord | Mapping | str | Path, variant: Variant | str | 
     elif not isinstance(record, DealRecord):
         record = DealRecord(dict(record))
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
-        raise ValueError(f"deals must be at least 1, got {deals!r}")
+        raise OptionError(f"deals must be at least 1, got {deals!r}")
     if condition not in CONDITIONS:
-        raise ValueError(f"condition must be one of {', '.join(CONDITIONS)}, got {condition!r}")
+        raise OptionError(f"condition must be one of {', '.join(CONDITIONS)}, got {condition!r}")
     if variant is None:
         variant = record_variant(record)
     elif isinstance(variant, str):

@@ -48,6 +48,7 @@ import numpy as np
 import polars as pl
 from numba import njit
 
+from prefstats.errors import OptionError
 from prefstats.game import engine
 from prefstats.game.auction import NO_TALON_BID, dummy_seat
 from prefstats.game.contracts import LEVEL, MISERE, N_CONTRACTS
@@ -230,10 +231,10 @@ def gauge(variant, deals, *, seed: int = 1, workers: int = 1) -> pl.DataFrame:
     :func:`_pull`, > 0 when the gain comes from competing higher than the players do,
     < 0 from lower). ``seed`` keys the players' random draws."""
     if len(deals) == 0:
-        raise ValueError("deals: the gauge needs at least one deal")
+        raise OptionError("deals: the gauge needs at least one deal")
     if workers > 1 and adjust.overridden(variant):
-        raise ValueError("workers: candidate offsets (adjust.using) live in this process; "
-                         "gauge them with workers=1")
+        raise OptionError("workers: candidate offsets (adjust.using) live in this process; "
+                          "gauge them with workers=1")
     states, values = _unforced(variant, deals, seed)
     parts = [p for seat in seats_of(variant)
              for p in _seat_rows(variant, deals, seed, seat, states, values, workers)]
@@ -255,7 +256,7 @@ def exploitability(variant, deals, *, seed: int = 1, workers: int = 1,
     the heuristic with zero offsets (then in one process)."""
     if unfitted:
         if workers > 1:
-            raise ValueError("--unfitted gauges in one process: use --workers 1")
+            raise OptionError("--unfitted gauges in one process: use --workers 1")
         with adjust.using(variant, np.zeros(adjust.SIZE)):
             table = gauge(variant, deals, seed=seed)
     else:
@@ -400,8 +401,8 @@ def fit(variant, *, deals_per_round: int, rounds: int, seed: int = 1,
     measured on deals the fit never moved on. Returns ``offsets``, ``rounds`` (each
     round's summary) and ``seconds``."""
     if deals_per_round < 1 or rounds < 1:
-        raise ValueError(f"fit: deals_per_round and rounds must be at least 1, got "
-                         f"{deals_per_round} and {rounds}")
+        raise OptionError(f"fit: deals_per_round and rounds must be at least 1, got "
+                          f"{deals_per_round} and {rounds}")
     offsets = np.zeros(adjust.SIZE) if start is None else np.array(start, dtype=np.float64)
     history, began = [], time.perf_counter()
     sizes, last = np.full(adjust.SIZE, float(first_step)), np.zeros(adjust.SIZE)

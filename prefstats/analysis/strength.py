@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
+from prefstats.errors import OptionError
 from prefstats.game import engine
 from prefstats.game.contracts import LEVEL
 from prefstats.game.deal import deal
@@ -173,15 +174,15 @@ def gauge(policy: str, against: str, *, deals: int, seed: int = 1, samples: int 
     module): a dict with ``declarer``, ``defence`` and ``raspasy`` parts, each with its
     paired figures, and the seconds and PIMC searches each setup took.
 
-    ``ValueError`` for an unknown policy, ``deals`` < 1 or ``samples`` out of range.
+    ``OptionError`` for an unknown policy, ``deals`` < 1 or ``samples`` out of range.
     """
     for name in (policy, against):
         if name not in POLICIES:
-            raise ValueError(f"unknown policy {name!r}; choose from {', '.join(POLICIES)}")
+            raise OptionError(f"unknown policy {name!r}; choose from {', '.join(POLICIES)}")
     if not 1 <= deals <= MAX_DEALS:
-        raise ValueError(f"deals must lie in 1..{MAX_DEALS:,}, got {deals}")
+        raise OptionError(f"deals must lie in 1..{MAX_DEALS:,}, got {deals}")
     if seed < 0:
-        raise ValueError(f"seed must be non-negative, got {seed}")
+        raise OptionError(f"seed must be non-negative, got {seed}")
     rules_variant = get_variant(variant) if isinstance(variant, str) else variant
     start = first_cards(policy, against, deals=deals, seed=seed, samples=samples,
                         variant=rules_variant)

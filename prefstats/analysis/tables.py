@@ -34,6 +34,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from prefstats.errors import OptionError
 from prefstats.game.cards import RANKS, SUITS
 from prefstats.sim.storage import CALL, CARD, CONTRACT, ENUMS, KIND, ROLE, enum_columns
 
@@ -148,8 +149,8 @@ def readable(frame: pl.LazyFrame | pl.DataFrame | str | Path) -> pl.LazyFrame | 
 
         frame = load(frame)
     if not isinstance(frame, pl.LazyFrame | pl.DataFrame):
-        raise ValueError(f"readable() takes a polars frame or a dataset folder, "
-                         f"got {type(frame).__name__}")
+        raise OptionError(f"readable() takes a polars frame or a dataset folder, "
+                          f"got {type(frame).__name__}")
     schema = frame.collect_schema() if isinstance(frame, pl.LazyFrame) else frame.schema
     decoders = _decoders(schema)
     exprs = [decoders[name].alias(name) for name, dtype in schema.items()
@@ -171,12 +172,12 @@ def to_frame(states: np.ndarray, variant, *, deal_ids: np.ndarray | None = None
 
     states = np.atleast_1d(states)
     if states.dtype != engine.STATE:
-        raise ValueError("to_frame() takes hand-engine states (engine.STATE records), "
-                         f"got an array of dtype {states.dtype}")
+        raise OptionError("to_frame() takes hand-engine states (engine.STATE records), "
+                          f"got an array of dtype {states.dtype}")
     unfinished = np.flatnonzero(states["phase"] != engine.DONE)
     if len(unfinished):
-        raise ValueError(f"to_frame(): state {int(unfinished[0])} is not a finished deal")
+        raise OptionError(f"to_frame(): state {int(unfinished[0])} is not a finished deal")
     ids = np.arange(len(states)) if deal_ids is None else np.asarray(deal_ids)
     if ids.shape != (len(states),) or (ids < 0).any():
-        raise ValueError(f"deal_ids must be {len(states)} non-negative numbers, one a state")
+        raise OptionError(f"deal_ids must be {len(states)} non-negative numbers, one a state")
     return enum_columns(pl.from_arrow(deals_table(states, ids, variant)))

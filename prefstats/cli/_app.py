@@ -8,40 +8,45 @@ import json
 import sys
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
-from pathlib import Path
 from typing import Any
 
 import typer
 from typer.core import TyperGroup
 
-_PACKAGE = Path(__file__).resolve().parent.parent
+from prefstats.errors import PrefstatsError
 
 
 def _user_error(exc: BaseException) -> str | None:
-    """The one-line message of an everyday mistake, or ``None`` for a real bug.
+    """The one-line message of a user's mistake, or ``None`` for a bug of prefstats.
 
-    Mistakes are prefstats' own refusals (a ``ValueError``, ``DatasetError`` included,
-    raised by prefstats' code) and operating-system errors (a missing, unreadable or
-    read-only path, a refused connection). A ``ValueError`` raised inside a library
-    prefstats calls is a bug of prefstats and keeps its traceback.
+    Mistakes are prefstats' refusals (a :class:`~prefstats.errors.PrefstatsError`) and
+    operating-system errors (a missing, unreadable or read-only path, a refused
+    connection). Anything else, a bare ``ValueError`` included, is a bug and keeps its
+    traceback.
     """
+    if isinstance(exc, PrefstatsError):
+        return str(exc)
     if isinstance(exc, OSError):
         if exc.filename is not None and exc.strerror:
             return f"{exc.filename}: {exc.strerror}"
         return str(exc) or type(exc).__name__
-    if isinstance(exc, ValueError):
-        tb = exc.__traceback__
-        while tb is not None and tb.tb_next is not None:
-            tb = tb.tb_next
-        origin = Path(tb.tb_frame.f_code.co_filename).resolve() if tb else None
-        if origin is not None and origin.is_relative_to(_PACKAGE):
-            return str(exc)
     return None
 
 
-class _Commands(TyperGroup):
+class HelpGroup(TyperGroup):
+    """A command group that, called without arguments, prints its help and succeeds."""
+
+    def parse_args(self, ctx, args):
+        if not args and self.no_args_is_help and not ctx.resilient_parsing:
+            typer.echo(ctx.get_help(), color=ctx.color)
+            ctx.exit(0)
+        return super().parse_args(ctx, args)
+
+
+class _Commands(HelpGroup):
     """The command group: a user's mistake ends the command with its message on stderr
-    and exit status 2; Ctrl-C with status 130; anything else keeps its traceback."""
+    and exit status 2; Ctrl-C with status 130; anything else is a bug: its traceback
+    and exit status 1."""
 
     def invoke(self, ctx):
         try:

@@ -9,6 +9,7 @@ import sys
 import typer
 
 from prefstats.cli._app import app
+from prefstats.errors import OptionError
 
 __all__ = [
     "METHOD_LABELS",
@@ -77,26 +78,22 @@ def analyze_command(
     from prefstats.game.variants import get_variant
     from prefstats.sim.rollout import POLICIES
 
-    try:
-        if output not in ("table", "json"):
-            raise ValueError(f"--format must be table or json, got {output!r}")
-        if deals < 1:
-            raise ValueError(f"--deals must be at least 1, got {deals}")
-        if policy not in POLICIES:
-            raise ValueError(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
-        rec = load_record(record)
-        rules = get_variant(variant) if variant else record_variant(rec)
-        summary = deal_summary(rec, rules)  # checks the whole record before any rollout
-        show = sys.stderr.isatty()
-        with Progress(disable=not show, transient=True, console=Console(stderr=True)) as bar:
-            task = bar.add_task("analyse", total=None)
-            frame = analyze(rec, rules, deals=deals, seed=seed, policy=policy,
-                            condition=condition,
-                            progress=lambda done, total: bar.update(task, completed=done,
-                                                                    total=total))
-    except ValueError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+    if output not in ("table", "json"):
+        raise OptionError(f"--format must be table or json, got {output!r}")
+    if deals < 1:
+        raise OptionError(f"--deals must be at least 1, got {deals}")
+    if policy not in POLICIES:
+        raise OptionError(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+    rec = load_record(record)
+    rules = get_variant(variant) if variant else record_variant(rec)
+    summary = deal_summary(rec, rules)  # checks the whole record before any rollout
+    show = sys.stderr.isatty()
+    with Progress(disable=not show, transient=True, console=Console(stderr=True)) as bar:
+        task = bar.add_task("analyse", total=None)
+        frame = analyze(rec, rules, deals=deals, seed=seed, policy=policy,
+                        condition=condition,
+                        progress=lambda done, total: bar.update(task, completed=done,
+                                                                total=total))
     names = rec.data.get("names") or [f"seat {s}" for s in range(3)]
     if output == "json":
         summary.update(policy=policy, condition=condition, deals=deals, seed=seed)

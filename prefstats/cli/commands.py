@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 import typer
 
-from prefstats.cli._app import FORMAT, Format, _compile_notice, app, write_data
+from prefstats.cli._app import FORMAT, Format, HelpGroup, _compile_notice, app, write_data
+from prefstats.errors import CardError, OptionError, PrefstatsError
 
 
 def _print_deals(deals, count: int) -> None:
@@ -53,7 +54,7 @@ _COMPARE = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater
 def hand_condition(texts: Sequence[str]) -> Callable[[Any], np.ndarray] | None:
     """The ``where`` of :func:`prefstats.game.deal.deal` for ``--where`` conditions such as
     ``"spades0 >= 6"`` or ``"points1 < 5"`` (FEATURE SEAT OP NUMBER; all must hold);
-    ``None`` for none. Raises ``ValueError`` naming a condition it cannot read."""
+    ``None`` for none. Raises ``OptionError`` naming a condition it cannot read."""
     if not texts:
         return None
     features = _hand_features()
@@ -62,9 +63,9 @@ def hand_condition(texts: Sequence[str]) -> Callable[[Any], np.ndarray] | None:
         m = _CONDITION.fullmatch(text.lower())
         if m is None or m[1] not in features or int(m[2]) > 2:
             known = ", ".join(features)
-            raise ValueError(f"--where {text!r}: expected FEATURE SEAT OP NUMBER, e.g. "
-                             f"'spades0 >= 6' or 'points1 < 5', with SEAT 0, 1 or 2, OP one "
-                             f"of < <= = != >= > and FEATURE one of {known}")
+            raise OptionError(f"--where {text!r}: expected FEATURE SEAT OP NUMBER, e.g. "
+                              f"'spades0 >= 6' or 'points1 < 5', with SEAT 0, 1 or 2, OP one "
+                              f"of < <= = != >= > and FEATURE one of {known}")
         tests.append((features[m[1]], int(m[2]), _COMPARE[m[3]], int(m[4])))
 
     def where(deals) -> np.ndarray:
@@ -90,8 +91,8 @@ def _fixed(option: str, text: str | None) -> int | None:
         return None
     try:
         return parse_cards(text)
-    except ValueError as exc:
-        raise ValueError(f"{option}: {exc}") from None
+    except CardError as exc:
+        raise CardError(f"{option}: {exc}") from None
 
 
 @app.command("deal")
@@ -206,8 +207,57 @@ def demo(
                f"{folder / 'guide.md'} ({time.perf_counter() - started:.0f} s)")
 
 
-variants_app = typer.Typer(help="Rule variants: presets and house rules.", no_args_is_help=True)
+variants_app = typer.Typer(cls=HelpGroup, help="Rule variants: presets and house rules.",
+                           no_args_is_help=True)
 app.add_typer(variants_app, name="variants")
+
+
+def _preset_summary(name: str) -> str:
+    """The first sentence of the comment that opens preset ``name``'s TOML file."""
+    from importlib import resources
+
+    text = resources.files("prefstats.game.presets").joinpath(f"{name}.toml").read_text("utf-8")
+    comment = []
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            break
+        comment.append(line.lstrip("# ").strip())
+    first, dot, _ = " ".join(comment).partition(". ")
+    return first + dot.strip()
+
+
+@variants_app.command("list")
+def variants_list(output: Format = FORMAT) -> None:
+    """List the preset variants: name, the players each may seat, what it is."""
+    import dataclasses
+
+    from prefstats.game.variants import PRESETS, Variant, get_variant
+
+    table_sizes = next(f for f in dataclasses.fields(Variant) if f.name == "players")
+    rows = []
+    for name in PRESETS:
+        allowed = []
+        for players in table_sizes.metadata["choices"]:
+            try:
+                get_variant(name, players=players)
+            except PrefstatsError:
+                continue
+            allowed.append(players)
+        rows.append({"name": name, "players": allowed, "description": _preset_summary(name)})
+    if output is not Format.table:
+        write_data(output, {"presets": rows},
+                   [{**r, "players": " ".join(map(str, r["players"]))} for r in rows],
+                   ["name", "players", "description"])
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="preset variants (prefstats variants show NAME prints one in full)")
+    for column in ("name", "players", "description"):
+        table.add_column(column)
+    for r in rows:
+        table.add_row(r["name"], ", ".join(map(str, r["players"])), r["description"])
+    Console().print(table)
 
 
 @variants_app.command("show")
@@ -222,7 +272,7 @@ def variants_show(
 
     try:
         v = load_variant(name) if name.endswith(".toml") else get_variant(name, players=players)
-    except (ValueError, OSError) as exc:
+    except (PrefstatsError, OSError) as exc:
         raise typer.BadParameter(str(exc), param_hint="NAME") from None
     typer.echo(v.to_toml(), nl=False)
 
@@ -239,7 +289,7 @@ def score_command(
 
     try:
         sheet = load_pulka(file)
-    except (ValueError, OSError) as exc:
+    except (PrefstatsError, OSError) as exc:
         raise typer.BadParameter(str(exc), param_hint="FILE") from None
     v = sheet.variant
     n = v.players
@@ -299,15 +349,15 @@ def _print_sheet(sheet, players: list[dict], entries: list[dict] | None) -> None
 def _simulation_setup(variant: str | None, config: Path | None, players: int | None,
                       policy: str, param: list[str] | None, backend: str,
                       scheduler: str | None):
-    """The variant and player parameters of a simulation command (raises ValueError)."""
+    """The variant and player parameters of a simulation command (raises OptionError)."""
     from prefstats.game.variants import get_variant, load_variant
     from prefstats.players.params import parameters, policy_params
 
     if config is not None and (variant is not None or players is not None):
-        raise ValueError("--config names the variant and its players; leave out --variant "
-                         "and --players (or put them in the file as base and players)")
+        raise OptionError("--config names the variant and its players; leave out --variant "
+                          "and --players (or put them in the file as base and players)")
     if scheduler is not None and backend != "dask":
-        raise ValueError("--scheduler is a dask scheduler's address; it needs --backend dask")
+        raise OptionError("--scheduler is a dask scheduler's address; it needs --backend dask")
     rules = load_variant(config) if config else get_variant(variant or "sochi", players=players)
     overrides = {}
     for item in param or []:
@@ -315,9 +365,9 @@ def _simulation_setup(variant: str | None, config: Path | None, players: int | N
         try:
             overrides[name.strip()] = float(value)
         except ValueError:
-            raise ValueError(f"--param expects NAME=NUMBER, got {item!r}") from None
+            raise OptionError(f"--param expects NAME=NUMBER, got {item!r}") from None
     if overrides and not parameters(policy):
-        raise ValueError(f"--param applies to the heuristic and pimc players, not {policy!r}")
+        raise OptionError(f"--param applies to the heuristic and pimc players, not {policy!r}")
     return rules, policy_params(policy, **overrides) if parameters(policy) else None
 
 
@@ -504,7 +554,7 @@ def strength_command(
     from prefstats.analysis.strength import format_gauge, gauge
 
     if format not in ("table", "json"):
-        raise ValueError(f"--format must be table or json, got {format!r}")
+        raise OptionError(f"--format must be table or json, got {format!r}")
     _compile_notice("analysis/strength._play_out")
     result = gauge(policy, against, deals=deals, seed=seed, samples=samples, variant=variant)
     typer.echo(json.dumps(result, indent=2) if format == "json" else format_gauge(result))
@@ -533,9 +583,9 @@ def exploit_command(
     from prefstats.reports.exploit import format_gauge, top_classes
 
     if format not in ("table", "json"):
-        raise ValueError(f"--format must be table or json, got {format!r}")
+        raise OptionError(f"--format must be table or json, got {format!r}")
     if deals < 1:
-        raise ValueError(f"--deals must be at least 1, got {deals}")
+        raise OptionError(f"--deals must be at least 1, got {deals}")
     rules = get_variant(variant, players=players)
     _compile_notice("sim/rollout._rollout_kernel")
     table, head = exploitability(rules, deal(deals, seed=seed), seed=seed, workers=workers,
@@ -581,17 +631,17 @@ def solve_command(
 
     if seed is not None:
         if hands:
-            raise ValueError("give three hands or --seed with --deal, not both")
+            raise OptionError("give three hands or --seed with --deal, not both")
         from prefstats.game.deal import deal
 
         dealt = deal(1, seed=seed, start=deal_id or 0)
         masks = [int(h) for h in dealt.hands[0]]
     elif deal_id is not None:
-        raise ValueError("--deal is a deal's number in a seed's stream; it needs --seed")
+        raise OptionError("--deal is a deal's number in a seed's stream; it needs --seed")
     else:
         if len(hands or []) != 3:
-            raise ValueError(f"expected three hands (or --seed and --deal), got "
-                             f"{len(hands or [])}")
+            raise OptionError(f"expected three hands (or --seed and --deal), got "
+                              f"{len(hands or [])}")
         masks = [_fixed(f"hand {s}", h) for s, h in enumerate(hands)]
     t = (trump or "NT").strip().upper()
     if t in ("NT", "N", "-", "БК"):
@@ -599,9 +649,9 @@ def solve_command(
     elif len(t) == 1 and t in SUIT_LETTERS + SUITS:
         suit = (SUIT_LETTERS + SUITS).index(t) % 4
     else:
-        raise ValueError(f"trump must be one of S C D H ♠ ♣ ♦ ♥ NT, got {trump!r}")
+        raise OptionError(f"trump must be one of S C D H ♠ ♣ ♦ ♥ NT, got {trump!r}")
     if misere and suit is not None:
-        raise ValueError(f"a misère is played without trumps; leave out --trump {trump}")
+        raise OptionError(f"a misère is played without trumps; leave out --trump {trump}")
     _compile_notice("solver/_batch._leads_one")
     leads = solve_leads(masks, trump=suit, leader=leader, declarer=declarer, misere=misere)
     # The leader picks the best card for his side: the declarer's side wants tricks on a
@@ -642,6 +692,7 @@ __all__ = [
     "solve_command",
     "strength_command",
     "variants_app",
+    "variants_list",
     "variants_show",
 ]
 

@@ -21,6 +21,7 @@ import typer
 
 from prefstats.cli import commands as cli
 from prefstats.cli._app import FORMAT, Format, app, write_data
+from prefstats.errors import OptionError
 
 __all__ = [
     "MIN_DEALS",
@@ -140,23 +141,19 @@ def rollout_command(
 
     workers = workers or usable_cores()
 
-    try:
-        if deals < 1:
-            raise ValueError(f"--deals must be at least 1, got {deals}")
-        rules = get_variant(variant)
-        if options is None:
-            names = default_options(rules, decision)
-        else:
-            names = [o.strip() for o in options.split(",")]
-        option_codes(rules, decision, names)
-        mask = parse_cards(hand)
-        known = parse_cards(talon) if talon else None
-        hand_deals(mask, seat, 0, talon=known)  # checks the hand and the talon
-        rollout(rules, hand_deals(mask, seat, 0, talon=known), seat=seat, decision=decision,
-                options=names, policy=policy)  # checks the seat and the policy
-    except ValueError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+    if deals < 1:
+        raise OptionError(f"--deals must be at least 1, got {deals}")
+    rules = get_variant(variant)
+    if options is None:
+        names = default_options(rules, decision)
+    else:
+        names = [o.strip() for o in options.split(",")]
+    option_codes(rules, decision, names)
+    mask = parse_cards(hand)
+    known = parse_cards(talon) if talon else None
+    hand_deals(mask, seat, 0, talon=known)  # checks the hand and the talon
+    rollout(rules, hand_deals(mask, seat, 0, talon=known), seat=seat, decision=decision,
+            options=names, policy=policy)  # checks the seat and the policy
     block = len(hand_deals(mask, seat, 1, talon=known))  # the talons: one deal each
     blocks = -(-deals // block)
     first = max(1, -(-MIN_DEALS // block))

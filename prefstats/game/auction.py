@@ -21,7 +21,7 @@ left-hand defender first; a third call is the first defender's return of whist a
 half-whist).
 
 The rules live once, in the compiled :func:`_auction_state`, which the simulator calls
-on int64 call arrays; the functions here wrap it and raise ``ValueError`` on bad input.
+on int64 call arrays; the functions here wrap it and raise a ``PrefstatsError`` on bad input.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
+from prefstats.errors import IllegalActionError, OptionError, VariantError
 from prefstats.game.cards import popcount
 from prefstats.game.codes import W_HALF, W_PASS, W_WHIST, WHIST_CALL_NAMES
 from prefstats.game.contracts import (
@@ -153,7 +154,7 @@ def ladder_rank(no_talon_bids: bool = False, misere_place: str = "over_eight") -
     ['10NT nt', 'misère', 'misère nt']
     """
     if misere_place not in MISERE_PLACES:
-        raise ValueError(f"misere_place: {misere_place!r} is not one of {MISERE_PLACES}")
+        raise VariantError(f"misere_place: {misere_place!r} is not one of {MISERE_PLACES}")
 
     def level(lv: int, no_talon: bool) -> list[int]:
         base = [c for c in range(N_CONTRACTS) if LEVEL[c] == lv]
@@ -355,7 +356,7 @@ def _replay(history: Sequence[int], variant: Variant, after_raspasy: bool) -> tu
         known = 0 <= call <= DARK or NO_TALON_BID <= call < N_CALLS
         name = call_name(call) if known else repr(call)
         over = ": the auction is over" if state[0] < 0 else ""
-        raise ValueError(f"illegal call {name} by seat {state[0]}{over}")
+        raise IllegalActionError(f"illegal call {name} by seat {state[0]}{over}")
     return state
 
 
@@ -373,7 +374,7 @@ def legal_calls(
     a senior player take the current bid; misère only as a player's first call, never
     held, and its bidder may only pass afterwards; after a raspasy no bid below
     ``raspasy_exit`` (``min_bid``).
-    An illegal history raises ``ValueError``.
+    An illegal history raises ``IllegalActionError``.
 
     >>> from prefstats.game.variants import get_variant
     >>> v = get_variant("leningrad")
@@ -397,11 +398,11 @@ def auction_result(
 ) -> tuple[int, int] | None:
     """``(declarer, bid)`` of a finished auction, ``None`` for raspasy (all passed).
 
-    An illegal or unfinished history raises ``ValueError``.
+    An illegal or unfinished history raises ``IllegalActionError``.
     """
     speaker, high, high_bidder, passed = _replay(history, variant, after_raspasy)[:4]
     if speaker >= 0:
-        raise ValueError("the auction is not over")
+        raise IllegalActionError("the auction is not over")
     return None if passed == 0b111 else (high_bidder, high)
 
 
@@ -499,14 +500,14 @@ def whist_options(variant: Variant, declarer: int | None = None) -> tuple[bool, 
     dummy = dummy_seat(variant)
     if dummy >= 0:
         if declarer is None or declarer == dummy:
-            raise ValueError(f"declarer: with a dummy name the declaring player, got {declarer!r}")
+            raise OptionError(f"declarer: with a dummy name the declaring player, got {declarer!r}")
         dummy = 0 if (declarer + 1) % 3 == dummy else 1
     return variant.half_whist, variant.ten_checked, variant.stalingrad, dummy
 
 
 def _replay_whist(contract: int, calls: Sequence[int], variant: Variant,
                   declarer: int | None = None) -> tuple:
-    """:func:`whist_state` of ``calls``; an illegal call raises ``ValueError``."""
+    """:func:`whist_state` of ``calls``; an illegal call raises ``IllegalActionError``."""
     code = Contract(contract).code
     # anything but a whist call becomes -1, which the kernel reports as illegal
     array = np.array(
@@ -516,7 +517,7 @@ def _replay_whist(contract: int, calls: Sequence[int], variant: Variant,
     state = whist_state(code, array, *whist_options(variant, declarer))
     bad = state[-1]
     if bad >= 0:
-        raise ValueError(f"illegal whist call {calls[bad]!r} at position {bad}")
+        raise IllegalActionError(f"illegal whist call {calls[bad]!r} at position {bad}")
     return state
 
 
@@ -529,7 +530,7 @@ def legal_whist_calls(contract: int, calls: Sequence[int], variant: Variant,
     ``stalingrad`` 6♠ must be whisted by both. ``half`` is open to the second defender
     after the first passed, on a 6 or 7, when ``half_whist`` is on; the first may then
     return the whist. With Gusarik's dummy (``declarer`` then needed) the other defender
-    makes the one call. An illegal sequence raises ``ValueError``.
+    makes the one call. An illegal sequence raises ``IllegalActionError``.
 
     >>> from prefstats.game.variants import get_variant
     >>> legal_whist_calls(parse_call("7♦"), [W_PASS], get_variant("leningrad"))
@@ -546,7 +547,7 @@ def whist_outcome(contract: int, calls: Sequence[int], variant: Variant,
     ``("whist", "half")`` is a half-whist whose whist the first defender returned: he
     whists alone and the half-whister counts as a passer. Games without whist calls
     (``ten_checked`` 10s) give ``("whist", "whist")``. An illegal or unfinished sequence
-    raises ``ValueError``.
+    raises ``IllegalActionError``.
 
     >>> from prefstats.game.variants import get_variant
     >>> whist_outcome(parse_call("6♥"), [W_PASS, W_HALF, W_PASS], get_variant("leningrad"))
@@ -554,7 +555,7 @@ def whist_outcome(contract: int, calls: Sequence[int], variant: Variant,
     """
     legal, _, first, second, _ = _replay_whist(contract, calls, variant, declarer)
     if legal:
-        raise ValueError("whisting is not over")
+        raise IllegalActionError("whisting is not over")
     if first < 0:
-        raise ValueError("misère has no whist")
+        raise IllegalActionError("misère has no whist")
     return WHIST_CALL_NAMES[first], WHIST_CALL_NAMES[second]

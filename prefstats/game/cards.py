@@ -24,6 +24,8 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from prefstats.errors import CardError
+
 __all__ = [
     "ACE",
     "CLUBS",
@@ -105,7 +107,7 @@ def card_index(rank: int, suit: int) -> int:
 def card_name(card: int) -> str:
     """Name of one card index, e.g. ``card_name(31) == 'A♥'``."""
     if not 0 <= card < N_CARDS:
-        raise ValueError(f"card index {card} is outside 0..31")
+        raise CardError(f"card index {card} is outside 0..31")
     return RANKS[card & 7] + SUITS[card >> 3]
 
 
@@ -130,7 +132,7 @@ def _parse_ranks(text: str, token: str) -> list[int]:
         elif text[i] == "-" and len(text) == 1:
             i += 1
         else:
-            raise ValueError(f"bad card token {token!r}: {text[i]!r} is not a rank")
+            raise CardError(f"bad card token {token!r}: {text[i]!r} is not a rank")
     return ranks
 
 
@@ -140,13 +142,13 @@ def parse_cards(text: str) -> int:
     Accepts suit groups with symbols or letters (``"♠AKQ ♣7 ♥10 9 8"``,
     ``"S:AKQ C:7 H:T98"``, ``-`` or nothing for a void) and single cards written rank
     first (``"As 10d Q♥"``). Ranks are ``7 8 9 10|T J Q K A``, case-insensitive.
-    Anything else, and any card named twice, raises ``ValueError`` naming the token.
+    Anything else, and any card named twice, raises ``CardError`` naming the token.
 
     >>> parse_cards("S:A") == parse_cards("As") == 1 << 7
     True
     """
     if not isinstance(text, str):
-        raise TypeError(f"parse_cards expects a string, got {type(text).__name__}")
+        raise CardError(f"parse_cards expects a string, got {type(text).__name__}")
     mask = 0
     suit: int | None = None
     for token in _SEPARATORS.split(text.strip()):
@@ -159,16 +161,16 @@ def parse_cards(text: str) -> int:
         elif token[-1] in _SUIT_OF_CHAR and len(token) > 1:
             ranks = _parse_ranks(token[:-1], token)
             if len(ranks) != 1:
-                raise ValueError(f"bad card token {token!r}: expected one rank before the suit")
+                raise CardError(f"bad card token {token!r}: expected one rank before the suit")
             cards = [card_index(ranks[0], _SUIT_OF_CHAR[token[-1]])]
             suit = None
         elif suit is not None:
             cards = [card_index(r, suit) for r in _parse_ranks(token, token)]
         else:
-            raise ValueError(f"bad card token {token!r}: no suit given for these ranks")
+            raise CardError(f"bad card token {token!r}: no suit given for these ranks")
         for c in cards:
             if mask >> c & 1:
-                raise ValueError(f"bad card token {token!r}: {card_name(c)} is named twice")
+                raise CardError(f"bad card token {token!r}: {card_name(c)} is named twice")
             mask |= 1 << c
     return mask
 
@@ -181,7 +183,7 @@ def format_cards(mask: int, *, voids: bool = False) -> str:
     """
     mask = int(mask)
     if not 0 <= mask <= FULL_DECK:
-        raise ValueError(f"{mask} is not a 32-bit card mask")
+        raise CardError(f"{mask} is not a 32-bit card mask")
     groups = []
     for s in range(4):
         holding = mask >> (8 * s) & 0xFF

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from prefstats.errors import ContractError
 from prefstats.game.cards import SUIT_LETTERS, SUITS
 from prefstats.game.codes import NO_TRUMP, NO_TRUMP_SUIT
 
@@ -59,7 +60,7 @@ def contract_code(level: int, strain: int) -> int:
     (14, 16)
     """
     if level not in _PRICE_OF_LEVEL or not 0 <= strain <= NO_TRUMP:
-        raise ValueError(f"no contract of level {level} and strain {strain}")
+        raise ContractError(f"no contract of level {level} and strain {strain}")
     code = 5 * (level - 6) + strain
     return code + 1 if level >= 9 else code
 
@@ -96,7 +97,7 @@ class Contract:
 
     def __post_init__(self) -> None:
         if not (isinstance(self.code, int | np.integer) and 0 <= self.code < N_CONTRACTS):
-            raise ValueError(f"contract code {self.code!r} is outside 0..25")
+            raise ContractError(f"contract code {self.code!r} is outside 0..25")
         object.__setattr__(self, "code", int(self.code))
 
     @property
@@ -153,7 +154,7 @@ _CONTRACT = re.compile(r"^(10|[6-9])(.+)$")
 def parse_contract(text: str) -> Contract:
     """Parse ``"6♠"``, ``"6S"``, ``"7NT"``, ``"7БК"``, ``"misere"`` or ``"мизер"``.
 
-    Case and spaces are ignored; anything else raises ``ValueError``.
+    Case and spaces are ignored; anything else raises ``ContractError``.
 
     >>> str(parse_contract("10 h")), str(parse_contract("Misère"))
     ('10♥', 'misère')
@@ -161,13 +162,13 @@ def parse_contract(text: str) -> Contract:
     if isinstance(text, Contract):
         return text
     if not isinstance(text, str):
-        raise ValueError(f"a contract is written as text like '6♠', got {text!r}")
+        raise ContractError(f"a contract is written as text like '6♠', got {text!r}")
     key = text.replace(" ", "").upper()
     if key in _MISERE_NAMES:
         return Contract(MISERE)
     m = _CONTRACT.match(key)
     if not m or m[2] not in _STRAIN_OF_TEXT:
-        raise ValueError(f"bad contract {text!r}: expected a level 6..10 and ♠ ♣ ♦ ♥ or NT")
+        raise ContractError(f"bad contract {text!r}: expected a level 6..10 and ♠ ♣ ♦ ♥ or NT")
     return Contract(contract_code(int(m[1]), _STRAIN_OF_TEXT[m[2]]))
 
 

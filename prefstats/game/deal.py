@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from prefstats.errors import CardError, OptionError
 from prefstats.game.cards import (
     FULL_DECK,
     GOLDEN_GAMMA,
@@ -240,20 +241,20 @@ def _as_mask(cards: int | str | None) -> int:
 def _slots(fixed_hands: Sequence, fixed_talon) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Check fixed cards and return (free cards, free places per slot, fixed masks)."""
     if len(fixed_hands) != 3:
-        raise ValueError(f"fixed_hands needs one entry per seat (3), got {len(fixed_hands)}")
+        raise OptionError(f"fixed_hands needs one entry per seat (3), got {len(fixed_hands)}")
     masks = [_as_mask(h) for h in fixed_hands] + [_as_mask(fixed_talon)]
     names = [*SEAT_NAMES[:3], "talon"]
     capacity = [HAND_SIZE] * 3 + [TALON_SIZE]
     used = 0
     for mask, name, cap in zip(masks, names, capacity, strict=True):
         if not 0 <= mask <= FULL_DECK:
-            raise ValueError(f"{name}: {mask} is not a 32-bit card mask")
+            raise CardError(f"{name}: {mask} is not a 32-bit card mask")
         if used & mask:
-            raise ValueError(
+            raise CardError(
                 f"impossible deal: {format_cards(used & mask)} fixed in two places ({name})"
             )
         if int(card_counts(mask)) > cap:
-            raise ValueError(f"impossible deal: {name} fixed with more than {cap} cards")
+            raise CardError(f"impossible deal: {name} fixed with more than {cap} cards")
         used |= mask
     free = np.array([c for c in range(32) if not used >> c & 1], dtype=np.uint8)
     sizes = np.array([cap - int(card_counts(m)) for m, cap in zip(masks, capacity, strict=True)])
@@ -279,7 +280,7 @@ def deal(
     card text; a seat given fewer than 10 cards gets the rest dealt at random).
     ``where`` keeps only deals for which it returns true and deals on until ``n``
     match; ``Deals.index`` then holds the stream numbers of the kept deals. An
-    impossible constraint raises ``ValueError`` as soon as none of the first
+    impossible constraint raises ``OptionError`` as soon as none of the first
     ``first_block`` deals passed it (a rarer one too: pass a larger ``first_block``);
     a rare one that did pass deals on up to ``max_tries`` deals, then raises.
 
@@ -292,12 +293,12 @@ def deal(
     True
     """
     if n < 0 or start < 0:
-        raise ValueError(f"n and start must be non-negative, got n={n}, start={start}")
+        raise OptionError(f"n and start must be non-negative, got n={n}, start={start}")
     if start + n > MAX_DEALS:
-        raise ValueError(f"deal numbers end at 2**63 - 1 (they are int64): start + n = "
-                         f"{start + n:,} is past it")
+        raise OptionError(f"deal numbers end at 2**63 - 1 (they are int64): start + n = "
+                          f"{start + n:,} is past it")
     if seed is not None and (not isinstance(seed, int | np.integer) or seed < 0):
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+        raise OptionError(f"seed must be a non-negative integer, got {seed!r}")
     entropy, key0, key1 = seed_keys(seed)
     free, sizes, fixed = _slots(fixed_hands, fixed_talon)
 
@@ -317,12 +318,12 @@ def deal(
     batch = max(1024, min(n, 1_000_000))
     while found < n:
         if found == 0 and tried >= first_block:
-            raise ValueError(
+            raise OptionError(
                 f"no deal of the first {tried:,} matched the constraints: they are "
                 f"impossible, or rarer than 3 in {tried:,} (raise first_block to deal on)"
             )
         if tried >= min(max_tries, MAX_DEALS - start):
-            raise ValueError(
+            raise OptionError(
                 f"only {found} of {n} deals matched the constraints in {tried:,} tries: "
                 "they are impossible or too rare (raise max_tries to deal on)"
             )
@@ -330,7 +331,7 @@ def deal(
         tried += len(chunk)
         ok = np.asarray(where(chunk), dtype=bool)
         if ok.shape != (len(chunk),):
-            raise ValueError(f"where must return one bool per deal, got shape {ok.shape}")
+            raise OptionError(f"where must return one bool per deal, got shape {ok.shape}")
         picked = np.flatnonzero(ok)[: n - found]
         kept.append(chunk[picked])
         found += len(picked)

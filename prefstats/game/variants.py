@@ -14,7 +14,7 @@ preset and overrides some options:
 >>> get_variant("sochi", hold="bogus")
 Traceback (most recent call last):
 ...
-ValueError: hold: 'bogus' is not one of 'senior', 'first_hand', 'none'
+prefstats.errors.VariantError: hold: 'bogus' is not one of 'senior', 'first_hand', 'none'
 
 Rates that depend on the contract price ``c`` are data too (:class:`Rate`): ``"c"``,
 ``"2c"``, ``"c/2"`` or a fixed number such as ``10``.
@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from prefstats.errors import VariantError
 from prefstats.game.codes import DEALER_SITS_OUT, TABLE_FORMATS, TABLE_PLAYERS, WITH_DUMMY
 from prefstats.game.contracts import LEVEL, N_CONTRACTS, OBLIGATION, PRICE, QUOTA
 from prefstats.game.tricks import RASPASY_TALON_MODES
@@ -132,18 +133,18 @@ class Rate:
             return value
         if isinstance(value, int) and not isinstance(value, bool):
             if value < 0:
-                raise ValueError(f"{key}: a rate cannot be negative, got {value}")
+                raise VariantError(f"{key}: a rate cannot be negative, got {value}")
             return cls(Fraction(0), value)
         if isinstance(value, str):
             m = _RATE.match(value.replace(" ", ""))
             if m:
                 if int(m["den"] or 1) == 0:
-                    raise ValueError(f"{key}: {value!r} divides by zero")
+                    raise VariantError(f"{key}: {value!r} divides by zero")
                 per = Fraction(int(m["num"] or 1), int(m["den"] or 1))
                 if (2 * per).denominator != 1:
-                    raise ValueError(f"{key}: {value!r} must be a multiple of c/2")
+                    raise VariantError(f"{key}: {value!r} must be a multiple of c/2")
                 return cls(per, 0)
-        raise ValueError(
+        raise VariantError(
             f"{key}: expected an integer or a multiple of the price like 'c', '2c', 'c/2', "
             f"got {value!r}"
         )
@@ -460,42 +461,42 @@ class Variant:
             choices = f.metadata["choices"]
             if choices and checked not in choices:
                 listed = ", ".join(repr(c) for c in choices)
-                raise ValueError(f"{f.name}: {checked!r} is not one of {listed}")
+                raise VariantError(f"{f.name}: {checked!r} is not one of {listed}")
         if TABLE_PLAYERS[self.table_format] != self.players:
-            raise ValueError(f"table: {self.table!r} seats {TABLE_PLAYERS[self.table_format]} "
-                             f"players, not players = {self.players}")
+            raise VariantError(f"table: {self.table!r} seats {TABLE_PLAYERS[self.table_format]} "
+                               f"players, not players = {self.players}")
         if self.raspasy_talon == "dealer" and not self.dealer_sits_out:
-            raise ValueError("raspasy_talon: 'dealer' needs table = 'dealer_out' (4 players)")
+            raise VariantError("raspasy_talon: 'dealer' needs table = 'dealer_out' (4 players)")
         if self.bomb_rounds and not self.blind_pass:
-            raise ValueError("bomb_rounds: the opening rounds are blind passes; needs blind_pass")
+            raise VariantError("bomb_rounds: the opening rounds are blind passes; needs blind_pass")
         if self.bomb_level == "round" and self.bomb_rounds > MAX_BOMB_LEVEL:
-            raise ValueError(f"bomb_rounds: at most {MAX_BOMB_LEVEL} circles with bomb_level "
-                             f"= 'round' (a bomb of 2^{MAX_BOMB_LEVEL}), got {self.bomb_rounds}")
+            raise VariantError(f"bomb_rounds: at most {MAX_BOMB_LEVEL} circles with bomb_level "
+                               f"= 'round' (a bomb of 2^{MAX_BOMB_LEVEL}), got {self.bomb_rounds}")
         if self.dark_misere_high and not self.dark_bids:
-            raise ValueError("dark_misere_high: a misère bid in the dark needs dark_bids")
+            raise VariantError("dark_misere_high: a misère bid in the dark needs dark_bids")
         if self.dark_misere_high and self.misere_place != "over_eight":
-            raise ValueError("dark_misere_high: a dark misère between the dark and the light "
-                             "nines (B:105) needs misere_place = 'over_eight', got "
-                             f"{self.misere_place!r}")
+            raise VariantError("dark_misere_high: a dark misère between the dark and the light "
+                               "nines (B:105) needs misere_place = 'over_eight', got "
+                               f"{self.misere_place!r}")
         if self.raspasy_first_hand_leads == 3 and self.raspasy_talon != "suit_lead":
-            raise ValueError("raspasy_first_hand_leads: 3 needs raspasy_talon = 'suit_lead' "
-                             "(B:227: the talon cards set the suits)")
+            raise VariantError("raspasy_first_hand_leads: 3 needs raspasy_talon = 'suit_lead' "
+                               "(B:227: the talon cards set the suits)")
         if self.lone_whist_play != "open" and self.has_dummy:
-            raise ValueError("lone_whist_play: Gusarik's defender always plays the turned "
-                             "dummy (table = 'dummy')")
+            raise VariantError("lone_whist_play: Gusarik's defender always plays the turned "
+                               "dummy (table = 'dummy')")
         if self.ten_checked and self.ten_obligation:
-            raise ValueError("ten_checked: a ten played without whist calls owes no tricks; "
-                             f"it contradicts ten_obligation = {self.ten_obligation}")
+            raise VariantError("ten_checked: a ten played without whist calls owes no tricks; "
+                               f"it contradicts ten_obligation = {self.ten_obligation}")
         if self.dummy_hand != "first" and not self.has_dummy:
-            raise ValueError(f"dummy_hand: {self.dummy_hand!r} needs table = 'dummy' "
-                             f"(Gusarik), got table = {self.table!r}")
+            raise VariantError(f"dummy_hand: {self.dummy_hand!r} needs table = 'dummy' "
+                               f"(Gusarik), got table = {self.table!r}")
         if self.talon_whists and not self.dealer_sits_out:
-            raise ValueError("talon_whists: needs table = 'dealer_out' (the dealer sits out)")
+            raise VariantError("talon_whists: needs table = 'dealer_out' (the dealer sits out)")
         if not self.raspasy_rates and not self.raspasy_whists:
-            raise ValueError("raspasy_rates: empty while raspasy_whists = 0 scores no raspasy")
+            raise VariantError("raspasy_rates: empty while raspasy_whists = 0 scores no raspasy")
         if self.pool_value <= 0 or self.mountain_value <= 0:
             key = "pool_value" if self.pool_value <= 0 else "mountain_value"
-            raise ValueError(f"{key}: must be positive")
+            raise VariantError(f"{key}: must be positive")
 
     @property
     def table_format(self) -> int:
@@ -670,7 +671,7 @@ def _check_field(key: str, kind: str, value: Any) -> Any:
         value = tuple(value) if ok else value
     if not ok:
         want = {"int": "a non-negative integer", "tuple[int, ...]": "a list of positive integers"}
-        raise ValueError(f"{key}: expected {want.get(kind, kind)}, got {value!r}")
+        raise VariantError(f"{key}: expected {want.get(kind, kind)}, got {value!r}")
     return value
 
 
@@ -699,11 +700,11 @@ def _preset(name: str) -> dict[str, Any]:
     """Preset ``name``'s options: the base preset's, overridden by the preset file's
     (its ``[four_players]`` table too)."""
     if name not in PRESETS:
-        raise ValueError(f"base: unknown variant {name!r}; presets are {', '.join(PRESETS)}")
+        raise VariantError(f"base: unknown variant {name!r}; presets are {', '.join(PRESETS)}")
     values = _preset_file(BASE_PRESET)
     own = _preset_file(name)
     if own.pop("base", None) != BASE_PRESET:
-        raise ValueError(f"preset {name!r}: must start from base = {BASE_PRESET!r}")
+        raise VariantError(f"preset {name!r}: must start from base = {BASE_PRESET!r}")
     four = {**values.pop("four_players", {}), **own.pop("four_players", {})}
     values.update(own, four_players=four)
     return values
@@ -720,18 +721,18 @@ def get_variant(name: str, *, players: int | None = None, **options: Any) -> Var
     >>> get_variant("sochi", colour="red")
     Traceback (most recent call last):
     ...
-    ValueError: colour: unknown option
+    prefstats.errors.VariantError: colour: unknown option
     """
     options = _renamed(options)
     for key in options:
         if key not in _FIELDS or key == "base":
-            raise ValueError(f"{key}: unknown option")
+            raise VariantError(f"{key}: unknown option")
     values = _preset(name)
     four = values.pop("four_players", {})
     if players is None:
         players = values.get("players", 3)
     elif "players" in values and players != values["players"]:  # a preset of a fixed table
-        raise ValueError(f"players: {name} is played by {values['players']}, got {players}")
+        raise VariantError(f"players: {name} is played by {values['players']}, got {players}")
     if players == 4:
         values.update(four)
     values.update(options, base=name, players=players)
@@ -777,10 +778,10 @@ def _renamed(options: Mapping[str, Any]) -> dict[str, Any]:
             continue
         value = out.pop(old)
         if not isinstance(value, bool):
-            raise ValueError(f"{old}: expected true or false, got {value!r}")
+            raise VariantError(f"{old}: expected true or false, got {value!r}")
         if new in out and out[new] != values[value]:
-            raise ValueError(f"{old}: the old name of {new}; {old} = {_toml_value(value)} "
-                             f"contradicts {new} = {_toml_value(out[new])}")
+            raise VariantError(f"{old}: the old name of {new}; {old} = {_toml_value(value)} "
+                               f"contradicts {new} = {_toml_value(out[new])}")
         out[new] = values[value]
     return out
 
@@ -790,7 +791,7 @@ def load_variant_text(text: str) -> Variant:
     try:
         values = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"not valid TOML: {exc}") from None
+        raise VariantError(f"not valid TOML: {exc}") from None
     return variant_from_mapping(values)
 
 
@@ -802,7 +803,7 @@ def variant_from_mapping(values: Mapping[str, Any]) -> Variant:
     """
     values = dict(values)
     if "base" not in values:
-        raise ValueError('base: missing; name a preset, e.g. base = "sochi"')
+        raise VariantError('base: missing; name a preset, e.g. base = "sochi"')
     base = values.pop("base")
     players = values.pop("players", None)
     return get_variant(base, players=players, **values)
@@ -811,7 +812,7 @@ def variant_from_mapping(values: Mapping[str, Any]) -> Variant:
 def load_variant(path: str | Path) -> Variant:
     """Read a variant from a TOML file with ``base = "..."`` plus option overrides.
 
-    Unknown keys, wrong types and impossible combinations raise ``ValueError`` naming
+    Unknown keys, wrong types and impossible combinations raise ``VariantError`` naming
     the key. ``load_variant`` reads back what :meth:`Variant.to_toml` writes.
     """
     return load_variant_text(Path(path).read_text("utf-8"))

@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from prefstats.errors import OptionError
 from prefstats.game.cards import ACE, KING, RANK_MASKS, popcount
 from prefstats.players.evaluate import SAFE, declarer_tricks
 
@@ -177,8 +178,8 @@ def _shipped(name: str) -> tuple[np.ndarray, dict[str, Any]] | None:
         data = np.load(f)
         row, meta = data["adjust"], json.loads(str(data["meta"]))
     if row.shape != (SIZE,) or not np.all(np.isfinite(row)):
-        raise ValueError(f"{name}: the fitted offsets must be {SIZE} finite values, got "
-                         f"shape {row.shape}")
+        raise RuntimeError(f"{name}: the fitted offsets must be {SIZE} finite values, got "
+                           f"shape {row.shape}")
     row.flags.writeable = False
     return row, meta
 
@@ -232,7 +233,7 @@ def using(variant, offsets: np.ndarray) -> Iterator[None]:
 
     offsets = np.asarray(offsets, dtype=np.float64)
     if offsets.shape != (SIZE,) or not np.all(np.isfinite(offsets)):
-        raise ValueError(f"offsets: expected {SIZE} finite values, got shape {offsets.shape}")
+        raise OptionError(f"offsets: expected {SIZE} finite values, got shape {offsets.shape}")
     key = (variant.base, variant.players)
     previous = _OVERRIDES.get(key)
     _OVERRIDES[key] = offsets

@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from prefstats.errors import OptionError
 from prefstats.game import engine
 from prefstats.game.cards import GOLDEN_GAMMA, nth_bit64, popcount64, splitmix64
 from prefstats.players.base import BasePlayer, Observation
@@ -149,17 +150,17 @@ def default_params(policy: str) -> np.ndarray:
 
 def resolve_params(policy: str, params: np.ndarray | None = None) -> np.ndarray:
     """The parameter array built-in ``policy`` runs with: its defaults when ``params`` is
-    None, else ``params`` checked (``ValueError`` for an unknown policy, or values that
+    None, else ``params`` checked (``OptionError`` for an unknown policy, or values that
     are not this policy's or out of range; the random player reads none)."""
     if policy not in POLICIES:
-        raise ValueError(f"unknown built-in policy {policy!r}; choose from {', '.join(POLICIES)}")
+        raise OptionError(f"unknown built-in policy {policy!r}; choose from {', '.join(POLICIES)}")
     if params is None:
         return default_params(policy)
     prm = np.asarray(params, dtype=np.float64)
     want = len(parameters(policy))
     if want and prm.shape != (want,):
-        raise ValueError(f"policy {policy!r} takes {want} player parameters, got shape "
-                         f"{prm.shape}")
+        raise OptionError(f"policy {policy!r} takes {want} player parameters, got shape "
+                          f"{prm.shape}")
     return check_params(prm) if want else prm
 
 

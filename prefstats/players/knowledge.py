@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from prefstats.errors import CardError, OptionError
 from prefstats.game import engine
 from prefstats.game.cards import (
     FULL_DECK,
@@ -97,42 +98,43 @@ class Knowledge:
         return FULL_DECK & ~known
 
     def check(self) -> None:
-        """``ValueError`` naming the first inconsistency; none for a consistent record."""
+        """``CardError`` or ``OptionError`` naming the first inconsistency; none for a
+        consistent record."""
         if self.seat not in (0, 1, 2):
-            raise ValueError(f"seat must be 0, 1 or 2, got {self.seat}")
+            raise OptionError(f"seat must be 0, 1 or 2, got {self.seat}")
         if self.talon_holder not in (-1, 0, 1, 2):
-            raise ValueError(f"talon_holder must be -1, 0, 1 or 2, got {self.talon_holder}")
+            raise OptionError(f"talon_holder must be -1, 0, 1 or 2, got {self.talon_holder}")
         if len(self.held) != 3 or len(self.counts) != 3 or len(self.voids) != 3:
-            raise ValueError("held, counts and voids need one entry per seat")
+            raise OptionError("held, counts and voids need one entry per seat")
         parts = {"played": self.played, "out": self.out,
                  **{f"held[{s}]": self.held[s] for s in range(3)}}
         for name, mask in parts.items():
             if not 0 <= mask <= FULL_DECK:
-                raise ValueError(f"{name} must be a 32-bit card mask, got {mask}")
+                raise CardError(f"{name} must be a 32-bit card mask, got {mask}")
         names = list(parts)
         for i, a in enumerate(names):
             for b in names[i + 1:]:
                 if parts[a] & parts[b]:
-                    raise ValueError(f"{a} and {b} share {format_cards(parts[a] & parts[b])}")
+                    raise CardError(f"{a} and {b} share {format_cards(parts[a] & parts[b])}")
         for s in range(3):
             n = self.counts[s]
             if not 0 <= n <= _MAX_HOLD:
-                raise ValueError(f"counts[{s}] must lie in 0..{_MAX_HOLD}, got {n}")
+                raise CardError(f"counts[{s}] must lie in 0..{_MAX_HOLD}, got {n}")
             have = self.held[s].bit_count()
             if have > n or (s == self.seat and have != n):
-                raise ValueError(f"seat {s} holds {n} cards but {have} are given as held")
+                raise CardError(f"seat {s} holds {n} cards but {have} are given as held")
             if not 0 <= self.voids[s] <= 15:
-                raise ValueError(f"voids[{s}] must be suit bits 0..15, got {self.voids[s]}")
+                raise CardError(f"voids[{s}] must be suit bits 0..15, got {self.voids[s]}")
             for suit in range(4):
                 if self.voids[s] >> suit & 1 and self.held[s] & SUIT_MASKS[suit]:
-                    raise ValueError(f"seat {s} is void in suit {suit} but holds "
-                                     f"{format_cards(self.held[s] & SUIT_MASKS[suit])}")
+                    raise CardError(f"seat {s} is void in suit {suit} but holds "
+                                    f"{format_cards(self.held[s] & SUIT_MASKS[suit])}")
         if self.talon and self.talon_holder < 0:
-            raise ValueError("a shown talon needs its talon_holder")
+            raise CardError("a shown talon needs its talon_holder")
         if self.talon & ~FULL_DECK or self.talon.bit_count() > 2:
-            raise ValueError(f"talon holds at most two cards, got {self.talon}")
+            raise CardError(f"talon holds at most two cards, got {self.talon}")
         if _out_unseen(self) < 0:
-            raise ValueError("counts and the known cards add up to more than 32 cards")
+            raise CardError("counts and the known cards add up to more than 32 cards")
 
 
 @njit(cache=True)
@@ -179,8 +181,8 @@ def knowledge_of(obs) -> Knowledge:
     """
     record = getattr(obs, "record", obs)
     if int(record["phase"]) != engine.PLAY:
-        raise ValueError(f"knowledge_of needs an observation in play, not in phase "
-                         f"{engine.PHASES[int(record['phase'])]!r}")
+        raise OptionError(f"knowledge_of needs an observation in play, not in phase "
+                          f"{engine.PHASES[int(record['phase'])]!r}")
     held, counts, voids = (np.zeros(3, np.int64) for _ in range(3))
     played, out, talon, holder = observation_knowledge(record, held, counts, voids)
     k = Knowledge(seat=int(record["playing_for"]), held=tuple(int(h) for h in held),
@@ -372,11 +374,11 @@ def sample_worlds(k: Knowledge, n: int, seed: int | None = 0, *, start: int = 0)
     int64 masks of the cards each seat holds now (the known ones included). World
     ``start + j`` depends only on the seed and its number.
 
-    ``ValueError`` if ``k`` is inconsistent or no deal fits it.
+    ``CardError`` if ``k`` is inconsistent or no deal fits it.
     """
     masks, places, need, w = _tables(k)
     if w[0, need[0], need[1]] == 0:
-        raise ValueError("no deal is consistent with this knowledge")
+        raise CardError("no deal is consistent with this knowledge")
     _, key0, key1 = seed_keys(seed)
     a, b = k.others()
     out = np.zeros((n, 3), dtype=np.int64)

@@ -29,12 +29,14 @@ player reads cards by estimated tricks and would fail on nan or an absurd margin
 >>> heuristic_params(blind_pass=5)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: player parameter blind_pass = 5 is out of range: allowed 0 to 1 (chance of ...)
+prefstats.errors.OptionError: player parameter blind_pass = 5 is out of range: allowed 0 to 1 ...
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from prefstats.errors import OptionError
 
 __all__ = [
     "AGGRESSION",
@@ -124,7 +126,7 @@ def parameters(policy: str) -> dict[str, tuple[int, float, str]]:
 
 def policy_params(policy: str, **overrides: float) -> np.ndarray:
     """The parameter array of ``policy`` with the defaults, changed by ``overrides`` (by
-    name); raises ``ValueError`` for an unknown name or a value outside its range.
+    name); raises ``OptionError`` for an unknown name or a value outside its range.
 
     >>> p = policy_params("pimc", samples=8)
     >>> len(p) == N_PIMC_PARAMS, float(p[SAMPLES]), float(p[AGGRESSION])
@@ -136,8 +138,8 @@ def policy_params(policy: str, **overrides: float) -> np.ndarray:
         params[index] = default
     for name, value in overrides.items():
         if name not in known:
-            raise ValueError(f"unknown player parameter {name!r} for policy {policy!r}; "
-                             f"known: {', '.join(known) or 'none'}")
+            raise OptionError(f"unknown player parameter {name!r} for policy {policy!r}; "
+                              f"known: {', '.join(known) or 'none'}")
         params[known[name][0]] = float(value)
     return check_params(params)
 
@@ -152,17 +154,17 @@ def check_params(params: np.ndarray) -> np.ndarray:
     apart by length) if every value is finite, in its range and whole where it must be."""
     params = np.asarray(params, dtype=np.float64)
     if params.shape not in ((N_PARAMS,), (N_PIMC_PARAMS,)):
-        raise ValueError(f"player parameters: expected {N_PARAMS} values (heuristic) or "
-                         f"{N_PIMC_PARAMS} (pimc), got shape {params.shape}")
+        raise OptionError(f"player parameters: expected {N_PARAMS} values (heuristic) or "
+                          f"{N_PIMC_PARAMS} (pimc), got shape {params.shape}")
     for name, (index, _, meaning) in parameters(
             "heuristic" if len(params) == N_PARAMS else "pimc").items():
         low, high = RANGES[name]
         value = float(params[index])
         if not low <= value <= high:  # false for nan too
-            raise ValueError(f"player parameter {name} = {value:g} is out of range: allowed "
-                             f"{low:g} to {high:g} ({meaning})")
+            raise OptionError(f"player parameter {name} = {value:g} is out of range: allowed "
+                              f"{low:g} to {high:g} ({meaning})")
         if name in WHOLE and value != int(value):
-            raise ValueError(f"player parameter {name} = {value:g} must be a whole number")
+            raise OptionError(f"player parameter {name} = {value:g} must be a whole number")
     return params
 
 

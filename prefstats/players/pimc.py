@@ -19,6 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
+from prefstats.errors import IllegalActionError, OptionError
 from prefstats.game import engine
 from prefstats.game.cards import lowest_card
 from prefstats.game.contracts import TRUMP
@@ -177,9 +178,9 @@ def pimc_card(k: Knowledge, *, trick: Sequence[int], leader: int, declarer: int,
     """
     k.check()
     if k.seat != (leader + len(trick)) % 3:
-        raise ValueError(f"seat {k.seat} is not the seat to play")
+        raise IllegalActionError(f"seat {k.seat} is not the seat to play")
     if not 1 <= worlds <= 4096:
-        raise ValueError(f"worlds must lie in 1..4096, got {worlds}")
+        raise OptionError(f"worlds must lie in 1..4096, got {worlds}")
     held, counts, voids = (np.array(x, dtype=np.int64) for x in (k.held, k.counts, k.voids))
     padded = np.zeros(3, dtype=np.int64)
     padded[: len(trick)] = trick

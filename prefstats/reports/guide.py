@@ -16,6 +16,7 @@ from pathlib import Path
 
 import polars as pl
 
+from prefstats.errors import OptionError
 from prefstats.game.deal import deal
 from prefstats.game.variants import Variant, describe
 from prefstats.players.pimc import DEFAULT_WORLDS
@@ -306,7 +307,7 @@ def guide(path: str | Path, out: str | Path, deals: int = GUIDE_DEALS,
     for name, n in (("deals", deals), ("misere_deals", misere_deals),
                     ("search_deals", search_deals)):
         if not isinstance(n, int) or n < 1:
-            raise ValueError(f"{name} must be a positive number of deals, got {n!r}")
+            raise OptionError(f"{name} must be a positive number of deals, got {n!r}")
     lf = load(path)
     n = max(1, min(deals, lf.select(pl.len()).collect().item()))
     # the dataset's own deals: a guide never rolls out deals the dataset does not hold

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
+from prefstats.errors import CardError, IllegalActionError, OptionError
 from prefstats.game import engine
 from prefstats.game.auction import DARK
 from prefstats.game.cards import card_counts, format_cards, lowest_card
@@ -85,17 +86,17 @@ def new_state(
     masks = np.asarray([int(h) for h in hands], dtype=np.uint32)
     talon = int(talon)
     if masks.shape != (3,):
-        raise ValueError(f"expected three hands, got {len(masks)}")
+        raise CardError(f"expected three hands, got {len(masks)}")
     if (card_counts(masks) != 10).any() or int(card_counts(talon)) != 2:
-        raise ValueError("impossible deal: each hand needs 10 cards and the talon 2")
+        raise CardError("impossible deal: each hand needs 10 cards and the talon 2")
     if (int(masks[0]) | int(masks[1]) | int(masks[2]) | talon) != 0xFFFFFFFF:
-        raise ValueError("impossible deal: the hands and talon must hold all 32 cards once")
+        raise CardError("impossible deal: the hands and talon must hold all 32 cards once")
     first = default_talon_first(talon) if talon_first is None else int(talon_first)
     if not (talon >> first) & 1:
-        raise ValueError(f"talon_first {first} is not a talon card ({format_cards(talon)})")
+        raise CardError(f"talon_first {first} is not a talon card ({format_cards(talon)})")
     if not 6 <= min_level <= 10 or raspasy_step < 0:
-        raise ValueError(f"min_level must be 6..10 and raspasy_step ≥ 0, got "
-                         f"{min_level}, {raspasy_step}")
+        raise OptionError(f"min_level must be 6..10 and raspasy_step ≥ 0, got "
+                          f"{min_level}, {raspasy_step}")
     st = np.zeros(1, dtype=engine.STATE)
     engine.reset(st[0], masks, np.uint32(talon), first, min_level, raspasy_step)
     if bombs is not None:
@@ -107,7 +108,7 @@ def _bomb_array(bombs, n: int) -> np.ndarray:
     """``bombs`` (one value, three per seat, or ``(n, 3)``) as an ``(n, 3)`` uint8 array."""
     out = np.broadcast_to(np.asarray(bombs, dtype=np.int64), (n, 3))
     if (out < 1).any() or (out > 255).any():
-        raise ValueError("bombs: multipliers must be 1 (no bomb) .. 255")
+        raise OptionError("bombs: multipliers must be 1 (no bomb) .. 255")
     return np.ascontiguousarray(out, dtype=np.uint8)
 
 
@@ -165,10 +166,10 @@ def play_hand(
     return its final :data:`engine.STATE` record.
 
     Each decision goes to the seat that makes it, as an :class:`Observation`; forced
-    decisions are made by the engine. An illegal decision raises ``ValueError``.
+    decisions are made by the engine. An illegal decision raises ``IllegalActionError``.
     """
     if len(players) != 3:
-        raise ValueError(f"expected three players, one per active seat, got {len(players)}")
+        raise OptionError(f"expected three players, one per active seat, got {len(players)}")
     rules = engine.rules_array(variant)
     st = new_state(hands, talon, talon_first=talon_first, min_level=min_level,
                    raspasy_step=raspasy_step, bombs=bombs)[0]
@@ -188,7 +189,7 @@ def play_hand(
             seen = Observation(obs.copy(), variant, sheet)
         action = int(player.act(seen))
         if engine.apply(st, rules, action) != 0:
-            raise ValueError(
+            raise IllegalActionError(
                 f"seat {seat}: illegal {engine.PHASES[int(st['phase'])]} decision {action}"
             )
         engine.advance_forced(st, rules)
@@ -356,7 +357,7 @@ def play_batch(
     ``(n, 3)``; default 1 (no bombs).
     """
     if policy not in POLICIES:
-        raise ValueError(f"unknown built-in policy {policy!r}; choose from {POLICIES}")
+        raise OptionError(f"unknown built-in policy {policy!r}; choose from {POLICIES}")
     n = len(deals)
     hands = np.ascontiguousarray(deals.hands, dtype=np.uint32)
     talon = np.ascontiguousarray(deals.talon, dtype=np.uint32)

@@ -57,6 +57,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from prefstats.errors import OptionError
 from prefstats.game import engine
 from prefstats.game.auction import BLIND_PASS, game_played
 from prefstats.game.cards import popcount
@@ -369,11 +370,11 @@ def play_pulkas(
     A place holding more than :data:`MAX_BOMBS` unused bombs raises ``RuntimeError``.
     """
     if pool_target < 1:
-        raise ValueError(f"pool_target must be a positive number of points, got {pool_target}")
+        raise OptionError(f"pool_target must be a positive number of points, got {pool_target}")
     if not 1 <= max_deals <= STRIDE:
-        raise ValueError(f"max_deals must lie in 1..{STRIDE}, got {max_deals}")
+        raise OptionError(f"max_deals must lie in 1..{STRIDE}, got {max_deals}")
     if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r}; choose from {POLICIES}")
+        raise OptionError(f"unknown policy {policy!r}; choose from {POLICIES}")
     ids = np.asarray(pulka_ids, dtype=np.int64)
     n = variant.players
     count = len(ids)

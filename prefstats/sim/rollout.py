@@ -54,6 +54,7 @@ import polars as pl
 import pyarrow as pa
 from numba import njit
 
+from prefstats.errors import CardError, OptionError
 from prefstats.game import engine
 from prefstats.game.auction import BLIND_PASS, DARK, PASS, W_HALF, W_PASS, W_WHIST, dummy_seat
 from prefstats.game.cards import FULL_DECK, card_counts, format_cards
@@ -169,7 +170,7 @@ def default_options(variant, decision: str) -> list[str]:
 
 def _check_decision(decision: str) -> None:
     if decision not in DECISIONS:
-        raise ValueError(f"unknown decision {decision!r}; choose from {', '.join(DECISIONS)}")
+        raise OptionError(f"unknown decision {decision!r}; choose from {', '.join(DECISIONS)}")
 
 
 def _level(option) -> int | None:
@@ -182,8 +183,8 @@ def _option_code(variant, decision: str, option) -> int:
     level = _level(option)
     if decision == "max_bid":
         if level is None:
-            raise ValueError(f"unknown option {option!r} of 'max_bid'; choose a level "
-                             f"{LEVELS[0]}..{LEVELS[-1]}")
+            raise OptionError(f"unknown option {option!r} of 'max_bid'; choose a level "
+                              f"{LEVELS[0]}..{LEVELS[-1]}")
         return level
     if decision == "contract":
         if option == "policy":
@@ -195,16 +196,16 @@ def _option_code(variant, decision: str, option) -> int:
         except ValueError:
             contract = None
         if contract is None or contract.is_misere:
-            raise ValueError(f"unknown option {option!r} of 'contract'; choose 'policy', a "
-                             f"level {LEVELS[0]}..{LEVELS[-1]} or a contract like '7♥', '8NT'")
+            raise OptionError(f"unknown option {option!r} of 'contract'; choose 'policy', a "
+                              f"level {LEVELS[0]}..{LEVELS[-1]} or a contract like '7♥', '8NT'")
         return contract.code
     known = OPTIONS[decision]
     if option not in known:
-        raise ValueError(f"unknown option {option!r} of {decision!r}; choose from "
-                         f"{', '.join(known)}")
+        raise OptionError(f"unknown option {option!r} of {decision!r}; choose from "
+                          f"{', '.join(known)}")
     code, needs = known[option]
     if needs is not None and not getattr(variant, needs):
-        raise ValueError(f"option {option!r} of {decision!r}: the variant has no {needs}")
+        raise OptionError(f"option {option!r} of {decision!r}: the variant has no {needs}")
     return code
 
 
@@ -215,10 +216,10 @@ def option_codes(variant, decision: str, options: Sequence) -> np.ndarray:
     _check_decision(decision)
     options = list(options)
     if not options:
-        raise ValueError(f"options: name at least one option of {decision!r}")
+        raise OptionError(f"options: name at least one option of {decision!r}")
     codes = [_option_code(variant, decision, o) for o in options]
     if len(set(codes)) != len(codes):
-        raise ValueError(f"options: each option once, got {options}")
+        raise OptionError(f"options: each option once, got {options}")
     return np.array(codes, dtype=np.int64)
 
 
@@ -293,14 +294,14 @@ def _check_seat(variant, seat: int) -> int:
     dummy = dummy_seat(variant)
     bidders = [s for s in range(3) if s != dummy]
     if not isinstance(seat, int | np.integer) or int(seat) not in bidders:
-        raise ValueError(f"seat {seat!r} is not a player's seat at this table; choose from "
-                         f"{bidders}")
+        raise OptionError(f"seat {seat!r} is not a player's seat at this table; choose from "
+                          f"{bidders}")
     return int(seat)
 
 
 def _check_policy(policy: str) -> None:
     if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r}; choose from {', '.join(POLICIES)}")
+        raise OptionError(f"unknown policy {policy!r}; choose from {', '.join(POLICIES)}")
 
 
 @njit(cache=True, nogil=True)
@@ -431,7 +432,7 @@ def rollout(variant, deals, *, seat: int, decision: str, options: Sequence,
     _check_seat(variant, seat)
     _check_policy(policy)
     if workers < 1:
-        raise ValueError(f"workers must be at least 1, got {workers}")
+        raise OptionError(f"workers must be at least 1, got {workers}")
     options = [str(o) for o in options]
     key = int(player_key(seed))
     size = min(CHUNK, -(-len(deals) // workers)) if len(deals) else CHUNK
@@ -547,13 +548,13 @@ def hand_deals(hand: int, seat: int, blocks: int, *, seed: int = 0, start: int =
     first block, so the players' keys differ from deal to deal."""
     hand = int(hand)
     if int(card_counts(hand)) != 10:
-        raise ValueError(f"a hand holds 10 cards, got {int(card_counts(hand))}: "
-                         f"{format_cards(hand)}")
+        raise CardError(f"a hand holds 10 cards, got {int(card_counts(hand))}: "
+                        f"{format_cards(hand)}")
     unseen = FULL_DECK & ~hand
     if talon is not None:
         talon = int(talon)
         if int(card_counts(talon)) != 2 or talon & hand:
-            raise ValueError(f"the talon is two cards not in the hand, got {format_cards(talon)}")
+            raise CardError(f"the talon is two cards not in the hand, got {format_cards(talon)}")
         pairs = np.array([talon], dtype=np.uint32)
     else:
         cards = [c for c in range(32) if unseen >> c & 1]
@@ -605,9 +606,9 @@ class DecisionSpec(RunSpec):
     def __post_init__(self) -> None:
         super().__post_init__()
         if self.kind != "decisions":
-            raise ValueError(f"a DecisionSpec is of kind 'decisions', got {self.kind!r}")
+            raise OptionError(f"a DecisionSpec is of kind 'decisions', got {self.kind!r}")
         if not self.decisions or len(set(self.decisions)) != len(self.decisions):
-            raise ValueError(f"decisions: name each decision once, got {list(self.decisions)}")
+            raise OptionError(f"decisions: name each decision once, got {list(self.decisions)}")
         for decision in self.decisions:
             option_codes(self.variant, decision, default_options(self.variant, decision))
 

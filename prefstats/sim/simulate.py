@@ -35,6 +35,7 @@ import numpy as np
 import pyarrow as pa
 
 from prefstats import __version__
+from prefstats.errors import OptionError
 from prefstats.game.deal import deal
 from prefstats.game.scoring import deal_values, score_states
 from prefstats.game.variants import Variant
@@ -97,20 +98,20 @@ class RunSpec:
 
     def __post_init__(self) -> None:
         if self.size < 1 or self.chunk_size < 1:
-            raise ValueError(f"the number of {self.kind} and chunk_size must be positive, "
-                             f"got {self.size}, {self.chunk_size}")
+            raise OptionError(f"the number of {self.kind} and chunk_size must be positive, "
+                              f"got {self.size}, {self.chunk_size}")
         if self.kind not in DATASET_KINDS:
-            raise ValueError(f"kind must be one of {DATASET_KINDS}, got {self.kind!r}")
+            raise OptionError(f"kind must be one of {DATASET_KINDS}, got {self.kind!r}")
         if (self.kind not in DEAL_KINDS) != (self.pool_target is not None):
-            raise ValueError("pool_target is needed for pulkas, and only for them")
+            raise OptionError("pool_target is needed for pulkas, and only for them")
         if self.pool_target is not None and self.pool_target < 1:
-            raise ValueError(f"pool_target must be positive, got {self.pool_target}")
+            raise OptionError(f"pool_target must be positive, got {self.pool_target}")
         if self.kind != "deals" and self.size > MAX_PULKAS:
-            raise ValueError(f"at most {MAX_PULKAS:,} pulkas a dataset, got {self.size:,}")
+            raise OptionError(f"at most {MAX_PULKAS:,} pulkas a dataset, got {self.size:,}")
         if self.seed < 0:
-            raise ValueError(f"seed must be non-negative, got {self.seed}")
+            raise OptionError(f"seed must be non-negative, got {self.seed}")
         if self.policy not in POLICIES:
-            raise ValueError(f"unknown policy {self.policy!r}; choose from {POLICIES}")
+            raise OptionError(f"unknown policy {self.policy!r}; choose from {POLICIES}")
         # the policy's own parameters (its defaults if none), checked against it
         object.__setattr__(self, "params", tuple(resolve_params(
             self.policy, np.array(self.params) if self.params else None).tolist()))
@@ -410,7 +411,7 @@ def _local(spec: RunSpec, todo: list[int], run: str, workers: int) -> Iterator[t
 
 
 def _dask_client(scheduler: str):
-    """A client of the Dask scheduler at ``scheduler``; one that is down: ValueError."""
+    """A client of the Dask scheduler at ``scheduler``; one that is down: OptionError."""
     try:
         from dask.distributed import Client
     except ImportError:
@@ -419,8 +420,8 @@ def _dask_client(scheduler: str):
     try:
         return Client(scheduler, timeout="5s")
     except (OSError, TimeoutError, ValueError, TypeError) as exc:
-        raise ValueError(f"cannot reach the dask scheduler at {scheduler!r} ({exc}); is it "
-                         "running, and is the address right?") from None
+        raise OptionError(f"cannot reach the dask scheduler at {scheduler!r} ({exc}); is it "
+                          "running, and is the address right?") from None
 
 
 def _dask(spec: RunSpec, todo: list[int], run: str, client, workers: int) -> Iterator[tuple]:
@@ -519,10 +520,10 @@ def _run_all(out: Path, specs: list[tuple[RunSpec, str]], *, workers: int | None
     """Make each ``(spec, sub-folder)`` of ``specs`` in turn under ``out``, holding the
     lock of ``out`` until the last is done (a pulka dataset and its ``deals/``)."""
     if backend not in BACKENDS:
-        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
+        raise OptionError(f"backend must be one of {BACKENDS}, got {backend!r}")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
                                 or workers < 1):
-        raise ValueError(f"workers must be a positive number of processes, got {workers!r}")
+        raise OptionError(f"workers must be a positive number of processes, got {workers!r}")
     workers = workers or usable_cores()
     show = sys.stderr.isatty() if progress is None else progress
     with ExitStack() as stack:

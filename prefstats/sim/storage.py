@@ -52,6 +52,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from prefstats.errors import DatasetError, OptionError
 from prefstats.game.auction import BLIND_PASS, DARK, N_CALLS, NO_TALON_BID, PASS, call_name
 from prefstats.game.cards import N_CARDS, card_name
 from prefstats.game.codes import KINDS, WHIST_CALL_NAMES
@@ -132,10 +133,6 @@ _CHUNK = re.compile(r"chunk-\d{6,}\.parquet")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 #: How to repair a damaged chunk: its run redoes it.
 REPAIR = "rerun the command that made the dataset, with the same arguments, to redo it"
-
-
-class DatasetError(ValueError):
-    """A dataset that cannot be used as asked: missing, corrupt, foreign or mismatched."""
 
 
 # --- the code columns ---------------------------------------------------------------
@@ -567,7 +564,7 @@ def load(path: str | Path, *, verify: str = "checksum", partial: bool = False) -
     unfinished data raises :class:`DatasetError` naming the file and the repair.
     """
     if verify not in ("checksum", "footer", "none"):
-        raise ValueError(f"verify must be 'checksum', 'footer' or 'none', got {verify!r}")
+        raise OptionError(f"verify must be 'checksum', 'footer' or 'none', got {verify!r}")
     folder = Path(path)
     manifest = manifest_of(folder)
     chunks = sorted_chunks(manifest["chunks"])

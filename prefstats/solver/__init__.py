@@ -51,7 +51,7 @@ process that its threads share.
 1
 
 Layout: this package's ``__init__`` holds the checked Python functions (they validate
-every argument and raise ``ValueError`` naming it); the compiled layer, which trusts
+every argument and raise a ``PrefstatsError`` naming it); the compiled layer, which trusts
 its inputs, lives in private modules -- ``_table`` (transposition table), ``_bounds``
 (static bounds), ``_order`` (move ordering and playout), ``_endgame`` (the last
 tricks by plain minimax, the endgame table), ``_search`` (the search and the
@@ -69,6 +69,7 @@ from collections.abc import Sequence
 import numba
 import numpy as np
 
+from prefstats.errors import CardError, IllegalActionError, OptionError
 from prefstats.game.cards import N_CARDS, format_cards
 from prefstats.game.tricks import legal_cards
 from prefstats.solver._batch import _batch_kernel, _leads_one
@@ -115,7 +116,7 @@ def _single_table() -> tuple[np.ndarray, ...]:
 
 
 def _check_hands(hands: np.ndarray) -> None:
-    """Raise ``ValueError`` unless every row is three disjoint equal-size masks of 1-10 cards."""
+    """Raise ``CardError`` unless every row is three disjoint equal-size masks of 1-10 cards."""
     def where(i: int) -> str:
         return "hands" if len(hands) == 1 else f"hands of row {i}"
 
@@ -123,22 +124,22 @@ def _check_hands(hands: np.ndarray) -> None:
     bad = np.flatnonzero((sizes != sizes[:, :1]).any(axis=1))
     if bad.size:
         i = bad[0]
-        raise ValueError(f"{where(i)} have unequal sizes {sizes[i].tolist()}")
+        raise CardError(f"{where(i)} have unequal sizes {sizes[i].tolist()}")
     bad = np.flatnonzero((sizes[:, 0] < 1) | (sizes[:, 0] > 10))
     if bad.size:
-        raise ValueError(f"{where(bad[0])} hold {sizes[bad[0], 0]} cards each, not 1 to 10")
+        raise CardError(f"{where(bad[0])} hold {sizes[bad[0], 0]} cards each, not 1 to 10")
     h0, h1, h2 = hands.T
     overlap = (h0 & h1) | (h0 & h2) | (h1 & h2)
     bad = np.flatnonzero(overlap)
     if bad.size:
         i = bad[0]
-        raise ValueError(f"{where(i)} overlap in {format_cards(int(overlap[i]))}")
+        raise CardError(f"{where(i)} overlap in {format_cards(int(overlap[i]))}")
 
 
 def _broadcast(col: np.ndarray, n: int, name: str) -> np.ndarray:
-    """``col`` as a contiguous length-n column, or ``ValueError`` naming the argument."""
+    """``col`` as a contiguous length-n column, or ``OptionError`` naming the argument."""
     if col.ndim > 1 or (col.ndim == 1 and len(col) not in (1, n)):
-        raise ValueError(f"{name} must be a scalar or have length {n}, got shape {col.shape}")
+        raise OptionError(f"{name} must be a scalar or have length {n}, got shape {col.shape}")
     return np.ascontiguousarray(np.broadcast_to(col, (n,)))
 
 
@@ -150,21 +151,21 @@ def _column(value, n: int, name: str, low: int, high: int) -> np.ndarray:
     if col.dtype == object:
         col = np.where(col == None, -1, col).astype(np.int64)  # noqa: E711 - elementwise
     if col.dtype.kind not in "iub":
-        raise ValueError(f"{name} must be integers, got {col.dtype}")
+        raise OptionError(f"{name} must be integers, got {col.dtype}")
     col = _broadcast(col.astype(np.int64), n, name)
     if col.size and (col.min() < low or col.max() > high):
         bad = col[(col < low) | (col > high)][0]
-        raise ValueError(f"{name} must lie in {low}..{high}, got {bad}")
+        raise OptionError(f"{name} must lie in {low}..{high}, got {bad}")
     return col
 
 
 def _mask_rows(hands, dtype, rows: str = "n") -> np.ndarray:
-    """``hands`` as a contiguous (rows, 3) array of 32-bit card masks, or ``ValueError``."""
+    """``hands`` as a contiguous (rows, 3) array of 32-bit card masks, or a ``PrefstatsError``."""
     arr = np.asarray(hands)
     if arr.ndim != 2 or arr.shape[1] != 3:
-        raise ValueError(f"hands must have shape ({rows}, 3), got {arr.shape}")
+        raise OptionError(f"hands must have shape ({rows}, 3), got {arr.shape}")
     if arr.size and (arr.min() < 0 or arr.max() > 0xFFFFFFFF):
-        raise ValueError("hands must be 32-bit card masks")
+        raise CardError("hands must be 32-bit card masks")
     return np.ascontiguousarray(arr, dtype=dtype)
 
 
@@ -214,7 +215,7 @@ def solve_leads_batch(hands, trump, leader, declarer, misere=False, *,
 
 def _one_row(hands: Sequence[int]) -> np.ndarray:
     if len(hands) != 3:
-        raise ValueError(f"expected three hands, got {len(hands)}")
+        raise CardError(f"expected three hands, got {len(hands)}")
     return np.array([[int(h) for h in hands]], dtype=np.int64)
 
 
@@ -251,13 +252,13 @@ def solve_leads(hands: Sequence[int], *, trump: int | None, leader: int, declare
 def _prepare_position(hands, trick: Sequence[int], trump, leader: int, declarer: int,
                       misere: bool) -> tuple[np.ndarray, np.ndarray, int, int, int, int]:
     """Checked int64 worlds (K, 3), the trick as int64 (3,), and trump, leader,
-    declarer, misère as compiled arguments; ``ValueError`` naming what is wrong."""
+    declarer, misère as compiled arguments; a ``PrefstatsError`` naming what is wrong."""
     arr = _mask_rows(hands, np.int64, "k")
     cards = [int(c) for c in trick]
     if len(cards) > 2:
-        raise ValueError(f"a trick on the table holds 0 to 2 cards, got {len(cards)}")
+        raise CardError(f"a trick on the table holds 0 to 2 cards, got {len(cards)}")
     if any(not 0 <= c < N_CARDS for c in cards) or len(set(cards)) != len(cards):
-        raise ValueError(f"trick cards must be distinct card indices 0..31, got {cards}")
+        raise CardError(f"trick cards must be distinct card indices 0..31, got {cards}")
     lead, decl = (int(_column(v, 1, name, 0, 2)[0])
                   for v, name in ((leader, "leader"), (declarer, "declarer")))
     tr = -1 if misere else int(_column(trump, 1, "trump", -1, 3)[0])
@@ -269,20 +270,20 @@ def _prepare_position(hands, trick: Sequence[int], trump, leader: int, declarer:
         where = "hands" if len(arr) == 1 else f"hands of row {i}"
         n = int(size[(lead + len(cards)) % 3])
         if not 1 <= n <= 10 or (size != np.where(played, n - 1, n)).any():
-            raise ValueError(f"{where} hold {size.tolist()} cards: with {len(cards)} on the "
-                             f"table led by seat {lead}, the seat to move holds 1 to 10 and "
-                             "those who played one fewer")
+            raise CardError(f"{where} hold {size.tolist()} cards: with {len(cards)} on the "
+                            f"table led by seat {lead}, the seat to move holds 1 to 10 and "
+                            "those who played one fewer")
         overlap = (row[0] & row[1]) | (row[0] & row[2]) | (row[1] & row[2]) | (
             on_table & (row[0] | row[1] | row[2]))
         if overlap:
-            raise ValueError(f"{where} overlap the other hands or the trick in "
-                             f"{format_cards(int(overlap))}")
+            raise CardError(f"{where} overlap the other hands or the trick in "
+                            f"{format_cards(int(overlap))}")
         for k in range(1, len(cards)):
             seat = (lead + k) % 3
             allowed = legal_cards(int(row[seat]) | 1 << cards[k], cards[0] >> 3, tr)
             if not allowed >> cards[k] & 1:
-                raise ValueError(f"{where}: seat {seat} could not play "
-                                 f"{format_cards(1 << cards[k])} to this trick")
+                raise IllegalActionError(f"{where}: seat {seat} could not play "
+                                         f"{format_cards(1 << cards[k])} to this trick")
     padded = np.zeros(3, dtype=np.int64)
     padded[: len(cards)] = cards
     return arr, padded, tr, lead, decl, bool(misere)
@@ -351,6 +352,6 @@ def best_card(hands, *, trump: int | None, leader: int, declarer: int,
     arr, padded, tr, lead, decl, mis = _prepare_position(hands, trick, trump, leader,
                                                          declarer, misere)
     if not len(arr):
-        raise ValueError("hands must hold at least one world")
+        raise OptionError("hands must hold at least one world")
     return int(best_card_kernel(arr, padded, len(trick), lead, decl, tr, mis, _single_table(),
                                 np.zeros(1, dtype=np.int64)))

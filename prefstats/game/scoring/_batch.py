@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from prefstats.errors import RecordError
 from prefstats.game.cards import card_counts
 from prefstats.game.codes import (
     GAME,
@@ -59,7 +60,7 @@ def score_batch(
     n_players = variant.players
     tricks = np.asarray(tricks, dtype=np.int64)
     if tricks.ndim != 2 or tricks.shape[1] != n_players:
-        raise ValueError(f"tricks: expected shape (n, {n_players}), got {tricks.shape}")
+        raise RecordError(f"tricks: expected shape (n, {n_players}), got {tricks.shape}")
     n = len(tricks)
     big = np.iinfo(np.int64).max
     columns = {  # in the order of OUTCOME_FIELDS: values, lowest, highest
@@ -79,14 +80,14 @@ def score_batch(
     for name, (values, low, high) in columns.items():
         a = np.asarray(values, dtype=np.int64)
         if a.size and (a.min() < low or a.max() > high):
-            raise ValueError(f"{name}: values outside {low}..{high}")
+            raise RecordError(f"{name}: values outside {low}..{high}")
         if name == "talon" and ((a != 0) & (card_counts(a.astype(np.uint32)) != 2)).any():
-            raise ValueError("talon: each value is 0 (no talon shown) or a mask of two cards")
+            raise RecordError("talon: each value is 0 (no talon shown) or a mask of two cards")
         if name != "tricks":
             try:
                 a = np.broadcast_to(a, (n,))
             except ValueError:
-                raise ValueError(f"{name}: expected {n} values or one, got {a.shape}") from None
+                raise RecordError(f"{name}: expected {n} values or one, got {a.shape}") from None
         arrays.append(a)
     out = np.empty((n, 2 * n_players + n_players**2), dtype=np.int64)
     _score_loop(variant.scoring_table(), *arrays, out)

@@ -1,4 +1,4 @@
-"""Checks of one deal's inputs: each raises ``ValueError`` naming the field."""
+"""Checks of one deal's inputs: each raises ``RecordError`` naming the field."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from prefstats.errors import RecordError
 from prefstats.game.auction import (
     legal_whist_calls,
     whist_options,
@@ -26,19 +27,19 @@ from prefstats.game.variants import (
 
 def _seat(value: object, n: int, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or not 0 <= value < n:
-        raise ValueError(f"{what}: unknown seat {value!r}; players are 0..{n - 1}")
+        raise RecordError(f"{what}: unknown seat {value!r}; players are 0..{n - 1}")
     return int(value)
 
 
 def _trick_counts(tricks: object, n: int) -> list[int]:
     if isinstance(tricks, str | bytes) or not isinstance(tricks, Sequence | np.ndarray):
-        raise ValueError(f"tricks: expected a sequence of {n} trick counts, got {tricks!r}")
+        raise RecordError(f"tricks: expected a sequence of {n} trick counts, got {tricks!r}")
     counts = list(tricks)
     if len(counts) != n:
-        raise ValueError(f"tricks: expected {n} trick counts, got {len(counts)}")
+        raise RecordError(f"tricks: expected {n} trick counts, got {len(counts)}")
     for t in counts:
         if isinstance(t, bool) or not isinstance(t, int | np.integer) or not 0 <= t <= 10:
-            raise ValueError(f"tricks: {t!r} is not a trick count 0..10")
+            raise RecordError(f"tricks: {t!r} is not a trick count 0..10")
     return [int(t) for t in counts]
 
 
@@ -56,21 +57,21 @@ def _dealer(variant: Variant, dealer: object, busy: Sequence[int]) -> int | None
     if dealer is None and len(free) == 1:
         return free[0]
     if dealer is None or dealer in busy:
-        raise ValueError(f"dealer: with 4 players name the seat that sits out, got {dealer!r}")
+        raise RecordError(f"dealer: with 4 players name the seat that sits out, got {dealer!r}")
     return dealer
 
 
 def _whist_map(whist: object, declarer: int, n: int) -> tuple[list[int], list[str]]:
     """The defenders in speaking order and their calls."""
     if not isinstance(whist, Mapping) or len(whist) != 2:
-        raise ValueError(f"whist: expected a map of the two defenders to calls, got {whist!r}")
+        raise RecordError(f"whist: expected a map of the two defenders to calls, got {whist!r}")
     seats = [_seat(s, n, "whist") for s in whist]
     if declarer in seats:
-        raise ValueError(f"whist: the map names the declarer (seat {declarer})")
+        raise RecordError(f"whist: the map names the declarer (seat {declarer})")
     calls = list(whist.values())
     for call in calls:
         if call not in WHIST_CALL_NAMES:
-            raise ValueError(f"whist: {call!r} is not one of 'whist', 'pass', 'half'")
+            raise RecordError(f"whist: {call!r} is not one of 'whist', 'pass', 'half'")
     return seats, calls
 
 
@@ -80,7 +81,7 @@ def _contract(value: Contract | str | int) -> Contract:
 
 def _multiplier(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-        raise ValueError(f"multiplier: expected an integer of at least 1, got {value!r}")
+        raise RecordError(f"multiplier: expected an integer of at least 1, got {value!r}")
     return int(value)
 
 
@@ -92,11 +93,11 @@ def _talon(value: object) -> int:
         try:
             value = parse_cards(value)
         except ValueError as exc:
-            raise ValueError(f"talon: {exc}") from None
+            raise RecordError(f"talon: {exc}") from None
     if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise ValueError(f"talon: expected a card mask or cards like 'A♠ K♥', got {value!r}")
+        raise RecordError(f"talon: expected a card mask or cards like 'A♠ K♥', got {value!r}")
     if not 0 <= value <= 0xFFFFFFFF or int(card_counts(int(value))) != 2:
-        raise ValueError(f"talon: {value!r} is not two cards")
+        raise RecordError(f"talon: {value!r} is not two cards")
     return int(value)
 
 
@@ -107,19 +108,19 @@ def _duel_role(variant: Variant, declarer: int, code: int, whist: object) -> int
     if whist is None and legal == [W_WHIST]:  # a ten_checked 10 or Stalingrad's 6♠
         return W_WHIST
     if not isinstance(whist, Mapping) or len(whist) != 1:
-        raise ValueError(
+        raise RecordError(
             f"whist: with 2 players expected a map of the defender (seat {defender}) to "
             f"his call, got {whist!r}"
         )
     ((seat, call),) = whist.items()
     if _seat(seat, 2, "whist") != defender:
-        raise ValueError(f"whist: the defender is seat {defender}, not the declarer {declarer}")
+        raise RecordError(f"whist: the defender is seat {defender}, not the declarer {declarer}")
     if call not in WHIST_CALL_NAMES:
-        raise ValueError(f"whist: {call!r} is not one of 'whist', 'pass', 'half'")
+        raise RecordError(f"whist: {call!r} is not one of 'whist', 'pass', 'half'")
     role = WHIST_CALL_NAMES.index(call)
     if role not in legal:
         open_to = ", ".join(repr(WHIST_CALL_NAMES[c]) for c in legal)
-        raise ValueError(f"whist: {call!r} is not open on this contract (only {open_to})")
+        raise RecordError(f"whist: {call!r} is not open on this contract (only {open_to})")
     return role
 
 
@@ -132,11 +133,11 @@ def _whist_roles(variant: Variant, contract: int, calls: Sequence[str]) -> tuple
     sequence = np.array(codes, dtype=np.int64)
     _, _, first, second, bad = whist_state(contract, sequence, *whist_options(variant))
     if bad >= 0 and codes[bad] == W_HALF:
-        raise ValueError(
+        raise RecordError(
             "whist: 'half' is open only to the second defender, on a 6 or 7, with half_whist"
         )
     if bad >= 0:
-        raise ValueError("whist: with stalingrad 6♠ must be whisted by both defenders")
+        raise RecordError("whist: with stalingrad 6♠ must be whisted by both defenders")
     return first, second
 
 
@@ -144,8 +145,8 @@ def _bomb(variant: Variant, multiplier: object) -> int:
     """A raspasy's ``multiplier`` checked: 1, or a bomb raspasy's power of two."""
     bomb = _multiplier(multiplier)
     if bomb > 1 and not (variant.blind_pass and variant.bomb_level == "round"):
-        raise ValueError("multiplier: a raspasy has one only as a bomb raspasy, with "
-                         "blind_pass and bomb_level = 'round'")
+        raise RecordError("multiplier: a raspasy has one only as a bomb raspasy, with "
+                          "blind_pass and bomb_level = 'round'")
     if bomb & (bomb - 1):
-        raise ValueError(f"multiplier: a bomb is a power of two (2, 4, 8 ...), got {bomb}")
+        raise RecordError(f"multiplier: a bomb is a power of two (2, 4, 8 ...), got {bomb}")
     return bomb

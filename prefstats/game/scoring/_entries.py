@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from prefstats.errors import RecordError
 from prefstats.game.auction import (
     game_played,
     legal_whist_calls,
@@ -127,7 +128,7 @@ def game_entries(
     declarer = _seat(declarer, n, "declarer")
     c = _contract(contract)
     if c.is_misere:
-        raise ValueError("contract: misère is scored by misere_entries / record_misere")
+        raise RecordError("contract: misère is scored by misere_entries / record_misere")
     multiplier = _multiplier(multiplier)
     talon_mask = _talon(talon)
     if variant.has_dummy:
@@ -138,7 +139,7 @@ def game_entries(
         if role == W_WHIST:
             counts = _trick_counts(tricks, n)
             if sum(counts) != 10:
-                raise ValueError(
+                raise RecordError(
                     f"tricks: a played deal has 10 tricks, these sum to {sum(counts)}"
                 )
         return _entries(variant, GAME, declarer, -1, c.code, counts, role, W_PASS, None, 0,
@@ -156,9 +157,9 @@ def game_entries(
     if game_played(*roles):
         counts = _trick_counts(tricks, n)
         if dealer is not None and counts[dealer]:
-            raise ValueError(f"tricks: the dealer (seat {dealer}) sits out and takes no tricks")
+            raise RecordError(f"tricks: the dealer (seat {dealer}) sits out and takes no tricks")
         if sum(counts) != 10:
-            raise ValueError(f"tricks: a played deal has 10 tricks, these sum to {sum(counts)}")
+            raise RecordError(f"tricks: a played deal has 10 tricks, these sum to {sum(counts)}")
     return _entries(variant, GAME, declarer, seats[0], c.code, counts, *roles, dealer, 0,
                     multiplier, talon_mask)  # fmt: skip
 
@@ -182,7 +183,7 @@ def misere_entries(
     declarer = _seat(declarer, n, "declarer")
     taken = _trick_counts([tricks_taken], 1)[0]
     if dealer is not None and _seat(dealer, n, "dealer") == declarer and variant.dealer_sits_out:
-        raise ValueError(f"dealer: seat {dealer} sits out and cannot be the declarer")
+        raise RecordError(f"dealer: seat {dealer} sits out and cannot be the declarer")
     multiplier = _multiplier(multiplier)
     counts = [0] * n
     counts[declarer] = taken
@@ -217,18 +218,18 @@ def raspasy_entries(
     n = variant.players
     counts = _trick_counts(tricks, n)
     if isinstance(step, bool) or not isinstance(step, int) or step < 0:
-        raise ValueError(f"step: expected a non-negative integer, got {step!r}")
+        raise RecordError(f"step: expected a non-negative integer, got {step!r}")
     if variant.dealer_sits_out:
         if dealer is None:
-            raise ValueError("dealer: with 4 players name the seat that sits out")
+            raise RecordError("dealer: with 4 players name the seat that sits out")
         dealer = _seat(dealer, n, "dealer")
         if variant.raspasy_talon != "dealer" and counts[dealer]:
-            raise ValueError(f"tricks: the dealer (seat {dealer}) takes no tricks here")
+            raise RecordError(f"tricks: the dealer (seat {dealer}) takes no tricks here")
     elif dealer is not None:
         _seat(dealer, n, "dealer")
         dealer = None  # at any other table the dealer is an ordinary player
     if sum(counts) != 10:
-        raise ValueError(f"tricks: a raspasy has 10 tricks, these sum to {sum(counts)}")
+        raise RecordError(f"tricks: a raspasy has 10 tricks, these sum to {sum(counts)}")
     bomb = _bomb(variant, multiplier)
     return _entries(variant, RASPASY, 0, -1, 0, counts, -1, -1, dealer, step, bomb, 0)
 

@@ -7,6 +7,7 @@ import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 
+from prefstats.errors import RecordError
 from prefstats.game.scoring._sheet import ScoreSheet
 from prefstats.game.variants import (
     get_variant,
@@ -23,12 +24,12 @@ _DEAL_KEYS = {
 def _record(sheet: ScoreSheet, deal: Mapping) -> None:
     """Record one deal outcome given as a mapping (see :func:`sheet_from_records`)."""
     if not isinstance(deal, Mapping) or deal.get("type") not in _DEAL_KEYS:
-        raise ValueError("type: expected 'game', 'misere' or 'raspasy'")
+        raise RecordError("type: expected 'game', 'misere' or 'raspasy'")
     required, optional = _DEAL_KEYS[deal["type"]]
     for key in required - set(deal):
-        raise ValueError(f"{key}: missing")
+        raise RecordError(f"{key}: missing")
     for key in set(deal) - required - optional - {"type"}:
-        raise ValueError(f"{key}: unknown key")
+        raise RecordError(f"{key}: unknown key")
     dealer = deal.get("dealer")
     if deal["type"] == "raspasy":
         sheet.record_raspasy(deal["tricks"], dealer, multiplier=deal.get("multiplier", 1))
@@ -52,7 +53,7 @@ def sheet_from_records(data: Mapping) -> ScoreSheet:
     call}}`` (optional ``multiplier`` and ``talon``, e.g. ``"A♠ K♥"``), ``{type =
     "misere", declarer, tricks}`` (optional ``multiplier``) or ``{type = "raspasy",
     tricks}`` (optional ``multiplier``: a bomb raspasy's bomb; each with an optional
-    ``dealer``). Errors raise ``ValueError`` naming the
+    ``dealer``). Errors raise ``RecordError`` naming the
     deal.
 
     >>> s = sheet_from_records({"variant": "sochi", "deals": [
@@ -63,9 +64,9 @@ def sheet_from_records(data: Mapping) -> ScoreSheet:
     ([1.0, 4.0, 0.0], [0.0, 4.0, 6.0])
     """
     if not isinstance(data, Mapping):
-        raise ValueError("expected a table with 'variant' and 'deals'")
+        raise RecordError("expected a table with 'variant' and 'deals'")
     for key in set(data) - {"variant", "players", "pool_target", "deals"}:
-        raise ValueError(f"{key}: unknown key")
+        raise RecordError(f"{key}: unknown key")
     spec = data.get("variant", "sochi")
     players = data.get("players")
     if isinstance(spec, Mapping):
@@ -75,12 +76,12 @@ def sheet_from_records(data: Mapping) -> ScoreSheet:
     sheet = ScoreSheet(variant, data.get("pool_target"))
     deals = data.get("deals", [])
     if not isinstance(deals, list):
-        raise ValueError("deals: expected a list of deal outcomes")
+        raise RecordError("deals: expected a list of deal outcomes")
     for number, deal in enumerate(deals, 1):
         try:
             _record(sheet, deal)
         except ValueError as exc:
-            raise ValueError(f"deal {number}: {exc}") from None
+            raise RecordError(f"deal {number}: {exc}") from None
     return sheet
 
 
@@ -91,5 +92,5 @@ def load_pulka(path: str | Path) -> ScoreSheet:
     try:
         data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ValueError(f"{path.name}: {exc}") from None
+        raise RecordError(f"{path.name}: {exc}") from None
     return sheet_from_records(data)

@@ -7,6 +7,7 @@ from fractions import Fraction
 import numpy as np
 from numpy.typing import ArrayLike
 
+from prefstats.errors import RecordError
 from prefstats.game.scoring._entries import MOUNTAIN, POOL, WHIST
 from prefstats.game.variants import (
     Variant,
@@ -31,7 +32,7 @@ def _scaled_scores(pool, mountain, whists, pool_value, mountain_value) -> np.nda
     """``N`` times the scores; exact whenever the inputs are integers."""
     n = pool.shape[-1]
     if mountain.shape[-1] != n or whists.shape[-2:] != (n, n):
-        raise ValueError(
+        raise RecordError(
             f"settle: pool {pool.shape}, mountain {mountain.shape} and whists {whists.shape} "
             "do not describe the same players"
         )

@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from prefstats.errors import OptionError, RecordError
 from prefstats.game.auction import (
     legal_whist_calls,
 )
@@ -58,14 +59,14 @@ class ScoreSheet:
     ``"each"`` (Classic, B:400) when every pool holds ``pool_target``; neither helps.
     Recording after the end raises.
 
-    Illegal inputs raise ``ValueError`` and leave the sheet unchanged.
+    Illegal inputs raise ``RecordError`` and leave the sheet unchanged.
     """
 
     def __init__(self, variant: Variant, pool_target: int | None = None) -> None:
         if pool_target is not None and (
             isinstance(pool_target, bool) or not isinstance(pool_target, int) or pool_target < 1
         ):
-            raise ValueError(f"pool_target: expected a positive integer, got {pool_target!r}")
+            raise OptionError(f"pool_target: expected a positive integer, got {pool_target!r}")
         self.variant = variant
         self.pool_target = pool_target
         n = variant.players
@@ -191,7 +192,7 @@ class ScoreSheet:
                 declarer: int | None = None) -> None:
         """Add a deal's ``entries`` (``declarer``: of a trick game) after help."""
         if self.finished:
-            raise ValueError("the pulka is over: every deal after its end is refused")
+            raise RecordError("the pulka is over: every deal after its end is refused")
         v = self.variant
         n = v.players
         target = 0 if self.pool_target is None else 2 * self.pool_target
