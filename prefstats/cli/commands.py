@@ -516,7 +516,7 @@ def guide_command(
 
     if variant is None:
         if dataset is None:
-            raise ValueError("name a DATASET, or a --variant to chart")
+            raise OptionError("name a DATASET, or a --variant to chart")
         _report_output(lambda: guide(dataset, out).parent, "guide.md")
         return
     from prefstats.game.variants import get_variant
