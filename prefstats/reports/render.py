@@ -19,6 +19,7 @@ from pathlib import Path
 
 import polars as pl
 
+from prefstats.reports.charts import sourced
 from prefstats.reports.stats import MIN_SAMPLES
 
 __all__ = [
@@ -79,6 +80,8 @@ class Report:
     files: dict[str, str] = field(default_factory=dict)
     #: Other documents the report links to: (what it is, file name beside the report).
     links: list[tuple[str, str]] = field(default_factory=list)
+    #: The source line under every chart (:func:`~prefstats.reports.charts.source_line`).
+    source: str | None = None
 
 
 def _number(value: float, digits: str, signed: bool = False) -> str:
@@ -180,8 +183,9 @@ def _write_files(report: Report, out: Path) -> list[str]:
             b.table.write_csv(out / f"{b.name}.csv", float_precision=9)  # summation-order noise
             names.append(f"{b.name}.csv")
             data = b.table if b.chart_table is None else b.chart_table
-            drawn = b.chart(data, out / b.name) if b.chart is not None and len(
-                data.filter("enough")) else []
+            with sourced(report.source):
+                drawn = b.chart(data, out / b.name) if b.chart is not None and len(
+                    data.filter("enough")) else []
             charts[b.name] = drawn[0].name if drawn else None
             names += [p.name for p in drawn]
     texts = {**report.files, "report.md": _markdown(report, charts),

@@ -292,10 +292,16 @@ def dataset_report(path: str | Path, *, pulkas: str | Path | None = None,
     pulka_manifest, plf = (_pulka_dataset(pulkas, manifest, variant) if pulkas
                            else (None, None))
     notes = _meta(path, manifest, variant, rows, pulka_manifest)
+    spec = manifest["spec"]
+    source = charts.source_line(
+        version=spec["package_version"], deals=f"{rows:,} deals of {describe(variant)}",
+        seed=spec["seed"], command=f"{meta.remake_command(spec, variant)} && prefstats report "
+                                   f"{path.name}" + (" --pulkas ..." if pulkas else ""))
     return Report(f"prefstats report: {describe(variant)}", notes, [
         bidding_section(lf, name), whist_section(lf, name),
         raspasy_section(lf, name, rules, plf),
-        seat_section(lf, name, plf), exploit_section(variant, 5)], meta.variant_files(variant))
+        seat_section(lf, name, plf), exploit_section(variant, 5)], meta.variant_files(variant),
+        source=source)
 
 
 #: What the table of differences says, by how many comparisons are paired.
