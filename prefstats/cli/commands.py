@@ -12,6 +12,7 @@ import numpy as np
 import typer
 
 from prefstats.cli._app import FORMAT, Format, _compile_notice, app, write_data
+from prefstats.game.seed import DEFAULT_SEED
 
 
 def _print_deals(deals, count: int) -> None:
@@ -169,7 +170,7 @@ def demo(
     hands: int = typer.Option(200_000, help="Deals to simulate."),
     pulkas: int = typer.Option(3000, help="Whole pulkas to play (seat luck); 0 for none."),
     pool_target: int = typer.Option(20, help="Pool target of those pulkas."),
-    seed: int = typer.Option(1, min=0, help="Seed of the runs."),
+    seed: int = typer.Option(DEFAULT_SEED, min=0, help="Seed of the runs."),
     data: str = typer.Option("data", help="Folder for the datasets."),
     out: str = typer.Option("reports", help="Folder for the report."),
     force: bool = typer.Option(False, help="Start the datasets over when they were made "
@@ -338,7 +339,7 @@ _CONFIG = typer.Option(None, exists=True, dir_okay=False, readable=True,
                        "--variant and --players.")
 _PLAYERS = typer.Option(None, help="Players at the table: 3 or 4 (default: the preset's; "
                         "gusarik is 2).")
-_SEED = typer.Option(42, min=0, help="Seed: the same seed deals the same hands.")
+_SEED = typer.Option(DEFAULT_SEED, min=0, help="Seed: the same seed deals the same hands.")
 _OUT = typer.Option(..., help="Dataset folder (created; a rerun resumes).")
 _WORKERS = typer.Option(None, min=1, help="Local processes (default: all cores).")
 _BACKEND = typer.Option("local", help="local (joblib processes) or dask.")
@@ -451,7 +452,7 @@ def guide_command(
                                                   "every decision by the features that "
                                                   "decide it, as pictures, tables and "
                                                   "guide.json."),
-    seed: int = typer.Option(1, help="Seed of the charts' deal stream."),
+    seed: int = typer.Option(DEFAULT_SEED, help="Seed of the charts' deal stream."),
     min_n: int = typer.Option(1000, "--min-n", min=2, help="Pairs a chart cell needs."),
     budget: int = typer.Option(8_000_000, min=1, help="Deals dealt per seat, at most, to "
                                                       "fill the cells of a chart."),
@@ -493,7 +494,7 @@ def strength_command(
                                          "are played out)."),
     samples: int | None = typer.Option(None, help="Deals a PIMC player samples a card "
                                                   "(default 32)."),
-    seed: int = typer.Option(1, help="Seed of the deals."),
+    seed: int = typer.Option(DEFAULT_SEED, help="Seed of the deals."),
     variant: str = typer.Option("sochi", help="Preset whose rules are played."),
     format: str = typer.Option("table", "--format", help="table or json."),
 ) -> None:
@@ -516,7 +517,8 @@ def exploit_command(
     players: int | None = typer.Option(None, help="Players at the table (default the preset's)."),
     deals: int = typer.Option(20_000, help="Seeded deals, each played once per option of "
                                            "every decision class of every seat."),
-    seed: int = typer.Option(1, help="Seed of the deals and the players' draws."),
+    seed: int = typer.Option(DEFAULT_SEED, help="Seed of the deals and the players' "
+                                                      "draws."),
     unfitted: bool = typer.Option(False, help="Gauge the unfitted heuristic (zero offsets) "
                                               "instead of the shipped fit."),
     top: int = typer.Option(12, min=1, help="Classes listed, largest gain first."),
