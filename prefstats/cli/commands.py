@@ -433,13 +433,41 @@ def report_command(
 
 @app.command("compare")
 def compare_command(
-    datasets: list[str] = typer.Argument(help="Dataset folders (the first is the baseline)."),
-    out: str = typer.Option(..., help="Report folder."),
+    datasets: list[str] | None = typer.Argument(None, help="Dataset folders to compare (the "
+                                                "first is the baseline); none: make the "
+                                                "article of every preset."),
+    out: str = typer.Option("reports/compare", help="Report folder."),
+    data: str = typer.Option("data/compare", help="Folder of the article's datasets "
+                                                  "(made, or resumed)."),
+    deals: int = typer.Option(20_000, min=100, help="Deals a variant (article)."),
+    pulkas: int = typer.Option(400, min=10, help="Whole pulkas a variant (article)."),
+    pool_target: int = typer.Option(20, min=1, help="Pool target of those pulkas."),
+    seed: int = typer.Option(DEFAULT_SEED, min=0, help="Seed of every variant's deals."),
+    paired: bool = typer.Option(False, help="Refuse DATASETS that do not hold the same "
+                                            "deals (made with one seed) instead of comparing "
+                                            "them unpaired."),
+    workers: int | None = _WORKERS,
+    quiet: bool = _QUIET,
 ) -> None:
-    """Compare variants side by side; same-seed datasets are compared deal by deal."""
-    from prefstats.reports import comparison
+    """With no DATASETS: simulate every preset (3 players, and 4 where a preset has
+    them) on the same deals and write the rule-comparison article (index.html,
+    article.md). With DATASETS: compare them side by side, deal by deal where they
+    hold the same deals."""
+    if datasets:
+        from prefstats.reports import comparison
 
-    _report_output(lambda: comparison(datasets, out), "index.html", "report.md")
+        _report_output(lambda: comparison(datasets, out, paired=paired), "index.html",
+                       "report.md")
+        return
+    from prefstats.reports.article import write_article
+
+    command = (f"prefstats compare --deals {deals} --pulkas {pulkas} --pool-target "
+               f"{pool_target} --seed {seed}")
+    _compile_notice("sim/play._batch_kernel", "sim/pulka._pulka_kernel")
+    _report_output(lambda: write_article(out, data, deals=deals, pulkas=pulkas,
+                                         pool_target=pool_target, seed=seed, command=command,
+                                         workers=workers, progress=False if quiet else None),
+                   "index.html", "article.md")
 
 
 @app.command("guide")

@@ -45,6 +45,7 @@ Column = tuple[str, str, str]
 
 #: One number format per kind of figure, for every table of every report.
 FIGURES = {"count": "int", "share": "pct", "whists": "est:2", "points": "est:2",
+           "deals": "est:1", "pulkas": "est:0", "p": "num:g",
            "share_diff": "pp", "whists_diff": "diff:2", "points_diff": "diff:2"}
 
 
@@ -82,6 +83,8 @@ class Report:
     links: list[tuple[str, str]] = field(default_factory=list)
     #: The source line under every chart (:func:`~prefstats.reports.charts.source_line`).
     source: str | None = None
+    #: The Markdown file's name.
+    markdown: str = "report.md"
 
 
 def _number(value: float, digits: str, signed: bool = False) -> str:
@@ -188,7 +191,7 @@ def _write_files(report: Report, out: Path) -> list[str]:
                     data.filter("enough")) else []
             charts[b.name] = drawn[0].name if drawn else None
             names += [p.name for p in drawn]
-    texts = {**report.files, "report.md": _markdown(report, charts),
+    texts = {**report.files, report.markdown: _markdown(report, charts),
              "index.html": _html(report, charts)}
     for name, text in texts.items():
         (out / name).write_text(text, encoding="utf-8")

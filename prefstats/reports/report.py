@@ -323,9 +323,10 @@ _PAIRED_TEXT = {
 }
 
 
-def comparison_report(paths: Sequence[str | Path]) -> Report:
+def comparison_report(paths: Sequence[str | Path], paired: bool = False) -> Report:
     """Variant comparison of the datasets at ``paths``, each labelled by its variant in
-    words (and its folder when two share one); the rules that differ are listed."""
+    words (and its folder when two share one); the rules that differ are listed.
+    ``paired``: refuse datasets that do not hold the first one's deals."""
     datasets: dict[str, pl.LazyFrame] = {}
     variants: dict[str, Variant] = {}
     lines = []
@@ -342,6 +343,15 @@ def comparison_report(paths: Sequence[str | Path]) -> Report:
         lines.append(f"{label}: {p} ({rows:,} deals, seed {spec['seed']}), made by "
                      f"`{meta.remake_command(spec, variant)}`")
     names = list(datasets)
+    if paired:
+        seeds = {p: manifest_of(p)["spec"]["seed"] for p in paths}
+        for p, name in zip(paths[1:], names[1:], strict=True):
+            if seeds[p] != seeds[paths[0]] or not compare.same_deals(datasets[names[0]],
+                                                                     datasets[name]):
+                raise DatasetError(f"{p} (seed {seeds[p]}) does not hold the deals of "
+                                   f"{paths[0]} (seed {seeds[paths[0]]}), so no paired "
+                                   "comparison; remake it with the same --seed, or compare "
+                                   "without --paired")
     colours = charts.colours_for(names, _variant_colours(variants))
     metrics = compare.variant_metrics(datasets)
     blocks = [Block("compare_metrics", "Headline figures side by side",
@@ -372,16 +382,20 @@ def comparison_report(paths: Sequence[str | Path]) -> Report:
              ("paired", "paired", "text"), ("difference", "diff", "unit_diff"),
              ("CI shrink", "ci_shrink", "share")],
             partial(_paired_chart, baseline=names[0])))
+    first = manifest_of(paths[0])["spec"]
+    source = charts.source_line(version=first["package_version"], deals=", ".join(
+        f"{datasets[n].select(pl.len()).collect().item():,} deals of {n}" for n in names),
+        seed=first["seed"], command="prefstats compare " + " ".join(str(p) for p in paths))
     return Report("prefstats variant comparison: " + " vs ".join(names), lines,
-                  [Section("5. Variant comparison", OBSERVATIONAL, blocks)],
-                  meta.variant_files(*variants.values()))
+                  [Section("Variant comparison", OBSERVATIONAL, blocks)],
+                  meta.variant_files(*variants.values()), source=source)
 
 
 def _variant_colours(variants: Mapping[str, Variant]) -> dict[str, str]:
     """Each preset's own colour for the first dataset of that preset."""
     fixed: dict[str, str] = {}
     for label, v in variants.items():
-        colour = charts.VARIANT_COLOURS.get(v.base)
+        colour = charts.variant_colour(v.base, v.players)
         if colour and colour not in fixed.values():
             fixed[label] = colour
     return fixed
@@ -420,6 +434,7 @@ def report(path: str | Path, out: str | Path, *, pulkas: str | Path | None = Non
     return write_report(written, out)
 
 
-def comparison(paths: Sequence[str | Path], out: str | Path) -> Path:
-    """Write the comparison of the datasets at ``paths`` into ``out``."""
-    return write_report(comparison_report(paths), out)
+def comparison(paths: Sequence[str | Path], out: str | Path, paired: bool = False) -> Path:
+    """Write the comparison of the datasets at ``paths`` into ``out`` (``paired``: see
+    :func:`comparison_report`)."""
+    return write_report(comparison_report(paths, paired), out)
