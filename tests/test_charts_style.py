@@ -183,3 +183,26 @@ def test_fixed_colours_per_variant():
     assert charts.variant_colour("sochi") == charts.VARIANT_COLOURS["sochi"]
     assert charts.variant_colour("sochi", 4) not in charts.VARIANT_COLOURS.values()
     assert len(set(COLOURS.values())) == len(VARIANTS)
+
+
+def test_the_article_charts_are_clean_and_refuse_other_deals(tmp_path, drawn):
+    """The article on two tiny variants: each chart sourced and without overlapping
+    text, a table with a column per variant; a dataset of another seed is refused."""
+    from prefstats.game.variants import get_variant
+    from prefstats.reports.article import article_report, make_datasets
+    from prefstats.reports.render import write_report
+    from prefstats.sim.storage import DatasetError
+
+    variants = [get_variant("sochi"), get_variant("gusarik")]
+    sets = make_datasets(tmp_path / "data", deals=400, pulkas=40, pool_target=4, seed=1,
+                         variants=variants, workers=1, progress=False)
+    out = write_report(article_report(sets, "prefstats compare --deals 400"), tmp_path / "a")
+    text = (out / "article.md").read_text("utf-8")
+    assert "| Sochi | Gusarik |" in text and "closes within 18 deals" in text
+    assert len(drawn) >= 4
+    for fig in drawn:
+        assert has_source(fig) and overlaps(fig) == []
+    other = make_datasets(tmp_path / "other", deals=400, pulkas=40, pool_target=4, seed=2,
+                          variants=variants[1:], workers=1, progress=False)
+    with pytest.raises(DatasetError, match="seed 2"):
+        article_report([sets[0], *other], "x")

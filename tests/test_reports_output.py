@@ -44,7 +44,7 @@ def test_report_writes_every_table_and_chart(data, tmp_path):
     _run("report", str(data / "sochi"), "--out", str(out), "--pulkas", str(pulkas))
     md = (out / "report.md").read_text()
     html = (out / "index.html").read_text()
-    for name in ("bidding_make", "whist", "raspasy_costs", "seat_deals", "seat_pulkas"):
+    for name in ("bidding_make", "observed_whist", "raspasy_costs", "seat_deals", "seat_pulkas"):
         assert (out / f"{name}.csv").exists() and f"{name}.csv" in md and f"{name}.csv" in html
     for png in out.glob("*.png"):
         assert png.with_suffix(".svg").exists() and png.name in md
