@@ -16,6 +16,7 @@ run: $(STAMP)
 	$(VENV)/bin/prefstats demo
 
 test: $(STAMP)
+	sh scripts/ensure_chromium.sh
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/python -m pytest -q -n $(TEST_WORKERS) -m "not slow"

@@ -425,10 +425,14 @@ def report_command(
     pulkas: str | None = typer.Option(None, help="Pulka dataset (simulate-pulkas): pulka "
                                       "results by seat, raspasy chains under the exit rule."),
 ) -> None:
-    """Write the statistics report of a dataset: tables with 95% CIs and charts."""
+    """Write the statistics report of a dataset: tables with 95% CIs and charts (and
+    update the site index beside OUT when there is one)."""
     from prefstats.reports import report
+    from prefstats.reports.render import site_index
 
     _report_output(lambda: report(dataset, out, pulkas=pulkas), "index.html", "report.md")
+    if (Path(out).parent / "index.html").is_file():  # a site of reports: link this one too
+        site_index(Path(out).parent)
 
 
 @app.command("compare")
@@ -460,6 +464,7 @@ def compare_command(
                        "report.md")
         return
     from prefstats.reports.article import write_article
+    from prefstats.reports.render import site_index
 
     command = (f"prefstats compare --deals {deals} --pulkas {pulkas} --pool-target "
                f"{pool_target} --seed {seed}")
@@ -468,6 +473,7 @@ def compare_command(
                                          pool_target=pool_target, seed=seed, command=command,
                                          workers=workers, progress=False if quiet else None),
                    "index.html", "article.md")
+    typer.echo(f"site index: {site_index(Path(out).parent)}")
 
 
 @app.command("guide")
