@@ -206,3 +206,16 @@ def test_the_article_charts_are_clean_and_refuse_other_deals(tmp_path, drawn):
                           variants=variants[1:], workers=1, progress=False)
     with pytest.raises(DatasetError, match="seed 2"):
         article_report([sets[0], *other], "x")
+
+
+def test_importing_prefstats_keeps_the_backend(tmp_path):
+    """A notebook's plots show: importing prefstats and its reports switches no backend."""
+    import subprocess
+    import sys
+
+    code = ("import matplotlib; import prefstats, prefstats.reports.report, "
+            "prefstats.reports.article; print(matplotlib.get_backend())")
+    env = {**__import__("os").environ, "MPLBACKEND": "svg"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, cwd=tmp_path, check=True)
+    assert out.stdout.strip() == "svg"
