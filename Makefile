@@ -16,6 +16,7 @@ run: $(STAMP)
 	$(VENV)/bin/prefstats demo
 
 test: $(STAMP)
+	sh scripts/ensure_chromium.sh
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet -d site

@@ -44,7 +44,7 @@ def test_report_writes_every_table_and_chart(data, tmp_path):
     _run("report", str(data / "sochi"), "--out", str(out), "--pulkas", str(pulkas))
     md = (out / "report.md").read_text()
     html = (out / "index.html").read_text()
-    for name in ("bidding_make", "whist", "raspasy_costs", "seat_deals", "seat_pulkas"):
+    for name in ("bidding_make", "observed_whist", "raspasy_costs", "seat_deals", "seat_pulkas"):
         assert (out / f"{name}.csv").exists() and f"{name}.csv" in md and f"{name}.csv" in html
     for png in out.glob("*.png"):
         assert png.with_suffix(".svg").exists() and png.name in md
@@ -115,7 +115,7 @@ def test_report_reads_on_screen(data, tmp_path):
     _run("report", str(data / "sochi"), "--out", str(out))
     md, html = _check_page(out)
     # a GitHub anchor, as github.com makes it for this heading
-    assert "(#1-bidding--what-the-simulated-players-did-observational-not-advice)" in md
+    assert "(#observational-not-advice-what-the-simulated-players-did--bidding)" in md
     assert "<code>prefstats guide" in html and "guide.md" not in re.findall(r"href='([^']+)'",
                                                                           html)
     # NO_PULKAS names an option in a code span: code in HTML, not backticks

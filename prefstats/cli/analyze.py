@@ -10,6 +10,7 @@ import typer
 
 from prefstats.cli._app import app
 from prefstats.errors import OptionError
+from prefstats.game.seed import DEFAULT_SEED
 
 __all__ = [
     "METHOD_LABELS",
@@ -60,7 +61,8 @@ def analyze_command(
     variant: str | None = typer.Option(None, help="Preset overriding the record's "
                                                   "\"variant\"."),
     deals: int = typer.Option(2000, help="Deals dealt per call decision for its rollout."),
-    seed: int = typer.Option(0, help="Seed of the rollout deals and the players' choices."),
+    seed: int = typer.Option(DEFAULT_SEED, help="Seed of the rollout deals and the "
+                                                "players' choices."),
     policy: str = typer.Option("heuristic", help="Continuation policy of the rollouts: "
                                                  "heuristic or random."),
     condition: str = typer.Option("record", help="record: keep the rollout deals on which "

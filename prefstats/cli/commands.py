@@ -13,6 +13,7 @@ import typer
 
 from prefstats.cli._app import FORMAT, Format, HelpGroup, _compile_notice, app, write_data
 from prefstats.errors import CardError, OptionError, PrefstatsError
+from prefstats.game.seed import DEFAULT_SEED
 
 
 def _print_deals(deals, count: int) -> None:
@@ -170,7 +171,7 @@ def demo(
     hands: int = typer.Option(200_000, help="Deals to simulate."),
     pulkas: int = typer.Option(3000, help="Whole pulkas to play (seat luck); 0 for none."),
     pool_target: int = typer.Option(20, help="Pool target of those pulkas."),
-    seed: int = typer.Option(1, min=0, help="Seed of the runs."),
+    seed: int = typer.Option(DEFAULT_SEED, min=0, help="Seed of the runs."),
     data: str = typer.Option("data", help="Folder for the datasets."),
     out: str = typer.Option("reports", help="Folder for the report."),
     force: bool = typer.Option(False, help="Start the datasets over when they were made "
@@ -388,7 +389,7 @@ _CONFIG = typer.Option(None, exists=True, dir_okay=False, readable=True,
                        "--variant and --players.")
 _PLAYERS = typer.Option(None, help="Players at the table: 3 or 4 (default: the preset's; "
                         "gusarik is 2).")
-_SEED = typer.Option(42, min=0, help="Seed: the same seed deals the same hands.")
+_SEED = typer.Option(DEFAULT_SEED, min=0, help="Seed: the same seed deals the same hands.")
 _OUT = typer.Option(..., help="Dataset folder (created; a rerun resumes).")
 _WORKERS = typer.Option(None, min=1, help="Local processes (default: all cores).")
 _BACKEND = typer.Option("local", help="local (joblib processes) or dask.")
@@ -474,21 +475,55 @@ def report_command(
     pulkas: str | None = typer.Option(None, help="Pulka dataset (simulate-pulkas): pulka "
                                       "results by seat, raspasy chains under the exit rule."),
 ) -> None:
-    """Write the statistics report of a dataset: tables with 95% CIs and charts."""
+    """Write the statistics report of a dataset: tables with 95% CIs and charts (and
+    update the site index beside OUT when there is one)."""
     from prefstats.reports import report
+    from prefstats.reports.render import site_index
 
     _report_output(lambda: report(dataset, out, pulkas=pulkas), "index.html", "report.md")
+    if (Path(out).parent / "index.html").is_file():  # a site of reports: link this one too
+        site_index(Path(out).parent)
 
 
 @app.command("compare")
 def compare_command(
-    datasets: list[str] = typer.Argument(help="Dataset folders (the first is the baseline)."),
-    out: str = typer.Option(..., help="Report folder."),
+    datasets: list[str] | None = typer.Argument(None, help="Dataset folders to compare (the "
+                                                "first is the baseline); none: make the "
+                                                "article of every preset."),
+    out: str = typer.Option("reports/compare", help="Report folder."),
+    data: str = typer.Option("data/compare", help="Folder of the article's datasets "
+                                                  "(made, or resumed)."),
+    deals: int = typer.Option(20_000, min=100, help="Deals a variant (article)."),
+    pulkas: int = typer.Option(400, min=10, help="Whole pulkas a variant (article)."),
+    pool_target: int = typer.Option(20, min=1, help="Pool target of those pulkas."),
+    seed: int = typer.Option(DEFAULT_SEED, min=0, help="Seed of every variant's deals."),
+    paired: bool = typer.Option(False, help="Refuse DATASETS that do not hold the same "
+                                            "deals (made with one seed) instead of comparing "
+                                            "them unpaired."),
+    workers: int | None = _WORKERS,
+    quiet: bool = _QUIET,
 ) -> None:
-    """Compare variants side by side; same-seed datasets are compared deal by deal."""
-    from prefstats.reports import comparison
+    """With no DATASETS: simulate every preset (3 players, and 4 where a preset has
+    them) on the same deals and write the rule-comparison article (index.html,
+    article.md). With DATASETS: compare them side by side, deal by deal where they
+    hold the same deals."""
+    if datasets:
+        from prefstats.reports import comparison
 
-    _report_output(lambda: comparison(datasets, out), "index.html", "report.md")
+        _report_output(lambda: comparison(datasets, out, paired=paired), "index.html",
+                       "report.md")
+        return
+    from prefstats.reports.article import write_article
+    from prefstats.reports.render import site_index
+
+    command = (f"prefstats compare --deals {deals} --pulkas {pulkas} --pool-target "
+               f"{pool_target} --seed {seed}")
+    _compile_notice("sim/play._batch_kernel", "sim/pulka._pulka_kernel")
+    _report_output(lambda: write_article(out, data, deals=deals, pulkas=pulkas,
+                                         pool_target=pool_target, seed=seed, command=command,
+                                         workers=workers, progress=False if quiet else None),
+                   "index.html", "article.md")
+    typer.echo(f"site index: {site_index(Path(out).parent)}")
 
 
 @app.command("guide")
@@ -501,7 +536,7 @@ def guide_command(
                                                   "every decision by the features that "
                                                   "decide it, as pictures, tables and "
                                                   "guide.json."),
-    seed: int = typer.Option(1, help="Seed of the charts' deal stream."),
+    seed: int = typer.Option(DEFAULT_SEED, help="Seed of the charts' deal stream."),
     min_n: int = typer.Option(1000, "--min-n", min=2, help="Pairs a chart cell needs."),
     budget: int = typer.Option(8_000_000, min=1, help="Deals dealt per seat, at most, to "
                                                       "fill the cells of a chart."),
@@ -543,7 +578,7 @@ def strength_command(
                                          "are played out)."),
     samples: int | None = typer.Option(None, help="Deals a PIMC player samples a card "
                                                   "(default 32)."),
-    seed: int = typer.Option(1, help="Seed of the deals."),
+    seed: int = typer.Option(DEFAULT_SEED, help="Seed of the deals."),
     variant: str = typer.Option("sochi", help="Preset whose rules are played."),
     format: str = typer.Option("table", "--format", help="table or json."),
 ) -> None:
@@ -566,7 +601,8 @@ def exploit_command(
     players: int | None = typer.Option(None, help="Players at the table (default the preset's)."),
     deals: int = typer.Option(20_000, help="Seeded deals, each played once per option of "
                                            "every decision class of every seat."),
-    seed: int = typer.Option(1, help="Seed of the deals and the players' draws."),
+    seed: int = typer.Option(DEFAULT_SEED, help="Seed of the deals and the players' "
+                                                      "draws."),
     unfitted: bool = typer.Option(False, help="Gauge the unfitted heuristic (zero offsets) "
                                               "instead of the shipped fit."),
     top: int = typer.Option(12, min=1, help="Classes listed, largest gain first."),

@@ -22,6 +22,7 @@ import typer
 from prefstats.cli import commands as cli
 from prefstats.cli._app import FORMAT, Format, app, write_data
 from prefstats.errors import OptionError
+from prefstats.game.seed import DEFAULT_SEED
 
 __all__ = [
     "MIN_DEALS",
@@ -126,7 +127,8 @@ def rollout_command(
     talon: str | None = typer.Option(None, help="The talon when it is known (two cards)."),
     deals: int = typer.Option(100_000, help="At most this many deals (blocks of every "
                                             "talon once)."),
-    seed: int = typer.Option(0, help="Seed of the deals and the players' random choices."),
+    seed: int = typer.Option(DEFAULT_SEED, help="Seed of the deals and the players' "
+                                                "random choices."),
     policy: str = typer.Option("heuristic", help="Continuation policy: heuristic, random or pimc."),
     workers: int | None = typer.Option(None, min=1, help="Threads (default: all cores); the "
                                        "figures are the same for any number."),

@@ -1,28 +1,37 @@
-"""Publishable charts: two generic plots (lines with 95% bands, bars with 95% error
-bars) in one house style -- titled, axes labelled with units, a fixed colour per
-variant, seat and contract level, readable at article width (7.5 × 4.5 in, 150 dpi).
-Only rows with enough samples are drawn. Each chart is saved as PNG and SVG.
+"""Publishable charts in one house style (``prefstats.mplstyle`` beside this module,
+applied to each figure, never globally): a title that states the finding, axes labelled
+with units, a colour-blind-safe palette (Okabe-Ito) with a fixed colour per variant,
+seat and contract level, no overlapping text (long category labels wrap, or the bars
+turn horizontal; legends sit beside the plot) and a small source line under every chart
+(prefstats version, deals, seed, command). Each chart is saved as PNG (200 dpi, twice
+the screen's) and SVG. Only rows with enough samples are drawn.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 import matplotlib as mpl
 import numpy as np
 import polars as pl
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import to_hex, to_rgb
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
 __all__ = [
     "HOLE_COLOURS",
     "LEVEL_COLOURS",
+    "OKABE_ITO",
     "SEAT_COLOURS",
     "SIZE",
+    "SOURCE_GID",
     "STYLE",
+    "STYLE_FILE",
     "VARIANT_COLOURS",
     "bar_chart",
     "colours_for",
@@ -30,21 +39,40 @@ __all__ = [
     "heatmap",
     "line_chart",
     "save",
+    "source_line",
+    "sourced",
+    "variant_colour",
 ]
 
-#: One colour per variant across every chart (others get the next free colour).
-VARIANT_COLOURS = {"sochi": "#1f77b4", "leningrad": "#d62728", "rostov": "#2ca02c"}
-SEAT_COLOURS = ("#4c72b0", "#dd8452", "#55a868", "#8172b3")
-#: Misère charts: bars by the number of short holes.
+STYLE_FILE = Path(__file__).with_name("prefstats.mplstyle")
+#: The house style as rc settings, for ``mpl.rc_context(STYLE)`` around a figure's making.
+STYLE = dict(mpl.rc_params_from_file(STYLE_FILE, use_default_template=False))
+#: Okabe & Ito's palette, told apart with every common colour-vision deficiency.
+OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#F0E442",
+             "#000000")
+#: One colour per preset across every chart; its 4-player table is a lighter tint.
+VARIANT_COLOURS = {"sochi": "#0072B2", "leningrad": "#D55E00", "rostov": "#009E73",
+                   "classic": "#E69F00", "gusarik": "#CC79A7"}
+SEAT_COLOURS = ("#56B4E9", "#E69F00", "#009E73", "#CC79A7")
+#: Misère charts: bars by the number of short holes (a sequential scale).
 HOLE_COLOURS = ("#54278f", "#9e9ac8", "#cbc9e2", "#f2f0f7")
 LEVEL_COLOURS = {6: "#0072B2", 7: "#E69F00", 8: "#009E73", 9: "#CC79A7", 10: "#D55E00"}
-_SPARE = ("#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
-STYLE = {"font.size": 11, "axes.titlesize": 13, "axes.labelsize": 11, "legend.fontsize": 10,
-         "axes.spines.top": False, "axes.spines.right": False, "axes.grid": True,
-         "grid.alpha": 0.3, "figure.dpi": 150, "savefig.dpi": 150,
-         "svg.fonttype": "none",  # SVG text stays text: small, and editable by a writer
-         "svg.hashsalt": "prefstats"}  # stable element ids: a rerun writes the same SVG
+_SPARE = ("#56B4E9", "#F0E442", "#000000", "#999999", "#666666", "#BBBBBB")
 SIZE = (7.5, 4.5)
+#: The gid of a figure's source line (how :func:`save` and the tests find it).
+SOURCE_GID = "source"
+_SOURCE: contextvars.ContextVar[str | None] = contextvars.ContextVar("source", default=None)
+#: Characters of 9-point text an inch: where labels wrap.
+_CHARS_AN_INCH = 14
+
+
+def variant_colour(base: str, players: int = 3) -> str | None:
+    """The fixed colour of a preset's table: its own colour, a lighter tint with 4
+    players; ``None`` for an unknown preset."""
+    colour = VARIANT_COLOURS.get(base)
+    if colour is None or players != 4:
+        return colour
+    return to_hex([c + (1 - c) * 0.5 for c in to_rgb(colour)])
 
 
 def colours_for(names: Sequence, fixed: Mapping | Sequence) -> dict:
@@ -60,6 +88,21 @@ def colours_for(names: Sequence, fixed: Mapping | Sequence) -> dict:
     return out
 
 
+def source_line(*, version: str, deals: str, seed: int | str, command: str) -> str:
+    """The source line under a chart: what made it, so it can be made again."""
+    return f"prefstats {version} · {deals} · seed {seed} · {command}"
+
+
+@contextlib.contextmanager
+def sourced(text: str | None) -> Iterator[None]:
+    """Every chart saved inside carries ``text`` as its source line."""
+    token = _SOURCE.set(text)
+    try:
+        yield
+    finally:
+        _SOURCE.reset(token)
+
+
 def figure(size: tuple[float, float] = SIZE) -> Figure:
     """A figure drawn by the Agg canvas, apart from pyplot: the caller's backend (a
     notebook's) is left as it is. Make it inside ``mpl.rc_context(STYLE)``."""
@@ -68,46 +111,64 @@ def figure(size: tuple[float, float] = SIZE) -> Figure:
     return fig
 
 
-def save(fig: Figure, path: Path) -> list[Path]:
-    """``fig`` as PNG and SVG at ``path`` (its suffix replaced); reruns write the same
-    files (no timestamp, stable SVG ids)."""
+def _has_source(fig: Figure) -> bool:
+    return any(t.get_gid() == SOURCE_GID or t.get_text().startswith("prefstats ")
+               for t in fig.texts)
+
+
+def save(fig: Figure, path: Path, source: str | None = None) -> list[Path]:
+    """``fig`` as PNG and SVG at ``path`` (its suffix replaced), with ``source`` (or the
+    one of :func:`sourced`) as a small line under it unless it has one; reruns write
+    the same files (no timestamp, stable SVG ids)."""
+    source = source or _SOURCE.get()
+    if source and not _has_source(fig):
+        width = fig.get_size_inches()[0]
+        fig.text(0.01, 0, textwrap.fill(source, int(width * 17)), fontsize=6.5,
+                 color="#555555", ha="left", va="top", gid=SOURCE_GID)
     paths = [path.with_suffix(".png"), path.with_suffix(".svg")]
-    fig.savefig(paths[0], pil_kwargs={"optimize": True})
-    fig.savefig(paths[1], metadata={"Date": None})
+    with mpl.rc_context(STYLE):
+        fig.savefig(paths[0], pil_kwargs={"optimize": True})
+        fig.savefig(paths[1], metadata={"Date": None})
     return paths
 
 
 def _legend(ax, entries: int) -> None:
-    """The legend in a row under the axes, where it never hides data."""
-    ax.legend(frameon=False, ncols=min(entries, 5), loc="upper center",
-              bbox_to_anchor=(0.5, -0.16))
+    """The legend beside the axes, where it hides no data and no label."""
+    ax.legend(frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0), ncols=1)
 
 
-def _finish(fig, ax, title: str, xlabel: str, ylabel: str, path: Path, note: str | None,
-            percent: bool) -> list[Path]:
+def _wrap(text: str, chars: int) -> str:
+    return "\n".join(textwrap.wrap(text, max(chars, 8))) if text else text
+
+
+def _finish(fig, ax, title: str, xlabel: str, ylabel: str, path: Path, percent: bool,
+            horizontal: bool = False) -> list[Path]:
     if percent:
-        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    ax.set_title(title, loc="left")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    if note:
-        fig.text(0.01, 0.01, note, fontsize=8, color="#555555", ha="left", va="bottom")
-    fig.tight_layout(rect=(0, 0.04 if note else 0, 1, 1))
+        axis = ax.xaxis if horizontal else ax.yaxis
+        axis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    width = fig.get_size_inches()[0]
+    ax.set_title(_wrap(title, int(width * 10)), loc="left")
+    ax.set_xlabel(_wrap(xlabel, int(width * _CHARS_AN_INCH * 0.8)))
+    ax.set_ylabel(_wrap(ylabel, int(fig.get_size_inches()[1] * _CHARS_AN_INCH * 0.8)))
+    fig.tight_layout()
     return save(fig, path)
 
 
 def line_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None = None,
-               title: str,
-               xlabel: str, ylabel: str, colours: Mapping | Sequence = SEAT_COLOURS,
-               group_label: str = "", zero_line: bool = False, note: str | None = None,
-               percent: bool = False) -> list[Path]:
-    """Lines of ``y`` against ``x``, one per ``group``, with shaded ``y_lo``–``y_hi``;
-    ``percent`` writes a share axis as percentages. No rows with enough samples: no
-    chart (an empty list)."""
+               title: str, xlabel: str, ylabel: str,
+               colours: Mapping | Sequence = SEAT_COLOURS, group_label: str = "",
+               zero_line: bool = False, percent: bool = False, marker_at: float | None = None,
+               bands: bool = True) -> list[Path]:
+    """Lines of ``y`` against ``x``, one per ``group``, with shaded ``y_lo``–``y_hi``
+    (``bands``); ``percent`` writes a share axis as percentages; ``marker_at`` draws a
+    dotted vertical line at that ``x``. No rows with enough samples: no chart (an empty
+    list)."""
     df = df.filter("enough").sort(x)
     if not len(df):
         return []
     groups = df[group].unique(maintain_order=True).sort().to_list() if group else [None]
+    if group and df[group].dtype == pl.String:  # names keep the order they come in
+        groups = df[group].unique(maintain_order=True).to_list()
     palette = colours_for(groups, colours)
     with mpl.rc_context(STYLE):
         fig = figure()
@@ -116,25 +177,40 @@ def line_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | Non
             part = df.filter(pl.col(group) == g) if group else df
             c = palette[g]
             label = f"{group_label}{g}" if group else None
-            ax.plot(part[x], part[y], marker="o", ms=4, color=c, label=label)
-            ax.fill_between(part[x], part[f"{y}_lo"], part[f"{y}_hi"], color=c, alpha=0.15,
-                            linewidth=0)
+            ax.plot(part[x], part[y], marker="o", ms=3, color=c, label=label)
+            if bands:
+                ax.fill_between(part[x], part[f"{y}_lo"], part[f"{y}_hi"], color=c,
+                                alpha=0.15, linewidth=0)
         if zero_line:
             ax.axhline(0, color="black", linewidth=0.8)
+        if marker_at is not None:
+            ax.axvline(marker_at, color="#555555", linewidth=0.8, linestyle=":")
         if df[x].dtype.is_integer():
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         if group:
             _legend(ax, len(groups))
-        return _finish(fig, ax, title, xlabel, ylabel, path, note, percent)
+        return _finish(fig, ax, title, xlabel, ylabel, path, percent)
+
+
+def _category_labels(cats: Sequence, width: float) -> tuple[list[str], bool]:
+    """The category labels wrapped to the room a category has under the axes, and
+    whether they need horizontal bars instead (more than three lines a label)."""
+    room = int(width * 0.8 * _CHARS_AN_INCH / max(len(cats), 1))
+    wrapped = [_wrap(str(c), room) for c in cats]
+    if max(w.count("\n") + 1 for w in wrapped) > 3:
+        return [_wrap(str(c), 28) for c in cats], True
+    return wrapped, False
 
 
 def bar_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None = None,
               title: str, xlabel: str, ylabel: str, colours: Mapping | Sequence = SEAT_COLOURS,
-              group_label: str = "", zero_line: bool = True, note: str | None = None,
-              percent: bool = False, errors: bool = True) -> list[Path]:
+              group_label: str = "", zero_line: bool = True, percent: bool = False,
+              errors: bool = True, horizontal: bool | None = None) -> list[Path]:
     """Grouped bars of ``y`` per ``x`` category and ``group``, with 95% error bars from
     ``y_lo``/``y_hi`` unless ``errors`` is false; no chart without rows, as for
-    :func:`line_chart`."""
+    :func:`line_chart`. Categories whose labels do not fit under their bars (or
+    ``horizontal``) are drawn as horizontal bars, the first at the top; ``xlabel`` then
+    still names the categories and ``ylabel`` the values."""
     df = df.filter("enough")
     if not len(df):
         return []
@@ -143,10 +219,13 @@ def bar_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None
     # without groups each category has its own colour (e.g. one per seat)
     palette = colours_for(groups if group else cats, colours)
     width = 0.8 / len(groups)
+    labels, turn = _category_labels(cats, SIZE[0])
+    horizontal = turn if horizontal is None else horizontal
+    size = (SIZE[0], max(SIZE[1], 1.2 + 0.3 * len(cats) * len(groups))) if horizontal else SIZE
     with mpl.rc_context(STYLE):
-        fig = figure()
+        fig = figure(size)
         ax = fig.subplots()
-        ax.grid(axis="x", visible=False)
+        ax.grid(axis="y" if horizontal else "x", visible=False)
         for k, g in enumerate(groups):
             part = df.filter(pl.col(group) == g) if group else df
             pos = [cats.index(v) + (k - (len(groups) - 1) / 2) * width for v in part[x]]
@@ -155,15 +234,24 @@ def bar_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None
                             (part[f"{y}_hi"] - part[y]).to_numpy()], 0, None)
                    if errors else None)
             colour = palette[g] if group else [palette[v] for v in part[x]]
-            ax.bar(pos, part[y], width * 0.95, yerr=err, capsize=3, color=colour,
-                   label=f"{group_label}{g}" if group else None, error_kw={"elinewidth": 1})
-        # a variant with house rules is named in words: wrap it under its bars
-        ax.set_xticks(range(len(cats)), [textwrap.fill(str(c), 24) for c in cats])
-        if zero_line:
-            ax.axhline(0, color="black", linewidth=0.8)
+            draw = ax.barh if horizontal else ax.bar
+            draw(pos, part[y], width * 0.95, **{"xerr" if horizontal else "yerr": err},
+                 capsize=3, color=colour, label=f"{group_label}{g}" if group else None,
+                 error_kw={"elinewidth": 1})
+        if horizontal:
+            ax.set_yticks(range(len(cats)), labels)
+            ax.invert_yaxis()
+            if zero_line:
+                ax.axvline(0, color="black", linewidth=0.8)
+        else:
+            ax.set_xticks(range(len(cats)), labels)
+            if zero_line:
+                ax.axhline(0, color="black", linewidth=0.8)
         if group:
             _legend(ax, len(groups))
-        return _finish(fig, ax, title, xlabel, ylabel, path, note, percent)
+        if horizontal:
+            xlabel, ylabel = ylabel, xlabel
+        return _finish(fig, ax, title, xlabel, ylabel, path, percent, horizontal)
 
 
 #: Heatmap cells without enough pairs: drawn in this grey, their n written in them.
@@ -174,11 +262,11 @@ def heatmap(ax, values: np.ndarray, texts: Sequence[Sequence[str]], grey: np.nda
             rows: Sequence[str], cols: Sequence[str], limit: float, xlabel: str,
             ylabel: str, title: str | None = None):
     """A grid of cells on ``ax``, row 0 at the top: each coloured by its value in
-    ``values`` (a diverging scale centred on zero, saturated at ``±limit``), labelled
-    with its text; ``grey`` cells (or nan values) drawn grey. Returns the image, for a
-    colour bar."""
+    ``values`` (a diverging red-blue scale, safe for colour-blind readers, centred on
+    zero, saturated at ``±limit``), labelled with its text; ``grey`` cells (or nan
+    values) drawn grey. Returns the image, for a colour bar."""
     data = np.ma.masked_where(grey | np.isnan(values), values)
-    cmap = mpl.colormaps["RdYlGn"].with_extremes(bad=GREY)
+    cmap = mpl.colormaps["RdBu"].with_extremes(bad=GREY)
     image = ax.imshow(data, cmap=cmap, vmin=-limit, vmax=limit, aspect="auto")
     for (r, c), text in np.ndenumerate(np.array(texts, dtype=object)):
         ax.text(c, r, text, ha="center", va="center", fontsize=7,

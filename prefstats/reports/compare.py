@@ -22,14 +22,18 @@ from scipy import stats
 from prefstats.game.auction import W_WHIST
 from prefstats.game.engine import GAME, MISERE_GAME, RASPASY
 from prefstats.reports.frames import SEAT_NAMES, n_players, seat_rows
-from prefstats.reports.stats import MIN_SAMPLES, t_quantile, with_proportion
+from prefstats.reports.stats import MIN_SAMPLES, ratio_estimate, t_quantile, with_proportion
 from prefstats.sim.storage import to_codes
 
 __all__ = [
     "METRICS",
     "Metric",
+    "closing",
     "metric_frame",
     "paired_differences",
+    "raspasy_chains",
+    "same_deals",
+    "swings",
     "variant_metrics",
 ]
 
@@ -60,6 +64,7 @@ METRICS = (
     Metric("game value to the declarer (a trick game)", "whists", "game_value", "games"),
     Metric("value of a made six (declarer)", "whists", "six_value", "sixes"),
     Metric("value of a failed whist (whister)", "whists", "failed_value", "failed"),
+    Metric("value of a caught misère (declarer)", "whists", "caught_value", "caught"),
     Metric("spread (mean |deal value| per seat)", "whists", "spread"),
     Metric("whists written per deal", "points", "whists"),
     *(Metric(f"seat luck: {SEAT_NAMES[s]}'s mean deal value", "whists", f"value_{s}")
@@ -98,7 +103,8 @@ def metric_frame(lf: pl.LazyFrame) -> tuple[pl.DataFrame, list[Metric]]:
         game_value=_total(declarer & game, value),
         sixes=_total(declarer & game & (pl.col("level") == 6) & pl.col("made")),
         six_value=_total(declarer & game & (pl.col("level") == 6) & pl.col("made"), value),
-        failed=_total(failed), failed_value=_total(failed, value))
+        failed=_total(failed), failed_value=_total(failed, value),
+        caught_value=_total(misere & ~pl.col("made"), value))
     deal = lf.select(
         "deal_id", "hand_0", "hand_1",
         (pl.col("kind") == RASPASY).cast(pl.Float64).alias("raspasy"),
@@ -174,8 +180,7 @@ def paired_differences(datasets: Mapping[str, pl.LazyFrame]) -> pl.DataFrame:
     for name in names[1:]:
         frame, metrics = metric_frame(datasets[name])
         joined = base_frame.join(frame, on="deal_id", suffix="_b")
-        same = (len(joined) > 0 and (joined["hand_0"] == joined["hand_0_b"]).all()
-                and (joined["hand_1"] == joined["hand_1_b"]).all())
+        same = _same(joined)
         theirs = {m.name for m in metrics}
         for m in (m for m in base_metrics if m.name in theirs):
             row = {"baseline": names[0], "variant": name, "metric": m.name, "unit": m.unit,
@@ -199,3 +204,98 @@ def paired_differences(datasets: Mapping[str, pl.LazyFrame]) -> pl.DataFrame:
               "se_unpaired": pl.Float64, "se_paired": pl.Float64, "diff_lo": pl.Float64,
               "diff_hi": pl.Float64, "ci_shrink": pl.Float64, "enough": pl.Boolean}
     return pl.DataFrame(rows, schema=schema)
+
+
+def _same(joined: pl.DataFrame) -> bool:
+    """Whether two datasets joined on ``deal_id`` (the second's columns ``_b``) dealt
+    the same hands."""
+    return bool(len(joined) > 0 and (joined["hand_0"] == joined["hand_0_b"]).all()
+                and (joined["hand_1"] == joined["hand_1_b"]).all())
+
+
+def same_deals(first: pl.LazyFrame, other: pl.LazyFrame) -> bool:
+    """Whether two deal datasets hold the same deals (the same hands under each deal
+    number they share): what a paired comparison needs."""
+    cols = ["deal_id", "hand_0", "hand_1"]
+    return _same(first.select(cols).collect().join(other.select(cols).collect(),
+                                                   on="deal_id", suffix="_b"))
+
+
+def closing(pulkas: pl.LazyFrame, cap: int) -> tuple[pl.DataFrame, dict[str, float]]:
+    """How long pulkas last: for each number of deals ``deals``, the share of the pulkas
+    closed within it (``closed`` with its Wilson interval; a pulka stopped unfinished
+    never closes), and a summary: ``n`` pulkas, ``mean``/``mean_lo``/``mean_hi`` deals
+    a finished pulka (t interval), ``median``, and ``within``/``within_lo``/
+    ``within_hi``, the chance a pulka closes within ``cap`` deals."""
+    df = pulkas.select("deals", pl.col("finished") if "finished" in
+                       pulkas.collect_schema().names() else pl.lit(True).alias("finished")
+                       ).collect()
+    n = len(df)
+    done = df.filter("finished")["deals"].to_numpy().astype(float)
+    top = int(max(done.max() if len(done) else cap, cap))
+    grid = pl.DataFrame({"deals": np.arange(1, top + 1)}).with_columns(
+        n=pl.lit(n), hits=pl.col("deals").map_batches(
+            lambda d: pl.Series(np.searchsorted(np.sort(done), d.to_numpy(), side="right"))))
+    table = with_proportion(grid, "hits", "n", "closed").with_columns(
+        enough=pl.col("n") >= MIN_SAMPLES)
+    at_cap = table.row(cap - 1, named=True)
+    mean = float(done.mean()) if len(done) else np.nan
+    half = (float(t_quantile(np.array([len(done)]))[0] * done.std(ddof=1) / np.sqrt(len(done)))
+            if len(done) > 1 else np.nan)
+    return table, {"n": n, "mean": mean, "mean_lo": mean - half, "mean_hi": mean + half,
+                   "median": float(np.median(done)) if len(done) else np.nan,
+                   "within": at_cap["closed"], "within_lo": at_cap["closed_lo"],
+                   "within_hi": at_cap["closed_hi"]}
+
+
+def raspasy_chains(deals: pl.LazyFrame) -> dict[str, float]:
+    """Raspasy in whole pulkas (the deals of a ``simulate-pulkas --with-deals``
+    dataset, played with the exit rule and the progression): ``share`` of deals that
+    are raspasy (delta-method interval over pulkas), and ``chain``, the mean length of
+    a run of consecutive raspasy (t interval over runs), with ``n`` deals and ``runs``."""
+    df = to_codes(deals).select("pulka_id", "deal_no", (pl.col("kind") == RASPASY)
+                                .alias("r")).sort("pulka_id", "deal_no").collect()
+    per = df.group_by("pulka_id").agg(pl.col("r").sum().cast(pl.Float64), pl.len())
+    share, se = ratio_estimate(per["r"].to_numpy(), per["len"].to_numpy().astype(float))
+    # a run starts at a raspasy that does not follow a raspasy of the same pulka
+    start = df["r"] & ~(df["r"].shift(1, fill_value=False)
+                        & (df["pulka_id"] == df["pulka_id"].shift(1)).fill_null(False))
+    runs = df.with_columns(run=start.cum_sum()).filter("r").group_by("run").len()["len"]
+    lengths = runs.to_numpy().astype(float)
+    half = (float(t_quantile(np.array([len(lengths)]))[0] * lengths.std(ddof=1)
+                  / np.sqrt(len(lengths))) if len(lengths) > 1 else np.nan)
+    chain = float(lengths.mean()) if len(lengths) else np.nan
+    return {"n": len(df), "runs": len(lengths), "share": share, "share_lo": share - _Z * se,
+            "share_hi": share + _Z * se, "chain": chain, "chain_lo": chain - half,
+            "chain_hi": chain + half}
+
+
+def _quantile_ci(sorted_values: np.ndarray, q: float) -> tuple[float, float, float]:
+    """The ``q`` quantile of a sorted sample with its distribution-free 95% interval
+    (order statistics whose ranks bound it by the binomial)."""
+    n = len(sorted_values)
+    lo, hi = stats.binom.ppf([0.025, 0.975], n, q).astype(int)
+    return (float(np.quantile(sorted_values, q)), float(sorted_values[max(lo - 1, 0)]),
+            float(sorted_values[min(hi, n - 1)]))
+
+
+def swings(pulkas: pl.LazyFrame) -> dict[str, float]:
+    """The spread of one place's pulka result (whists): ``sd`` with its chi-square
+    interval, the ``worst`` 1% (the 1st percentile) and ``best`` 1% (99th) with
+    order-statistic intervals, and ``n`` results (finished pulkas × places)."""
+    if "finished" in pulkas.collect_schema().names():
+        pulkas = pulkas.filter("finished")
+    places = [c for c in pulkas.collect_schema().names() if c.startswith("result_")]
+    values = np.sort(pulkas.select(pl.concat_list(places).explode()).collect()
+                     .to_series().to_numpy().astype(float))
+    n = len(values)
+    if n < 2:
+        return {"n": n} | dict.fromkeys(("sd", "sd_lo", "sd_hi", "worst", "worst_lo",
+                                         "worst_hi", "best", "best_lo", "best_hi"), np.nan)
+    sd = float(values.std(ddof=1))
+    chi = stats.chi2.ppf([0.975, 0.025], n - 1)
+    worst, best = _quantile_ci(values, 0.01), _quantile_ci(values, 0.99)
+    return {"n": n, "sd": sd, "sd_lo": sd * float(np.sqrt((n - 1) / chi[0])),
+            "sd_hi": sd * float(np.sqrt((n - 1) / chi[1])),
+            "worst": worst[0], "worst_lo": worst[1], "worst_hi": worst[2],
+            "best": best[0], "best_lo": best[1], "best_hi": best[2]}

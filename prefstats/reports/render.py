@@ -19,10 +19,12 @@ from pathlib import Path
 
 import polars as pl
 
+from prefstats.reports.charts import sourced
 from prefstats.reports.stats import MIN_SAMPLES
 
 __all__ = [
     "FIGURES",
+    "FOLD_ROWS",
     "Block",
     "Column",
     "Report",
@@ -30,6 +32,7 @@ __all__ = [
     "display_rows",
     "inline_html",
     "shown",
+    "site_index",
     "write_report",
 ]
 
@@ -42,8 +45,12 @@ __all__ = [
 #: shares in percentage points, signed).
 Column = tuple[str, str, str]
 
+#: Tables with more rows than this fold away (``<details>``) on the HTML page.
+FOLD_ROWS = 12
+
 #: One number format per kind of figure, for every table of every report.
 FIGURES = {"count": "int", "share": "pct", "whists": "est:2", "points": "est:2",
+           "deals": "est:1", "pulkas": "est:0", "p": "num:g",
            "share_diff": "pp", "whists_diff": "diff:2", "points_diff": "diff:2"}
 
 
@@ -79,6 +86,15 @@ class Report:
     files: dict[str, str] = field(default_factory=dict)
     #: Other documents the report links to: (what it is, file name beside the report).
     links: list[tuple[str, str]] = field(default_factory=list)
+    #: The source line under every chart (:func:`~prefstats.reports.charts.source_line`).
+    source: str | None = None
+    #: The Markdown file's name.
+    markdown: str = "report.md"
+    #: A paragraph shown first (e.g. the variant's rules in words).
+    summary: str = ""
+    #: Pictures shown before the sections (title, image file beside the report), e.g.
+    #: the hand charts of ``prefstats guide --variant``.
+    lead: list[tuple[str, str]] = field(default_factory=list)
 
 
 def _number(value: float, digits: str, signed: bool = False) -> str:
@@ -180,11 +196,12 @@ def _write_files(report: Report, out: Path) -> list[str]:
             b.table.write_csv(out / f"{b.name}.csv", float_precision=9)  # summation-order noise
             names.append(f"{b.name}.csv")
             data = b.table if b.chart_table is None else b.chart_table
-            drawn = b.chart(data, out / b.name) if b.chart is not None and len(
-                data.filter("enough")) else []
+            with sourced(report.source):
+                drawn = b.chart(data, out / b.name) if b.chart is not None and len(
+                    data.filter("enough")) else []
             charts[b.name] = drawn[0].name if drawn else None
             names += [p.name for p in drawn]
-    texts = {**report.files, "report.md": _markdown(report, charts),
+    texts = {**report.files, report.markdown: _markdown(report, charts),
              "index.html": _html(report, charts)}
     for name, text in texts.items():
         (out / name).write_text(text, encoding="utf-8")
@@ -245,8 +262,12 @@ def _chart_links(name: str) -> list[tuple[str, str]]:
 
 def _markdown(report: Report, charts: dict[str, str | None]) -> str:
     outline = _outline(report)
-    lines = [f"# {report.title}", "", *(f"- {m}" for m in report.meta),
-             *(f"- {label}: [{href}]({href})" for label, href in report.links), ""]
+    lines = [f"# {report.title}", ""]
+    if report.summary:
+        lines += [report.summary, ""]
+    lines += [line for t, f in report.lead for line in (f"![{t}]({f})", "")]
+    lines += [*(f"- {m}" for m in report.meta),
+              *(f"- {label}: [{href}]({href})" for label, href in report.links), ""]
     lines += [f"## {_CONTENTS}", ""]
     for section, (anchor, anchors) in zip(report.sections, outline.sections, strict=True):
         lines.append(f"- [{section.title}](#{anchor})")
@@ -264,10 +285,14 @@ def _markdown(report: Report, charts: dict[str, str | None]) -> str:
             rows = display_rows(b)
             if rows:
                 heads = [h for h, _, _ in b.columns]
+                fold = len(rows) > FOLD_ROWS
+                if fold:
+                    lines += [f"<details><summary>the table ({len(rows)} rows)</summary>", ""]
                 lines += ["| " + " | ".join(heads) + " |",
                           "|" + "|".join("---" for _ in heads) + "|"]
                 lines += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |"
                           for r in rows]
+                lines += ["", "</details>"] if fold else []
                 lines.append("")
             for note in [_sample_note(b), *b.notes]:
                 if note:
@@ -310,11 +335,15 @@ def inline_html(text: str) -> str:
 
 
 _CSS = """body{font-family:system-ui,sans-serif;max-width:1400px;margin:2em auto;padding:0 1em;
-color:#222;line-height:1.45}h1,h2{border-bottom:1px solid #ddd}h1{font-size:1.6em}
+color:#222;line-height:1.45;overflow-wrap:anywhere}h1,h2{border-bottom:1px solid #ddd}
+h1{font-size:1.6em}img{max-width:100%;height:auto}figure{margin:1em 0}
+figure img{max-width:900px;width:100%}figcaption{color:#555;font-size:0.9em}
+.summary{font-size:1.05em;max-width:60em}summary{cursor:pointer;color:#0072B2}
 .block{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}
 .block>*{min-width:0;max-width:100%}.block img{max-width:720px;width:100%;height:auto}
 .table{overflow-x:auto;max-width:100%}table{border-collapse:collapse;font-size:0.85em}
-td,th{border:1px solid #ccc;padding:3px 7px;text-align:right;white-space:nowrap}
+td,th{border:1px solid #ccc;padding:3px 7px;text-align:right;white-space:nowrap;
+overflow-wrap:normal}
 th{background:#f3f3f3}.note{color:#666;font-style:italic}nav ul{padding-left:1.2em}
 pre{overflow-x:auto}
 @media (max-width:600px){body{margin:0.5em auto;padding:0 0.5em}table{font-size:0.75em}}"""
@@ -331,7 +360,13 @@ def _html(report: Report, charts: dict[str, str | None]) -> str:
     parts = ["<!doctype html><html lang='en'><head><meta charset='utf-8'>"
              "<meta name='viewport' content='width=device-width, initial-scale=1'>"
              f"<title>{e(report.title)}</title><style>{_CSS}</style></head><body>"
-             f"<h1>{e(report.title)}</h1><ul>"]
+             f"<h1>{e(report.title)}</h1>"]
+    if report.summary:
+        parts.append(f"<p class='summary'>{inline_html(report.summary)}</p>")
+    parts += [f"<figure><a href='{e(Path(f).with_suffix('.svg').name)}'><img src='{e(f)}' "
+              f"alt='{e(t)}'></a><figcaption>{e(t)}</figcaption></figure>"
+              for t, f in report.lead]
+    parts.append("<ul>")
     parts += [f"<li>{inline_html(m)}</li>" for m in report.meta]
     parts += [f"<li>{e(label)}: {_html_links([(href, href)])}</li>"
               for label, href in report.links]
@@ -358,11 +393,14 @@ def _html(report: Report, charts: dict[str, str | None]) -> str:
                 links += _chart_links(charts[b.name])
             rows = display_rows(b)
             if rows:
+                fold = len(rows) > FOLD_ROWS
+                if fold:
+                    parts.append(f"<details><summary>the table ({len(rows)} rows)</summary>")
                 parts.append("<div class='table'><table><tr>"
                              + "".join(f"<th>{e(h)}</th>" for h, _, _ in b.columns) + "</tr>")
                 parts += ["<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>"
                           for r in rows]
-                parts.append("</table></div>")
+                parts.append("</table></div>" + ("</details>" if fold else ""))
             parts.append("</div>")
             for note in [_sample_note(b), *b.notes]:
                 if note:
@@ -373,3 +411,33 @@ def _html(report: Report, charts: dict[str, str | None]) -> str:
               for label, names in _file_list(report, charts)]
     parts.append("</ul></body></html>")
     return "\n".join(parts) + "\n"
+
+
+_TITLE = re.compile(r"<title>(.*?)</title>", re.S)
+
+
+def site_index(root: str | Path) -> Path:
+    """Write ``root/index.html``: a link to every report page in a folder under
+    ``root`` (its ``index.html``, titled by its own title), the article first."""
+    root = Path(root)
+    pages = sorted(root.glob("*/index.html"), key=lambda p: (p.parent.name != "compare",
+                                                            p.parent.name))
+    e = html.escape
+    items = []
+    for page in pages:
+        found = _TITLE.search(page.read_text("utf-8"))
+        title = html.unescape(found.group(1)) if found else page.parent.name
+        rel = page.relative_to(root).as_posix()
+        guide = page.parent / "guide.md"
+        extra = (f" · <a href='{e(guide.relative_to(root).as_posix())}'>guide</a>"
+                 if guide.is_file() else "")
+        items.append(f"<li><a href='{e(rel)}'>{e(title)}</a>{extra}</li>")
+    text = ("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+            "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+            f"<title>prefstats reports</title><style>{_CSS}</style></head><body>"
+            "<h1>prefstats reports</h1><p>The rule-comparison article and each variant's "
+            "report (its hand charts and rules first, then the tables).</p><ul>"
+            + "".join(items) + "</ul></body></html>\n")
+    out = root / "index.html"
+    out.write_text(text, encoding="utf-8")
+    return out

@@ -5,9 +5,11 @@ charts and readings, handed to :func:`prefstats.reports.render.write_report`.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping, Sequence
 from functools import partial
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +40,7 @@ __all__ = [
 OBSERVATIONAL = ("Figures compare the choices the simulated players made; they are not a "
                  "replay of each hand with the other choice.")
 #: Heading tail and first line of the sections whose figures must not read as advice.
-OBSERVED = " — what the simulated players did (observational, not advice)"
+OBSERVED = "Observational, not advice: what the simulated players did — "
 NOT_ADVICE = ("Observational, not advice: each class's declarers (or whisters) are compared "
               "with the hands of that class that passed, and the players pick which hands "
               "bid, so a gain here says nothing about what a hand of that class should do; "
@@ -103,7 +105,7 @@ def _bidding_blocks(table: pl.DataFrame, variant: str, key: str, name: str, axis
 def bidding_section(lf: pl.LazyFrame, variant: str) -> Section:
     rows = bidding.hand_rows(lf)
     misere = bidding.misere_table(lf, rows=rows)
-    return Section("1. Bidding" + OBSERVED, NOT_ADVICE + (
+    return Section(OBSERVED + "bidding", NOT_ADVICE + (
                    "A hand's class is read from its ten dealt cards: either hand points (the best "
                    "suit's length, its top honours A K Q and the aces outside it: a count a player"
                    " can make at the table) or the expected tricks of the built-in player's "
@@ -122,7 +124,7 @@ def bidding_section(lf: pl.LazyFrame, variant: str) -> Section:
               bidding.bidding_table(lf, bidding.HAND_CLASS, rows=rows),
               [("level", "level", "int"), ("length", "trumps", "int"), ("A K Q", "top", "int"),
                ("side aces", "side_aces", "int"), *_BID_COLUMNS]),
-        Block("misere", "Misère: chance of being caught, by holes",
+        Block("observed_misere", "Misère: chance of being caught, by holes",
               "A hole is a suit in which the declarer cannot always play under (its i-th "
               "lowest card is more than 2·i ranks above the seven); short holes have one or "
               "two cards. Read from the dealt hand.", misere,
@@ -141,9 +143,9 @@ def bidding_section(lf: pl.LazyFrame, variant: str) -> Section:
 
 def whist_section(lf: pl.LazyFrame, variant: str) -> Section:
     table = whist.whist_table(lf)
-    return Section("2. Whisting" + OBSERVED, NOT_ADVICE + "Each defender of a trick "
+    return Section(OBSERVED + "whisting", NOT_ADVICE + "Each defender of a trick "
                    "contract, by contract level and his aces and kings.", [
-        Block("whist", "Whisting against passing, by high cards",
+        Block("observed_whist", "Whisting against passing, by high cards",
               "Mean deal value to the defender by his call; gain = whist − pass.", table,
               [("level", "level", "int"), ("A+K", "high_cards", "int"),
                ("n whist", "ev_whist_n", "int"), ("whist", "ev_whist", "whists"),
@@ -169,7 +171,7 @@ def raspasy_section(lf: pl.LazyFrame, variant: str, rules: Mapping[str, Any],
     unit = raspasy.cost_unit(rules)
     kind = "points" if unit.endswith("points") else "whists"
     tricks = raspasy.raspasy_tricks(lf)
-    return Section("3. Raspasy costs", "All-pass deals: every player tries to take as few "
+    return Section("What a raspasy costs", "All-pass deals: every player tries to take as few "
                    f"tricks as possible. Costs are {unit} a player writes; the dataset plays "
                    "each deal at one step, and other steps scale it by the ratio of the step "
                    "rates (assuming play does not change with the step).", [
@@ -225,7 +227,7 @@ def seat_section(lf: pl.LazyFrame, variant: str, pulkas: pl.LazyFrame | None) ->
                             ylabel="mean value (whists per deal)"),
                     [_test_note(test)])]
     if pulkas is None:
-        return Section("4. Seat luck", NO_PULKAS, blocks)
+        return Section("How much the seat matters", NO_PULKAS, blocks)
     ptable, ptest = seats.pulka_seat_luck(pulkas)
     blocks += [
         Block("seat_pulkas", "Pulka results by place",
@@ -243,7 +245,7 @@ def seat_section(lf: pl.LazyFrame, variant: str, pulkas: pl.LazyFrame | None) ->
                                                                 enough=pl.lit(True)),
               [("edge, whists per pulka", "edge", "num:0"), ("pulkas", "pulkas", "int")]),
     ]
-    return Section("4. Seat luck", "Per deal and per pulka.", blocks)
+    return Section("How much the seat matters", "Per deal and per pulka.", blocks)
 
 
 def _test_note(test: Mapping[str, float]) -> str:
@@ -292,10 +294,15 @@ def dataset_report(path: str | Path, *, pulkas: str | Path | None = None,
     pulka_manifest, plf = (_pulka_dataset(pulkas, manifest, variant) if pulkas
                            else (None, None))
     notes = _meta(path, manifest, variant, rows, pulka_manifest)
+    spec = manifest["spec"]
+    source = charts.source_line(
+        version=spec["package_version"], deals=f"{rows:,} deals of {describe(variant)}",
+        seed=spec["seed"], command=f"{meta.remake_command(spec, variant)} && prefstats report "
+                                   f"{path.name}" + (" --pulkas ..." if pulkas else ""))
     return Report(f"prefstats report: {describe(variant)}", notes, [
-        bidding_section(lf, name), whist_section(lf, name),
-        raspasy_section(lf, name, rules, plf),
-        seat_section(lf, name, plf), exploit_section(variant, 5)], meta.variant_files(variant))
+        raspasy_section(lf, name, rules, plf), seat_section(lf, name, plf),
+        exploit_section(variant, 5), bidding_section(lf, name), whist_section(lf, name)],
+        meta.variant_files(variant), source=source, summary=rules_paragraph(variant))
 
 
 #: What the table of differences says, by how many comparisons are paired.
@@ -317,9 +324,10 @@ _PAIRED_TEXT = {
 }
 
 
-def comparison_report(paths: Sequence[str | Path]) -> Report:
+def comparison_report(paths: Sequence[str | Path], paired: bool = False) -> Report:
     """Variant comparison of the datasets at ``paths``, each labelled by its variant in
-    words (and its folder when two share one); the rules that differ are listed."""
+    words (and its folder when two share one); the rules that differ are listed.
+    ``paired``: refuse datasets that do not hold the first one's deals."""
     datasets: dict[str, pl.LazyFrame] = {}
     variants: dict[str, Variant] = {}
     lines = []
@@ -336,6 +344,15 @@ def comparison_report(paths: Sequence[str | Path]) -> Report:
         lines.append(f"{label}: {p} ({rows:,} deals, seed {spec['seed']}), made by "
                      f"`{meta.remake_command(spec, variant)}`")
     names = list(datasets)
+    if paired:
+        seeds = {p: manifest_of(p)["spec"]["seed"] for p in paths}
+        for p, name in zip(paths[1:], names[1:], strict=True):
+            if seeds[p] != seeds[paths[0]] or not compare.same_deals(datasets[names[0]],
+                                                                     datasets[name]):
+                raise DatasetError(f"{p} (seed {seeds[p]}) does not hold the deals of "
+                                   f"{paths[0]} (seed {seeds[paths[0]]}), so no paired "
+                                   "comparison; remake it with the same --seed, or compare "
+                                   "without --paired")
     colours = charts.colours_for(names, _variant_colours(variants))
     metrics = compare.variant_metrics(datasets)
     blocks = [Block("compare_metrics", "Headline figures side by side",
@@ -366,16 +383,20 @@ def comparison_report(paths: Sequence[str | Path]) -> Report:
              ("paired", "paired", "text"), ("difference", "diff", "unit_diff"),
              ("CI shrink", "ci_shrink", "share")],
             partial(_paired_chart, baseline=names[0])))
+    first = manifest_of(paths[0])["spec"]
+    source = charts.source_line(version=first["package_version"], deals=", ".join(
+        f"{datasets[n].select(pl.len()).collect().item():,} deals of {n}" for n in names),
+        seed=first["seed"], command="prefstats compare " + " ".join(str(p) for p in paths))
     return Report("prefstats variant comparison: " + " vs ".join(names), lines,
-                  [Section("5. Variant comparison", OBSERVATIONAL, blocks)],
-                  meta.variant_files(*variants.values()))
+                  [Section("Variant comparison", OBSERVATIONAL, blocks)],
+                  meta.variant_files(*variants.values()), source=source)
 
 
 def _variant_colours(variants: Mapping[str, Variant]) -> dict[str, str]:
     """Each preset's own colour for the first dataset of that preset."""
     fixed: dict[str, str] = {}
     for label, v in variants.items():
-        colour = charts.VARIANT_COLOURS.get(v.base)
+        colour = charts.variant_colour(v.base, v.players)
         if colour and colour not in fixed.values():
             fixed[label] = colour
     return fixed
@@ -402,10 +423,42 @@ def _paired_chart(table: pl.DataFrame, path: Path, baseline: str) -> list[Path]:
                             ylabel="95% CI half-width (whists)")
 
 
+def rules_paragraph(variant: Variant) -> str:
+    """The variant's rules in one paragraph: its preset file's own words, the table,
+    and any house rules."""
+    text = (resources.files("prefstats.game.presets") / f"{variant.base}.toml").read_text(
+        "utf-8")
+    head = []
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            break
+        head.append(line.lstrip("# ").strip())
+    words = " ".join(head) or describe(variant)
+    table = {2: "two players and an open dummy", 3: "three players",
+             4: "four players, the dealer sitting each deal out"}[variant.players]
+    house = overrides(variant)
+    extra = (" House rules: " + ", ".join(f"`{k} = {v}`" for k, v in house.items()) + "."
+             if house else "")
+    return f"**Rules.** {words} Played here by {table}.{extra}"
+
+
+def _hand_charts(out: Path) -> list[tuple[str, str]]:
+    """The hand charts ``prefstats guide --variant`` wrote into ``out`` (from its
+    guide.json), as (title, image)."""
+    doc = out / "guide.json"
+    if not doc.is_file():
+        return []
+    names = dict.fromkeys(r["chart"] for r in json.loads(doc.read_text("utf-8"))["records"]
+                          if r.get("chart"))
+    return [(f"Hand chart: {n.replace('_', ' ')} (paired counterfactual, see guide.md)",
+             f"{n}.png") for n in names if (out / f"{n}.png").is_file()]
+
+
 def report(path: str | Path, out: str | Path, *, pulkas: str | Path | None = None) -> Path:
-    """Write the report of the dataset at ``path`` into ``out``, linking the guide when
-    ``out`` holds one (``prefstats guide``)."""
+    """Write the report of the dataset at ``path`` into ``out``, opening with the hand
+    charts and linking the guide when ``out`` holds them (``prefstats guide``)."""
     written = dataset_report(path, pulkas=pulkas)
+    written.lead = _hand_charts(Path(out))
     if (Path(out) / "guide.md").is_file():
         written.links.append(("when to bid, misère, whist or pass (the guide)", "guide.md"))
     else:
@@ -414,6 +467,7 @@ def report(path: str | Path, out: str | Path, *, pulkas: str | Path | None = Non
     return write_report(written, out)
 
 
-def comparison(paths: Sequence[str | Path], out: str | Path) -> Path:
-    """Write the comparison of the datasets at ``paths`` into ``out``."""
-    return write_report(comparison_report(paths), out)
+def comparison(paths: Sequence[str | Path], out: str | Path, paired: bool = False) -> Path:
+    """Write the comparison of the datasets at ``paths`` into ``out`` (``paired``: see
+    :func:`comparison_report`)."""
+    return write_report(comparison_report(paths, paired), out)

@@ -1,0 +1,412 @@
+"""The rule-comparison article (``prefstats compare`` with no datasets): every preset,
+3 players and 4 where the preset has them, played on the same deals (one seed), each
+section answering one question with a chart, a table with a column per variant (95%
+CIs) and a sentence on what differs.
+
+Deal-level figures (what a raspasy costs each seat, what the scoring pays) come from
+``simulate`` datasets of one seed, which hold the same deals: they are paired, and the
+article refuses datasets that are not. Pulka figures (length, raspasy chains, luck,
+swings) come from ``simulate-pulkas --with-deals`` datasets of the same seed: pulka
+``j`` is dealt the same cards in every variant, but a rule that changes who bids or
+when a pulka ends soon sends them apart, so each variant's interval stands on its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from prefstats.game.engine import RASPASY
+from prefstats.game.variants import Variant, describe, differences, get_variant
+from prefstats.reports import charts, compare, meta, seats
+from prefstats.reports.render import Block, Report, Section, write_report
+from prefstats.reports.stats import MIN_SAMPLES
+from prefstats.sim.storage import DatasetError, load, manifest_of, to_codes
+
+__all__ = [
+    "CAP",
+    "EDGE",
+    "PRESETS",
+    "Dataset",
+    "article_report",
+    "article_variants",
+    "make_datasets",
+    "write_article",
+]
+
+PRESETS = ("sochi", "leningrad", "rostov", "classic", "gusarik")
+#: Deals within which a pulka must close (a common tournament cap).
+CAP = 18
+#: The skill edge whose detection the luck section counts, in whists a deal.
+EDGE = 1.0
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """One variant of the article: its ``simulate`` and ``simulate-pulkas
+    --with-deals`` datasets."""
+
+    variant: Variant
+    deals: Path
+    pulkas: Path
+
+    @property
+    def label(self) -> str:
+        return describe(self.variant)
+
+
+def article_variants() -> list[Variant]:
+    """Every preset at its own table, and with 4 players where the preset allows."""
+    out = []
+    for name in PRESETS:
+        own = get_variant(name)
+        out.append(own)
+        if own.players == 3:
+            out.append(get_variant(name, players=4))
+    return out
+
+
+def make_datasets(data: str | Path, *, deals: int, pulkas: int, pool_target: int, seed: int,
+                  variants: Sequence[Variant] | None = None, **options: Any) -> list[Dataset]:
+    """Simulate (or resume) each variant's deals and pulkas under ``data``, all with
+    ``seed``; ``options`` go to the simulations (``workers``, ``progress``, ``force``)."""
+    from prefstats.sim.simulate import simulate, simulate_pulkas
+
+    out = []
+    for v in variants or article_variants():
+        key = f"{v.base}-{v.players}p"
+        made = Dataset(v, Path(data) / key, Path(data) / f"{key}-pulkas")
+        simulate(v, hands=deals, seed=seed, out=made.deals, **options)
+        simulate_pulkas(v, pulkas=pulkas, pool_target=pool_target, seed=seed,
+                        out=made.pulkas, with_deals=True, chunk_size=max(pulkas // 4, 50),
+                        **options)
+        out.append(made)
+    return out
+
+
+def _check_paired(sets: Sequence[Dataset]) -> dict[str, Any]:
+    """The deal manifests, once every dataset is known to hold the first one's deals
+    (made with its seed); else a clear refusal of the paired comparison."""
+    manifests = {s.label: manifest_of(s.deals) for s in sets}
+    first = sets[0]
+    seed = manifests[first.label]["spec"]["seed"]
+    for s in sets:
+        for path in (s.deals, s.pulkas):
+            theirs = manifest_of(path)["spec"]["seed"]
+            if theirs != seed:
+                raise DatasetError(
+                    f"{path} was made with seed {theirs} and {first.deals} with seed {seed}: "
+                    "their deals differ, so the article's paired comparison is refused; "
+                    "remake them with one --seed")
+        if s is not first and not compare.same_deals(load(first.deals), load(s.deals)):
+            raise DatasetError(f"{s.deals} and {first.deals} do not hold the same deals, so "
+                               "the article's paired comparison is refused")
+    return manifests
+
+
+def _wide(rows: Sequence[tuple[str, str, Mapping[str, tuple]]], labels: Sequence[str]
+          ) -> pl.DataFrame:
+    """A table with a column per variant: each row a measure, its ``unit`` (a kind of
+    figure of :data:`~prefstats.reports.render.FIGURES`) and per variant ``(value,
+    lo, hi, n)``; a value on fewer than MIN_SAMPLES samples is left out."""
+    data: dict[str, list] = {"measure": [], "unit": []}
+    for label in labels:
+        data |= {label: [], f"{label}_lo": [], f"{label}_hi": []}
+    for measure, unit, values in rows:
+        data["measure"].append(measure)
+        data["unit"].append(unit)
+        for label in labels:
+            v, lo, hi, n = values.get(label, (None, None, None, 0))
+            ok = n >= MIN_SAMPLES and v is not None and np.isfinite(v)
+            data[label].append(float(v) if ok else None)
+            data[f"{label}_lo"].append(float(lo) if ok and lo is not None else None)
+            data[f"{label}_hi"].append(float(hi) if ok and hi is not None else None)
+    return pl.DataFrame(data, schema_overrides={k: pl.Float64 for k in data
+                                                if k not in ("measure", "unit")}
+                        ).with_columns(enough=pl.lit(True))
+
+
+def _columns(labels: Sequence[str]) -> list[tuple[str, str, str]]:
+    return [("", "measure", "text"), *((label, label, "unit") for label in labels)]
+
+
+def _long(values: Mapping[str, tuple], name: str = "y") -> pl.DataFrame:
+    """``variant``, ``name`` with its interval and ``enough``, a row per variant."""
+    return pl.DataFrame({
+        "variant": list(values), name: [float(v[0]) for v in values.values()],
+        f"{name}_lo": [float(v[1]) for v in values.values()],
+        f"{name}_hi": [float(v[2]) for v in values.values()],
+        "enough": [v[3] >= MIN_SAMPLES and np.isfinite(v[0]) for v in values.values()]})
+
+
+def _differs(values: Mapping[str, tuple], what: str, fmt: Callable[[float], str]) -> str:
+    """One sentence: where ``what`` is highest and lowest, and whether their 95% CIs
+    part."""
+    shown = {k: v for k, v in values.items() if v[3] >= MIN_SAMPLES and np.isfinite(v[0])}
+    if len(shown) < 2:
+        return f"Too few samples to compare {what}."
+    hi = max(shown, key=lambda k: shown[k][0])
+    lo = min(shown, key=lambda k: shown[k][0])
+    apart = shown[lo][2] < shown[hi][1]
+    return (f"{what[0].upper()}{what[1:]}: highest in {hi} ({fmt(shown[hi][0])}), lowest in "
+            f"{lo} ({fmt(shown[lo][0])}); " + ("their 95% intervals do not overlap." if apart
+                                               else "their 95% intervals overlap, so at this "
+                                               "size they are not told apart."))
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.0f}%"
+
+
+def _num(digits: int) -> Callable[[float], str]:
+    return lambda x: f"{x:,.{digits}f}"
+
+
+def _variant_bars(table: pl.DataFrame, path: Path, *, colours, **labels) -> list[Path]:
+    return charts.bar_chart(table, path, x="variant", y="y", colours=colours,
+                            zero_line=False, **labels)
+
+
+def _length_section(sets, pulkas, colours) -> Section:
+    curves, summary = [], {}
+    for s in sets:
+        table, row = compare.closing(pulkas[s.label], CAP)
+        curves.append(table.with_columns(variant=pl.lit(s.label)))
+        summary[s.label] = row
+    within = {k: (r["within"], r["within_lo"], r["within_hi"], r["n"]) for k, r in
+              summary.items()}
+    mean = {k: (r["mean"], r["mean_lo"], r["mean_hi"], r["n"]) for k, r in summary.items()}
+    labels = [s.label for s in sets]
+    table = _wide([
+        ("pulkas played", "count", {k: (r["n"], None, None, r["n"]) for k, r in
+                                    summary.items()}),
+        ("deals to close a pulka (mean)", "deals", mean),
+        ("deals to close a pulka (median)", "deals", {k: (r["median"], None, None, r["n"])
+                                                      for k, r in summary.items()}),
+        (f"closes within {CAP} deals", "share", within)], labels)
+    best = max(within, key=lambda k: within[k][0])
+    title = (f"Pulkas of {best} close soonest: {_pct(within[best][0])} within {CAP} deals"
+             if within[best][0] > 0 else f"No variant's pulka closes within {CAP} deals")
+    chart = partial(charts.line_chart, x="deals", y="closed", group="variant",
+                    colours=colours, percent=True, marker_at=CAP, title=title,
+                    xlabel="deals played (dotted: the 18-deal cap)",
+                    ylabel="pulkas closed by then")
+    return Section("How long does a pulka last?", "Deals played until the pulka closes "
+                   "(unfinished pulkas never close). Pulka figures: the same deal stream, "
+                   "each variant's interval on its own (not paired).", [
+        Block("length", "Deals to close a pulka", _differs(
+            mean, "deals to close a pulka", _num(1)) + " " + _differs(
+            within, f"the chance of closing within {CAP} deals", _pct), table,
+            _columns(labels), chart, chart_table=pl.concat(curves))])
+
+
+def _raspasy_section(sets, deals, pulka_deals, colours) -> Section:
+    labels = [s.label for s in sets]
+    chains = {s.label: compare.raspasy_chains(pulka_deals[s.label]) for s in sets}
+    share = {k: (c["share"], c["share_lo"], c["share_hi"], c["n"]) for k, c in chains.items()}
+    chain = {k: (c["chain"], c["chain_lo"], c["chain_hi"], c["runs"])
+             for k, c in chains.items()}
+    costs: dict[str, dict[str, tuple]] = {}
+    for s in sets:
+        rasp = to_codes(deals[s.label]).filter(pl.col("kind") == RASPASY)
+        table, _ = seats.seat_luck(rasp)
+        for r in table.iter_rows(named=True):
+            costs.setdefault(r["name"], {})[s.label] = (r["mean"], r["mean_lo"], r["mean_hi"],
+                                                        r["n"])
+    table = _wide([("raspasy, share of pulka deals", "share", share),
+                   ("raspasy in a run (mean)", "deals", chain),
+                   *((f"value of a raspasy to the {seat} (whists, paired)", "whists", v)
+                     for seat, v in costs.items())], labels)
+    most = max(share, key=lambda k: share[k][0])
+    return Section("How often do raspasy come, and what do they cost?",
+                   "A raspasy (all pass) makes every player take as few tricks as he can. "
+                   "Shares and runs are counted in whole pulkas (the exit rule and the "
+                   "progression in force); the value to each seat comes from the paired "
+                   "deal datasets (the same deals in every variant).", [
+        Block("raspasy", "Raspasy: how often, how long, what they cost",
+              _differs(share, "the share of raspasy", _pct) + " " + _differs(
+                  chain, "raspasy in a run", _num(2)), table, _columns(labels),
+              partial(_variant_bars, colours=colours, percent=True,
+                      title=f"Raspasy are most frequent in {most} "
+                            f"({_pct(share[most][0])} of deals)",
+                      xlabel="variant", ylabel="raspasy (share of deals in pulkas)"),
+              chart_table=_long(share))])
+
+
+def _luck_section(sets, pulkas, colours) -> Section:
+    labels = [s.label for s in sets]
+    sd, need, places, tests = {}, {}, {}, {}
+    for s in sets:
+        table, test = seats.pulka_seat_luck(pulkas[s.label])
+        swing = compare.swings(pulkas[s.label])
+        n = swing["n"]
+        sd[s.label] = (swing["sd"], swing["sd_lo"], swing["sd_hi"], n)
+        edge = EDGE * test["deals"] if np.isfinite(test["deals"]) else np.nan
+        counts = (seats.pulkas_to_detect(x, (edge,))["pulkas"][0] if np.isfinite(x) and edge
+                  else np.nan for x in (swing["sd"], swing["sd_lo"], swing["sd_hi"]))
+        need[s.label] = (*counts, n)
+        tests[s.label] = (test["p_value"], None, None, test["n"])
+        for r in table.iter_rows(named=True):
+            places.setdefault(r["name"], {})[s.label] = (r["mean"], r["mean_lo"], r["mean_hi"],
+                                                         r["n"])
+    table = _wide([
+        ("SD of one player's pulka result (whists)", "whists", sd),
+        (f"pulkas before an edge of {EDGE:g} whist a deal shows", "pulkas", need),
+        *((f"mean result at {p} (whists)", "whists", v) for p, v in places.items()),
+        ("p-value: the place does not matter", "p", tests)], labels)
+    fewest = min((k for k in need if np.isfinite(need[k][0])), key=lambda k: need[k][0],
+                 default=labels[0])
+    return Section("How much do the cards decide, and how much skill?",
+                   "Every seat is played by the same built-in player, so the whole spread of "
+                   "a pulka's result is the cards' (and the seat's): a better player's edge "
+                   "must outgrow it. The pulkas a player with an edge of "
+                   f"{EDGE:g} whist a deal (over a variant's mean pulka length) must play "
+                   "before the edge is told from luck, by a two-sided 5% test with 80% power "
+                   "(n = ((z₀.₉₇₅ + z₀.₈)·SD / edge)²); the interval follows from the SD's. "
+                   "Place 0 is the first hand of the pulka's first deal. Not paired.", [
+        Block("luck", "Luck against skill, and the seat",
+              _differs(need, "the pulkas a small edge needs to show", _num(0)) + " "
+              + _differs(sd, "the spread of a pulka's result", _num(0)), table,
+              _columns(labels),
+              partial(_variant_bars, colours=colours,
+                      title=f"Skill shows soonest in {fewest}: after "
+                            f"{need[fewest][0]:,.0f} pulkas",
+                      xlabel="variant",
+                      ylabel=f"pulkas before a {EDGE:g}-whist-a-deal edge shows"),
+              chart_table=_long(need))])
+
+
+#: The scoring's rewards the incentives section lists, from :data:`compare.METRICS`.
+_REWARDS = ("value of a made six (declarer)", "value of a failed whist (whister)",
+            "value of a caught misère (declarer)", "game value to the declarer (a trick game)",
+            "defenders whisting (of defenders' calls)", "misère (of deals)",
+            "trick games made (of trick games)")
+
+
+def _incentives_section(sets, deals, colours) -> Section:
+    labels = [s.label for s in sets]
+    metrics = compare.variant_metrics({s.label: deals[s.label] for s in sets})
+    rows = []
+    for name in _REWARDS:
+        part = metrics.filter(pl.col("metric") == name)
+        if len(part):
+            rows.append((name, part["unit"][0], {r["variant"]: (
+                r["value"], r["value_lo"], r["value_hi"], r["n"]) for r in part.iter_rows(
+                    named=True)}))
+    six = rows[0][2] if rows else {}
+    shown = {k: v for k, v in six.items() if v[3] >= MIN_SAMPLES}
+    title = "What a six, a failed whist and a caught misère are worth"
+    if shown:
+        hi, lo = max(shown, key=lambda k: shown[k][0]), min(shown, key=lambda k: shown[k][0])
+        title = (f"A made six pays most in {hi} ({shown[hi][0]:.1f} whists), least in {lo} "
+                 f"({shown[lo][0]:.1f})")
+    bars = metrics.filter(pl.col("metric").is_in(_REWARDS[:3])).rename(
+        {"value": "y", "value_lo": "y_lo", "value_hi": "y_hi"})
+    return Section("What does each variant reward?",
+                   "What the scoring pays on the same deals (paired): a made six, a failed "
+                   "whist, a caught misère, and how the players answered. Each variant's bid "
+                   "and whist thresholds by hand are its hand charts (`prefstats guide "
+                   "--variant NAME`), linked from the site index.", [
+        Block("incentives", "What the scoring pays",
+              _differs(six, "the value of a made six", _num(1)), _wide(rows, labels),
+              _columns(labels),
+              partial(charts.bar_chart, x="metric", y="y", group="variant", colours=colours,
+                      zero_line=True, horizontal=True, title=title,
+                      xlabel="", ylabel="mean value to the player (whists a deal)"),
+              chart_table=bars)])
+
+
+def _swings_section(sets, pulkas, colours) -> Section:
+    labels = [s.label for s in sets]
+    found = {s.label: compare.swings(pulkas[s.label]) for s in sets}
+    worst = {k: (f["worst"], f["worst_lo"], f["worst_hi"], f["n"]) for k, f in found.items()}
+    best = {k: (f["best"], f["best_lo"], f["best_hi"], f["n"]) for k, f in found.items()}
+    sd = {k: (f["sd"], f["sd_lo"], f["sd_hi"], f["n"]) for k, f in found.items()}
+    deepest = min((k for k in worst if np.isfinite(worst[k][0])), key=lambda k: worst[k][0],
+                  default=labels[0])
+    return Section("How big are the swings?",
+                   "One player's settlement at the end of a pulka (whists): its spread and "
+                   "the worst and best 1% (percentiles, with distribution-free intervals). "
+                   "Not paired.", [
+        Block("swings", "The spread of a pulka's settlement",
+              _differs(worst, "the worst 1% (a lower value is a deeper loss)", _num(0)),
+              _wide([("SD of the settlement", "whists", sd),
+                     ("worst 1% (1st percentile)", "whists", worst),
+                     ("best 1% (99th percentile)", "whists", best)], labels),
+              _columns(labels),
+              partial(_variant_bars, colours=colours,
+                      title=f"The deepest losses are in {deepest}: 1 pulka in 100 "
+                            f"ends below {worst[deepest][0]:,.0f} whists",
+                      xlabel="variant", ylabel="1st percentile of a result (whists)"),
+              chart_table=_long(worst))])
+
+
+def _rules_section(sets) -> Section:
+    labels = [s.label for s in sets]
+    differ = differences({s.label: s.variant for s in sets})
+    table = pl.DataFrame({"option": list(differ),
+                          **{k: [differ[o][k] for o in differ] for k in labels}})
+    return Section("Which rules differ?", "Every rule option whose value is not the same "
+                   "in all variants (`prefstats variants show NAME` explains each).", [
+        Block("rules", "Rules that differ", "", table,
+              [("option", "option", "text"), *((k, k, "text") for k in labels)])])
+
+
+def article_report(sets: Sequence[Dataset], command: str) -> Report:
+    """The article over ``sets`` (the first is the baseline of the paired table);
+    refused unless every dataset holds the first one's deals."""
+    manifests = _check_paired(sets)
+    deals = {s.label: load(s.deals) for s in sets}
+    pulkas = {s.label: load(s.pulkas) for s in sets}
+    pulka_deals = {s.label: load(s.pulkas / "deals") for s in sets}
+    colours = {s.label: charts.variant_colour(s.variant.base, s.variant.players)
+               for s in sets}
+    spec = manifests[sets[0].label]["spec"]
+    pspec = manifest_of(sets[0].pulkas)["spec"]
+    sizes = (f"{spec['hands']:,} deals and {pspec['pulkas']:,} pulkas to "
+             f"{pspec['pool_target']} a variant")
+    source = charts.source_line(version=spec["package_version"], deals=sizes,
+                                seed=spec["seed"], command=command)
+    paired = compare.paired_differences(deals)
+    lines = [f"Every variant is played on the same deals: seed {spec['seed']}, {sizes}, "
+             f"by the built-in {spec['players']['policy']} players; made by `{command}`.",
+             "Paired (deal by deal, the same deals): what a raspasy costs each seat, what "
+             "the scoring pays, and the differences against "
+             f"{sets[0].label} at the end. Not paired (each variant's interval on its own): "
+             "the pulka figures, whose deals part once the rules send the bidding apart.",
+             "Every number: estimate [95% CI]; a figure on fewer than "
+             f"{MIN_SAMPLES} samples is left out. The players are simulated, not people: "
+             "these are the rules' effects on one fixed way of playing.",
+             *(f"{s.label}: `{meta.remake_command(manifests[s.label]['spec'], s.variant)}`"
+               for s in sets)]
+    differ = Section(f"Deal by deal against {sets[0].label}",
+                     "Every headline figure's difference from the first variant on the "
+                     "same deals (paired; shares in percentage points), and how much "
+                     "narrower pairing makes the interval than an unpaired comparison.", [
+        Block("paired", f"Differences from {sets[0].label}", "", paired,
+              [("variant", "variant", "text"), ("metric", "metric", "text"),
+               ("n", "n", "int"), ("paired", "paired", "text"),
+               ("difference", "diff", "unit_diff"), ("CI shrink", "ci_shrink", "share")])])
+    return Report(
+        "How the rules change the game: " + ", ".join(s.label for s in sets), lines, [
+            _rules_section(sets), _length_section(sets, pulkas, colours),
+            _raspasy_section(sets, deals, pulka_deals, colours),
+            _luck_section(sets, pulkas, colours), _incentives_section(sets, deals, colours),
+            _swings_section(sets, pulkas, colours), differ],
+        meta.variant_files(*(s.variant for s in sets)), source=source,
+        markdown="article.md")
+
+
+def write_article(out: str | Path, data: str | Path, *, deals: int, pulkas: int,
+                  pool_target: int, seed: int, command: str, **options: Any) -> Path:
+    """Simulate every variant (or resume) under ``data`` and write the article into
+    ``out`` (``index.html`` and ``article.md``)."""
+    sets = make_datasets(data, deals=deals, pulkas=pulkas, pool_target=pool_target,
+                         seed=seed, **options)
+    return write_report(article_report(sets, command), out)

@@ -1,0 +1,52 @@
+"""Every generated page under reports/ in a real browser (headless Chromium) at a
+phone's and a desktop's width: no page wider than the window, every image loaded,
+every local link resolving, no console error; and a planted overflow and a broken
+image are caught."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("screenshots", ROOT / "scripts" / "screenshots.py")
+shots = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(shots)
+
+_WHY = shots.chromium()
+pytestmark = pytest.mark.skipif(_WHY is not None, reason=f"no headless Chromium: {_WHY} "
+                                "(make test runs scripts/ensure_chromium.sh)")
+
+
+@pytest.fixture(scope="module", params=shots.WIDTHS)
+def browser(request):
+    b = shots.driver(request.param)
+    yield b
+    b.quit()
+
+
+def test_every_report_page_reads_in_a_browser(browser):
+    found = shots.pages(ROOT / "reports")
+    assert found, "no generated page under reports/"
+    problems = [p for page in found for p in shots.check_page(browser, page)]
+    assert problems == []
+
+
+def test_a_planted_overflow_and_broken_image_are_caught(browser, tmp_path):
+    (tmp_path / "good.png").write_bytes(
+        bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+                      "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082"))
+    page = tmp_path / "page.html"
+    head = ("<!doctype html><html><head><meta name='viewport' "
+            "content='width=device-width, initial-scale=1'></head><body>")
+    page.write_text(head + "<img src='good.png' alt='fine'><a href='good.png'>ok</a>"
+                    "</body></html>")
+    assert shots.check_page(browser, page) == []
+    page.write_text(head + "<div style='width:2000px'>wide</div><img src='missing.png' "
+                    "alt='broken'><a href='nowhere.html'>gone</a></body></html>")
+    problems = shots.check_page(browser, page)
+    assert any("px wide" in p for p in problems)
+    assert any("missing.png did not load" in p for p in problems)
+    assert any("nowhere.html to a missing file" in p for p in problems)
