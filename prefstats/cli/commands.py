@@ -117,7 +117,7 @@ def deal_command(
 
     fixed = tuple(_fixed(f"--hand{s}", h) for s, h in enumerate((hand0, hand1, hand2)))
     condition = hand_condition(where or [])
-    _compile_notice("game/deal._deal_kernel")
+    _compile_notice("deal")
     dealt = deal(n, seed=seed, start=start, fixed_hands=fixed,
                  fixed_talon=_fixed("--talon", talon), where=condition)
     if output is Format.table:
@@ -180,16 +180,23 @@ def demo(
     players and write its report and bidding guide. Reruns resume the datasets."""
     import time
 
-    from prefstats.game.variants import get_variant
+    from prefstats.game.variants import describe, get_variant
     from prefstats.reports import guide, report
     from prefstats.sim.simulate import simulate, simulate_pulkas, usable_cores
 
     started = time.perf_counter()
-    _compile_notice("game/deal._deal_kernel", "sim/play._batch_kernel", "sim/pulka._pulka_kernel")
-    _exact_table(1_000_000, seed)
     rules = get_variant(variant)
     deals_dir = Path(data) / variant
     pulkas_dir = Path(data) / f"{variant}-pulkas" if pulkas else None
+    folder = Path(out) / variant
+    typer.echo(f"prefstats demo: {describe(rules)} -- how its deals end, what a seat wins "
+               f"and when to bid, misère, whist or pass, from {hands:,} simulated deals"
+               + (f" and {pulkas:,} pulkas" if pulkas else ""))
+    typer.echo(f"files: {folder / 'index.html'}, {folder / 'report.md'}, "
+               f"{folder / 'guide.md'}; datasets in {deals_dir}"
+               + (f" and {pulkas_dir}" if pulkas_dir else ""))
+    _compile_notice("demo", quiet)
+    _exact_table(1_000_000, seed)
     progress = False if quiet else None
     typer.echo(f"simulating {hands:,} deals of {variant} into {deals_dir}")
     simulate(rules, hands=hands, seed=seed, out=deals_dir, chunk_size=25_000,
@@ -198,7 +205,6 @@ def demo(
         typer.echo(f"playing {pulkas:,} pulkas to {pool_target} into {pulkas_dir}")
         simulate_pulkas(rules, pulkas=pulkas, pool_target=pool_target, seed=seed,
                         out=pulkas_dir, chunk_size=250, progress=progress, force=force)
-    folder = Path(out) / variant
     typer.echo(f"rolling out the guide's decisions into {folder / 'guide.md'}")
     guide(deals_dir, folder, workers=usable_cores())  # first, so that the report links it
     report(deals_dir, folder, pulkas=pulkas_dir)
@@ -321,9 +327,10 @@ def _simulation_setup(variant: str | None, config: Path | None, players: int | N
     return rules, policy_params(policy, **overrides) if parameters(policy) else None
 
 
-def _run_simulation(make, unit: str, out: str) -> None:
-    """Run ``make()`` (a simulation) and summarise the dataset."""
-    _compile_notice("sim/pulka._pulka_kernel" if unit == "pulkas" else "sim/play._batch_kernel")
+def _run_simulation(make, command: str, unit: str, out: str, quiet: bool) -> None:
+    """Compile what ``command`` needs, run ``make()`` (a simulation) and summarise the
+    dataset."""
+    _compile_notice(command, quiet)
     manifest = make()
     rows = sum(c["rows"] for c in manifest["chunks"])
     size = sum(c["bytes"] for c in manifest["chunks"])
@@ -379,7 +386,7 @@ def simulate_command(
                         policy=policy, params=params, workers=workers, backend=backend,
                         scheduler=scheduler, force=force, progress=False if quiet else None)
 
-    _run_simulation(make, "deals", out)
+    _run_simulation(make, "simulate", "deals", out, quiet)
 
 
 @app.command("simulate-pulkas")
@@ -414,7 +421,7 @@ def simulate_pulkas_command(
                                scheduler=scheduler, force=force,
                                progress=False if quiet else None)
 
-    _run_simulation(make, "pulkas", out)
+    _run_simulation(make, "simulate-pulkas", "pulkas", out, quiet)
 
 
 @app.command("report")
@@ -427,7 +434,8 @@ def report_command(
     """Write the statistics report of a dataset: tables with 95% CIs and charts."""
     from prefstats.reports import report
 
-    _report_output(lambda: report(dataset, out, pulkas=pulkas), "index.html", "report.md")
+    _report_output("report", lambda: report(dataset, out, pulkas=pulkas), "index.html",
+                   "report.md")
 
 
 @app.command("compare")
@@ -438,7 +446,7 @@ def compare_command(
     """Compare variants side by side; same-seed datasets are compared deal by deal."""
     from prefstats.reports import comparison
 
-    _report_output(lambda: comparison(datasets, out), "index.html", "report.md")
+    _report_output("compare", lambda: comparison(datasets, out), "index.html", "report.md")
 
 
 @app.command("guide")
@@ -449,7 +457,7 @@ def guide_command(
     """Write guide.md: when to bid, misère, whist or pass, each rule with its figure."""
     from prefstats.reports import guide
 
-    _report_output(lambda: guide(dataset, out).parent, "guide.md")
+    _report_output("guide", lambda: guide(dataset, out).parent, "guide.md")
 
 
 @app.command("strength")
@@ -472,7 +480,7 @@ def strength_command(
 
     if format not in ("table", "json"):
         raise ValueError(f"--format must be table or json, got {format!r}")
-    _compile_notice("analysis/strength._play_out")
+    _compile_notice("strength")
     result = gauge(policy, against, deals=deals, seed=seed, samples=samples, variant=variant)
     typer.echo(json.dumps(result, indent=2) if format == "json" else format_gauge(result))
 
@@ -504,7 +512,7 @@ def exploit_command(
     if deals < 1:
         raise ValueError(f"--deals must be at least 1, got {deals}")
     rules = get_variant(variant, players=players)
-    _compile_notice("sim/rollout._rollout_kernel")
+    _compile_notice("exploit")
     table, head = exploitability(rules, deal(deals, seed=seed), seed=seed, workers=workers,
                                  unfitted=unfitted)
     if format == "json":
@@ -516,9 +524,10 @@ def exploit_command(
                             f"seed {seed})", top))
 
 
-def _report_output(write, *files: str) -> None:
-    """Run a report writer and print the files written."""
-    _compile_notice("reports/classes._best_strain_tricks")
+def _report_output(command: str, write, *files: str) -> None:
+    """Compile what ``command`` needs, run its report writer and print the files
+    written."""
+    _compile_notice(command)
     folder = write()
     typer.echo(", ".join(f"{folder}/{f}" for f in files))
 
@@ -569,7 +578,7 @@ def solve_command(
         raise ValueError(f"trump must be one of S C D H ♠ ♣ ♦ ♥ NT, got {trump!r}")
     if misere and suit is not None:
         raise ValueError(f"a misère is played without trumps; leave out --trump {trump}")
-    _compile_notice("solver/_batch._leads_one")
+    _compile_notice("solve")
     leads = solve_leads(masks, trump=suit, leader=leader, declarer=declarer, misere=misere)
     # The leader picks the best card for his side: the declarer's side wants tricks on a
     # trick contract, the defenders want the misère declarer to take them.

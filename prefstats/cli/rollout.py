@@ -20,7 +20,7 @@ import numpy as np
 import typer
 
 from prefstats.cli import commands as cli
-from prefstats.cli._app import FORMAT, Format, app, write_data
+from prefstats.cli._app import FORMAT, Format, _compile_notice, app, write_data
 
 __all__ = [
     "MIN_DEALS",
@@ -86,6 +86,11 @@ def summary(values: np.ndarray, options: list[str]) -> dict:
         p_right *= 0.5 * (1 + math.erf(z / math.sqrt(2)))
     return {"best": options[best], "rows": rows, "p_ranking_right": p_right,
             "decided": bool(all(r["settled"] for r in rows) and n >= MIN_DEALS and k > 1)}
+
+
+def show_progress(output: Format) -> bool:
+    """Whether the rollout shows its progress: a table written to a terminal."""
+    return sys.stdout.isatty() and output is Format.table
 
 
 def _print_text(result: dict, head: str) -> None:
@@ -157,6 +162,7 @@ def rollout_command(
     except ValueError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
+    _compile_notice("rollout", quiet=not show_progress(output))
     block = len(hand_deals(mask, seat, 1, talon=known))  # the talons: one deal each
     blocks = -(-deals // block)
     first = max(1, -(-MIN_DEALS // block))
@@ -165,7 +171,7 @@ def rollout_command(
     active = list(range(len(names)))  # the options still played
     result = None
     done = 0
-    show = sys.stdout.isatty() and output is Format.table
+    show = show_progress(output)
     from rich.progress import Progress
 
     with Progress(disable=not show, transient=True) as bar:
@@ -246,4 +252,4 @@ def simulate_decisions_command(
                                   workers=workers, backend=backend, scheduler=scheduler,
                                   force=force, progress=False if quiet else None)
 
-    cli._run_simulation(make, "decision rows", out)
+    cli._run_simulation(make, "simulate-decisions", "decision rows", out, quiet)
