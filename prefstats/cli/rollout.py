@@ -88,7 +88,7 @@ def summary(values: np.ndarray, options: list[str]) -> dict:
             "decided": bool(all(r["settled"] for r in rows) and n >= MIN_DEALS and k > 1)}
 
 
-def show_progress(output: Format) -> bool:
+def _show_progress(output: Format) -> bool:
     """Whether the rollout shows its progress: a table written to a terminal."""
     return sys.stdout.isatty() and output is Format.table
 
@@ -162,7 +162,7 @@ def rollout_command(
     except ValueError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
-    _compile_notice("rollout", quiet=not show_progress(output))
+    _compile_notice("rollout", quiet=not _show_progress(output))
     block = len(hand_deals(mask, seat, 1, talon=known))  # the talons: one deal each
     blocks = -(-deals // block)
     first = max(1, -(-MIN_DEALS // block))
@@ -171,7 +171,7 @@ def rollout_command(
     active = list(range(len(names)))  # the options still played
     result = None
     done = 0
-    show = show_progress(output)
+    show = _show_progress(output)
     from rich.progress import Progress
 
     with Progress(disable=not show, transient=True) as bar:
