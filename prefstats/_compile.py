@@ -264,9 +264,10 @@ class _Display:
             )
 
             console = Console(stderr=True)
-            console.print(self.headline, style="dim")
+            console.print(self.headline, style="dim", highlight=False)
             self.bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
-                                TimeElapsedColumn(), console=console, transient=True)
+                                TimeElapsedColumn(), console=console, transient=True,
+                                redirect_stdout=False, redirect_stderr=False)
             self.bar.start()
             self.task = self.bar.add_task("", total=self.total)
         return self
