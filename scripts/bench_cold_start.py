@@ -20,6 +20,7 @@ import datetime as dt
 import json
 import os
 import platform
+import resource
 import shutil
 import subprocess
 import sys
@@ -50,15 +51,21 @@ def machine() -> dict:
             "python": platform.python_version(), "system": platform.platform()}
 
 
-def timed(argv: list[str], env: dict, cwd: Path) -> float:
-    """Seconds of one command run to its end (its output discarded; a failure stops
-    the benchmark with the command's error)."""
-    started = time.perf_counter()
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(argv: list[str], env: dict, cwd: Path) -> tuple[float, float]:
+    """Wall and CPU seconds of one command run to its end (its worker processes
+    included; its output discarded; a failure stops the benchmark with the command's
+    error). On a shared machine the CPU time says more than the wall time."""
+    started, cpu = time.perf_counter(), _children_cpu()
     done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True)
     seconds = time.perf_counter() - started
     if done.returncode:
         sys.exit(f"{' '.join(argv)} failed ({done.returncode}):\n{done.stderr[-2000:]}")
-    return seconds
+    return seconds, _children_cpu() - cpu
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -93,9 +100,10 @@ def main(argv: list[str] | None = None) -> None:
         started = machine()
         for phase in ("cold", "warm"):
             for name, command in runs.items():
-                seconds = timed(command, env, work)
-                figures[f"{name} ({phase})"] = round(seconds, 1)
-                print(f"  {name + f' ({phase})':32} {seconds:8.1f} s", flush=True)
+                seconds, cpu = timed(command, env, work)
+                figures[f"{name} ({phase})"] = {"wall": round(seconds, 1), "cpu": round(cpu, 1)}
+                print(f"  {name + f' ({phase})':32} {seconds:8.1f} s ({cpu:.1f} s of CPU)",
+                      flush=True)
         steps = {}
         for path in (cache / "numba").glob("*/compile-times.json"):
             steps = json.loads(path.read_text("utf-8"))
