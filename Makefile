@@ -3,19 +3,28 @@ PYTHON ?= python3
 # The suite runs on two processes (pytest-xdist): the machine it is kept for has 2 cores.
 TEST_WORKERS ?= 2
 VENV := .venv
-STAMP := $(VENV)/.installed-stamp
+# `make run` installs only what running needs; the test suite, benchmarks and lint add
+# the development extras (the runtime's stamp is then up to date too).
+RUN_STAMP := $(VENV)/.run-stamp
+DEV_STAMP := $(VENV)/.dev-stamp
 
 .PHONY: run test test-all bench lint docs clean
 
-$(STAMP): pyproject.toml
+$(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
 
-run: $(STAMP)
+$(RUN_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(VENV)/bin/python -m pip install --quiet -e .
+	touch $(RUN_STAMP)
+
+$(DEV_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(VENV)/bin/python -m pip install --quiet -e '.[dev]'
+	touch $(DEV_STAMP) $(RUN_STAMP)
+
+run: $(RUN_STAMP)
 	$(VENV)/bin/prefstats demo
 
-test: $(STAMP)
+test: $(DEV_STAMP)
 	sh scripts/ensure_chromium.sh
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
@@ -23,15 +32,15 @@ test: $(STAMP)
 	$(VENV)/bin/python -m pytest -q -n $(TEST_WORKERS) -m "not slow"
 
 # Everything, the slow checks kept out of CI included.
-test-all: $(STAMP)
+test-all: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/python -m pytest -q -n $(TEST_WORKERS)
 
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	$(VENV)/bin/python scripts/bench.py
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 

@@ -5,7 +5,10 @@
 
 A section is this file's ``deal`` or a module ``scripts/bench_<name>.py`` with a
 ``main(argv)``; arguments after the section name go to it. Figures are printed, never
-asserted: speed is measured, not promised in tests.
+asserted: speed is measured, not promised in tests. ``compile`` (each kernel's compile
+time) and ``cold_start`` (the first simulated deals, rollout and demo from an empty
+cache, then warm) compile the whole engine from nothing: minutes; they also write their
+figures with the machine's to ``reports/bench/*.json``.
 """
 
 from __future__ import annotations

@@ -164,20 +164,28 @@ class _Terminal(io.StringIO):
 
 
 def test_first_run_says_it_compiles(tmp_path, monkeypatch):
+    """A command whose kernels are not in the cache compiles them first, with the
+    display on a terminal; once they are cached, not a word; never a word off a
+    terminal or with --quiet."""
     monkeypatch.setattr(_cache, "folder", lambda: tmp_path)
     terminal = _Terminal()
     monkeypatch.setattr("sys.stderr", terminal)
-    cli._compile_notice("sim/play._batch_kernel")
-    assert "first run only" in terminal.getvalue()
-    (tmp_path / "sim").mkdir()
-    (tmp_path / "sim" / "play._batch_kernel-0a1b2c3d.py311.nbi").write_bytes(b"")
-    assert _cache.is_compiled("sim/play._batch_kernel")
+    cli._compile_notice("deal")
+    assert "compiling prefstats' engine for this version (1 step" in terminal.getvalue()
+    (tmp_path / "game").mkdir()
+    (tmp_path / "game" / "deal._deal_kernel-0a1b2c3d.py311.nbi").write_bytes(b"")
+    assert _cache.is_compiled("game/deal._deal_kernel")
     warm = _Terminal()
     monkeypatch.setattr("sys.stderr", warm)
-    cli._compile_notice("sim/play._batch_kernel")
+    cli._compile_notice("deal")
     assert warm.getvalue() == ""
-    monkeypatch.setattr("sys.stderr", io.StringIO())  # not a terminal: never a word
-    cli._compile_notice("solver/_batch._leads_one")
+    (tmp_path / "game" / "deal._deal_kernel-0a1b2c3d.py311.nbi").unlink()
+    quiet = _Terminal()
+    monkeypatch.setattr("sys.stderr", quiet)
+    cli._compile_notice("deal", quiet=True)
+    monkeypatch.setattr("sys.stderr", io.StringIO())  # not a terminal
+    cli._compile_notice("deal")
+    assert quiet.getvalue() == ""
 
 
 def test_the_compile_check_names_the_real_cached_functions():

@@ -69,16 +69,15 @@ app = typer.Typer(
 )
 
 
-def _compile_notice(*functions: str) -> None:
-    """On a terminal, say so when the compiled code must be made first (a fresh cache
-    after an install or an upgrade): it takes a minute or more before anything moves."""
-    from prefstats import _cache
+def _compile_notice(command: str, quiet: bool = False) -> None:
+    """Compile (or load from the cache) every kernel ``command`` needs, in this process,
+    before it starts workers: they then load the machine code instead of all compiling
+    it at once. On a fresh cache (after an install or an edit of compiled code) a
+    progress display on stderr names each step and counts them, unless ``quiet`` or
+    stderr is not a terminal (see :mod:`prefstats._compile`)."""
+    from prefstats import _compile
 
-    if sys.stderr.isatty() and not _cache.is_compiled(*functions):
-        from rich.console import Console
-
-        Console(stderr=True).print("compiling prefstats' game engine for this version "
-                                   "(first run only, a minute or two)…", style="dim")
+    _compile.warm_up(command, show=sys.stderr.isatty() and not quiet)
 
 
 def _print_version(value: bool) -> None:

@@ -8,7 +8,7 @@ import sys
 
 import typer
 
-from prefstats.cli._app import app
+from prefstats.cli._app import _compile_notice, app
 from prefstats.errors import OptionError
 from prefstats.game.seed import DEFAULT_SEED
 
@@ -90,6 +90,7 @@ def analyze_command(
     rules = get_variant(variant) if variant else record_variant(rec)
     summary = deal_summary(rec, rules)  # checks the whole record before any rollout
     show = sys.stderr.isatty()
+    _compile_notice("analyze")
     with Progress(disable=not show, transient=True, console=Console(stderr=True)) as bar:
         task = bar.add_task("analyse", total=None)
         frame = analyze(rec, rules, deals=deals, seed=seed, policy=policy,

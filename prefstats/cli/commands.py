@@ -119,7 +119,7 @@ def deal_command(
 
     fixed = tuple(_fixed(f"--hand{s}", h) for s, h in enumerate((hand0, hand1, hand2)))
     condition = hand_condition(where or [])
-    _compile_notice("game/deal._deal_kernel")
+    _compile_notice("deal")
     dealt = deal(n, seed=seed, start=start, fixed_hands=fixed,
                  fixed_talon=_fixed("--talon", talon), where=condition)
     if output is Format.table:
@@ -182,16 +182,23 @@ def demo(
     players and write its report and bidding guide. Reruns resume the datasets."""
     import time
 
-    from prefstats.game.variants import get_variant
+    from prefstats.game.variants import describe, get_variant
     from prefstats.reports import guide, report
     from prefstats.sim.simulate import simulate, simulate_pulkas, usable_cores
 
     started = time.perf_counter()
-    _compile_notice("game/deal._deal_kernel", "sim/play._batch_kernel", "sim/pulka._pulka_kernel")
-    _exact_table(1_000_000, seed)
     rules = get_variant(variant)
     deals_dir = Path(data) / variant
     pulkas_dir = Path(data) / f"{variant}-pulkas" if pulkas else None
+    folder = Path(out) / variant
+    typer.echo(f"prefstats demo: {describe(rules)} -- how its deals end, what a seat wins "
+               f"and when to bid, misère, whist or pass, from {hands:,} simulated deals"
+               + (f" and {pulkas:,} pulkas" if pulkas else ""))
+    typer.echo(f"files: {folder / 'index.html'}, {folder / 'report.md'}, "
+               f"{folder / 'guide.md'}; datasets in {deals_dir}"
+               + (f" and {pulkas_dir}" if pulkas_dir else ""))
+    _compile_notice("demo", quiet)
+    _exact_table(1_000_000, seed)
     progress = False if quiet else None
     typer.echo(f"simulating {hands:,} deals of {variant} into {deals_dir}")
     simulate(rules, hands=hands, seed=seed, out=deals_dir, chunk_size=25_000,
@@ -200,7 +207,6 @@ def demo(
         typer.echo(f"playing {pulkas:,} pulkas to {pool_target} into {pulkas_dir}")
         simulate_pulkas(rules, pulkas=pulkas, pool_target=pool_target, seed=seed,
                         out=pulkas_dir, chunk_size=250, progress=progress, force=force)
-    folder = Path(out) / variant
     typer.echo(f"rolling out the guide's decisions into {folder / 'guide.md'}")
     guide(deals_dir, folder, workers=usable_cores())  # first, so that the report links it
     report(deals_dir, folder, pulkas=pulkas_dir)
@@ -372,9 +378,10 @@ def _simulation_setup(variant: str | None, config: Path | None, players: int | N
     return rules, policy_params(policy, **overrides) if parameters(policy) else None
 
 
-def _run_simulation(make, unit: str, out: str) -> None:
-    """Run ``make()`` (a simulation) and summarise the dataset."""
-    _compile_notice("sim/pulka._pulka_kernel" if unit == "pulkas" else "sim/play._batch_kernel")
+def _run_simulation(make, command: str, unit: str, out: str, quiet: bool) -> None:
+    """Compile what ``command`` needs, run ``make()`` (a simulation) and summarise the
+    dataset."""
+    _compile_notice(command, quiet)
     manifest = make()
     rows = sum(c["rows"] for c in manifest["chunks"])
     size = sum(c["bytes"] for c in manifest["chunks"])
@@ -430,7 +437,7 @@ def simulate_command(
                         policy=policy, params=params, workers=workers, backend=backend,
                         scheduler=scheduler, force=force, progress=False if quiet else None)
 
-    _run_simulation(make, "deals", out)
+    _run_simulation(make, "simulate", "deals", out, quiet)
 
 
 @app.command("simulate-pulkas")
@@ -465,7 +472,7 @@ def simulate_pulkas_command(
                                scheduler=scheduler, force=force,
                                progress=False if quiet else None)
 
-    _run_simulation(make, "pulkas", out)
+    _run_simulation(make, "simulate-pulkas", "pulkas", out, quiet)
 
 
 @app.command("report")
@@ -480,7 +487,8 @@ def report_command(
     from prefstats.reports import report
     from prefstats.reports.render import site_index
 
-    _report_output(lambda: report(dataset, out, pulkas=pulkas), "index.html", "report.md")
+    _report_output("report", lambda: report(dataset, out, pulkas=pulkas), "index.html",
+                   "report.md")
     if (Path(out).parent / "index.html").is_file():  # a site of reports: link this one too
         site_index(Path(out).parent)
 
@@ -510,16 +518,16 @@ def compare_command(
     if datasets:
         from prefstats.reports import comparison
 
-        _report_output(lambda: comparison(datasets, out, paired=paired), "index.html",
-                       "report.md")
+        _report_output("compare", lambda: comparison(datasets, out, paired=paired),
+                       "index.html", "report.md")
         return
     from prefstats.reports.article import write_article
     from prefstats.reports.render import site_index
 
     command = (f"prefstats compare --deals {deals} --pulkas {pulkas} --pool-target "
                f"{pool_target} --seed {seed}")
-    _compile_notice("sim/play._batch_kernel", "sim/pulka._pulka_kernel")
-    _report_output(lambda: write_article(out, data, deals=deals, pulkas=pulkas,
+    _report_output("compare-article",
+                   lambda: write_article(out, data, deals=deals, pulkas=pulkas,
                                          pool_target=pool_target, seed=seed, command=command,
                                          workers=workers, progress=False if quiet else None),
                    "index.html", "article.md")
@@ -552,7 +560,7 @@ def guide_command(
     if variant is None:
         if dataset is None:
             raise OptionError("name a DATASET, or a --variant to chart")
-        _report_output(lambda: guide(dataset, out).parent, "guide.md")
+        _report_output("guide", lambda: guide(dataset, out).parent, "guide.md")
         return
     from prefstats.game.variants import get_variant
     from prefstats.reports.guide import observed_lines
@@ -563,8 +571,8 @@ def guide_command(
     observed = observed_lines(load(dataset)) if dataset else None
     command = (f"prefstats guide --variant {variant} --seed {seed} --min-n {min_n} "
                f"--budget {budget} --whist-budget {whist_budget}")
-    _compile_notice("sim/rollout._rollout_kernel")
-    _report_output(lambda: write_guide(rules, out, seed, min_n=min_n, workers=workers,
+    _report_output("guide",
+                   lambda: write_guide(rules, out, seed, min_n=min_n, workers=workers,
                                        budget=budget, whist_budget=whist_budget,
                                        command=command, observed=observed).parent,
                    "guide.md", "guide.json")
@@ -590,7 +598,7 @@ def strength_command(
 
     if format not in ("table", "json"):
         raise OptionError(f"--format must be table or json, got {format!r}")
-    _compile_notice("analysis/strength._play_out")
+    _compile_notice("strength")
     result = gauge(policy, against, deals=deals, seed=seed, samples=samples, variant=variant)
     typer.echo(json.dumps(result, indent=2) if format == "json" else format_gauge(result))
 
@@ -623,7 +631,7 @@ def exploit_command(
     if deals < 1:
         raise OptionError(f"--deals must be at least 1, got {deals}")
     rules = get_variant(variant, players=players)
-    _compile_notice("sim/rollout._rollout_kernel")
+    _compile_notice("exploit")
     table, head = exploitability(rules, deal(deals, seed=seed), seed=seed, workers=workers,
                                  unfitted=unfitted)
     if format == "json":
@@ -635,9 +643,10 @@ def exploit_command(
                             f"seed {seed})", top))
 
 
-def _report_output(write, *files: str) -> None:
-    """Run a report writer and print the files written."""
-    _compile_notice("reports/classes._best_strain_tricks")
+def _report_output(command: str, write, *files: str) -> None:
+    """Compile what ``command`` needs, run its report writer and print the files
+    written."""
+    _compile_notice(command)
     folder = write()
     typer.echo(", ".join(f"{folder}/{f}" for f in files))
 
@@ -688,7 +697,7 @@ def solve_command(
         raise OptionError(f"trump must be one of S C D H ♠ ♣ ♦ ♥ NT, got {trump!r}")
     if misere and suit is not None:
         raise OptionError(f"a misère is played without trumps; leave out --trump {trump}")
-    _compile_notice("solver/_batch._leads_one")
+    _compile_notice("solve")
     leads = solve_leads(masks, trump=suit, leader=leader, declarer=declarer, misere=misere)
     # The leader picks the best card for his side: the declarer's side wants tricks on a
     # trick contract, the defenders want the misère declarer to take them.

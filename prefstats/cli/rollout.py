@@ -20,7 +20,7 @@ import numpy as np
 import typer
 
 from prefstats.cli import commands as cli
-from prefstats.cli._app import FORMAT, Format, app, write_data
+from prefstats.cli._app import FORMAT, Format, _compile_notice, app, write_data
 from prefstats.errors import OptionError
 from prefstats.game.seed import DEFAULT_SEED
 
@@ -90,6 +90,11 @@ def summary(values: np.ndarray, options: list[str]) -> dict:
             "decided": bool(all(r["settled"] for r in rows) and n >= MIN_DEALS and k > 1)}
 
 
+def _show_progress(output: Format) -> bool:
+    """Whether the rollout shows its progress: a table written to a terminal."""
+    return sys.stdout.isatty() and output is Format.table
+
+
 def _print_text(result: dict, head: str) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -156,6 +161,7 @@ def rollout_command(
     hand_deals(mask, seat, 0, talon=known)  # checks the hand and the talon
     rollout(rules, hand_deals(mask, seat, 0, talon=known), seat=seat, decision=decision,
             options=names, policy=policy)  # checks the seat and the policy
+    _compile_notice("rollout", quiet=not _show_progress(output))
     block = len(hand_deals(mask, seat, 1, talon=known))  # the talons: one deal each
     blocks = -(-deals // block)
     first = max(1, -(-MIN_DEALS // block))
@@ -164,7 +170,7 @@ def rollout_command(
     active = list(range(len(names)))  # the options still played
     result = None
     done = 0
-    show = sys.stdout.isatty() and output is Format.table
+    show = _show_progress(output)
     from rich.progress import Progress
 
     with Progress(disable=not show, transient=True) as bar:
@@ -245,4 +251,4 @@ def simulate_decisions_command(
                                   workers=workers, backend=backend, scheduler=scheduler,
                                   force=force, progress=False if quiet else None)
 
-    cli._run_simulation(make, "decision rows", out)
+    cli._run_simulation(make, "simulate-decisions", "decision rows", out, quiet)

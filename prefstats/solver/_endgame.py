@@ -24,7 +24,6 @@ entry the table is twice the shared cache) and the index comes from look-up tabl
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 import os
@@ -32,6 +31,7 @@ import threading
 import zlib
 from pathlib import Path
 
+import numba
 import numpy as np
 from numba import njit, prange
 
@@ -385,21 +385,33 @@ def _build_block(values, table, n, patterns):
                 x0 = _next_set(x0)
 
 
-def _build_table(cards: int = ENDGAME_CARDS) -> np.ndarray:
+def _build_table(cards: int = ENDGAME_CARDS, progress=None) -> np.ndarray:
     """The packed table of the positions of up to ``cards`` cards a hand; entries the
-    build missed would keep the mark 15, which no value has."""
+    build missed would keep the mark 15, which no value has. ``progress(done, total)``
+    is told of the entries settled: each size's patterns are built a few at a time (a
+    few per thread) so that it moves through the largest size too."""
     values = np.full(OFFSET[cards + 1], 15, dtype=np.uint8)
     values[: OFFSET[1]] = 0  # the empty position
+    total = int(OFFSET[cards + 1])
+    step = 2 * numba.get_num_threads()
     for n in range(1, cards + 1):
-        _build_block(values, _pack(values[: OFFSET[n]]), n, _PATTERNS[n])
+        smaller = _pack(values[: OFFSET[n]])
+        patterns = _PATTERNS[n]
+        per_pattern = int(OFFSET[n + 1] - OFFSET[n]) // len(patterns)
+        for start in range(0, len(patterns), step):
+            _build_block(values, smaller, n, np.ascontiguousarray(patterns[start:start + step]))
+            if progress is not None:
+                done = OFFSET[n] + per_pattern * min(start + step, len(patterns))
+                progress(int(done), total)
     return _pack(values)
 
 
-def load_or_build(path: Path, cards: int = ENDGAME_CARDS) -> np.ndarray:
+def load_or_build(path: Path, cards: int = ENDGAME_CARDS, progress=None) -> np.ndarray:
     """The endgame table (of up to ``cards`` cards a hand) from ``path`` (its bytes and
     their CRC-32), or, when that file is missing, foreign or damaged, built and written
     there for the next process (by a rename, so a reader never sees half a file; a
-    folder it cannot write to only costs the build each time)."""
+    folder it cannot write to only costs the build each time). ``progress`` as in
+    :func:`_build_table`."""
     size = (int(OFFSET[cards + 1]) + 1) // 2
     try:
         data = np.fromfile(path, dtype=np.uint8)
@@ -407,7 +419,7 @@ def load_or_build(path: Path, cards: int = ENDGAME_CARDS) -> np.ndarray:
         data = np.zeros(0, dtype=np.uint8)
     if data.size == size + 4 and zlib.crc32(data[:size]) == int.from_bytes(data[size:], "little"):
         return data[:size]
-    table = _build_table(cards)
+    table = _build_table(cards, progress)
     part = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.part")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -421,23 +433,24 @@ def load_or_build(path: Path, cards: int = ENDGAME_CARDS) -> np.ndarray:
 
 
 _BUILDING = threading.Lock()
+_table: np.ndarray | None = None
 
 
-def endgame_table() -> np.ndarray:
+def endgame_table(progress=None) -> np.ndarray:
     """The endgame table (tricks packed two a byte, read with :func:`endgame_value`;
     read-only; 42 MB), kept with the compiled functions of this source
     (:func:`prefstats._cache.folder`): built by the first process (about 12 s on two cores),
     read by the next (about 0.1 s). One copy a process, shared by its threads; the
     first call builds or reads it under a lock, so threads starting together neither
-    build it twice nor launch two parallel builds at once."""
+    build it twice nor launch two parallel builds at once. A build tells
+    ``progress(done, total)`` of the entries settled (commands show it: see
+    :mod:`prefstats._compile`)."""
+    global _table
     with _BUILDING:
-        return _endgame_table()
+        if _table is None:
+            from prefstats import _cache
 
-
-@functools.cache
-def _endgame_table() -> np.ndarray:
-    from prefstats import _cache
-
-    table = load_or_build(_cache.folder() / "endgames.bin")
-    table.flags.writeable = False
-    return table
+            table = load_or_build(_cache.folder() / "endgames.bin", progress=progress)
+            table.flags.writeable = False
+            _table = table
+        return _table

@@ -1,0 +1,323 @@
+"""Compile before the work starts, where it is seen.
+
+numba compiles a kernel on its first call, once for each version of the compiled code
+(:mod:`prefstats._cache`). Left to the work itself, that first call happens in every
+worker process at once, each compiling the same functions behind a progress bar that
+stands at 0%. So a command first calls each kernel it needs once, on a tiny input, in
+its own process (:func:`warm_up`): later calls, in this process or in its workers, load
+the machine code from the cache. On a terminal a progress display names what is
+compiling and counts the steps ("compiling the players and the solver: 3/5"), with the
+time each step took here the last time the cache was made.
+
+:data:`STEPS` holds the steps (a label, the cached kernels the step makes, a call on a
+tiny input) and :data:`COMMANDS` which steps each command needs, so a command compiles
+only what it uses: ``prefstats deal`` never builds the endgame table.
+
+This module compiles nothing itself and imports no kernel module until a step runs:
+it is not part of the code the cache is keyed on.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from prefstats import _cache
+
+__all__ = ["COMMANDS", "STEPS", "Step", "dispatchers", "needed", "signatures", "warm_up"]
+
+#: The variant every step plays: the compiled code takes a variant's rules as data, so
+#: any one compiles the code of all.
+_VARIANT = "sochi"
+#: A hand with every decision of a first call open (bid, misère, pass).
+_HAND = "♠AKQJ10 ♣AK ♦A ♥AK"
+#: Where the time each step took is recorded, in the folder of the current cache.
+TIMES = "compile-times.json"
+
+
+@dataclass(frozen=True)
+class Step:
+    """What a step compiles (``label``, as the display names it), the cached kernels it
+    leaves (as :func:`prefstats._cache.is_compiled` names them; empty for the endgame
+    table, which is a file) and ``run``, a call of them on a tiny input."""
+
+    label: str
+    kernels: tuple[str, ...]
+    run: Callable[[], object]
+
+    def done(self) -> bool:
+        """Whether the cache already holds what this step makes."""
+        if not self.kernels:
+            return (_cache.folder() / "endgames.bin").is_file()
+        return _cache.is_compiled(*self.kernels)
+
+
+def _variant():
+    from prefstats.game.variants import get_variant
+
+    return get_variant(_VARIANT)
+
+
+def _deal() -> None:
+    from prefstats.game.deal import deal
+
+    deal(2, seed=0)
+
+
+def _endgame(progress: Callable[[int, int], None] | None = None) -> None:
+    from prefstats.solver._endgame import endgame_table
+
+    endgame_table(progress)
+
+
+def _chunk(kind: str, **spec) -> None:
+    """One tiny chunk of a dataset of ``kind``, as a worker plays it."""
+    from prefstats.sim.simulate import RunSpec, run_chunk
+
+    run_chunk(RunSpec(_variant(), 2, 0, 2, kind=kind, **spec), 0, "")
+
+
+def _rollout() -> None:
+    from prefstats.game.cards import parse_cards
+    from prefstats.sim.rollout import hand_deals, rollout
+
+    rollout(_variant(), hand_deals(parse_cards(_HAND), 0, 1)[:2], seat=0,
+            decision="first_call", options=["pass", "bid", "misere"])
+
+
+def _classes() -> None:
+    import numpy as np
+
+    from prefstats.reports.classes import estimated_tricks
+
+    estimated_tricks(np.zeros(1, dtype=np.uint32), np.zeros(1))
+
+
+def _solver() -> None:
+    from prefstats.game.cards import parse_cards as p
+    from prefstats.solver import card_values_batch, solve_batch, solve_leads
+
+    hands = [p("♠AK"), p("♠Q ♥A"), p("♠8 ♥7")]
+    solve_leads(hands, trump=None, leader=0, declarer=0)
+    solve_batch([hands], None, 0, 0)
+    card_values_batch([hands], trump=None, leader=0, declarer=0)
+
+
+def _replay() -> None:
+    """A deal played decision by decision through the Python driver (as ``analyze``
+    replays a record)."""
+    from prefstats.game.deal import deal
+    from prefstats.players.builtin import BuiltinPlayer
+    from prefstats.sim.play import play_hand
+
+    d = deal(1, seed=0)
+    play_hand([int(h) for h in d.hands[0]], int(d.talon[0]),
+              [BuiltinPlayer() for _ in range(3)], _variant())
+
+
+def _strength() -> None:
+    from prefstats.analysis.strength import gauge
+
+    gauge("heuristic", "random", deals=2, seed=0, samples=2, variant=_VARIANT)
+
+
+#: Every step, by name.
+STEPS: dict[str, Step] = {
+    "deal": Step("the dealer", ("game/deal._deal_kernel",), _deal),
+    "endgame": Step("the endgame table (built once, about 85 million positions)", (),
+                    _endgame),
+    "play": Step("the players and the solver", ("sim/play._batch_kernel",),
+                 lambda: _chunk("deals")),
+    "pulka": Step("whole pulkas", ("sim/pulka._pulka_kernel",),
+                  lambda: _chunk("pulkas", pool_target=1)),
+    "rollout": Step("rollouts", ("sim/rollout._rollout_kernel",), _rollout),
+    "classes": Step("the report's hand classes", ("reports/classes._best_strain_tricks",),
+                    _classes),
+    "solver": Step("the double-dummy solver", ("solver/_batch._leads_one",
+                                               "solver/_batch._batch_kernel"), _solver),
+    "replay": Step("the engine, decision by decision", ("game/engine.apply",), _replay),
+    "strength": Step("the strength gauge", ("analysis/strength._play_out",), _strength),
+}
+
+#: The steps each command needs, in order (the endgame table before the first kernel
+#: that reads it, so it is built with its own progress).
+COMMANDS: dict[str, tuple[str, ...]] = {
+    "deal": ("deal",),
+    "solve": ("endgame", "solver"),
+    "simulate": ("deal", "endgame", "play"),
+    "simulate-pulkas": ("deal", "endgame", "pulka"),
+    "simulate-decisions": ("deal", "endgame", "play", "rollout"),
+    "rollout": ("endgame", "rollout"),
+    "analyze": ("endgame", "solver", "replay", "rollout"),
+    "guide": ("deal", "endgame", "rollout", "classes"),
+    "report": ("classes",),
+    "compare": ("classes",),
+    "compare-article": ("deal", "endgame", "play", "pulka", "classes"),
+    "strength": ("deal", "endgame", "strength"),
+    "exploit": ("deal", "endgame", "rollout"),
+    "demo": ("deal", "endgame", "play", "pulka", "rollout", "classes"),
+}
+
+
+def needed(command: str) -> list[str]:
+    """The steps of ``command`` whose kernels (or table) the cache does not hold yet."""
+    return [name for name in COMMANDS[command] if not STEPS[name].done()]
+
+
+def _measured() -> dict[str, float]:
+    """The seconds each step took when a cache was last made on this machine (the
+    newest record among the caches of every version), or an empty dict."""
+    records = sorted((_cache.base() / "numba").glob(f"*/{TIMES}"),
+                     key=lambda p: p.stat().st_mtime, reverse=True)
+    for path in records:
+        try:
+            return {k: float(v) for k, v in json.loads(path.read_text("utf-8")).items()}
+        except (OSError, ValueError, AttributeError, TypeError):
+            continue
+    return {}
+
+
+def _record(times: dict[str, float]) -> None:
+    path = _cache.folder() / TIMES
+    try:
+        old = json.loads(path.read_text("utf-8")) if path.is_file() else {}
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f"{path.name}.{os.getpid()}")
+        partial.write_text(json.dumps({**old, **times}, indent=1), "utf-8")
+        partial.replace(path)
+    except (OSError, ValueError):  # a read-only cache: no estimate next time
+        pass
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds / 60:.0f} min" if seconds >= 90 else f"{seconds:.0f} s"
+
+
+def headline(todo: list[str], measured: dict[str, float]) -> str:
+    """The line shown before compiling ``todo``: what happens, how long it took here
+    last time when that is known, and that it happens once."""
+    known = [measured[n] for n in todo if n in measured]
+    estimate = (f"; about {_minutes(sum(known))} here last time" if len(known) == len(todo)
+                else "")
+    return (f"compiling prefstats' engine for this version ({len(todo)} step"
+            f"{'s' if len(todo) > 1 else ''}{estimate}); once only: later runs load it "
+            "from the cache")
+
+
+def step_text(label: str, done: int, total: int, last: float | None = None) -> str:
+    """The progress line of the step under way: ``"compiling rollouts: 3/5"`` and the
+    time it took last time, so that a step standing still says why."""
+    verb = "building" if label.startswith("the endgame table") else "compiling"
+    text = f"{verb} {label}: {done}/{total}"
+    return text + (f" (took {_minutes(last)} last time)" if last else "")
+
+
+def warm_up(command: str, *, show: bool | None = None) -> dict[str, float]:
+    """Compile (or load from the cache) every kernel ``command`` needs, before it starts
+    workers; returns the seconds each step that had to be made took (nothing when the
+    cache holds them all). ``show``: the progress display on stderr (default: when
+    stderr is a terminal)."""
+    todo = needed(command)
+    if not todo:
+        return {}
+    show = sys.stderr.isatty() if show is None else show
+    measured = _measured()
+    times: dict[str, float] = {}
+    with _Display(show, headline(todo, measured), len(todo)) as display:
+        for i, name in enumerate(todo):
+            step = STEPS[name]
+            display.step(step_text(step.label, i + 1, len(todo), measured.get(name)))
+            started = time.perf_counter()
+            if name == "endgame":
+                _endgame(display.part)
+            else:
+                step.run()
+            times[name] = time.perf_counter() - started
+            display.advance()
+    _record(times)
+    return times
+
+
+class _Display:
+    """The warm-up's rich progress: the headline, then one bar over the steps with the
+    step under way, a spinner and the time spent (so it never stands still without
+    saying why); a step with parts of its own (the endgame table) moves a second bar."""
+
+    def __init__(self, show: bool, headline: str, total: int) -> None:
+        self.show, self.headline, self.total = show, headline, total
+        self.bar = None
+        self.sub = None
+
+    def __enter__(self) -> _Display:
+        if self.show:
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                Progress,
+                SpinnerColumn,
+                TextColumn,
+                TimeElapsedColumn,
+            )
+
+            console = Console(stderr=True)
+            console.print(self.headline, style="dim", highlight=False)
+            self.bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+                                TimeElapsedColumn(), console=console, transient=True,
+                                redirect_stdout=False, redirect_stderr=False)
+            self.bar.start()
+            self.task = self.bar.add_task("", total=self.total)
+        return self
+
+    def step(self, text: str) -> None:
+        if self.bar is not None:
+            self.bar.update(self.task, description=text)
+
+    def part(self, done: int, total: int) -> None:
+        """Progress within the step (``done`` of ``total``)."""
+        if self.bar is not None:
+            if self.sub is None:
+                self.sub = self.bar.add_task("  positions", total=total)
+            self.bar.update(self.sub, completed=done, total=total)
+
+    def advance(self) -> None:
+        if self.bar is not None:
+            self.bar.advance(self.task)
+            if self.sub is not None:
+                self.bar.remove_task(self.sub)
+                self.sub = None
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def dispatchers() -> dict[str, object]:
+    """Every compiled function of the prefstats modules imported so far, by
+    ``module.name`` (numba dispatchers, told by their attributes: importing numba here
+    would put this module in the cache's key)."""
+    found = {}
+    for name, module in list(sys.modules.items()):
+        if name == "prefstats" or name.startswith("prefstats."):
+            for obj in list(vars(module).values()):
+                if hasattr(obj, "py_func") and hasattr(obj, "signatures"):
+                    found[f"{obj.py_func.__module__}.{obj.py_func.__qualname__}"] = obj
+    return found
+
+
+def signatures(functions: Iterable[str] | None = None) -> dict[str, int]:
+    """How many specialisations each compiled function has in this process (those of
+    ``functions`` only, when given)."""
+    every = dispatchers()
+    names = every if functions is None else [f for f in functions if f in every]
+    return {name: len(every[name].signatures) for name in names}
+
+
+def cache_files(folder: Path | None = None) -> set[str]:
+    """The compiled functions' files in the cache (relative paths)."""
+    root = folder or _cache.folder()
+    return {p.relative_to(root).as_posix() for p in root.rglob("*.nb[ic]")}

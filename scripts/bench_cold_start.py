@@ -1,0 +1,125 @@
+"""Cold start (``scripts/bench.py cold_start`` runs this too): how long a new user waits.
+
+With an empty temporary cache (``PREFSTATS_CACHE``), in this order: the first simulated
+deals (``prefstats simulate``: compiles the dealer, the players and the solver, builds
+the endgame table), the first one-hand rollout (compiles the rollout driver: what the
+simulation left to compile), a ``prefstats demo`` (the pulka and report kernels); then
+each again on the warm cache. Each is a command run as a user runs it, in its own
+process. The figures, the steps the commands' warm-up compiled and how long each took,
+the machine (CPU model, cores, load) and the command lines go to
+``reports/bench/cold_start.json``.
+
+    python scripts/bench_cold_start.py                       # a short demo
+    python scripts/bench_cold_start.py --hands 200000 --pulkas 3000   # make run's demo
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benchtools import machine_load
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "reports" / "bench"
+HAND = "♠AKQJ10 ♣AK ♦A ♥AK"
+
+
+def cpu_model() -> str:
+    """The processor's name (Linux), else what ``platform`` knows."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def machine() -> dict:
+    return {"cpu": cpu_model(), "cores": os.cpu_count(), "load": machine_load(),
+            "python": platform.python_version(), "system": platform.platform()}
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(argv: list[str], env: dict, cwd: Path) -> tuple[float, float]:
+    """Wall and CPU seconds of one command run to its end (its worker processes
+    included; its output discarded; a failure stops the benchmark with the command's
+    error). On a shared machine the CPU time says more than the wall time."""
+    started, cpu = time.perf_counter(), _children_cpu()
+    done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True)
+    seconds = time.perf_counter() - started
+    if done.returncode:
+        sys.exit(f"{' '.join(argv)} failed ({done.returncode}):\n{done.stderr[-2000:]}")
+    return seconds, _children_cpu() - cpu
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--hands", type=int, default=20_000, help="the demo's deals")
+    ap.add_argument("--pulkas", type=int, default=300, help="the demo's pulkas")
+    ap.add_argument("--cache", type=Path, default=None,
+                    help="an empty folder to compile into and keep (default: a temporary "
+                         "one, removed)")
+    ap.add_argument("--out", type=Path, default=OUT / "cold_start.json")
+    args = ap.parse_args(argv)
+    from prefstats import __version__
+
+    prefstats = [sys.executable, "-m", "prefstats"]
+    with tempfile.TemporaryDirectory(prefix="prefstats-cold-") as tmp:
+        work = Path(tmp)
+        cache = args.cache or work / "cache"
+        if cache.exists() and any(cache.iterdir()):
+            sys.exit(f"{cache}: not empty; a cold start needs an empty cache")
+        env = {**os.environ, "PREFSTATS_CACHE": str(cache),
+               "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+        env.pop("NUMBA_CACHE_DIR", None)
+        runs = {
+            "first simulated deals": [*prefstats, "simulate", "--hands", "2000", "--out",
+                                      "deals", "--chunk-size", "1000", "--quiet", "--force"],
+            "first rollout": [*prefstats, "rollout", HAND, "--deals", "64"],
+            "demo": [*prefstats, "demo", "--hands", str(args.hands), "--pulkas",
+                     str(args.pulkas), "--data", "data", "--out", "reports", "--force",
+                     "--quiet"],
+        }
+        figures = {}
+        started = machine()
+        for phase in ("cold", "warm"):
+            for name, command in runs.items():
+                seconds, cpu = timed(command, env, work)
+                figures[f"{name} ({phase})"] = {"wall": round(seconds, 1), "cpu": round(cpu, 1)}
+                print(f"  {name + f' ({phase})':32} {seconds:8.1f} s ({cpu:.1f} s of CPU)",
+                      flush=True)
+        steps = {}
+        for path in (cache / "numba").glob("*/compile-times.json"):
+            steps = json.loads(path.read_text("utf-8"))
+        if args.cache is None:
+            shutil.rmtree(cache, ignore_errors=True)
+    result = {"bench": "cold_start", "version": __version__,
+              "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+              "machine": {**started, "load_after": machine_load()},
+              "commands": {k: " ".join(v[2:]) for k, v in runs.items()},
+              "seconds": figures, "compile_steps_seconds": steps}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", "utf-8")
+    print(f"cold start: {result['machine']['cpu']}, {started['load']}; steps compiled "
+          f"(s): {json.dumps({k: round(v, 1) for k, v in steps.items()})}")
+    print(f"  written to {args.out}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
