@@ -487,7 +487,7 @@ def exploit_command(
     unfitted: bool = typer.Option(False, help="Gauge the unfitted heuristic (zero offsets) "
                                               "instead of the shipped fit."),
     top: int = typer.Option(12, min=1, help="Classes listed, largest gain first."),
-    workers: int = typer.Option(1, min=1, help="Worker processes (the shipped fit only)."),
+    workers: int = typer.Option(1, min=1, help="Worker threads sharing the deals."),
     format: str = typer.Option("table", "--format", help="table or json."),
 ) -> None:
     """How much the best deviation from the players' calls earns, class by class: every
