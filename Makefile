@@ -27,7 +27,7 @@ test-all: $(STAMP)
 	$(VENV)/bin/python -m pytest -q -n $(TEST_WORKERS)
 
 bench: $(STAMP)
-	$(VENV)/bin/python scripts/bench.py
+	$(VENV)/bin/python scripts/bench.py --json reports/bench.json
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

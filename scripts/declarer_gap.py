@@ -25,10 +25,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared regret kernel
 
-import regret as rg
-
+from prefstats.analysis import regret as rg
 from prefstats.analysis.strength import SIDE_A, SIDE_B, _mean_ci, _play_out, first_cards
 from prefstats.game import engine
 from prefstats.game.cards import card_name, format_cards
@@ -63,13 +61,9 @@ def closed_games(deals: int, seed: int, variant, samples: int):
         return work["tricks"][rows, declarer].astype(np.int64)
 
     def regret(k: int) -> tuple[np.ndarray, np.ndarray]:
-        work = states[closed].copy()
-        rows = np.zeros((12 * len(work), rg.COLUMNS), dtype=np.int64)
-        n = rg.regret_kernel(work, rules, prm[0], tables, key, index[closed], obs, table, stats,
-                          k, rows, False)
-        if n < 0:
-            raise RuntimeError("illegal card")
-        return rows[:n], states[closed]
+        rows = rg.regret_rows(states[closed], rules, prm[0], tables, key, index[closed], obs,
+                              table, stats, samples=k, defence=False, per_game=12)
+        return rows, states[closed]
 
     return index[closed], LEVEL[states[closed]["contract"]].astype(np.int64), play, regret
 

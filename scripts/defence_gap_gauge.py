@@ -31,11 +31,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared regret kernel
-
-import regret as rg
 
 import prefstats
+from prefstats.analysis import regret as rg
 from prefstats.analysis.strength import SIDE_A, SIDE_B, _mean_ci, _play_out, first_cards
 from prefstats.game import engine
 from prefstats.game.cards import card_name, format_cards
@@ -159,14 +157,11 @@ def main(argv: list[str] | None = None) -> None:
     games, ctx = closed_games(args.deals, args.seed, args.variant, args.samples)
     if args.regret:
         rules, _, prm, tables, key, index, obs, table, stats = ctx
-        rows = np.zeros((20 * len(games), rg.COLUMNS), dtype=np.int64)
-        n = rg.regret_kernel(games.copy(), rules, prm[0], tables, key, index, obs, table, stats,
-                          args.regret, rows, True)
-        if n < 0:
-            raise RuntimeError("an illegal card")
+        rows = rg.regret_rows(games, rules, prm[0], tables, key, index, obs, table, stats,
+                              samples=args.regret, defence=True)
         print(f"{len(games):,} closed games of {args.deals:,} {args.variant} deals, seed "
               f"{args.seed} ({time.perf_counter() - t0:.1f} s)")
-        print_regret(rows[:n], games, args.regret, args.show)
+        print_regret(rows, games, args.regret, args.show)
         return
     tricks = declarer_tricks(games, ctx, SIDE_A)
     print(f"{len(games):,} closed games of {args.deals:,} {args.variant} deals, seed "

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from test_cardplay import play, position
 
+from prefstats.analysis import regret as rg
 from prefstats.game import engine
 from prefstats.game.cards import parse_cards
 from prefstats.game.contracts import TRUMP
@@ -137,16 +138,14 @@ _spec.loader.exec_module(gauge)
 def test_regret_rows_are_whisters_legal_cards_never_better_than_pimcs():
     games, ctx = gauge.closed_games(400, 5, "sochi", 8)
     rules, _, prm, tables, key, index, obs, table, stats = ctx
-    rows = np.zeros((20 * len(games), gauge.rg.COLUMNS), dtype=np.int64)
-    n = gauge.rg.regret_kernel(games.copy(), rules, prm[0], tables, key, index, obs, table,
-                            stats, 8, rows, True)
-    assert n > 0
-    rows = rows[:n]
-    declarer = games["declarer"][rows[:, gauge.rg.R_GAME]]
-    assert np.all(rows[:, gauge.rg.R_SEAT] != declarer)
-    for col in (gauge.rg.R_CARD, gauge.rg.R_BEST):
-        assert np.all(rows[:, gauge.rg.R_HAND] >> rows[:, col] & 1)
+    rows = rg.regret_rows(games, rules, prm[0], tables, key, index, obs, table, stats,
+                          samples=8, defence=True)
+    assert len(rows) > 0
+    declarer = games["declarer"][rows[:, rg.R_GAME]]
+    assert np.all(rows[:, rg.R_SEAT] != declarer)
+    for col in (rg.R_CARD, rg.R_BEST):
+        assert np.all(rows[:, rg.R_HAND] >> rows[:, col] & 1)
     # PIMC's best card minimises the declarer's tricks over the same worlds
-    assert np.all(rows[:, gauge.rg.R_VALUE] >= rows[:, gauge.rg.R_BEST_VALUE])
-    same = rows[:, gauge.rg.R_CARD] == rows[:, gauge.rg.R_BEST]
-    assert np.all(rows[same, gauge.rg.R_VALUE] == rows[same, gauge.rg.R_BEST_VALUE])
+    assert np.all(rows[:, rg.R_VALUE] >= rows[:, rg.R_BEST_VALUE])
+    same = rows[:, rg.R_CARD] == rows[:, rg.R_BEST]
+    assert np.all(rows[same, rg.R_VALUE] == rows[same, rg.R_BEST_VALUE])

@@ -54,30 +54,26 @@ def _whisted(states) -> int:
     return int((states["whist_calls"] == W_WHIST).sum())
 
 
-def _play(d, variant, key, offsets=None):
-    """The players' own play of ``d`` (as ``play_batch`` plays it) with ``offsets``."""
-    return rollout_states(variant, d, seat=0, decision=None, options=[], key=key,
-                          offsets=offsets)[0][:, 0]
-
-
 def test_offsets_move_the_calls_they_name():
     """A whist offset of -3 tricks on every class whists less; +3 on every first-call
     class bids more; zeros play as the unfitted heuristic, None as the shipped fit."""
     d = deal(1500, seed=9)
     zero = np.zeros(adjust.SIZE)
-    base = _play(d, SOCHI, 3, zero)
+    base = play_batch(d, SOCHI, key=3, offsets=zero)
     shy = zero.copy()
     shy[adjust.WHIST:adjust.MISERE] = -3.0
-    fewer = _play(d, SOCHI, 3, shy)
+    fewer = play_batch(d, SOCHI, key=3, offsets=shy)
     assert _whisted(fewer) < _whisted(base)
     keen = zero.copy()
     keen[adjust.CALL:adjust.WHIST] = 3.0
-    more = _play(d, SOCHI, 3, keen)
+    more = play_batch(d, SOCHI, key=3, offsets=keen)
     assert (more["kind"] == engine.KINDS.index("raspasy")).sum() < (
         base["kind"] == engine.KINDS.index("raspasy")).sum()
-    # nothing is left set in the process: the default is the shipped fit again
-    assert _play(d, SOCHI, 3).tobytes() == play_batch(d, SOCHI, key=3).tobytes()
-    assert _play(d, SOCHI, 3, adjust.fitted(SOCHI)).tobytes() == _play(d, SOCHI, 3).tobytes()
+    # the rollouts' driver reads them alike; the default is the shipped fit
+    assert rollout_states(SOCHI, d, seat=0, decision=None, options=[], key=3,
+                          offsets=keen)[0][:, 0].tobytes() == more.tobytes()
+    shipped = play_batch(d, SOCHI, key=3, offsets=adjust.fitted(SOCHI))
+    assert shipped.tobytes() == play_batch(d, SOCHI, key=3).tobytes()
 
 
 def test_a_contract_offset_moves_the_contract_named_after_the_talon():
@@ -86,7 +82,7 @@ def test_a_contract_offset_moves_the_contract_named_after_the_talon():
     for sign in (0.0, -1.0, 1.0):
         offsets = np.zeros(adjust.SIZE)
         offsets[adjust.CONTRACT:] = 2.0 * sign
-        st = _play(d, SOCHI, 3, offsets)
+        st = play_batch(d, SOCHI, key=3, offsets=offsets)
         games = st["kind"] == engine.KINDS.index("game")
         levels[sign] = np.asarray(LEVEL)[st["contract"][games]].mean()
         if sign == 0.0:  # the auction does not read these cells: the same games
@@ -102,7 +98,7 @@ def test_both_drivers_read_the_offsets_alike():
     offsets = rng.uniform(-1.5, 1.5, adjust.SIZE)
     offsets[adjust.MISERE:adjust.CONTRACT] *= MISERE_SCALE
     d = deal(40, seed=11)
-    batch = _play(d, SOCHI, 5, offsets)
+    batch = play_batch(d, SOCHI, key=5, offsets=offsets)
     for i in range(len(d)):
         players = [BuiltinPlayer(offsets=offsets) for _ in range(3)]
         for s, p in enumerate(players):
@@ -118,14 +114,15 @@ def test_extreme_offsets_make_no_illegal_decision(preset, players):
     for sign in (-1.0, 1.0):
         offsets = np.full(adjust.SIZE, sign * LIMIT)
         offsets[adjust.MISERE:adjust.CONTRACT] = sign
-        states = _play(deal(800, seed=3), variant, 1, offsets)  # raises on an illegal one
+        # raises on an illegal decision
+        states = play_batch(deal(800, seed=3), variant, key=1, offsets=offsets)
         assert (states["phase"] == engine.PHASES.index("done")).all()
 
 
 def test_bad_offsets_are_refused():
     d = deal(5, seed=1)
     with pytest.raises(ValueError, match="offsets"):
-        _play(d, SOCHI, 1, np.zeros(3))
+        rollout_states(SOCHI, d, seat=0, decision=None, options=[], offsets=np.zeros(3))
     bad = np.zeros(adjust.SIZE)
     bad[0] = np.nan
     with pytest.raises(ValueError, match="finite"):

@@ -1,16 +1,14 @@
-"""PIMC's value of each card decision of one side in the all-heuristic play: the
-compiled kernel shared by ``scripts/declarer_gap.py --regret`` and
-``scripts/defence_gap_gauge.py --regret``."""
+"""Regret of the heuristic's card play by PIMC's own estimate: at each card decision of
+one side (the declarer, or the whisters) in the all-heuristic play of closed games, the
+tricks PIMC's worlds give the heuristic's card against PIMC's best card. The card-play
+gauges ``scripts/declarer_gap.py --regret`` and ``scripts/defence_gap_gauge.py
+--regret`` print it by trick and kind of decision.
+"""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 from numba import njit
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from prefstats.game import engine
 from prefstats.game.contracts import TRUMP
@@ -19,6 +17,8 @@ from prefstats.players.builtin import HEURISTIC, decide, decision_key, decision_
 from prefstats.players.knowledge import observation_knowledge
 from prefstats.players.pimc import _one_run, pimc_kernel
 from prefstats.sim.play import seat_keys
+
+__all__ = ["regret_rows"]
 
 #: Columns of a regret row: game, trick, cards on the table, the heuristic's card,
 #: PIMC's best, their values (the declarer's tricks) summed over the worlds, the seat,
@@ -29,9 +29,7 @@ from prefstats.sim.play import seat_keys
 COLUMNS = 14
 
 
-# Not cached: numba checks only this file, and a cached kernel would replay the heuristic
-# it was first compiled with after any change in prefstats' card play.
-@njit
+@njit(cache=True)
 def regret_kernel(states, rules, params, tables, base_key, index, obs_buf, table, stats,
                   samples, rows, defence):
     """Play each game by the heuristic; at each decision of the declarer (``defence``
@@ -97,3 +95,17 @@ def regret_kernel(states, rules, params, tables, base_key, index, obs_buf, table
                 return -1
             engine.advance_forced(st, rules)
     return n
+
+
+def regret_rows(states: np.ndarray, rules, params, tables, key, index, obs, table, stats, *,
+                samples: int, defence: bool, per_game: int = 20) -> np.ndarray:
+    """The rows (``R_*`` columns) of :func:`regret_kernel` over closed games ``states``
+    at their first card (left unchanged), the other arguments as the strength gauge's
+    engine inputs (:func:`prefstats.analysis.strength.first_cards`); at most
+    ``per_game`` decisions a game."""
+    rows = np.zeros((per_game * len(states), COLUMNS), dtype=np.int64)
+    n = regret_kernel(states.copy(), rules, params, tables, key, index, obs, table, stats,
+                      samples, rows, defence)
+    if n < 0:
+        raise RuntimeError("the heuristic played an illegal card")
+    return rows[:n]
