@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from prefstats.analysis.strength import first_cards
 from prefstats.game import engine
 from prefstats.game.contracts import TRUMP
 from prefstats.game.tricks import beats
@@ -18,7 +19,7 @@ from prefstats.players.knowledge import observation_knowledge
 from prefstats.players.pimc import _one_run, pimc_kernel
 from prefstats.sim.play import seat_keys
 
-__all__ = ["regret_rows"]
+__all__ = ["closed_games", "regret_rows"]
 
 #: Columns of a regret row: game, trick, cards on the table, the heuristic's card,
 #: PIMC's best, their values (the declarer's tricks) summed over the worlds, the seat,
@@ -97,14 +98,29 @@ def regret_kernel(states, rules, params, tables, base_key, index, obs_buf, table
     return n
 
 
-def regret_rows(states: np.ndarray, rules, params, tables, key, index, obs, table, stats, *,
-                samples: int, defence: bool, per_game: int = 20) -> np.ndarray:
-    """The rows (``R_*`` columns) of :func:`regret_kernel` over closed games ``states``
-    at their first card (left unchanged), the other arguments as the strength gauge's
-    engine inputs (:func:`prefstats.analysis.strength.first_cards`); at most
-    ``per_game`` decisions a game."""
-    rows = np.zeros((per_game * len(states), COLUMNS), dtype=np.int64)
-    n = regret_kernel(states.copy(), rules, params, tables, key, index, obs, table, stats,
+def closed_games(deals: int, seed: int, variant, samples: int | None):
+    """The closed trick games of ``deals`` seeded deals at their first card, bid by the
+    heuristic against PIMC (``samples`` worlds) as the strength gauge bids them
+    (:func:`~prefstats.analysis.strength.first_cards`), and the engine's inputs to play
+    them on: ``(games, context)``, the context ``(rules, codes, params, tables, key,
+    index, obs, table, stats)``."""
+    start = first_cards("heuristic", "pimc", deals=deals, seed=seed, samples=samples,
+                        variant=variant)
+    states = start.states
+    closed = ((states["phase"] == engine.PLAY) & (states["kind"] == engine.GAME)
+              & ~states["open"])
+    return states[closed], (start.rules, start.codes, start.params, start.tables, start.key,
+                            start.index[closed], start.obs, start.table, start.stats)
+
+
+def regret_rows(games: np.ndarray, context, *, samples: int, defence: bool,
+                per_game: int = 20) -> np.ndarray:
+    """The rows (``R_*`` columns) of :func:`regret_kernel` over ``games`` and their
+    ``context`` from :func:`closed_games` (the games left unchanged), valued by
+    ``samples`` worlds; at most ``per_game`` decisions a game."""
+    rules, _, params, tables, key, index, obs, table, stats = context
+    rows = np.zeros((per_game * len(games), COLUMNS), dtype=np.int64)
+    n = regret_kernel(games.copy(), rules, params[0], tables, key, index, obs, table, stats,
                       samples, rows, defence)
     if n < 0:
         raise RuntimeError("the heuristic played an illegal card")
