@@ -1,5 +1,5 @@
 """Fault injection on small datasets: does prefstats refuse bad data clearly, keep good
-data identical, and never go wrong? (issue #12)
+data identical, and never go wrong?
 
 Makes a clean reference dataset, then runs ``--cases`` faults on copies of it (or on
 fresh runs), each drawn from ``--seed``:
@@ -14,7 +14,7 @@ fresh runs), each drawn from ``--seed``:
   dataset made with another seed;
 - ``kill``: a run killed (SIGKILL) at a random moment, then rerun;
 - ``concurrent``: two runs started together on one folder (the second with ``--force``
-  and another seed, as in issue #12 item 5);
+  and another seed);
 - ``force``: ``--force`` on a dataset folder holding other files, and on one holding a
   foreign file at a chunk's name;
 - ``extend``: a smaller dataset extended to the reference's size.
