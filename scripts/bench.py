@@ -112,7 +112,8 @@ def main(argv: list[str]) -> None:
     if argv[:1] == ["--json"] and len(argv) > 1:
         json_path, argv = Path(argv[1]), argv[2:]
     if argv[:1] in (["-h"], ["--help"]):
-        print(f"{__doc__}\nsections: {', '.join(sections)}")
+        print(f"usage: bench.py [--json FILE] [section [arguments]]\n\n{__doc__}\n"
+              f"sections: {', '.join(sections)}")
         return
     if argv and argv[0] not in sections:
         sys.exit(f"unknown section {argv[0]!r}; sections: {', '.join(sections)}")
