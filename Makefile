@@ -38,7 +38,7 @@ test-all: $(DEV_STAMP)
 	$(VENV)/bin/python -m pytest -q -n $(TEST_WORKERS)
 
 bench: $(DEV_STAMP)
-	$(VENV)/bin/python scripts/bench.py
+	$(VENV)/bin/python scripts/bench.py --json reports/bench.json
 
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .

@@ -20,15 +20,10 @@ import types
 import warnings
 from importlib.metadata import PackageNotFoundError, version
 
-from prefstats import _cache
-
 try:
     __version__ = version("prefstats")
 except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0.0.0"
-
-
-_cache.register()
 
 
 #: Modules that moved into the layered subpackages, by their old path. Each old path

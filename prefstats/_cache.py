@@ -8,9 +8,10 @@ without docstrings (so comments, docstrings and layout do not count), with numba
 numpy's and Python's versions. An edit to the CLI, the reports or any prose recompiles
 nothing; an edit to a kernel or a constant it reads starts a new folder.
 
-:func:`register` is called once, by ``import prefstats``: it only puts the locator in
-numba's list. The key is computed when the first compiled function is defined, and old
-folders are pruned when a new one is made.
+:func:`register` is called once, by the first import of :mod:`prefstats.game` (which
+every compiled module imports; ``import prefstats`` alone imports no numba): it only
+puts the locator in numba's list. The key is computed when the first compiled function
+is defined, and old folders are pruned when a new one is made.
 """
 
 from __future__ import annotations

@@ -1,26 +1,33 @@
 """Benchmarks of the hot paths, each against a simple baseline measured in the same run.
 
-    python scripts/bench.py            # every section
-    python scripts/bench.py deal       # one section; others: scripts/bench_<name>.py
+    python scripts/bench.py                          # every section
+    python scripts/bench.py deal                     # one section, its own arguments after
+    python scripts/bench.py --json bench.json deal   # and write the figures as JSON
 
 A section is this file's ``deal`` or a module ``scripts/bench_<name>.py`` with a
-``main(argv)``; arguments after the section name go to it. Figures are printed, never
-asserted: speed is measured, not promised in tests. ``compile`` (each kernel's compile
-time) and ``cold_start`` (the first simulated deals, rollout and demo from an empty
-cache, then warm) compile the whole engine from nothing: minutes; they also write their
-figures with the machine's to ``reports/bench/*.json``.
+``main(argv)`` (a new file is a new section: nothing to register); arguments after the
+section name go to it. Figures are printed, never asserted: speed is measured, not
+promised in tests. ``--json FILE`` writes each section's printed figures (and the dict
+its ``main`` returns, if any) with the version, command, date and machine load.
+``compile`` (each kernel's compile time) and ``cold_start`` (the first simulated deals,
+rollout and demo from an empty cache, then warm) compile the whole engine from nothing:
+minutes; they also write their figures with the machine's to ``reports/bench/*.json``.
 """
 
 from __future__ import annotations
 
+import contextlib
+import datetime
 import importlib.util
+import io
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
-from benchtools import best_time
+from benchtools import best_time, machine_load
 
 HERE = Path(__file__).resolve().parent
 
@@ -51,7 +58,7 @@ print(json.dumps({"peak_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 """
 
 
-def bench_deal(argv: list[str]) -> None:
+def bench_deal(argv: list[str]) -> dict[str, float]:
     """deal(): deals/second in calls of one million (best of five) against the naive
     baseline, and the peak memory of one call dealing ``argv[0]`` (10 million) deals."""
     from prefstats.game.deal import deal
@@ -74,6 +81,7 @@ def bench_deal(argv: list[str]) -> None:
         f"  peak memory     {peak['peak_kib'] / 2**20:8.3f} GiB (whole process) "
         f"dealing {n:,} deals in one call"
     )
+    return {"deals_per_s": fast, "naive_deals_per_s": naive, "peak_gib": peak["peak_kib"] / 2**20}
 
 
 def _sections() -> dict[str, object]:
@@ -87,14 +95,50 @@ def _sections() -> dict[str, object]:
     return sections
 
 
+class _Tee(io.TextIOBase):
+    """Prints and keeps what a section prints."""
+
+    def __init__(self, out) -> None:
+        self.out, self.kept = out, io.StringIO()
+
+    def write(self, text: str) -> int:
+        self.kept.write(text)
+        return self.out.write(text)
+
+    def flush(self) -> None:
+        self.out.flush()
+
+
 def main(argv: list[str]) -> None:
     sections = _sections()
+    json_path = None
+    if argv[:1] == ["--json"] and len(argv) > 1:
+        json_path, argv = Path(argv[1]), argv[2:]
+    if argv[:1] in (["-h"], ["--help"]):
+        print(f"usage: bench.py [--json FILE] [section [arguments]]\n\n{__doc__}\n"
+              f"sections: {', '.join(sections)}")
+        return
     if argv and argv[0] not in sections:
         sys.exit(f"unknown section {argv[0]!r}; sections: {', '.join(sections)}")
+    from prefstats import __version__
+
     chosen = [argv[0]] if argv else list(sections)
+    results = {}
     for name in chosen:
-        sections[name](argv[1:] if argv else [])
+        args = argv[1:] if argv else []
+        tee, began = _Tee(sys.stdout), time.perf_counter()
+        with contextlib.redirect_stdout(tee):
+            figures = sections[name](args)
+        results[name] = {"command": " ".join(["python scripts/bench.py", name, *args]),
+                         "seconds": round(time.perf_counter() - began, 1),
+                         "figures": figures, "output": tee.kept.getvalue().splitlines()}
         print()
+    if json_path:
+        json_path.write_text(json.dumps({
+            "version": __version__, "date": datetime.datetime.now(datetime.UTC).isoformat(
+                timespec="seconds"), "machine": machine_load(), "sections": results,
+        }, indent=2) + "\n", "utf-8")
+        print(f"wrote {json_path}")
 
 
 if __name__ == "__main__":

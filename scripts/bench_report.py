@@ -1,6 +1,6 @@
 """Benchmark of the full report (``scripts/bench.py report`` runs this too): wall time
 and peak memory (whole process, in a fresh subprocess) of ``prefstats report`` on a
-dataset of ``--deals`` deals, made with ``prefstats simulate`` when missing. The issue's
+dataset of ``--deals`` deals, made with ``prefstats simulate`` when missing. The
 target: one million deals in under 60 s and 4 GiB.
 
     .venv/bin/python scripts/bench_report.py --deals 1000000 --data /tmp/bench-report-1m

@@ -25,53 +25,38 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared regret kernel
 
-import regret as rg
-
-from prefstats.analysis.strength import SIDE_A, SIDE_B, _mean_ci, _play_out, first_cards
-from prefstats.game import engine
+from prefstats.analysis import regret as rg
+from prefstats.analysis.strength import SIDE_A, SIDE_B, _mean_ci, _play_out
 from prefstats.game.cards import card_name, format_cards
 from prefstats.game.contracts import LADDER, LEVEL, TRUMP
 from prefstats.game.variants import get_variant
 
 
 def closed_games(deals: int, seed: int, variant, samples: int):
-    """The closed trick games of ``deals`` seeded deals at their first card, with the
-    engine's inputs for playing them out."""
-    start = first_cards("heuristic", "pimc", deals=deals, seed=seed, samples=samples or None,
-                        variant=variant)
-    states, index = start.states, start.index
-    rules, codes, prm, tables, key, obs, table, stats = (
-        start.rules, start.codes, start.params, start.tables, start.key, start.obs,
-        start.table, start.stats)
-    closed = ((states["phase"] == engine.PLAY) & (states["kind"] == engine.GAME)
-              & ~states["open"])
+    """The closed trick games of ``deals`` seeded deals (:func:`rg.closed_games`): their
+    deal numbers, levels, and how to play them out and value their decisions."""
+    games, ctx = rg.closed_games(deals, seed, variant, samples or None)
+    rules, codes, prm, tables, key, index, obs, table, stats = ctx
 
     def play(pimc_declarer: bool) -> np.ndarray:
-        work = states[closed].copy()
+        work = games.copy()
         rows = np.arange(len(work))
         declarer = work["declarer"].astype(np.int64)
         sides = np.full((len(work), 3), SIDE_A, dtype=np.int8)
         if pimc_declarer:
             sides[rows, declarer] = SIDE_B
         searched = np.zeros(len(work), dtype=np.int64)
-        bad = _play_out(work, sides, rules, codes, prm, tables, key, index[closed], obs,
-                        table, stats, searched)
+        bad = _play_out(work, sides, rules, codes, prm, tables, key, index, obs, table, stats,
+                        searched)
         if bad >= 0:
-            raise RuntimeError(f"illegal card in deal {int(index[closed][bad])}")
+            raise RuntimeError(f"illegal card in deal {int(index[bad])}")
         return work["tricks"][rows, declarer].astype(np.int64)
 
     def regret(k: int) -> tuple[np.ndarray, np.ndarray]:
-        work = states[closed].copy()
-        rows = np.zeros((12 * len(work), rg.COLUMNS), dtype=np.int64)
-        n = rg.regret_kernel(work, rules, prm[0], tables, key, index[closed], obs, table, stats,
-                          k, rows, False)
-        if n < 0:
-            raise RuntimeError("illegal card")
-        return rows[:n], states[closed]
+        return rg.regret_rows(games, ctx, samples=k, defence=False, per_game=12), games
 
-    return index[closed], LEVEL[states[closed]["contract"]].astype(np.int64), play, regret
+    return index, LEVEL[games["contract"]].astype(np.int64), play, regret
 
 
 def _what(card: int, row, trump: int) -> str:

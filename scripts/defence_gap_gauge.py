@@ -31,32 +31,14 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared regret kernel
-
-import regret as rg
 
 import prefstats
-from prefstats.analysis.strength import SIDE_A, SIDE_B, _mean_ci, _play_out, first_cards
-from prefstats.game import engine
+from prefstats.analysis import regret as rg
+from prefstats.analysis.strength import SIDE_A, SIDE_B, _mean_ci, _play_out
 from prefstats.game.cards import card_name, format_cards
 from prefstats.game.contracts import LADDER, TRUMP
 from prefstats.game.tricks import beats
 from prefstats.game.variants import get_variant
-
-
-def closed_games(n: int, seed: int, variant: str, samples: int):
-    """The closed trick games of ``n`` seeded deals at their first card, with what
-    :func:`_play_out` needs."""
-    v = get_variant(variant)
-    start = first_cards("heuristic", "pimc", deals=n, seed=seed, samples=samples, variant=v)
-    states, index = start.states, start.index
-    rules, codes, prm, tables, key, obs, table, stats = (
-        start.rules, start.codes, start.params, start.tables, start.key, start.obs,
-        start.table, start.stats)
-    closed = ((states["phase"] == engine.PLAY) & (states["kind"] == engine.GAME)
-              & ~states["open"])
-    ctx = (rules, codes, prm, tables, key, index[closed], obs, table, stats)
-    return states[closed], ctx
 
 
 def declarer_tricks(games, ctx, defence_side: int) -> np.ndarray:
@@ -156,17 +138,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--show", type=int, default=20, help="costliest decisions to print")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
-    games, ctx = closed_games(args.deals, args.seed, args.variant, args.samples)
+    games, ctx = rg.closed_games(args.deals, args.seed, get_variant(args.variant),
+                                 args.samples)
     if args.regret:
-        rules, _, prm, tables, key, index, obs, table, stats = ctx
-        rows = np.zeros((20 * len(games), rg.COLUMNS), dtype=np.int64)
-        n = rg.regret_kernel(games.copy(), rules, prm[0], tables, key, index, obs, table, stats,
-                          args.regret, rows, True)
-        if n < 0:
-            raise RuntimeError("an illegal card")
+        rows = rg.regret_rows(games, ctx, samples=args.regret, defence=True)
         print(f"{len(games):,} closed games of {args.deals:,} {args.variant} deals, seed "
               f"{args.seed} ({time.perf_counter() - t0:.1f} s)")
-        print_regret(rows[:n], games, args.regret, args.show)
+        print_regret(rows, games, args.regret, args.show)
         return
     tricks = declarer_tricks(games, ctx, SIDE_A)
     print(f"{len(games):,} closed games of {args.deals:,} {args.variant} deals, seed "

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
-from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
@@ -29,7 +27,6 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import prefstats.analysis.fit as fit_module  # noqa: E402
 from prefstats import __version__  # noqa: E402
 from prefstats.analysis.fit import fit, summary  # noqa: E402
 from prefstats.game.variants import get_variant  # noqa: E402
@@ -37,24 +34,6 @@ from prefstats.players import adjust  # noqa: E402
 from prefstats.reports.exploit import format_gauge, top_classes  # noqa: E402
 
 DATA = ROOT / "prefstats" / "players" / "data"
-
-
-def timed_rollouts() -> dict[str, float]:
-    """Seconds of the gauge's rollouts by forced decision (None: the players' own play),
-    summed over the run: where a fit's time goes, to size ``--deals`` by."""
-    spent: dict[str, float] = defaultdict(float)
-    for name in ("rollout", "rollout_states"):
-        inner = getattr(fit_module, name)
-
-        def wrapped(*args, _inner=inner, **kwargs):
-            began = time.perf_counter()
-            try:
-                return _inner(*args, **kwargs)
-            finally:
-                spent[str(kwargs.get("decision"))] += time.perf_counter() - began
-
-        setattr(fit_module, name, wrapped)
-    return spent
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -65,6 +44,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--rounds", type=int, default=6, help="most rounds that move the offsets")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--step", type=float, default=0.5, help="first step, in tricks")
+    ap.add_argument("--workers", type=int, default=1, help="threads sharing each rollout")
     ap.add_argument("--out", type=Path, default=DATA, help="folder of the fitted file")
     ap.add_argument("--warm", action="store_true",
                     help="start from the shipped offsets instead of zeros (a refit after a "
@@ -75,14 +55,9 @@ def main(argv: list[str] | None = None) -> None:
                f"{variant.players} --deals {args.deals} --rounds {args.rounds} --seed "
                f"{args.seed} --step {args.step}" + (" --warm" if args.warm else ""))
     start = np.array(adjust.fitted(variant)) if args.warm else None
-    spent = timed_rollouts()
-
-    def log(line: str) -> None:
-        split = ", ".join(f"{d} {t:.0f} s" for d, t in spent.items())
-        print(f"{line}\n  rollout seconds so far: {split}", flush=True)
-
     result = fit(variant, deals_per_round=args.deals, rounds=args.rounds, seed=args.seed,
-                 start=start, first_step=args.step, log=log)
+                 start=start, first_step=args.step, workers=args.workers,
+                 log=lambda line: print(line, flush=True))
     meta = {"command": command, "warm": args.warm, "version": __version__,
             "seconds": round(result["seconds"]),
             "rounds": len(result["rounds"]), "history": result["rounds"],

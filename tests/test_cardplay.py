@@ -1,12 +1,9 @@
 """Heuristic card play: obvious plays on hand-made positions, information, legality."""
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
+from prefstats.analysis import cardplay_gap as gap
 from prefstats.game import engine
 from prefstats.game.auction import W_PASS, W_WHIST
 from prefstats.game.cards import card_name, parse_cards
@@ -18,12 +15,6 @@ from prefstats.players.builtin import decide, default_params, default_tables
 from prefstats.players.cardplay import play_decision, possible_cards
 from prefstats.players.knowledge import voids_shown
 from prefstats.sim.play import new_state, play_batch
-
-_spec = importlib.util.spec_from_file_location(
-    "defence_gap", Path(__file__).resolve().parents[1] / "scripts" / "defence_gap.py")
-gap = importlib.util.module_from_spec(_spec)
-sys.modules["defence_gap"] = gap  # numba's cache finds the script's kernels by name
-_spec.loader.exec_module(gap)
 
 PRESETS = ("sochi", "leningrad", "rostov")
 

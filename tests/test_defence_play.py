@@ -1,18 +1,17 @@
 """The whisters' card play in closed trick games: what the play so far tells them (the
 partner's suits, the voids shown), on hand-made positions with their history."""
 
-import importlib.util
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 from test_cardplay import play, position
 
+from prefstats.analysis import regret as rg
 from prefstats.game import engine
 from prefstats.game.cards import parse_cards
 from prefstats.game.contracts import TRUMP
 from prefstats.game.tricks import beats
+from prefstats.game.variants import get_variant
 
 
 def with_history(obs, tricks):
@@ -126,27 +125,16 @@ def test_ruffs_a_partners_winner_the_declarer_would_ruff():
 
 # ---- the regret gauge ---------------------------------------------------------------------
 
-_spec = importlib.util.spec_from_file_location(
-    "defence_gap_gauge", Path(__file__).resolve().parents[1] / "scripts" / "defence_gap_gauge.py")
-gauge = importlib.util.module_from_spec(_spec)
-sys.modules["defence_gap_gauge"] = gauge  # numba's cache finds the script's kernel by name
-_spec.loader.exec_module(gauge)
-
-
 @pytest.mark.slow
 def test_regret_rows_are_whisters_legal_cards_never_better_than_pimcs():
-    games, ctx = gauge.closed_games(400, 5, "sochi", 8)
-    rules, _, prm, tables, key, index, obs, table, stats = ctx
-    rows = np.zeros((20 * len(games), gauge.rg.COLUMNS), dtype=np.int64)
-    n = gauge.rg.regret_kernel(games.copy(), rules, prm[0], tables, key, index, obs, table,
-                            stats, 8, rows, True)
-    assert n > 0
-    rows = rows[:n]
-    declarer = games["declarer"][rows[:, gauge.rg.R_GAME]]
-    assert np.all(rows[:, gauge.rg.R_SEAT] != declarer)
-    for col in (gauge.rg.R_CARD, gauge.rg.R_BEST):
-        assert np.all(rows[:, gauge.rg.R_HAND] >> rows[:, col] & 1)
+    games, ctx = rg.closed_games(400, 5, get_variant("sochi"), 8)
+    rows = rg.regret_rows(games, ctx, samples=8, defence=True)
+    assert len(rows) > 0
+    declarer = games["declarer"][rows[:, rg.R_GAME]]
+    assert np.all(rows[:, rg.R_SEAT] != declarer)
+    for col in (rg.R_CARD, rg.R_BEST):
+        assert np.all(rows[:, rg.R_HAND] >> rows[:, col] & 1)
     # PIMC's best card minimises the declarer's tricks over the same worlds
-    assert np.all(rows[:, gauge.rg.R_VALUE] >= rows[:, gauge.rg.R_BEST_VALUE])
-    same = rows[:, gauge.rg.R_CARD] == rows[:, gauge.rg.R_BEST]
-    assert np.all(rows[same, gauge.rg.R_VALUE] == rows[same, gauge.rg.R_BEST_VALUE])
+    assert np.all(rows[:, rg.R_VALUE] >= rows[:, rg.R_BEST_VALUE])
+    same = rows[:, rg.R_CARD] == rows[:, rg.R_BEST]
+    assert np.all(rows[same, rg.R_VALUE] == rows[same, rg.R_BEST_VALUE])

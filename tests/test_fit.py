@@ -7,6 +7,7 @@ from importlib import resources
 import numpy as np
 import polars as pl
 import pytest
+from polars.testing import assert_frame_equal
 
 from prefstats.analysis.fit import (
     LIMIT,
@@ -32,6 +33,7 @@ from prefstats.players import adjust
 from prefstats.players.builtin import BuiltinPlayer, seat_key
 from prefstats.reports.classes import estimated_tricks, misere_holes
 from prefstats.sim.play import play_batch, play_hand
+from prefstats.sim.rollout import rollout_states
 
 SOCHI = get_variant("sochi")
 
@@ -54,23 +56,24 @@ def _whisted(states) -> int:
 
 def test_offsets_move_the_calls_they_name():
     """A whist offset of -3 tricks on every class whists less; +3 on every first-call
-    class bids more; zeros play as the unfitted heuristic (the shipped fit aside)."""
+    class bids more; zeros play as the unfitted heuristic, None as the shipped fit."""
     d = deal(1500, seed=9)
     zero = np.zeros(adjust.SIZE)
-    with adjust.using(SOCHI, zero):
-        base = play_batch(d, SOCHI, key=3)
+    base = play_batch(d, SOCHI, key=3, offsets=zero)
     shy = zero.copy()
     shy[adjust.WHIST:adjust.MISERE] = -3.0
-    with adjust.using(SOCHI, shy):
-        fewer = play_batch(d, SOCHI, key=3)
+    fewer = play_batch(d, SOCHI, key=3, offsets=shy)
     assert _whisted(fewer) < _whisted(base)
     keen = zero.copy()
     keen[adjust.CALL:adjust.WHIST] = 3.0
-    with adjust.using(SOCHI, keen):
-        more = play_batch(d, SOCHI, key=3)
+    more = play_batch(d, SOCHI, key=3, offsets=keen)
     assert (more["kind"] == engine.KINDS.index("raspasy")).sum() < (
         base["kind"] == engine.KINDS.index("raspasy")).sum()
-    assert not adjust.overridden(SOCHI)
+    # the rollouts' driver reads them alike; the default is the shipped fit
+    assert rollout_states(SOCHI, d, seat=0, decision=None, options=[], key=3,
+                          offsets=keen)[0][:, 0].tobytes() == more.tobytes()
+    shipped = play_batch(d, SOCHI, key=3, offsets=adjust.fitted(SOCHI))
+    assert shipped.tobytes() == play_batch(d, SOCHI, key=3).tobytes()
 
 
 def test_a_contract_offset_moves_the_contract_named_after_the_talon():
@@ -79,8 +82,7 @@ def test_a_contract_offset_moves_the_contract_named_after_the_talon():
     for sign in (0.0, -1.0, 1.0):
         offsets = np.zeros(adjust.SIZE)
         offsets[adjust.CONTRACT:] = 2.0 * sign
-        with adjust.using(SOCHI, offsets):
-            st = play_batch(d, SOCHI, key=3)
+        st = play_batch(d, SOCHI, key=3, offsets=offsets)
         games = st["kind"] == engine.KINDS.index("game")
         levels[sign] = np.asarray(LEVEL)[st["contract"][games]].mean()
         if sign == 0.0:  # the auction does not read these cells: the same games
@@ -96,15 +98,13 @@ def test_both_drivers_read_the_offsets_alike():
     offsets = rng.uniform(-1.5, 1.5, adjust.SIZE)
     offsets[adjust.MISERE:adjust.CONTRACT] *= MISERE_SCALE
     d = deal(40, seed=11)
-    with adjust.using(SOCHI, offsets):
-        batch = play_batch(d, SOCHI, key=5)
-        for i in range(len(d)):
-            players = [BuiltinPlayer() for _ in range(3)]
-            for s, p in enumerate(players):
-                p.start_deal(seat_key(np.uint64(5), d.index[i], s))
-            one = play_hand(d.hands[i], d.talon[i], players, SOCHI,
-                            talon_first=d.talon_first[i])
-            assert one.tobytes() == batch[i].tobytes(), i
+    batch = play_batch(d, SOCHI, key=5, offsets=offsets)
+    for i in range(len(d)):
+        players = [BuiltinPlayer(offsets=offsets) for _ in range(3)]
+        for s, p in enumerate(players):
+            p.start_deal(seat_key(np.uint64(5), d.index[i], s))
+        one = play_hand(d.hands[i], d.talon[i], players, SOCHI, talon_first=d.talon_first[i])
+        assert one.tobytes() == batch[i].tobytes(), i
 
 
 @pytest.mark.parametrize("preset,players", [("sochi", 3), ("classic", 4), ("gusarik", 2),
@@ -114,18 +114,30 @@ def test_extreme_offsets_make_no_illegal_decision(preset, players):
     for sign in (-1.0, 1.0):
         offsets = np.full(adjust.SIZE, sign * LIMIT)
         offsets[adjust.MISERE:adjust.CONTRACT] = sign
-        with adjust.using(variant, offsets):
-            states = play_batch(deal(800, seed=3), variant, key=1)  # raises on an illegal one
+        # raises on an illegal decision
+        states = play_batch(deal(800, seed=3), variant, key=1, offsets=offsets)
         assert (states["phase"] == engine.PHASES.index("done")).all()
 
 
 def test_bad_offsets_are_refused():
-    with pytest.raises(ValueError, match="offsets"), adjust.using(SOCHI, np.zeros(3)):
-        pass
+    d = deal(5, seed=1)
+    with pytest.raises(ValueError, match="offsets"):
+        rollout_states(SOCHI, d, seat=0, decision=None, options=[], offsets=np.zeros(3))
     bad = np.zeros(adjust.SIZE)
     bad[0] = np.nan
-    with pytest.raises(ValueError, match="finite"), adjust.using(SOCHI, bad):
-        pass
+    with pytest.raises(ValueError, match="finite"):
+        gauge(SOCHI, d, offsets=bad)
+
+
+def test_candidate_offsets_reach_the_worker_threads():
+    d = deal(120, seed=5)
+    keen = np.zeros(adjust.SIZE)
+    keen[adjust.CALL:adjust.WHIST] = 3.0
+    one = gauge(SOCHI, d, seed=5, offsets=keen)
+    assert_frame_equal(one, gauge(SOCHI, d, seed=5, offsets=keen, workers=2),
+                       check_exact=False)
+    shipped = gauge(SOCHI, d, seed=5)
+    assert one.height != shipped.height or not np.allclose(one["mean"], shipped["mean"])
 
 
 def test_a_saved_fit_reads_back(tmp_path):

@@ -17,7 +17,6 @@ runner = CliRunner()
     (["--deals", "0"], "--deals must be at least 1"),
     (["--format", "xml"], "--format must be table or json"),
     (["--variant", "bridge"], "unknown variant"),
-    (["--unfitted", "--workers", "2"], "--workers 1"),
 ])
 def test_bad_input_is_refused(args, message):
     result = runner.invoke(app, ["exploit", *args])

@@ -88,11 +88,12 @@ def test_other_arguments_are_refused_and_force_replaces(tmp_path):
     assert manifest_of(tmp_path)["spec"]["seed"] == 8
 
 
-def test_data_of_other_fitted_players_is_not_resumed(tmp_path):
+def test_data_of_other_fitted_players_is_not_resumed(tmp_path, monkeypatch):
     _run(tmp_path, hands=1000)
     assert manifest_of(tmp_path)["spec"]["players"]["fit"] == adjust.fit_id(SOCHI)
-    with adjust.using(SOCHI, np.zeros(adjust.SIZE)), pytest.raises(
-            DatasetError, match=r"differing: .*players"):
+    # a refit ships other offsets
+    monkeypatch.setattr(adjust, "fitted", lambda variant: np.full(adjust.SIZE, 0.25))
+    with pytest.raises(DatasetError, match=r"differing: .*players"):
         _run(tmp_path, hands=1000)
 
 

@@ -35,7 +35,8 @@ mean below :data:`TARGET_MEAN`.
 gauge the players as they are, move the offset of each class significant in its class
 (:mod:`prefstats.players.adjust`) a step toward its best option, play the next round
 with the moved players as the field, until a round's gauge meets the target. The
-rollouts run in one process (the candidate offsets live there).
+candidate offsets are passed down to the rollouts (never set in the process), so the
+rollouts of a round may share its deals among worker threads.
 """
 
 from __future__ import annotations
@@ -120,10 +121,10 @@ def _own_calls(calls, n_calls, rules, min_level, seat, out):
                 bid_before = 1
 
 
-def _unforced(variant, deals, seed):
+def _unforced(variant, deals, seed, offsets):
     """The players' own play of ``deals``: its states and each seat's deal value."""
     states = rollout_states(variant, deals, seat=seats_of(variant)[0], decision=None,
-                            options=[], key=int(player_key(seed)))[0][:, 0]
+                            options=[], key=int(player_key(seed)), offsets=offsets)[0][:, 0]
     return states, deal_values(variant, *score_states(variant, states))
 
 
@@ -157,7 +158,8 @@ def _pull(levels: list[str], reached: np.ndarray, diff: np.ndarray) -> np.ndarra
     return diff * np.sign(np.asarray(levels, dtype=np.int64)[None, :] - reached[:, None])
 
 
-def _seat_rows(variant, deals, seed, seat, states, values, workers) -> list[pl.DataFrame]:
+def _seat_rows(variant, deals, seed, seat, states, values, workers,
+               offsets) -> list[pl.DataFrame]:
     """Every class's paired differences of one seat."""
     n = len(deals)
     own = np.empty((n, 3), dtype=np.int64)
@@ -171,7 +173,7 @@ def _seat_rows(variant, deals, seed, seat, states, values, workers) -> list[pl.D
 
     def forced(decision, options):
         frame = rollout(variant, deals, seat=seat, decision=decision, options=options,
-                        seed=seed, workers=workers)
+                        seed=seed, workers=workers, offsets=offsets)
         value, contract = _wide(frame, options, n)
         return value - base[:, None], contract
 
@@ -223,21 +225,22 @@ def _seat_rows(variant, deals, seed, seat, states, values, workers) -> list[pl.D
     return out
 
 
-def gauge(variant, deals, *, seed: int = 1, workers: int = 1) -> pl.DataFrame:
+def gauge(variant, deals, *, seed: int = 1, workers: int = 1,
+          offsets: np.ndarray | None = None) -> pl.DataFrame:
     """The exploitability of the players on ``deals`` (a :class:`~prefstats.game.deal.Deals`):
     one row per (decision, class, option) with ``mean`` gain against the players' own
     play in whists a deal of the class, ``se``, ``lo``, ``hi`` (95% CI), ``n``, the
     adjustment ``cell`` the class moves (-1: none) and ``pull`` (max_bid: the mean of
     :func:`_pull`, > 0 when the gain comes from competing higher than the players do,
-    < 0 from lower). ``seed`` keys the players' random draws."""
+    < 0 from lower). ``seed`` keys the players' random draws; ``offsets`` of their calls
+    default to the variant's shipped fit (:func:`~prefstats.players.adjust.fitted`)."""
     if len(deals) == 0:
         raise OptionError("deals: the gauge needs at least one deal")
-    if workers > 1 and adjust.overridden(variant):
-        raise OptionError("workers: candidate offsets (adjust.using) live in this process; "
-                          "gauge them with workers=1")
-    states, values = _unforced(variant, deals, seed)
+    if offsets is not None:
+        offsets = adjust.checked(offsets)
+    states, values = _unforced(variant, deals, seed, offsets)
     parts = [p for seat in seats_of(variant)
-             for p in _seat_rows(variant, deals, seed, seat, states, values, workers)]
+             for p in _seat_rows(variant, deals, seed, seat, states, values, workers, offsets)]
     long = pl.concat(parts).filter(pl.col("gain").is_not_nan())
     table = long.group_by("decision", "cls", "option").agg(
         cell=pl.col("cell").first(), pull=pl.col("pull").mean(),
@@ -253,14 +256,9 @@ def gauge(variant, deals, *, seed: int = 1, workers: int = 1) -> pl.DataFrame:
 def exploitability(variant, deals, *, seed: int = 1, workers: int = 1,
                    unfitted: bool = False) -> tuple[pl.DataFrame, dict[str, Any]]:
     """:func:`gauge` and its :func:`summary`, of the shipped fit or (``unfitted``) of
-    the heuristic with zero offsets (then in one process)."""
-    if unfitted:
-        if workers > 1:
-            raise OptionError("--unfitted gauges in one process: use --workers 1")
-        with adjust.using(variant, np.zeros(adjust.SIZE)):
-            table = gauge(variant, deals, seed=seed)
-    else:
-        table = gauge(variant, deals, seed=seed, workers=workers)
+    the heuristic with zero offsets."""
+    table = gauge(variant, deals, seed=seed, workers=workers,
+                  offsets=np.zeros(adjust.SIZE) if unfitted else None)
     return table, summary(table)
 
 
@@ -392,14 +390,14 @@ def next_sizes(sizes: np.ndarray, last: np.ndarray, table: pl.DataFrame,
 
 def fit(variant, *, deals_per_round: int, rounds: int, seed: int = 1,
         start: np.ndarray | None = None, first_step: float = 0.5, decay: float = 0.7,
-        log: Callable[[str], None] | None = None) -> dict[str, Any]:
+        workers: int = 1, log: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Fictitious play (see the module text) from ``start`` (default zeros: the unfitted
     players) for at most ``rounds`` rounds of ``deals_per_round`` fresh deals each (round
     ``r`` plays deals ``r * deals_per_round ..`` of ``seed``'s stream), each cell's step
     ``first_step * decay ** r`` tricks, halved each time its direction flips. Stops when
     a round's gauge meets the targets; the gauge of the last round is the "after" figure,
-    measured on deals the fit never moved on. Returns ``offsets``, ``rounds`` (each
-    round's summary) and ``seconds``."""
+    measured on deals the fit never moved on; ``workers`` threads share each rollout.
+    Returns ``offsets``, ``rounds`` (each round's summary) and ``seconds``."""
     if deals_per_round < 1 or rounds < 1:
         raise OptionError(f"fit: deals_per_round and rounds must be at least 1, got "
                           f"{deals_per_round} and {rounds}")
@@ -408,8 +406,7 @@ def fit(variant, *, deals_per_round: int, rounds: int, seed: int = 1,
     sizes, last = np.full(adjust.SIZE, float(first_step)), np.zeros(adjust.SIZE)
     for r in range(rounds + 1):
         block = deal(deals_per_round, seed=seed, start=r * deals_per_round)
-        with adjust.using(variant, offsets):
-            table = gauge(variant, block, seed=seed)
+        table = gauge(variant, block, seed=seed, workers=workers, offsets=offsets)
         head = summary(table)
         done = head["met"] or r == rounds
         if not done:

@@ -603,6 +603,48 @@ def strength_command(
     typer.echo(json.dumps(result, indent=2) if format == "json" else format_gauge(result))
 
 
+@app.command("player-stats")
+def player_stats_command(
+    preset: list[str] | None = typer.Option(
+        None, "--preset", help="Preset played (repeat for several; name/4 for four players); "
+                               "default every preset."),
+    deals: int = typer.Option(20_000, help="Seeded deals played under each preset."),
+    seed: int = typer.Option(7, help="Seed of the deals and the players' draws."),
+    step: int = typer.Option(0, help="Raspasy step of every deal."),
+    bombs: int = typer.Option(1, help="Every seat's bomb multiplier (classic)."),
+    unfitted: bool = typer.Option(False, help="Play the unfitted heuristic (zero offsets) "
+                                              "instead of the shipped fit."),
+    solve: bool = typer.Option(True, help="Check the evaluator's tricks against the solver's."),
+) -> None:
+    """How the built-in heuristic bids, whists and scores under each preset: shares of
+    bids, raspasy, misère, levels, made and whisted games, and its evaluator against the
+    double-dummy solver."""
+    from prefstats.analysis.player_stats import player_stats
+    from prefstats.game.deal import deal
+    from prefstats.game.variants import PRESETS, get_variant
+    from prefstats.players import adjust
+
+    if deals < 1:
+        raise OptionError(f"--deals must be at least 1, got {deals}")
+    variants = []
+    for spec in preset or PRESETS:
+        name, _, players = spec.partition("/")
+        if players and not players.isdigit():
+            raise OptionError(f"--preset {spec!r}: expected a preset name or name/players")
+        variants.append((spec, get_variant(name, players=int(players) if players else None)))
+    _compile_notice("sim/play._batch_kernel")
+    d = deal(deals, seed=seed)
+    for i, (spec, variant) in enumerate(variants):
+        if i:
+            typer.echo()
+        fitted = not unfitted and adjust.fit_meta(variant) is not None
+        typer.echo(f"{spec} ({'fitted' if fitted else 'unfitted'} players): {deals:,} deals, "
+                   f"seed {seed}, raspasy step {step}, bombs {bombs}")
+        typer.echo(player_stats(d, variant, key=seed, raspasy_step=step, bombs=bombs,
+                                offsets=np.zeros(adjust.SIZE) if unfitted else None,
+                                solve=solve))
+
+
 @app.command("exploit")
 def exploit_command(
     variant: str = typer.Option("sochi", help="Preset whose players are gauged."),
@@ -614,7 +656,7 @@ def exploit_command(
     unfitted: bool = typer.Option(False, help="Gauge the unfitted heuristic (zero offsets) "
                                               "instead of the shipped fit."),
     top: int = typer.Option(12, min=1, help="Classes listed, largest gain first."),
-    workers: int = typer.Option(1, min=1, help="Worker processes (the shipped fit only)."),
+    workers: int = typer.Option(1, min=1, help="Worker threads sharing the deals."),
     format: str = typer.Option("table", "--format", help="table or json."),
 ) -> None:
     """How much the best deviation from the players' calls earns, class by class: every

@@ -26,11 +26,9 @@ dealt hand in its best strain before the talon, rounded, :func:`trick_class`):
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import json
-from collections.abc import Iterator
 from importlib import resources
 from typing import Any
 
@@ -57,6 +55,7 @@ __all__ = [
     "WHIST",
     "best_tricks",
     "call_cell",
+    "checked",
     "contract_cell",
     "data_file",
     "fit_id",
@@ -66,11 +65,9 @@ __all__ = [
     "high_class",
     "hole_class",
     "misere_cell",
-    "overridden",
     "row",
     "save",
     "trick_class",
-    "using",
     "whist_cell",
 ]
 
@@ -184,23 +181,20 @@ def _shipped(name: str) -> tuple[np.ndarray, dict[str, Any]] | None:
     return row, meta
 
 
-#: Offsets set by :func:`using` (the fit's candidates), by (base, players).
-_OVERRIDES: dict[tuple[str, int], np.ndarray] = {}
-
-
 def fitted(variant) -> np.ndarray:
-    """The offsets ``variant``'s players use: a candidate set by :func:`using`, else the
-    shipped fit of its base preset and number of players, else zeros."""
-    key = (variant.base, variant.players)
-    if key in _OVERRIDES:
-        return _OVERRIDES[key]
-    shipped = _shipped(data_file(*key))
+    """The offsets ``variant``'s players use by default: the shipped fit of its base
+    preset and number of players, else zeros (the unfitted heuristic)."""
+    shipped = _shipped(data_file(variant.base, variant.players))
     return np.zeros(SIZE) if shipped is None else shipped[0]
 
 
-def overridden(variant) -> bool:
-    """Whether :func:`using` has set ``variant``'s offsets in this process."""
-    return (variant.base, variant.players) in _OVERRIDES
+def checked(offsets) -> np.ndarray:
+    """``offsets`` as :data:`SIZE` float64 values (a candidate of the fit), or
+    ``ValueError`` when they are not that many finite values."""
+    offsets = np.asarray(offsets, dtype=np.float64)
+    if offsets.shape != (SIZE,) or not np.all(np.isfinite(offsets)):
+        raise OptionError(f"offsets: expected {SIZE} finite values, got shape {offsets.shape}")
+    return offsets
 
 
 def fit_meta(variant) -> dict[str, Any] | None:
@@ -218,34 +212,11 @@ def fit_id(variant) -> str | None:
     return hashlib.sha256(offsets.tobytes()).hexdigest()[:16] if offsets.any() else None
 
 
-def row(variant) -> np.ndarray:
-    """The offsets of :func:`fitted` as the tables' row of :data:`ROW` floats."""
+def row(variant, offsets=None) -> np.ndarray:
+    """``offsets`` (default :func:`fitted`) as the tables' row of :data:`ROW` floats."""
     out = np.zeros(ROW)
-    out[:SIZE] = fitted(variant)
+    out[:SIZE] = fitted(variant) if offsets is None else checked(offsets)
     return out
-
-
-@contextlib.contextmanager
-def using(variant, offsets: np.ndarray) -> Iterator[None]:
-    """Play ``variant``'s preset with ``offsets`` instead of its shipped fit inside the
-    block, in this process only (the fit's rollouts run in one process)."""
-    from prefstats.players.bidding import heuristic_tables
-
-    offsets = np.asarray(offsets, dtype=np.float64)
-    if offsets.shape != (SIZE,) or not np.all(np.isfinite(offsets)):
-        raise OptionError(f"offsets: expected {SIZE} finite values, got shape {offsets.shape}")
-    key = (variant.base, variant.players)
-    previous = _OVERRIDES.get(key)
-    _OVERRIDES[key] = offsets
-    heuristic_tables.cache_clear()
-    try:
-        yield
-    finally:
-        if previous is None:
-            del _OVERRIDES[key]
-        else:
-            _OVERRIDES[key] = previous
-        heuristic_tables.cache_clear()
 
 
 def save(path, offsets: np.ndarray, meta: dict[str, Any]) -> None:

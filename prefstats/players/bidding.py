@@ -191,29 +191,37 @@ def _value_table(variant) -> np.ndarray:
     return values[np.arange(len(rows)), seat]
 
 
-def with_values(eval_tables: np.ndarray, variant=None) -> np.ndarray:
+def with_values(eval_tables: np.ndarray, variant=None, offsets=None) -> np.ndarray:
     """``eval_tables`` (:mod:`~prefstats.players.evaluate`'s layout) followed by the deal
-    values of ``variant`` (default Sochi) in rows of 256 and its fitted offsets
-    (:func:`.adjust.row`): the heuristic's tables."""
+    values of ``variant`` (default Sochi) in rows of 256 and the offsets of its calls
+    (:func:`.adjust.row`: ``offsets``, default its shipped fit): the heuristic's tables."""
     if variant is None:
         from prefstats.game.variants import get_variant
 
         variant = get_variant("sochi")
     values = np.zeros(V_ROWS * 256)
     values[:V_SIZE] = _value_table(variant)
-    return np.vstack([eval_tables, values.reshape(-1, 256), adj.row(variant)[None, :]])
+    return np.vstack([eval_tables, values.reshape(-1, 256), adj.row(variant, offsets)[None, :]])
 
 
-@functools.cache
-def heuristic_tables(variant=None) -> np.ndarray:
+def heuristic_tables(variant=None, offsets=None) -> np.ndarray:
     """The heuristic's tables for ``variant`` (default Sochi), with the shipped
-    evaluation tables; cached.
+    evaluation tables and ``offsets`` of its calls (default its shipped fit,
+    :func:`.adjust.fitted`); cached by variant and offsets.
 
     >>> t = heuristic_tables()
     >>> t.shape[1], t.shape[0] > ev.N_EVAL_ROWS
     (256, True)
     """
-    return with_values(ev.load_tables(), variant)
+    return _tables(variant, None if offsets is None else adj.checked(offsets).tobytes())
+
+
+@functools.lru_cache(maxsize=16)
+def _tables(variant, offsets: bytes | None) -> np.ndarray:
+    """:func:`heuristic_tables`, the offsets keyed by their bytes (a fit's candidates
+    change every round: the cache keeps the last few)."""
+    return with_values(ev.load_tables(), variant,
+                       None if offsets is None else np.frombuffer(offsets))
 
 
 @njit(cache=True, inline="always")

@@ -164,11 +164,11 @@ def resolve_params(policy: str, params: np.ndarray | None = None) -> np.ndarray:
     return check_params(prm) if want else prm
 
 
-def default_tables(policy: str, variant=None) -> np.ndarray:
+def default_tables(policy: str, variant=None, offsets=None) -> np.ndarray:
     """The evaluation tables a policy reads (an empty array when it reads none); the
     heuristic's (and PIMC's, which bids by them) hold the deal values of ``variant``
-    (default Sochi), cached."""
-    return heuristic_tables(variant) if policy != "random" else np.zeros((0, 0))
+    (default Sochi) and ``offsets`` of its calls (default its shipped fit), cached."""
+    return heuristic_tables(variant, offsets) if policy != "random" else np.zeros((0, 0))
 
 
 class BuiltinPlayer(BasePlayer):
@@ -177,11 +177,14 @@ class BuiltinPlayer(BasePlayer):
 
     Call :meth:`start_deal` with the deal's key before each deal (the batch driver
     uses ``seat_key(base_key, deal_index, seat)``); each decision's random key follows
-    from it and :func:`decision_number`.
+    from it and :func:`decision_number`. ``offsets`` of the calls default to the
+    variant's shipped fit (:func:`default_tables`).
     """
 
-    def __init__(self, policy: str = "heuristic", params: np.ndarray | None = None) -> None:
+    def __init__(self, policy: str = "heuristic", params: np.ndarray | None = None,
+                 offsets: np.ndarray | None = None) -> None:
         self.params = resolve_params(policy, params)
+        self.offsets = offsets
         self.name = policy
         self.policy = POLICIES.index(policy)
         self.double_dummy_open = bool(DOUBLE_DUMMY_OPEN[self.policy])
@@ -193,6 +196,6 @@ class BuiltinPlayer(BasePlayer):
 
     def act(self, obs: Observation) -> int:
         key = np.uint64(decision_key(self.deal_key, decision_number(obs.record)))
-        tables = default_tables(self.name, obs.variant)  # cached per variant
+        tables = default_tables(self.name, obs.variant, self.offsets)  # cached
         return int(decide_with_solver(self.policy, obs.record, engine.rules_array(obs.variant),
                                       self.params, tables, key, _single_table(), self._stats))

@@ -8,7 +8,7 @@ bomb terms) are chances, drawn from the decision's reproducible random key: they
 depend only on public state (whether anyone has bid, the raspasy step, the seat's
 bomb), never on the hand. A seat that says "dark" then bids the lowest legal bid
 blind and passes afterwards. With the defaults, measured on 20,000 classic deals at
-raspasy step 0 without bombs (``python scripts/player_stats.py --presets classic``),
+raspasy step 0 without bombs (``prefstats player-stats --preset classic``),
 about 2.5 % of deals have a dark bid and 5 % a blind pass (3 and 4 players alike).
 ``bomb_reserve`` prices spending a bomb (the declarer's bomb multiplies his game and
 is spent when it is made; a raspasy is never multiplied); ``no_talon_margin`` is the

@@ -345,6 +345,7 @@ def play_batch(
     raspasy_step: int | np.ndarray = 0,
     bombs=None,
     double_dummy: bool | None = None,
+    offsets: np.ndarray | None = None,
 ) -> np.ndarray:
     """Play ``deals`` (a :class:`~prefstats.game.deal.Deals`) with the compiled built-in
     ``policy`` at every seat; returns the final :data:`engine.STATE` records.
@@ -354,7 +355,8 @@ def play_batch(
     policy instead (no solver). ``key`` seeds the players' random choices; deal ``i``
     uses ``deals.index[i]``, so a chunk of a run plays exactly as in the whole run.
     ``bombs`` (classic) is each seat's next bomb multiplier: one value, one per seat, or
-    ``(n, 3)``; default 1 (no bombs).
+    ``(n, 3)``; default 1 (no bombs). ``offsets`` of the players' calls default to the
+    variant's shipped fit (:func:`~prefstats.players.builtin.default_tables`).
     """
     if policy not in POLICIES:
         raise OptionError(f"unknown built-in policy {policy!r}; choose from {POLICIES}")
@@ -374,7 +376,8 @@ def play_batch(
         np.broadcast_to(np.asarray(min_level, dtype=np.int64), (n,)),
         np.broadcast_to(np.asarray(raspasy_step, dtype=np.int64), (n,)),
         _bomb_array(1 if bombs is None else bombs, n),
-        engine.rules_array(variant), POLICIES.index(policy), prm, default_tables(policy, variant),
+        engine.rules_array(variant), POLICIES.index(policy), prm,
+        default_tables(policy, variant, offsets),
         bool(DOUBLE_DUMMY_OPEN[POLICIES.index(policy)] if double_dummy is None else double_dummy),
         np.uint64(key),
         index, states, obs, solver_table(), stats,

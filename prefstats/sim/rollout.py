@@ -365,17 +365,20 @@ def _arrays(deals):
 
 def rollout_states(variant, deals, *, seat: int, decision: str | None,
                    options: Sequence, key: int = 0, policy: str = "heuristic",
-                   params: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                   params: np.ndarray | None = None,
+                   offsets: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The branches' final :data:`engine.STATE` records ``(n, k)`` and ``legal`` ``(n, k)``
     (compiled, one process); ``key`` seeds the players as in
     :func:`~prefstats.sim.play.play_batch`. A branch whose option is not legal holds the
     state at the decision (or, never reached, the unforced play). ``decision=None``
     forces nothing: one branch a deal, played as ``play_batch`` plays it (a check of
-    the driver)."""
-    return _branches(variant, deals, seat, decision, options, key, policy, params)[:2]
+    the driver). ``offsets`` of the players' calls default to the variant's shipped fit
+    (:func:`~prefstats.players.builtin.default_tables`)."""
+    return _branches(variant, deals, seat, decision, options, key, policy, params,
+                     offsets)[:2]
 
 
-def _branches(variant, deals, seat, decision, options, key, policy, params):
+def _branches(variant, deals, seat, decision, options, key, policy, params, offsets=None):
     """:func:`rollout_states` and ``reached`` ``(n,)``: whether the decision came."""
     if decision is None:
         codes, forced = np.full(1, -1, dtype=np.int64), -1
@@ -393,20 +396,21 @@ def _branches(variant, deals, seat, decision, options, key, policy, params):
     table, stats = _thread_solver()
     bad = _rollout_kernel(
         hands, talon, first, engine.rules_array(variant), code, prm,
-        default_tables(policy, variant), bool(DOUBLE_DUMMY_OPEN[code]), np.uint64(key), index,
-        seat, forced, deal_codes(deals, seat, decision, codes), states, legal, reached,
-        np.zeros(1, dtype=engine.OBSERVATION), table, stats)
+        default_tables(policy, variant, offsets), bool(DOUBLE_DUMMY_OPEN[code]),
+        np.uint64(key), index, seat, forced, deal_codes(deals, seat, decision, codes), states,
+        legal, reached, np.zeros(1, dtype=engine.OBSERVATION), table, stats)
     if bad >= 0:
         raise RuntimeError(f"built-in policy {policy!r} made an illegal decision in deal {bad}")
     return states.reshape(n, k), legal, reached
 
 
-def _chunk_values(variant, deals, seat, decision, options, key, policy, params):
+def _chunk_values(variant, deals, seat, decision, options, key, policy, params,
+                  offsets=None):
     """``legal``, ``value``, ``kind``, ``contract`` ``(n, k)`` and ``reached`` ``(n,)`` of
     one chunk. The columns are copies: a field of the states is a view that would keep
     the chunk's states (296 bytes a branch) alive until the whole run ends."""
     states, legal, reached = _branches(variant, deals, seat, decision, options, key, policy,
-                                       params)
+                                       params, offsets)
     flat = states.reshape(-1)
     value = deal_values(variant, *score_states(variant, flat))[:, seat].reshape(legal.shape)
     return (legal, np.where(legal, value, np.nan), states["kind"].copy(),
@@ -415,7 +419,7 @@ def _chunk_values(variant, deals, seat, decision, options, key, policy, params):
 
 def rollout(variant, deals, *, seat: int, decision: str, options: Sequence,
             seed: int = 0, policy: str = "heuristic", params: np.ndarray | None = None,
-            workers: int = 1) -> pl.DataFrame:
+            workers: int = 1, offsets: np.ndarray | None = None) -> pl.DataFrame:
     """Play each of ``deals`` once per option with ``seat``'s ``decision`` forced to it
     and every other decision by ``policy`` (see the module text); one row per (deal,
     option): ``deal`` (row in ``deals``), ``option`` (as given, as text), ``legal``,
@@ -426,7 +430,8 @@ def rollout(variant, deals, *, seat: int, decision: str, options: Sequence,
     choices are keyed by ``seed`` as :func:`~prefstats.sim.simulate.simulate` keys them, so
     unforced branches play as the dataset of that seed. ``workers`` threads share the
     deals (the compiled driver releases the GIL; each thread has its own solver table);
-    the rows are the same for any ``workers``.
+    the rows are the same for any ``workers``. ``offsets`` of the players' calls default
+    to the variant's shipped fit (a fit passes its candidates).
     """
     option_codes(variant, decision, options)
     _check_seat(variant, seat)
@@ -436,8 +441,8 @@ def rollout(variant, deals, *, seat: int, decision: str, options: Sequence,
     options = [str(o) for o in options]
     key = int(player_key(seed))
     size = min(CHUNK, -(-len(deals) // workers)) if len(deals) else CHUNK
-    tasks = [(variant, deals[a:a + size], seat, decision, options, key, policy, params)
-             for a in range(0, len(deals), size)]
+    tasks = [(variant, deals[a:a + size], seat, decision, options, key, policy, params,
+              offsets) for a in range(0, len(deals), size)]
     if workers == 1 or len(tasks) == 1:
         parts = [_chunk_values(*t) for t in tasks]
     else:

@@ -1,17 +1,16 @@
-"""PIMC's value of each card decision of one side in the all-heuristic play: the
-compiled kernel shared by ``scripts/declarer_gap.py --regret`` and
-``scripts/defence_gap_gauge.py --regret``."""
+"""Regret of the heuristic's card play by PIMC's own estimate: at each card decision of
+one side (the declarer, or the whisters) in the all-heuristic play of closed games, the
+tricks PIMC's worlds give the heuristic's card against PIMC's best card. The card-play
+gauges ``scripts/declarer_gap.py --regret`` and ``scripts/defence_gap_gauge.py
+--regret`` print it by trick and kind of decision.
+"""
 
 from __future__ import annotations
-
-import sys
-from pathlib import Path
 
 import numpy as np
 from numba import njit
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
+from prefstats.analysis.strength import first_cards
 from prefstats.game import engine
 from prefstats.game.contracts import TRUMP
 from prefstats.game.tricks import beats
@@ -19,6 +18,8 @@ from prefstats.players.builtin import HEURISTIC, decide, decision_key, decision_
 from prefstats.players.knowledge import observation_knowledge
 from prefstats.players.pimc import _one_run, pimc_kernel
 from prefstats.sim.play import seat_keys
+
+__all__ = ["closed_games", "regret_rows"]
 
 #: Columns of a regret row: game, trick, cards on the table, the heuristic's card,
 #: PIMC's best, their values (the declarer's tricks) summed over the worlds, the seat,
@@ -29,9 +30,7 @@ from prefstats.sim.play import seat_keys
 COLUMNS = 14
 
 
-# Not cached: numba checks only this file, and a cached kernel would replay the heuristic
-# it was first compiled with after any change in prefstats' card play.
-@njit
+@njit(cache=True)
 def regret_kernel(states, rules, params, tables, base_key, index, obs_buf, table, stats,
                   samples, rows, defence):
     """Play each game by the heuristic; at each decision of the declarer (``defence``
@@ -97,3 +96,32 @@ def regret_kernel(states, rules, params, tables, base_key, index, obs_buf, table
                 return -1
             engine.advance_forced(st, rules)
     return n
+
+
+def closed_games(deals: int, seed: int, variant, samples: int | None):
+    """The closed trick games of ``deals`` seeded deals at their first card, bid by the
+    heuristic against PIMC (``samples`` worlds) as the strength gauge bids them
+    (:func:`~prefstats.analysis.strength.first_cards`), and the engine's inputs to play
+    them on: ``(games, context)``, the context ``(rules, codes, params, tables, key,
+    index, obs, table, stats)``."""
+    start = first_cards("heuristic", "pimc", deals=deals, seed=seed, samples=samples,
+                        variant=variant)
+    states = start.states
+    closed = ((states["phase"] == engine.PLAY) & (states["kind"] == engine.GAME)
+              & ~states["open"])
+    return states[closed], (start.rules, start.codes, start.params, start.tables, start.key,
+                            start.index[closed], start.obs, start.table, start.stats)
+
+
+def regret_rows(games: np.ndarray, context, *, samples: int, defence: bool,
+                per_game: int = 20) -> np.ndarray:
+    """The rows (``R_*`` columns) of :func:`regret_kernel` over ``games`` and their
+    ``context`` from :func:`closed_games` (the games left unchanged), valued by
+    ``samples`` worlds; at most ``per_game`` decisions a game."""
+    rules, _, params, tables, key, index, obs, table, stats = context
+    rows = np.zeros((per_game * len(games), COLUMNS), dtype=np.int64)
+    n = regret_kernel(games.copy(), rules, params[0], tables, key, index, obs, table, stats,
+                      samples, rows, defence)
+    if n < 0:
+        raise RuntimeError("the heuristic played an illegal card")
+    return rows[:n]
