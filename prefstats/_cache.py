@@ -32,18 +32,41 @@ PRUNE_DAYS = 14
 
 
 def _tree(path: Path) -> ast.Module:
-    return ast.parse(path.read_text("utf-8"), str(path))
+    return _semantic(ast.parse(path.read_text("utf-8"), str(path)))
+
+
+def _is_docstring(node: ast.stmt) -> bool:
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) \
+        and isinstance(node.value.value, str)
+
+
+def _is_type_checking(node: ast.stmt) -> bool:
+    test = node.test if isinstance(node, ast.If) else None
+    return isinstance(test, ast.Name | ast.Attribute) and \
+        (getattr(test, "id", None) or getattr(test, "attr", None)) == "TYPE_CHECKING"
+
+
+def _semantic(tree: ast.Module) -> ast.Module:
+    """The tree without what compiled code cannot depend on: docstrings, annotations and
+    ``if TYPE_CHECKING:`` imports (comments and positions are not in a tree at all)."""
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+            kept = [s for i, s in enumerate(body)
+                    if not (i == 0 and _is_docstring(s)) and not _is_type_checking(s)]
+            node.body = kept or [ast.Pass()]
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            node.returns = None
+        elif isinstance(node, ast.arg):
+            node.annotation = None
+        elif isinstance(node, ast.AnnAssign):
+            node.annotation = ast.Constant(None)
+    return tree
 
 
 def _without_docstrings(tree: ast.AST) -> str:
-    """The tree as text, docstrings left out (comments and positions are not in it)."""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-                    and isinstance(body[0].value.value, str):
-                node.body = body[1:] or [ast.Pass()]
-    return ast.dump(tree)
+    """The tree as text, with only what compiled code can depend on (:func:`_semantic`)."""
+    return ast.dump(_semantic(tree))
 
 
 def _module_name(path: Path) -> str:

@@ -57,7 +57,7 @@ def _append(path: Path, text: str) -> None:
     path.write_text(path.read_text("utf-8") + text, "utf-8")
 
 
-def test_comments_docstrings_and_uncompiled_modules_keep_the_key(tmp_path):
+def test_comments_docstrings_annotations_and_uncompiled_modules_keep_the_key(tmp_path):
     root = _copy(tmp_path)
     before = _run(root, tmp_path / "cache", KEY)
     assert before.endswith(str(root / "prefstats"))
@@ -67,7 +67,10 @@ def test_comments_docstrings_and_uncompiled_modules_keep_the_key(tmp_path):
     _append(cards, "\n# a comment in a compiled module\n")
     text = cards.read_text("utf-8")
     edited = text.replace('"""Bits set in a 64-bit mask', '"""The bits set in a 64-bit mask')
-    assert edited != text
+    edited = edited.replace("def popcount64(mask: int) -> int:",
+                            "def popcount64(mask: np.int64) -> np.int64:")
+    edited += "\nif TYPE_CHECKING:\n    from prefstats.reports import report\n"
+    assert edited.count("np.int64) -> np.int64") == 1
     cards.write_text(edited, "utf-8")
     assert _run(root, tmp_path / "cache", KEY) == before
 
