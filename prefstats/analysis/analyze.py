@@ -78,28 +78,7 @@ from prefstats.sim.rollout import (
 from prefstats.sim.simulate import player_key
 from prefstats.solver import card_values_batch, solve_batch
 
-__all__ = [
-    "CONDITIONS",
-    "DECISION_OF_PHASE",
-    "FIELDS",
-    "LAY_NAMES",
-    "ROLLOUT_CHUNK",
-    "SCHEMA",
-    "DealRecord",
-    "RecordError",
-    "Step",
-    "analyze",
-    "deal_summary",
-    "load_record",
-    "max_bid_levels",
-    "parse_record",
-    "record_variant",
-    "replay",
-    "rollout_decisions",
-    "seat_totals",
-    "side",
-    "tricks_to_whists",
-]
+__all__ = ["RecordError", "analyze", "load_record", "parse_record", "replay"]
 
 #: Fields of a deal record; anything else is refused (a misspelt field would be lost).
 FIELDS = ("variant", "players", "names", "dealer", "comment", "hands", "talon",

@@ -35,9 +35,9 @@ import numpy as np
 import polars as pl
 
 from prefstats.game.cards import RANKS, SUITS
-from prefstats.sim.storage import CALL, CARD, CONTRACT, ENUMS, KIND, ROLE, enum_columns
+from prefstats.sim.storage import ENUMS, enum_columns
 
-__all__ = ["CALL", "CARD", "CONTRACT", "KIND", "ROLE", "readable", "to_frame"]
+__all__ = ["readable", "to_frame"]
 
 _CARD_MASKS = ("hand_0", "hand_1", "hand_2", "talon", "discard")
 _SEATS = ("declarer",)

@@ -10,11 +10,6 @@ import typer
 
 from prefstats.cli._app import app
 
-__all__ = [
-    "METHOD_LABELS",
-    "analyze_command",
-]
-
 #: The table's short names of the methods.
 METHOD_LABELS = {"double dummy": "DD", "rollout": "rollout", "not analysed": "-"}
 

@@ -22,15 +22,6 @@ import typer
 from prefstats.cli import commands as cli
 from prefstats.cli._app import FORMAT, Format, app, write_data
 
-__all__ = [
-    "MIN_DEALS",
-    "ROUND_DEALS",
-    "STOP_SE",
-    "rollout_command",
-    "simulate_decisions_command",
-    "summary",
-]
-
 #: The best option must lead every other by this many standard errors of the paired
 #: difference before the rollout stops early.
 STOP_SE = 3.0

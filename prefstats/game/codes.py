@@ -25,37 +25,7 @@ from typing import TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-__all__ = [
-    "DEALER_SITS_OUT",
-    "DEALER_TALON",
-    "GAME",
-    "KINDS",
-    "MISERE_GAME",
-    "NO_TRUMP",
-    "NO_TRUMP_SUIT",
-    "RASPASY",
-    "RASPASY_TALON_MODES",
-    "SEAT_NAMES",
-    "SUIT_LEAD",
-    "TABLE_FORMATS",
-    "TABLE_PLAYERS",
-    "TALON_UNUSED",
-    "THREE_HANDED",
-    "UNDECIDED",
-    "WHIST_CALL_NAMES",
-    "WITH_DUMMY",
-    "W_HALF",
-    "W_PASS",
-    "W_WHIST",
-    "CardMask",
-    "CardMasks",
-    "Kind",
-    "RaspasyTalon",
-    "Seat",
-    "Strain",
-    "TableFormat",
-    "WhistCall",
-]
+__all__ = ["Kind", "RaspasyTalon", "Seat", "Strain", "TableFormat", "WhistCall"]
 
 #: A set of cards as a 32-bit mask: bit ``8 * suit + rank`` per card (python-chess's
 #: ``Bitboard``); a Python ``int`` or a numpy unsigned integer.

@@ -25,22 +25,7 @@ import numpy as np
 from prefstats.game.cards import SUIT_LETTERS, SUITS
 from prefstats.game.codes import NO_TRUMP, NO_TRUMP_SUIT
 
-__all__ = [
-    "LADDER",
-    "LEVEL",
-    "MISERE",
-    "MISERE_PRICE",
-    "NO_TRUMP",
-    "N_CONTRACTS",
-    "OBLIGATION",
-    "PRICE",
-    "QUOTA",
-    "STRAIN_NAMES",
-    "TRUMP",
-    "Contract",
-    "contract_code",
-    "parse_contract",
-]
+__all__ = ["Contract", "parse_contract"]
 
 N_CONTRACTS = 26
 MISERE = 15

@@ -31,16 +31,7 @@ from prefstats.game.cards import (
 )
 from prefstats.game.codes import SEAT_NAMES
 
-__all__ = [
-    "FIRST_BLOCK",
-    "HAND_SIZE",
-    "MAX_DEALS",
-    "TALON_SIZE",
-    "Deals",
-    "deal",
-    "free_slots",
-    "seed_keys",
-]
+__all__ = ["Deals", "deal"]
 
 HAND_SIZE = 10
 TALON_SIZE = 2

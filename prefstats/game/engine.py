@@ -46,12 +46,14 @@ from prefstats.game.auction import (
 from prefstats.game.cards import lowest_card, popcount
 from prefstats.game.codes import (
     GAME,
-    KINDS,
     MISERE_GAME,
     RASPASY,
     RASPASY_TALON_MODES,
     SUIT_LEAD,
     UNDECIDED,
+)
+from prefstats.game.codes import (
+    KINDS as KINDS,  # the codes by name, for callers of the engine
 )
 from prefstats.game.contracts import LEVEL, MISERE, N_CONTRACTS, TRUMP
 from prefstats.game.tricks import (
@@ -63,55 +65,6 @@ from prefstats.game.tricks import (
     talon_trick_winner,
     trick_winner,
 )
-
-__all__ = [
-    "AUCTION",
-    "CONTRACT",
-    "DISCARD",
-    "DONE",
-    "GAME",
-    "KINDS",
-    "LAY",
-    "LAY_CLOSED",
-    "LAY_OPEN",
-    "MAX_CALLS",
-    "MAX_HISTORY",
-    "MISERE_GAME",
-    "N_RULES",
-    "OBSERVATION",
-    "PHASES",
-    "PLAY",
-    "RASPASY",
-    "R_BLIND_PASS",
-    "R_BOMB_RASPASY",
-    "R_DARK_BIDS",
-    "R_DARK_MISERE",
-    "R_DEALER_STAYS",
-    "R_DUMMY",
-    "R_FIRST_LEADS",
-    "R_HALF_WHIST",
-    "R_HOLD",
-    "R_JUMP",
-    "R_LAY_CHOICE",
-    "R_PLAYERS",
-    "R_RANK",
-    "R_STALINGRAD",
-    "R_TALON",
-    "R_TEN_CHECKED",
-    "R_THIRD_FIRST",
-    "STATE",
-    "TALON_SLOT",
-    "WHIST",
-    "advance_forced",
-    "apply",
-    "forced",
-    "legal_mask",
-    "lowest_bid_up_to",
-    "observe",
-    "replay_auction",
-    "reset",
-    "rules_array",
-]
 
 AUCTION, DISCARD, CONTRACT, WHIST, PLAY, DONE, LAY = range(7)
 PHASES = ("auction", "discard", "contract", "whist", "play", "done", "lay")

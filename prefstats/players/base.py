@@ -16,15 +16,6 @@ import numpy as np
 from prefstats.game import engine
 from prefstats.game.cards import cards_of
 
-__all__ = [
-    "PHASE_METHODS",
-    "BasePlayer",
-    "Observation",
-    "OracleObservation",
-    "Player",
-    "RandomLegalPlayer",
-]
-
 PHASE_METHODS = {
     engine.AUCTION: "bid",
     engine.DISCARD: "discard",

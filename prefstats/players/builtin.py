@@ -38,24 +38,6 @@ from prefstats.players.params import SAMPLES, check_params, parameters, policy_p
 from prefstats.players.pimc import pimc_play, searches
 from prefstats.solver import _single_table
 
-__all__ = [
-    "DOUBLE_DUMMY_OPEN",
-    "HEURISTIC",
-    "PIMC",
-    "POLICIES",
-    "RANDOM",
-    "BuiltinPlayer",
-    "decide",
-    "decide_with_solver",
-    "decision_key",
-    "decision_number",
-    "default_params",
-    "default_tables",
-    "random_decision",
-    "resolve_params",
-    "seat_key",
-]
-
 RANDOM, HEURISTIC, PIMC = 0, 1, 2
 POLICIES = ("random", "heuristic", "pimc")
 #: Whether each policy plays open deals double dummy (then one solver call settles them).

@@ -18,18 +18,6 @@ import numpy as np
 import polars as pl
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
-__all__ = [
-    "HOLE_COLOURS",
-    "LEVEL_COLOURS",
-    "SEAT_COLOURS",
-    "SIZE",
-    "STYLE",
-    "VARIANT_COLOURS",
-    "bar_chart",
-    "colours_for",
-    "line_chart",
-]
-
 #: One colour per variant across every chart (others get the next free colour).
 VARIANT_COLOURS = {"sochi": "#1f77b4", "leningrad": "#d62728", "rostov": "#2ca02c"}
 SEAT_COLOURS = ("#4c72b0", "#dd8452", "#55a868", "#8172b3")

@@ -25,14 +25,6 @@ from prefstats.reports.frames import SEAT_NAMES, n_players, seat_rows
 from prefstats.reports.stats import MIN_SAMPLES, t_quantile, with_proportion
 from prefstats.sim.storage import to_codes
 
-__all__ = [
-    "METRICS",
-    "Metric",
-    "metric_frame",
-    "paired_differences",
-    "variant_metrics",
-]
-
 _Z = stats.norm.ppf(0.975)
 
 

@@ -40,21 +40,6 @@ from prefstats.reports.stats import MIN_SAMPLES
 from prefstats.reports.whist import MAX_HIGH, whist_table
 from prefstats.sim.storage import atomic_write, load
 
-__all__ = [
-    "GUIDE_DEALS",
-    "MISERE_DEALS",
-    "MODEL",
-    "OBSERVED",
-    "PLAYER_MODEL",
-    "SEARCH_DEALS",
-    "advice",
-    "counterfactual_lines",
-    "figure",
-    "guide",
-    "guide_lines",
-    "observed_lines",
-]
-
 #: Deals rolled out per seat for bidding and whisting (misère: :data:`MISERE_DEALS`).
 GUIDE_DEALS = 15_000
 #: Deals rolled out per seat for misère against pass (and at most a fifth of the trick

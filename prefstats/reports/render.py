@@ -21,18 +21,6 @@ import polars as pl
 
 from prefstats.reports.stats import MIN_SAMPLES
 
-__all__ = [
-    "FIGURES",
-    "Block",
-    "Column",
-    "Report",
-    "Section",
-    "display_rows",
-    "inline_html",
-    "shown",
-    "write_report",
-]
-
 #: How a shown column is written: "text"; a kind of figure of :data:`FIGURES`
 #: ("count", "share", "whists" …, each with one format everywhere); "unit" or
 #: "unit_diff", the figure (or difference) of the kind named by the row's ``unit``; or a

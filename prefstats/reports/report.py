@@ -20,21 +20,6 @@ from prefstats.reports.render import Block, Report, Section, write_report
 from prefstats.reports.stats import MIN_SAMPLES
 from prefstats.sim.storage import DatasetError, load, manifest_of
 
-__all__ = [
-    "NOT_ADVICE",
-    "NO_PULKAS",
-    "OBSERVATIONAL",
-    "OBSERVED",
-    "bidding_section",
-    "comparison",
-    "comparison_report",
-    "dataset_report",
-    "raspasy_section",
-    "report",
-    "seat_section",
-    "whist_section",
-]
-
 OBSERVATIONAL = ("Figures compare the choices the simulated players made; they are not a "
                  "replay of each hand with the other choice.")
 #: Heading tail and first line of the sections whose figures must not read as advice.

@@ -43,27 +43,7 @@ from prefstats.players.builtin import (
 )
 from prefstats.solver import new_table, solve_kernel
 
-__all__ = [
-    "CONTRACT_CALL",
-    "FIRST_CALL",
-    "ILLEGAL",
-    "LOWEST_BID",
-    "MAX_BID",
-    "PLAYED",
-    "REACHED",
-    "WHIST_CALL",
-    "at_decision",
-    "default_talon_first",
-    "forced_action",
-    "new_state",
-    "play_batch",
-    "play_hand",
-    "play_hands",
-    "play_on",
-    "play_state",
-    "seat_keys",
-    "solver_table",
-]
+__all__ = ["play_batch", "play_hand"]
 
 
 def default_talon_first(talon: int) -> int:

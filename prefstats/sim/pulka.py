@@ -74,31 +74,6 @@ from prefstats.game.variants import T_TABLE, opening_bombs
 from prefstats.players.builtin import DOUBLE_DUMMY_OPEN, POLICIES, default_tables, resolve_params
 from prefstats.sim.play import play_state, solver_table
 
-__all__ = [
-    "BOMB_OVERFLOW",
-    "BOMB_ROUND_REFUSED",
-    "C_BOMBS_EARNED",
-    "C_BOMBS_SPENT",
-    "C_DEALS",
-    "C_FINISHED",
-    "C_GAMES",
-    "C_MISERES",
-    "C_RASPASY",
-    "ILLEGAL_DECISION",
-    "MAX_BOMBS",
-    "OK",
-    "PULKA_STREAM",
-    "STRIDE",
-    "game_made",
-    "opening_deals",
-    "play_pulkas",
-    "pulka_deals",
-    "pulka_keys",
-    "seat_places",
-    "set_bombs",
-    "update_bombs",
-]
-
 #: Deal numbers reserved for one pulka in the seed's pulka stream.
 STRIDE = 1 << 16
 #: The spawn key that sets the pulka stream apart from the seed's deal stream.

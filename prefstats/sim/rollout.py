@@ -91,29 +91,7 @@ from prefstats.sim.play import (
 from prefstats.sim.simulate import RunSpec, _params, player_key, run
 from prefstats.solver import new_table
 
-__all__ = [
-    "AT_LEVEL",
-    "CHUNK",
-    "DATASET_DECISIONS",
-    "DECISIONS",
-    "LEVELS",
-    "OPTIONS",
-    "POLICY_CHOICE",
-    "DecisionSpec",
-    "ForcedPlayer",
-    "best_strains",
-    "deal_codes",
-    "decisions_table",
-    "default_options",
-    "hand_deals",
-    "max_bid_call",
-    "max_bid_top",
-    "option_codes",
-    "play_forced_hands",
-    "rollout",
-    "rollout_states",
-    "simulate_decisions",
-]
+__all__ = ["rollout", "simulate_decisions"]
 
 #: Decisions :func:`rollout` can force: the driver's code of each.
 DECISIONS = {"first_call": FIRST_CALL, "whist": WHIST_CALL, "max_bid": MAX_BID,

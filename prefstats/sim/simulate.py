@@ -61,7 +61,6 @@ from prefstats.sim.storage import (
     entry_shape,
     enum_table,
     listed_files,
-    load,
     parse_manifest,
     read_only_error,
     sha256,
@@ -71,9 +70,11 @@ from prefstats.sim.storage import (
     write_manifest,
     written_by_prefstats,
 )
+from prefstats.sim.storage import (
+    load as load,  # where datasets were loaded from before storage
+)
 
-__all__ = ["RunSpec", "deals_table", "load", "pulkas_table", "run", "simulate", "simulate_pulkas",
-           "usable_cores"]
+__all__ = ["simulate", "simulate_pulkas"]
 
 BACKENDS = ("local", "dask")
 #: Most pulkas a dataset holds: ``pulka_id`` is a uint32.

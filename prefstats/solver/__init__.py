@@ -84,24 +84,7 @@ from prefstats.solver._table import TT_BITS, TT_ENTRY_BYTES, TT_SIZE, new_table
 # The checked functions, the table and its size, then the compiled layer (trusts its
 # inputs; for callers in numba code): solve_kernel, solve_position, card_values_kernel,
 # card_values_batch_kernel, best_card_kernel.
-__all__ = [
-    "TT_BITS",
-    "TT_ENTRY_BYTES",
-    "TT_SIZE",
-    "best_card",
-    "best_card_kernel",
-    "card_values",
-    "card_values_batch",
-    "card_values_batch_kernel",
-    "card_values_kernel",
-    "new_table",
-    "solve",
-    "solve_batch",
-    "solve_kernel",
-    "solve_leads",
-    "solve_leads_batch",
-    "solve_position",
-]
+__all__ = ["best_card", "card_values", "card_values_batch", "solve", "solve_batch", "solve_leads"]
 
 _table: tuple[np.ndarray, ...] | None = None
 
