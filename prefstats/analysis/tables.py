@@ -35,6 +35,7 @@ import numpy as np
 import polars as pl
 
 from prefstats.game.cards import RANKS, SUITS
+from prefstats.game.variants import Variant
 from prefstats.sim.storage import ENUMS, enum_columns
 
 __all__ = ["readable", "to_frame"]
@@ -157,7 +158,7 @@ def readable(frame: pl.LazyFrame | pl.DataFrame | str | Path) -> pl.LazyFrame | 
     return frame.with_columns(exprs) if exprs else frame
 
 
-def to_frame(states: np.ndarray, variant, *, deal_ids: np.ndarray | None = None
+def to_frame(states: np.ndarray, variant: Variant, *, deal_ids: np.ndarray | None = None
              ) -> pl.DataFrame:
     """Finished :data:`~prefstats.game.engine.STATE` records (from
     :func:`~prefstats.sim.play.play_batch` or :func:`~prefstats.sim.play.play_hand`) as a polars

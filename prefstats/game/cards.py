@@ -19,6 +19,7 @@ import re
 import llvmlite.binding as llvm
 import numba
 import numpy as np
+import numpy.typing as npt
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
@@ -393,7 +394,7 @@ def suit_holdings(masks) -> np.ndarray:
     return ((m[..., None] >> _SHIFTS) & 0xFF).astype(np.uint8)
 
 
-def suit_lengths(masks) -> np.ndarray:
+def suit_lengths(masks: int | npt.ArrayLike) -> np.ndarray:
     """Cards held in each suit: shape ``(..., 4)``, uint8."""
     return np.bitwise_count(suit_holdings(masks))
 

@@ -28,7 +28,10 @@ whether it is played without the talon), a whist call (``W_PASS``, ``W_WHIST``,
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from prefstats.game.auction import (
@@ -65,6 +68,7 @@ from prefstats.game.tricks import (
     talon_trick_winner,
     trick_winner,
 )
+from prefstats.game.variants import Variant
 
 AUCTION, DISCARD, CONTRACT, WHIST, PLAY, DONE, LAY = range(7)
 PHASES = ("auction", "discard", "contract", "whist", "play", "done", "lay")
@@ -178,8 +182,13 @@ OBSERVATION = np.dtype(
  R_DARK_MISERE, R_BOMB_RASPASY, R_RANK) = range(17)
 N_RULES = R_RANK + N_CALLS
 
+#: The ``rules`` argument of the compiled functions: a variant's options laid out by
+#: :func:`rules_array` (a :class:`~prefstats.game.variants.Variant` is the validated
+#: configuration it is made from).
+RulesArray: TypeAlias = npt.NDArray[np.int64]
 
-def rules_array(variant) -> np.ndarray:
+
+def rules_array(variant: Variant) -> RulesArray:
     """The options of ``variant`` that the engine needs, as an int64 array."""
     rules = np.zeros(N_RULES, dtype=np.int64)
     rules[R_DUMMY] = dummy_seat(variant)

@@ -23,12 +23,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from prefstats.game import engine
 from prefstats.game.auction import DARK
 from prefstats.game.cards import card_counts, format_cards, lowest_card
 from prefstats.game.contracts import N_CONTRACTS, TRUMP
+from prefstats.game.deal import Deals
+from prefstats.game.scoring import ScoreSheet
+from prefstats.game.variants import Variant
 from prefstats.players.base import Observation, OracleObservation, Player
 from prefstats.players.builtin import (
     DOUBLE_DUMMY_OPEN,
@@ -133,13 +137,13 @@ def play_hand(
     hands: Sequence[int],
     talon: int,
     players: Sequence[Player],
-    variant,
+    variant: Variant,
     *,
     talon_first: int | None = None,
     min_level: int = 6,
     raspasy_step: int = 0,
     bombs: Sequence[int] | None = None,
-    sheet=None,
+    sheet: ScoreSheet | None = None,
 ) -> np.void:
     """Play one deal with ``players`` (one per active seat, from the dealer's left) and
     return its final :data:`engine.STATE` record.
@@ -314,15 +318,15 @@ def _batch_kernel(hands, talon, talon_first, min_level, raspasy_step, bombs, rul
 
 
 def play_batch(
-    deals,
-    variant,
+    deals: Deals,
+    variant: Variant,
     *,
     policy: str = "heuristic",
     params: np.ndarray | None = None,
     key: int = 0,
     min_level: int | np.ndarray = 6,
     raspasy_step: int | np.ndarray = 0,
-    bombs=None,
+    bombs: int | npt.ArrayLike | None = None,
     double_dummy: bool | None = None,
 ) -> np.ndarray:
     """Play ``deals`` (a :class:`~prefstats.game.deal.Deals`) with the compiled built-in

@@ -61,6 +61,7 @@ from prefstats.game.contracts import LEVEL, MISERE, N_CONTRACTS, NO_TRUMP, parse
 from prefstats.game.deal import Deals
 from prefstats.game.engine import lowest_bid_up_to
 from prefstats.game.scoring import deal_values, score_states
+from prefstats.game.variants import Variant
 from prefstats.players.base import Observation
 from prefstats.players.builtin import (
     DOUBLE_DUMMY_OPEN,
@@ -390,7 +391,7 @@ def _chunk_values(variant, deals, seat, decision, options, key, policy, params):
             states["contract"].copy(), reached)
 
 
-def rollout(variant, deals, *, seat: int, decision: str, options: Sequence,
+def rollout(variant: Variant, deals: Deals, *, seat: int, decision: str, options: Sequence,
             seed: int = 0, policy: str = "heuristic", params: np.ndarray | None = None,
             workers: int = 1) -> pl.DataFrame:
     """Play each of ``deals`` once per option with ``seat``'s ``decision`` forced to it
@@ -644,7 +645,7 @@ def decisions_table(variant, deals, decisions: Sequence[str], *, seed: int,
     })
 
 
-def simulate_decisions(variant, *, hands: int, seed: int, out: str | Path,
+def simulate_decisions(variant: Variant, *, hands: int, seed: int, out: str | Path,
                        decisions: Sequence[str] = DATASET_DECISIONS, chunk_size: int = 20_000,
                        policy: str = "heuristic", params: np.ndarray | None = None,
                        **options: Any) -> dict[str, Any]:

@@ -68,6 +68,7 @@ from collections.abc import Sequence
 
 import numba
 import numpy as np
+import numpy.typing as npt
 
 from prefstats.game.cards import N_CARDS, format_cards
 from prefstats.game.tricks import legal_cards
@@ -174,7 +175,9 @@ def _run_batch(hands, trump, leader, declarer, misere, *, leads: bool, threads: 
     return out
 
 
-def solve_batch(hands, trump, leader, declarer, misere=False, *, threads: int | None = None
+def solve_batch(hands: npt.ArrayLike, trump: int | Sequence[int | None] | np.ndarray | None,
+                leader: int | npt.ArrayLike, declarer: int | npt.ArrayLike,
+                misere: bool | npt.ArrayLike = False, *, threads: int | None = None
                 ) -> np.ndarray:
     """Declarer's tricks for each row of ``hands`` (shape (n, 3)), as an int8 array.
 
@@ -271,7 +274,7 @@ def _prepare_position(hands, trick: Sequence[int], trump, leader: int, declarer:
     return arr, padded, tr, lead, decl, bool(misere)
 
 
-def card_values_batch(hands, *, trump: int | None, leader: int, declarer: int,
+def card_values_batch(hands: npt.ArrayLike, *, trump: int | None, leader: int, declarer: int,
                       trick: Sequence[int] = (), misere: bool = False) -> np.ndarray:
     """Values of every card of one decision in each of many worlds: ``(k, 32)`` int8,
     the declarer's tricks from the current trick on after the seat to move plays that
@@ -318,7 +321,7 @@ def card_values(hands: Sequence[int], *, trump: int | None, leader: int, declare
     return {c: int(out[c]) for c in range(N_CARDS) if out[c] >= 0}
 
 
-def best_card(hands, *, trump: int | None, leader: int, declarer: int,
+def best_card(hands: npt.ArrayLike, *, trump: int | None, leader: int, declarer: int,
               trick: Sequence[int] = (), misere: bool = False) -> int:
     """The card of the seat to move with the best total value over the worlds ``hands``
     (as in :func:`card_values_batch`): the most tricks for the declarer's side, on
