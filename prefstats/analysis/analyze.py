@@ -109,7 +109,7 @@ def _positions(text: str) -> dict[tuple, int]:
     decoder = json.JSONDecoder()
 
     def skip(i: int) -> int:
-        return _WS.match(text, i).end()
+        return _WS.match(text, i).end()  # type: ignore[union-attr]  # matches anywhere
 
     def value(i: int, path: tuple) -> int:
         i = skip(i)
@@ -121,7 +121,7 @@ def _positions(text: str) -> dict[tuple, int]:
         n = 0
         while text[i] != close:
             if close == "}":
-                key, i = json.decoder.scanstring(text, i + 1)
+                key, i = json.decoder.scanstring(text, i + 1)  # type: ignore[attr-defined]
                 i = value(skip(i) + 1, (*path, key))
             else:
                 i = value(i, (*path, n))
@@ -617,9 +617,9 @@ def _options(variant: Variant, decision: str, legal: int) -> dict[str, int | Non
         return {str(level): None for level in LEVELS}
     if decision == "contract":
         return {str(Contract(c)): c for c in range(MISERE) if legal >> c & 1} | {
-            str(Contract(c)): c for c in range(MISERE + 1, 26) if legal >> c & 1}
+            str(Contract(c)): c for c in range(MISERE + 1, 26) if legal >> c & 1}  # type: ignore[return-value]
     rules = engine.rules_array(variant)
-    out = {}
+    out: dict[str, int | None] = {}
     for option in OPTIONS[decision]:
         try:
             code = option_codes(variant, decision, [option])[0]
@@ -687,7 +687,8 @@ def _rollout_row(step, record, variant, decision, *, steps, deals, seed, policy,
     hand = int(st["dealt"][seat])
     block = len(hand_deals(hand, seat, 1, talon=talon))
     dealt = hand_deals(hand, seat, -(-deals // block), seed=seed, talon=talon)[:deals]
-    values, kept = [], 0
+    parts: list[np.ndarray] = []
+    kept = 0
     for a in range(0, deals, ROLLOUT_CHUNK):
         part = dealt[a:a + ROLLOUT_CHUNK]
         finals, legal = rollout_states(variant, part, seat=seat, decision=decision,
@@ -697,10 +698,10 @@ def _rollout_row(step, record, variant, decision, *, steps, deals, seed, policy,
         ok = legal.all(axis=1)
         if condition == "record":
             ok &= _matches(finals[:, 0], st)
-        values.append(value[ok])
+        parts.append(value[ok])
         kept += int(ok.sum())
         tick(len(part))
-    values = np.concatenate(values) if values else np.zeros((0, len(names)))
+    values = np.concatenate(parts) if parts else np.zeros((0, len(names)))
     base = {"n": kept, "dealt": deals, "acceptance": kept / deals, **_label(decision)}
     if kept == 0:
         heard = " (calls and discard)" if decision == "contract" else ""
@@ -736,7 +737,7 @@ def _rollout_row(step, record, variant, decision, *, steps, deals, seed, policy,
 
 
 #: Columns of :func:`analyze`'s frame, in order, with their types.
-SCHEMA = {
+SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "step": pl.Int64, "field": pl.Utf8, "line": pl.Int64, "seat": pl.Int64,
     "plays_for": pl.Int64, "decision": pl.Utf8, "method": pl.Utf8, "done": pl.Utf8,
     "best": pl.Utf8, "value_done": pl.Float64, "value_best": pl.Float64, "loss": pl.Float64,

@@ -30,6 +30,7 @@ each Enum lists its names in code order (the ladder for contracts), so
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import polars as pl
@@ -180,4 +181,4 @@ def to_frame(states: np.ndarray, variant: Variant, *, deal_ids: np.ndarray | Non
     ids = np.arange(len(states)) if deal_ids is None else np.asarray(deal_ids)
     if ids.shape != (len(states),) or (ids < 0).any():
         raise ValueError(f"deal_ids must be {len(states)} non-negative numbers, one a state")
-    return enum_columns(pl.from_arrow(deals_table(states, ids, variant)))
+    return enum_columns(cast(pl.DataFrame, pl.from_arrow(deals_table(states, ids, variant))))

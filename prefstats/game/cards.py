@@ -176,7 +176,7 @@ def _bit_intrinsic(emit, doc: str, arity: int = 1):
         def typer(typingctx, x):
             return typed(x)
     else:
-        def typer(typingctx, x, m):
+        def typer(typingctx, x, m):  # type: ignore[misc]
             return typed(x, m)
 
     typer.__doc__ = doc
@@ -347,7 +347,7 @@ def _pext_tables(x, m):
     k = 0
     for sh in range(0, 32, 8):
         mb = (m >> sh) & 0xFF
-        r |= np.int64(PEXT[mb, (x >> sh) & 0xFF]) << k
+        r |= np.int64(PEXT[mb, (x >> sh) & 0xFF]) << k  # type: ignore[assignment]
         k += popcount(mb)
     return r
 
@@ -358,7 +358,7 @@ def _pdep_tables(x, m):
     k = 0
     for sh in range(0, 32, 8):
         mb = (m >> sh) & 0xFF
-        r |= np.int64(PDEP[mb, (x >> k) & 0xFF]) << sh
+        r |= np.int64(PDEP[mb, (x >> k) & 0xFF]) << sh  # type: ignore[assignment]
         k += popcount(mb)
     return r
 

@@ -123,7 +123,7 @@ class Contract:
     def __str__(self) -> str:
         if self.is_misere:
             return "misère"
-        return f"{self.level}{STRAIN_NAMES[self.strain]}"
+        return f"{self.level}{STRAIN_NAMES[self.strain]}"  # type: ignore[index]  # not misère
 
 
 _STRAIN_OF_TEXT = {ch: i for i, ch in enumerate(SUITS)}

@@ -214,7 +214,7 @@ def seed_keys(seed: int | None) -> tuple[int, np.uint64, np.uint64]:
     """The entropy and the two 64-bit keys of a seed (fresh entropy when ``None``)."""
     seq = np.random.SeedSequence(seed)
     k0, k1 = seq.generate_state(2, dtype=np.uint64)
-    return int(seq.entropy), k0, k1
+    return int(seq.entropy), k0, k1  # type: ignore[arg-type]  # one int here
 
 
 def free_slots() -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -375,7 +375,7 @@ class Variant:
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            checked = _check_field(f.name, f.type, value)
+            checked = _check_field(f.name, f.type, value)  # type: ignore[arg-type]  # a str
             if checked is not value:
                 object.__setattr__(self, f.name, checked)
             choices = f.metadata["choices"]

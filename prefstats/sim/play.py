@@ -167,7 +167,7 @@ def play_hand(
         seat = int(st["controller"])
         player = players[seat]
         if getattr(player, "sees_all", False):  # an oracle, for comparisons
-            seen = OracleObservation(obs.copy(), variant, sheet, st.copy())
+            seen: Observation = OracleObservation(obs.copy(), variant, sheet, st.copy())
         else:
             seen = Observation(obs.copy(), variant, sheet)
         action = int(player.act(seen))
@@ -323,7 +323,7 @@ def play_batch(
     *,
     policy: str = "heuristic",
     params: np.ndarray | None = None,
-    key: int = 0,
+    key: int | np.integer = 0,
     min_level: int | np.ndarray = 6,
     raspasy_step: int | np.ndarray = 0,
     bombs: int | npt.ArrayLike | None = None,

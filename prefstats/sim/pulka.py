@@ -325,7 +325,7 @@ def play_pulkas(
     pool_target: int,
     policy: str = "heuristic",
     params: np.ndarray | None = None,
-    player_key: int = 0,
+    player_key: int | np.integer = 0,
     max_deals: int = 5000,
     with_deals: bool = False,
 ) -> dict[str, np.ndarray]:

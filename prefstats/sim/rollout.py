@@ -506,7 +506,7 @@ def play_forced_hands(variant, deals, *, seat: int, decision: str, options: Sequ
             for s, p in enumerate(players):
                 p.start_deal(seat_key(np.uint64(key), deals.index[i], s))
             forced = ForcedPlayer(players[seat], variant, seat, decision, codes[i, o])
-            players[seat] = forced
+            players[seat] = forced  # type: ignore[call-overload]  # plays as one
             try:
                 states[i, o] = play_hand(deals.hands[i], deals.talon[i], players, variant,
                                          talon_first=deals.talon_first[i])
@@ -535,8 +535,9 @@ def hand_deals(hand: int, seat: int, blocks: int, *, seed: int = 0, start: int =
             raise ValueError(f"the talon is two cards not in the hand, got {format_cards(talon)}")
         pairs = np.array([talon], dtype=np.uint32)
     else:
-        cards = [c for c in range(32) if unseen >> c & 1]
-        pairs = np.array([(1 << a) | (1 << b) for i, a in enumerate(cards) for b in cards[i + 1:]],
+        unseen_cards = [c for c in range(32) if unseen >> c & 1]
+        pairs = np.array([(1 << a) | (1 << b) for i, a in enumerate(unseen_cards)
+                          for b in unseen_cards[i + 1:]],
                          dtype=np.uint32)
     others = [s for s in range(3) if s != seat]
     m = len(pairs)

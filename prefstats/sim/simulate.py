@@ -251,10 +251,10 @@ def run_chunk(spec: RunSpec, index: int, run: str) -> tuple[int, bytes, int, int
     count = min(spec.chunk_size, spec.size - start)
     params = np.array(spec.params)
     if spec.kind == "decisions":  # prefstats.sim.rollout.DecisionSpec makes its own rows
-        table = spec.table(start, count)
+        table = spec.table(start, count)  # type: ignore[attr-defined]
     elif spec.kind != "deals":
         ids = np.arange(start, start + count, dtype=np.int64)
-        result = play_pulkas(spec.variant, ids, seed=spec.seed, pool_target=spec.pool_target,
+        result = play_pulkas(spec.variant, ids, seed=spec.seed, pool_target=spec.pool_target,  # type: ignore[arg-type]
                              policy=spec.policy, params=params, player_key=player_key(spec.seed),
                              with_deals=spec.kind == "pulka-deals")
         if spec.kind == "pulkas":
@@ -314,7 +314,7 @@ def _existing(folder: Path, spec: RunSpec, run: str, force: bool) -> dict[str, A
         _check_empty(folder, chunks_ok=False)
         return None
     if manifest.get("signature") != run:
-        old = manifest.get("spec") if isinstance(manifest.get("spec"), dict) else {}
+        old: dict[str, Any] = manifest["spec"] if isinstance(manifest.get("spec"), dict) else {}
         new = spec.describe()
         differ = sorted(k for k in new if k != size_key(new) and old.get(k) != new[k])
         raise DatasetError(
@@ -614,7 +614,7 @@ def _make(folder: Path, spec: RunSpec, run: str, plan: tuple, show: bool,
 def usable_cores() -> int:
     """The cores this process may run on: the default number of workers of every
     command that runs in parallel."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 class _Progress:
@@ -622,7 +622,7 @@ class _Progress:
 
     def __init__(self, show: bool, total: int, done: int, unit: str) -> None:
         self.show, self.total, self.done, self.unit = show, total, done, unit
-        self.bar = None
+        self.bar: Any = None
 
     def __enter__(self) -> _Progress:
         if self.show:

@@ -45,7 +45,7 @@ import uuid
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import polars as pl
@@ -165,7 +165,10 @@ def enum_table(table: pa.Table) -> pa.Table:
     return table
 
 
-def enum_columns(frame: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame | pl.DataFrame:
+Frame = TypeVar("Frame", pl.LazyFrame, pl.DataFrame)
+
+
+def enum_columns(frame: Frame) -> Frame:
     """``frame`` (a dataset's rows as read) with its code columns typed as their Enums
     (a no-op on the files prefstats writes, which polars reads as those Enums)."""
     schema = frame.collect_schema() if isinstance(frame, pl.LazyFrame) else frame.schema
@@ -299,7 +302,7 @@ def remake_command(folder: Path, manifest: dict[str, Any]) -> str:
     from prefstats.players.builtin import resolve_params
     from prefstats.players.params import parameters
 
-    spec = manifest.get("spec") if isinstance(manifest.get("spec"), dict) else {}
+    spec: dict[str, Any] = manifest["spec"] if isinstance(manifest.get("spec"), dict) else {}
     kind = spec.get("kind", "deals")
     if kind == "pulka-deals":
         folder = folder.parent
@@ -307,7 +310,7 @@ def remake_command(folder: Path, manifest: dict[str, Any]) -> str:
     words = {"deals": ["simulate"], "decisions": ["simulate-decisions"]}.get(
         kind, ["simulate-pulkas"])
     words.append(f"--{'pulkas' if size == 'pulkas' else 'hands'} {spec.get(size)}")
-    rules = spec.get("variant") if isinstance(spec.get("variant"), dict) else {}
+    rules: dict[str, Any] = spec["variant"] if isinstance(spec.get("variant"), dict) else {}
     try:
         preset = get_variant(rules["base"], players=rules["players"])
         words.append(f"--variant {preset.base}" if tomllib.loads(preset.to_toml()) == rules
@@ -325,7 +328,7 @@ def remake_command(folder: Path, manifest: dict[str, Any]) -> str:
     if kind == "decisions":
         words.append(f"--decisions {','.join(spec.get('decisions', {}))}")
     words += [f"--seed {spec.get('seed')}", f"--chunk-size {spec.get('chunk_size')}"]
-    players = spec.get("players") if isinstance(spec.get("players"), dict) else {}
+    players: dict[str, Any] = spec["players"] if isinstance(spec.get("players"), dict) else {}
     policy = players.get("policy", "heuristic")
     if policy != "heuristic":
         words.append(f"--policy {policy}")
