@@ -18,12 +18,14 @@ run: $(STAMP)
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 	$(VENV)/bin/python -m pytest -q -n $(TEST_WORKERS) -m "not slow"
 
 # Everything, the slow checks kept out of CI included.
 test-all: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 	$(VENV)/bin/python -m pytest -q -n $(TEST_WORKERS)
 
 bench: $(STAMP)
@@ -34,4 +36,4 @@ lint: $(STAMP)
 	$(VENV)/bin/lint-imports
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache
