@@ -50,19 +50,31 @@ _SEPARATORS = re.compile(r"[\s,;]+")
 
 
 def card_index(rank: int, suit: int) -> int:
-    """Index of the card of ``rank`` (0 = seven .. 7 = ace) in ``suit``."""
+    """Index of the card of ``rank`` (0 = seven .. 7 = ace) in ``suit``.
+
+    >>> card_index(7, 0), card_index(0, 3)  # the ace of spades, the seven of hearts
+    (7, 24)
+    """
     return 8 * suit + rank
 
 
 def card_name(card: int) -> str:
-    """Name of one card index, e.g. ``card_name(31) == 'A♥'``."""
+    """Name of one card index.
+
+    >>> card_name(31), card_name(3)
+    ('A♥', '10♠')
+    """
     if not 0 <= card < N_CARDS:
         raise ValueError(f"card index {card} is outside 0..31")
     return RANKS[card & 7] + SUITS[card >> 3]
 
 
 def cards_of(mask: int) -> list[int]:
-    """Indices of the cards in ``mask``, ascending."""
+    """Indices of the cards in ``mask``, ascending.
+
+    >>> cards_of(parse_cards("♠A ♥7"))
+    [7, 24]
+    """
     mask = int(mask)
     return [c for c in range(N_CARDS) if mask >> c & 1]
 
@@ -130,6 +142,11 @@ def format_cards(mask: int, *, voids: bool = False) -> str:
 
     Void suits are left out unless ``voids`` is true (then shown as ``♦-``); the empty
     set is ``'-'``. ``parse_cards(format_cards(m)) == m`` for every mask.
+
+    >>> format_cards(parse_cards("S:AKQ H:T9"))
+    '♠AKQ ♥109'
+    >>> format_cards(parse_cards("♠AKQ"), voids=True)
+    '♠AKQ ♣- ♦- ♥-'
     """
     mask = int(mask)
     if not 0 <= mask <= FULL_DECK:
@@ -395,7 +412,11 @@ def suit_holdings(masks) -> np.ndarray:
 
 
 def suit_lengths(masks: int | npt.ArrayLike) -> np.ndarray:
-    """Cards held in each suit: shape ``(..., 4)``, uint8."""
+    """Cards held in each suit: shape ``(..., 4)``, uint8.
+
+    >>> suit_lengths(parse_cards("♠AKQ ♥10 9")).tolist()
+    [3, 0, 0, 2]
+    """
     return np.bitwise_count(suit_holdings(masks))
 
 
