@@ -94,7 +94,13 @@ DECISION_OF_PHASE = {engine.AUCTION: "call", engine.DISCARD: "discard",
 
 class RecordError(ValueError):
     """A deal record that cannot be read or could not have been played; the message
-    names the file, line and field."""
+    names the file, line and field.
+
+    >>> parse_record('{"hands": 1')  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    prefstats.analysis.analyze.RecordError: record line 1, column ...: not valid JSON: ...
+    """
 
 
 # ---- reading a record ----------------------------------------------------------------
@@ -169,7 +175,14 @@ class DealRecord:
 
 def parse_record(text: str, source: str = "record") -> DealRecord:
     """A :class:`DealRecord` from JSON text; a syntax error is a :class:`RecordError`
-    naming its line and column."""
+    naming its line and column.
+
+    >>> import pathlib, prefstats
+    >>> path = pathlib.Path(prefstats.__file__).parents[1] / "examples" / "deal.json"
+    >>> record = parse_record(path.read_text("utf-8"), str(path))
+    >>> len(record.data["hands"])
+    3
+    """
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -183,7 +196,13 @@ def parse_record(text: str, source: str = "record") -> DealRecord:
 
 
 def load_record(path: str | Path) -> DealRecord:
-    """Read the deal record at ``path`` (see :func:`parse_record`)."""
+    """Read the deal record at ``path`` (see :func:`parse_record`).
+
+    >>> import pathlib, prefstats
+    >>> path = pathlib.Path(prefstats.__file__).parents[1] / "examples" / "deal.json"
+    >>> sorted(load_record(path).data)[:3]
+    ['calls', 'comment', 'contract']
+    """
     path = Path(path)
     try:
         text = path.read_text("utf-8")
@@ -324,7 +343,15 @@ def _card_error(record, path, st, card: int, legal: int) -> RecordError:
 
 def replay(record: DealRecord, variant: Variant) -> tuple[list[Step], np.ndarray]:
     """Every recorded decision (:class:`Step`) and the final state, replayed through the
-    engine; anything missing, left over or illegal raises :class:`RecordError`."""
+    engine; anything missing, left over or illegal raises :class:`RecordError`.
+
+    >>> import pathlib, prefstats
+    >>> path = pathlib.Path(prefstats.__file__).parents[1] / "examples" / "deal.json"
+    >>> from prefstats.game.variants import get_variant
+    >>> steps, final = replay(load_record(path), get_variant("sochi"))
+    >>> len(steps) > 30, int(final["phase"]) == engine.DONE
+    (True, True)
+    """
     state = _start(record)
     st = state[0]
     rules = engine.rules_array(variant)
@@ -800,7 +827,14 @@ def analyze(record: DealRecord | Mapping | str | Path, variant: Variant | str | 
     overrides the record's. ``deals`` is the number of deals dealt per call decision,
     ``seed`` keys them and the players' random choices, ``policy`` is the continuation
     player model, ``condition`` ``"record"`` or ``"none"``. ``progress(done, total)``
-    is called as the work advances."""
+    is called as the work advances.
+
+    >>> import pathlib, prefstats
+    >>> path = pathlib.Path(prefstats.__file__).parents[1] / "examples" / "deal.json"
+    >>> frame = analyze(path, deals=10)
+    >>> frame.columns[:4], frame.height > 20
+    (['step', 'field', 'line', 'seat'], True)
+    """
     if isinstance(record, str | Path):
         record = load_record(record)
     elif not isinstance(record, DealRecord):

@@ -144,6 +144,14 @@ def readable(frame: pl.LazyFrame | pl.DataFrame | str | Path) -> pl.LazyFrame | 
 
     A code outside its table (a frame that is not a dataset's) raises when the frame
     is evaluated.
+
+    >>> from prefstats.game.deal import deal
+    >>> from prefstats.game.variants import get_variant
+    >>> from prefstats.sim.play import play_batch
+    >>> v = get_variant("sochi")
+    >>> frame = readable(to_frame(play_batch(deal(3, seed=1), v), v))
+    >>> frame["hand0"].dtype, frame.height
+    (String, 3)
     """
     if isinstance(frame, str | Path):
         from prefstats.sim.storage import load
@@ -167,6 +175,14 @@ def to_frame(states: np.ndarray, variant: Variant, *, deal_ids: np.ndarray | Non
     (Enum code columns): pool, mountain and whist entries in points, values in whists
     (see docs/DATA.md). ``deal_ids`` fills ``deal_id`` (e.g. ``deals.index``; default
     ``0..n-1``). Pass the result to :func:`readable` to name the cards too.
+
+    >>> from prefstats.game.deal import deal
+    >>> from prefstats.game.variants import get_variant
+    >>> from prefstats.sim.play import play_batch
+    >>> v = get_variant("sochi")
+    >>> frame = to_frame(play_batch(deal(3, seed=1), v), v)
+    >>> frame.height, "kind" in frame.columns
+    (3, True)
     """
     from prefstats.game import engine
     from prefstats.sim.simulate import deals_table

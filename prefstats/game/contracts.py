@@ -74,7 +74,11 @@ QUOTA = _table(lambda lv, s: 2 if lv == 6 else 1, 0, np.uint8)
 
 @dataclass(frozen=True, order=True)
 class Contract:
-    """One contract, ordered by the ladder. ``Contract(code)`` or :func:`parse_contract`."""
+    """One contract, ordered by the ladder. ``Contract(code)`` or :func:`parse_contract`.
+
+    >>> str(Contract(5)), parse_contract("7NT") > Contract(5)
+    ('7♠', True)
+    """
 
     code: int
 

@@ -184,7 +184,14 @@ class Deals:
     """A batch of deals: ``hands`` (n, 3) uint32 in seat order from the dealer's left,
     ``talon`` (n,) uint32, where they come from -- the ``seed`` entropy and each deal's
     number ``index`` in that seed's stream -- and ``talon_first`` (n,) int8, the talon
-    card turned first on a raspasy (either card with probability ½)."""
+    card turned first on a raspasy (either card with probability ½).
+
+    >>> deals = deal(3, seed=1)
+    >>> deals.hands.shape, deals.talon.shape, deals.index.tolist()
+    ((3, 3), (3,), [0, 1, 2])
+    >>> len(deals[1:])
+    2
+    """
 
     hands: np.ndarray
     talon: np.ndarray

@@ -119,6 +119,10 @@ class Variant:
 
     Each field's documentation is in its metadata (``Variant.describe(name)``) and is
     written as a comment by :meth:`to_toml`.
+
+    >>> v = get_variant("sochi")
+    >>> v.base, v.players, v == get_variant("sochi")
+    ('sochi', 3, True)
     """
 
     base: str = field(metadata=_doc("preset this variant starts from", PRESETS))
@@ -696,7 +700,11 @@ def _renamed(options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def load_variant_text(text: str) -> Variant:
-    """A variant from TOML text: ``base = "sochi"`` plus options (see :func:`load_variant`)."""
+    """A variant from TOML text: ``base = "sochi"`` plus options (see :func:`load_variant`).
+
+    >>> load_variant_text('base = "rostov"').base
+    'rostov'
+    """
     try:
         values = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -723,6 +731,12 @@ def load_variant(path: str | Path) -> Variant:
 
     Unknown keys, wrong types and impossible combinations raise ``ValueError`` naming
     the key. ``load_variant`` reads back what :meth:`Variant.to_toml` writes.
+
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "house.toml"
+    >>> _ = path.write_text(get_variant("rostov", players=4).to_toml(), "utf-8")
+    >>> load_variant(path) == get_variant("rostov", players=4)
+    True
     """
     return load_variant_text(Path(path).read_text("utf-8"))
 

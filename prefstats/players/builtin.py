@@ -159,6 +159,16 @@ class BuiltinPlayer(BasePlayer):
     Call :meth:`start_deal` with the deal's key before each deal (the batch driver
     uses ``seat_key(base_key, deal_index, seat)``); each decision's random key follows
     from it and :func:`decision_number`.
+        >>> from prefstats.game.deal import deal
+    >>> from prefstats.game.variants import get_variant
+    >>> from prefstats.sim.play import play_hand
+    >>> players = [BuiltinPlayer("heuristic") for _ in range(3)]
+    >>> for seat, p in enumerate(players):
+    ...     p.start_deal(seat_key(0, 0, seat))
+    >>> d = deal(1, seed=3)
+    >>> st = play_hand(d.hands[0], d.talon[0], players, get_variant("sochi"))
+    >>> int(st["tricks"][:3].sum())
+    10
     """
 
     def __init__(self, policy: str = "heuristic", params: np.ndarray | None = None) -> None:

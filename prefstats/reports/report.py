@@ -389,7 +389,17 @@ def _paired_chart(table: pl.DataFrame, path: Path, baseline: str) -> list[Path]:
 
 def report(path: str | Path, out: str | Path, *, pulkas: str | Path | None = None) -> Path:
     """Write the report of the dataset at ``path`` into ``out``, linking the guide when
-    ``out`` holds one (``prefstats guide``)."""
+    ``out`` holds one (``prefstats guide``).
+
+    >>> import tempfile
+    >>> from prefstats.game.variants import get_variant
+    >>> from prefstats.sim.simulate import simulate
+    >>> data, out = tempfile.mkdtemp(), tempfile.mkdtemp()
+    >>> _ = simulate(get_variant("sochi"), hands=60, seed=1, out=data, workers=1,
+    ...              progress=False)
+    >>> report(data, out).name  # doctest: +ELLIPSIS
+    '...'
+    """
     written = dataset_report(path, pulkas=pulkas)
     if (Path(out) / "guide.md").is_file():
         written.links.append(("when to bid, misère, whist or pass (the guide)", "guide.md"))
@@ -400,5 +410,18 @@ def report(path: str | Path, out: str | Path, *, pulkas: str | Path | None = Non
 
 
 def comparison(paths: Sequence[str | Path], out: str | Path) -> Path:
-    """Write the comparison of the datasets at ``paths`` into ``out``."""
+    """Write the comparison of the datasets at ``paths`` into ``out``.
+
+    >>> import tempfile
+    >>> from prefstats.game.variants import get_variant
+    >>> from prefstats.sim.simulate import simulate
+    >>> data, out = tempfile.mkdtemp(), tempfile.mkdtemp()
+    >>> _ = simulate(get_variant("sochi"), hands=60, seed=1, out=data, workers=1,
+    ...              progress=False)
+    >>> other = tempfile.mkdtemp()
+    >>> _ = simulate(get_variant("rostov"), hands=60, seed=1, out=other, workers=1,
+    ...              progress=False)
+    >>> comparison([data, other], out).name  # doctest: +ELLIPSIS
+    '...'
+    """
     return write_report(comparison_report(paths), out)

@@ -150,6 +150,14 @@ def play_hand(
 
     Each decision goes to the seat that makes it, as an :class:`Observation`; forced
     decisions are made by the engine. An illegal decision raises ``ValueError``.
+        >>> from prefstats.game.deal import deal
+    >>> from prefstats.game.variants import get_variant
+    >>> from prefstats.players.base import RandomLegalPlayer
+    >>> d = deal(1, seed=3)
+    >>> st = play_hand(d.hands[0], d.talon[0], [RandomLegalPlayer(seed=s) for s in range(3)],
+    ...                get_variant("sochi"))
+    >>> int(st["phase"]) == engine.DONE
+    True
     """
     if len(players) != 3:
         raise ValueError(f"expected three players, one per active seat, got {len(players)}")
@@ -338,6 +346,11 @@ def play_batch(
     uses ``deals.index[i]``, so a chunk of a run plays exactly as in the whole run.
     ``bombs`` (classic) is each seat's next bomb multiplier: one value, one per seat, or
     ``(n, 3)``; default 1 (no bombs).
+        >>> from prefstats.game.deal import deal
+    >>> from prefstats.game.variants import get_variant
+    >>> states = play_batch(deal(3, seed=1), get_variant("sochi"))
+    >>> len(states), bool((states["phase"] == engine.DONE).all())
+    (3, True)
     """
     if policy not in POLICIES:
         raise ValueError(f"unknown built-in policy {policy!r}; choose from {POLICIES}")

@@ -405,6 +405,13 @@ def rollout(variant: Variant, deals: Deals, *, seat: int, decision: str, options
     unforced branches play as the dataset of that seed. ``workers`` threads share the
     deals (the compiled driver releases the GIL; each thread has its own solver table);
     the rows are the same for any ``workers``.
+
+    >>> from prefstats.game.deal import deal
+    >>> from prefstats.game.variants import get_variant
+    >>> frame = rollout(get_variant("sochi"), deal(2, seed=1), seat=0, decision="first_call",
+    ...                 options=["pass", "bid"])
+    >>> frame.select("deal", "option").rows()
+    [(0, 'pass'), (0, 'bid'), (1, 'pass'), (1, 'bid')]
     """
     option_codes(variant, decision, options)
     _check_seat(variant, seat)
@@ -654,7 +661,17 @@ def simulate_decisions(variant: Variant, *, hands: int, seed: int, out: str | Pa
     ``hands`` deals of ``seed``'s stream, each of ``decisions`` forced to every option
     at every seat. ``options`` are those of :func:`prefstats.sim.simulate.run` (workers,
     backend, force, progress); a rerun resumes or extends, as for ``simulate``. Returns
-    the manifest."""
+    the manifest.
+
+    >>> import tempfile
+    >>> from prefstats.game.variants import get_variant
+    >>> from prefstats.sim.storage import load
+    >>> out = tempfile.mkdtemp()
+    >>> _ = simulate_decisions(get_variant("sochi"), hands=2, seed=1, out=out,
+    ...                        decisions=["whist"], workers=1, progress=False)
+    >>> sorted(set(load(out).collect()["option"]))
+    ['half', 'pass', 'whist']
+    """
     spec = DecisionSpec(variant, hands, seed, chunk_size, policy, _params(params),
                         decisions=tuple(decisions))
     return run(spec, out, **options)

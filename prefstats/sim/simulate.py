@@ -461,6 +461,15 @@ def simulate(
     ``scheduler`` (a local cluster when none is given). A rerun with the same arguments
     resumes; a dataset made with other arguments is refused unless ``force``. Ctrl-C
     keeps the finished chunks. Returns the manifest.
+
+    >>> import tempfile
+    >>> from prefstats.game.variants import get_variant
+    >>> from prefstats.sim.simulate import simulate
+    >>> out = tempfile.mkdtemp()
+    >>> _ = simulate(get_variant("sochi"), hands=20, seed=1, out=out, chunk_size=10,
+    ...              workers=1, progress=False)
+    >>> load(out).collect().height
+    20
     """
     spec = RunSpec(variant, hands, seed, chunk_size, policy, _params(params))
     return run(spec, out, **options)
@@ -482,7 +491,16 @@ def simulate_pulkas(
     """Play ``pulkas`` whole pulkas to ``pool_target`` into the dataset folder ``out``,
     one row per pulka (see :mod:`prefstats.sim.pulka`); otherwise as :func:`simulate`.
     ``with_deals`` also writes every deal of those pulkas, a row a deal with its
-    ``pulka_id``, ``deal_no`` and the dealer's place, as the dataset ``out/deals``."""
+    ``pulka_id``, ``deal_no`` and the dealer's place, as the dataset ``out/deals``.
+
+    >>> import tempfile
+    >>> from prefstats.game.variants import get_variant
+    >>> out = tempfile.mkdtemp()
+    >>> _ = simulate_pulkas(get_variant("sochi"), pulkas=2, pool_target=5, seed=1, out=out,
+    ...                     workers=1, progress=False)
+    >>> load(out).collect().height
+    2
+    """
     kinds = (("pulkas", ""), ("pulka-deals", "deals"))[:2 if with_deals else 1]
     specs = [(RunSpec(variant, pulkas, seed, chunk_size, policy, _params(params), kind,
                       pool_target), sub) for kind, sub in kinds]

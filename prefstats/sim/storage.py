@@ -85,7 +85,14 @@ REPAIR = "rerun the command that made the dataset, with the same arguments, to r
 
 
 class DatasetError(ValueError):
-    """A dataset that cannot be used as asked: missing, corrupt, foreign or mismatched."""
+    """A dataset that cannot be used as asked: missing, corrupt, foreign or mismatched.
+
+    >>> import tempfile
+    >>> load(tempfile.mkdtemp())  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    prefstats.sim.storage.DatasetError: ...
+    """
 
 
 # --- the code columns ---------------------------------------------------------------
@@ -518,6 +525,16 @@ def load(path: str | Path, *, verify: str = "checksum", partial: bool = False) -
     An unfinished dataset (a run that was interrupted) is refused unless ``partial``;
     :func:`describe` then says how much is there. Missing, corrupt, foreign, edited or
     unfinished data raises :class:`DatasetError` naming the file and the repair.
+
+    >>> import tempfile
+    >>> from prefstats.game.variants import get_variant
+    >>> from prefstats.sim.simulate import simulate
+    >>> out = tempfile.mkdtemp()
+    >>> _ = simulate(get_variant("sochi"), hands=20, seed=1, out=out, chunk_size=10,
+    ...              workers=1, progress=False)
+    >>> frame = load(out)
+    >>> frame.select("kind").collect().height, frame.collect_schema()["kind"]
+    (20, Enum(categories=['undecided', 'game', 'misere', 'raspasy']))
     """
     if verify not in ("checksum", "footer", "none"):
         raise ValueError(f"verify must be 'checksum', 'footer' or 'none', got {verify!r}")

@@ -206,7 +206,12 @@ def _one_row(hands: Sequence[int]) -> np.ndarray:
 
 def solve(hands: Sequence[int], *, trump: int | None, leader: int, declarer: int,
           misere: bool = False) -> int:
-    """Tricks the declarer takes under perfect play by all (see the module docstring)."""
+    """Tricks the declarer takes under perfect play by all (see the module docstring).
+
+    >>> from prefstats.game.cards import parse_cards as p
+    >>> solve([p("♠A ♥7"), p("♠K ♥8"), p("♠7 ♥A")], trump=None, leader=0, declarer=0)
+    1
+    """
     arr, lead, decl, tr, mis = _prepare(_one_row(hands), trump, leader, declarer, misere)
     h = arr[0].astype(np.int64)
     stats = np.zeros(1, dtype=np.int64)
