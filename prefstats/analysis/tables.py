@@ -150,7 +150,7 @@ def readable(frame: pl.LazyFrame | pl.DataFrame | str | Path) -> pl.LazyFrame | 
     >>> from prefstats.sim.play import play_batch
     >>> v = get_variant("sochi")
     >>> frame = readable(to_frame(play_batch(deal(3, seed=1), v), v))
-    >>> frame["hand0"].dtype, frame.height
+    >>> frame["hand_0"].dtype, frame.height
     (String, 3)
     """
     if isinstance(frame, str | Path):

@@ -670,7 +670,7 @@ def simulate_decisions(variant: Variant, *, hands: int, seed: int, out: str | Pa
     >>> _ = simulate_decisions(get_variant("sochi"), hands=2, seed=1, out=out,
     ...                        decisions=["whist"], workers=1, progress=False)
     >>> sorted(set(load(out).collect()["option"]))
-    ['half', 'pass', 'whist']
+    ['pass', 'whist']
     """
     spec = DecisionSpec(variant, hands, seed, chunk_size, policy, _params(params),
                         decisions=tuple(decisions))
