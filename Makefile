@@ -29,12 +29,14 @@ test: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet -d site
+	$(VENV)/bin/mypy
 	$(VENV)/bin/python -m pytest -q -n $(TEST_WORKERS) -m "not slow"
 
 # Everything, the slow checks kept out of CI included.
 test-all: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 	$(VENV)/bin/python -m pytest -q -n $(TEST_WORKERS)
 
 bench: $(DEV_STAMP)
@@ -49,4 +51,4 @@ docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict -d site
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache

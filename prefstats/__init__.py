@@ -117,7 +117,30 @@ _LAZY = {
 }
 _MODULE_OF = {name: module for module, names in _LAZY.items() for name in names}
 
-__all__ = ["__version__", *sorted(_MODULE_OF)]
+__all__ = sorted(_MODULE_OF)
+
+#: The public API (tier 1) is the facade and these modules: each lists its names in
+#: ``__all__``, each name documented with an example. A module not listed here is
+#: private, whatever its name: what it defines imports but may change in any release.
+#: ``prefstats.kernels`` is tier 2: the compiled functions numba code may call.
+PUBLIC_MODULES = (
+    "prefstats.errors",
+    "prefstats.game.codes",
+    "prefstats.game.cards",
+    "prefstats.game.deal",
+    "prefstats.game.contracts",
+    "prefstats.game.variants",
+    "prefstats.game.scoring",
+    "prefstats.solver",
+    "prefstats.players",
+    "prefstats.sim.play",
+    "prefstats.sim.simulate",
+    "prefstats.sim.storage",
+    "prefstats.sim.rollout",
+    "prefstats.analysis.analyze",
+    "prefstats.analysis.tables",
+    "prefstats.reports",
+)
 
 
 def __getattr__(name: str):

@@ -29,8 +29,6 @@ from pathlib import Path
 
 from prefstats import _cache
 
-__all__ = ["COMMANDS", "STEPS", "Step", "dispatchers", "needed", "signatures", "warm_up"]
-
 #: The variant every step plays: the compiled code takes a variant's rules as data, so
 #: any one compiles the code of all.
 _VARIANT = "sochi"

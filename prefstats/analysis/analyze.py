@@ -79,28 +79,7 @@ from prefstats.sim.rollout import (
 from prefstats.sim.simulate import player_key
 from prefstats.solver import card_values_batch, solve_batch
 
-__all__ = [
-    "CONDITIONS",
-    "DECISION_OF_PHASE",
-    "FIELDS",
-    "LAY_NAMES",
-    "ROLLOUT_CHUNK",
-    "SCHEMA",
-    "DealRecord",
-    "RecordError",
-    "Step",
-    "analyze",
-    "deal_summary",
-    "load_record",
-    "max_bid_levels",
-    "parse_record",
-    "record_variant",
-    "replay",
-    "rollout_decisions",
-    "seat_totals",
-    "side",
-    "tricks_to_whists",
-]
+__all__ = ["RecordError", "analyze", "load_record", "parse_record", "replay"]
 
 #: Fields of a deal record; anything else is refused (a misspelt field would be lost).
 FIELDS = ("variant", "players", "names", "dealer", "comment", "hands", "talon",
@@ -126,7 +105,7 @@ def _positions(text: str) -> dict[tuple, int]:
     decoder = json.JSONDecoder()
 
     def skip(i: int) -> int:
-        return _WS.match(text, i).end()
+        return _WS.match(text, i).end()  # type: ignore[union-attr]  # matches anywhere
 
     def value(i: int, path: tuple) -> int:
         i = skip(i)
@@ -138,7 +117,7 @@ def _positions(text: str) -> dict[tuple, int]:
         n = 0
         while text[i] != close:
             if close == "}":
-                key, i = json.decoder.scanstring(text, i + 1)
+                key, i = json.decoder.scanstring(text, i + 1)  # type: ignore[attr-defined]
                 i = value(skip(i) + 1, (*path, key))
             else:
                 i = value(i, (*path, n))
@@ -186,7 +165,14 @@ class DealRecord:
 
 def parse_record(text: str, source: str = "record") -> DealRecord:
     """A :class:`DealRecord` from JSON text; a syntax error is a :class:`RecordError`
-    naming its line and column."""
+    naming its line and column.
+
+    >>> import pathlib, prefstats
+    >>> path = pathlib.Path(prefstats.__file__).parents[1] / "examples" / "deal.json"
+    >>> record = parse_record(path.read_text("utf-8"), str(path))
+    >>> len(record.data["hands"])
+    3
+    """
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -200,7 +186,13 @@ def parse_record(text: str, source: str = "record") -> DealRecord:
 
 
 def load_record(path: str | Path) -> DealRecord:
-    """Read the deal record at ``path`` (see :func:`parse_record`)."""
+    """Read the deal record at ``path`` (see :func:`parse_record`).
+
+    >>> import pathlib, prefstats
+    >>> path = pathlib.Path(prefstats.__file__).parents[1] / "examples" / "deal.json"
+    >>> sorted(load_record(path).data)[:3]
+    ['calls', 'comment', 'contract']
+    """
     path = Path(path)
     try:
         text = path.read_text("utf-8")
@@ -341,7 +333,15 @@ def _card_error(record, path, st, card: int, legal: int) -> RecordError:
 
 def replay(record: DealRecord, variant: Variant) -> tuple[list[Step], np.ndarray]:
     """Every recorded decision (:class:`Step`) and the final state, replayed through the
-    engine; anything missing, left over or illegal raises :class:`RecordError`."""
+    engine; anything missing, left over or illegal raises :class:`RecordError`.
+
+    >>> import pathlib, prefstats
+    >>> path = pathlib.Path(prefstats.__file__).parents[1] / "examples" / "deal.json"
+    >>> from prefstats.game.variants import get_variant
+    >>> steps, final = replay(load_record(path), get_variant("sochi"))
+    >>> len(steps) > 30, bool((final["phase"] == engine.DONE).all())
+    (True, True)
+    """
     state = _start(record)
     st = state[0]
     rules = engine.rules_array(variant)
@@ -634,9 +634,9 @@ def _options(variant: Variant, decision: str, legal: int) -> dict[str, int | Non
         return {str(level): None for level in LEVELS}
     if decision == "contract":
         return {str(Contract(c)): c for c in range(MISERE) if legal >> c & 1} | {
-            str(Contract(c)): c for c in range(MISERE + 1, 26) if legal >> c & 1}
+            str(Contract(c)): c for c in range(MISERE + 1, 26) if legal >> c & 1}  # type: ignore[return-value]
     rules = engine.rules_array(variant)
-    out = {}
+    out: dict[str, int | None] = {}
     for option in OPTIONS[decision]:
         try:
             code = option_codes(variant, decision, [option])[0]
@@ -704,7 +704,8 @@ def _rollout_row(step, record, variant, decision, *, steps, deals, seed, policy,
     hand = int(st["dealt"][seat])
     block = len(hand_deals(hand, seat, 1, talon=talon))
     dealt = hand_deals(hand, seat, -(-deals // block), seed=seed, talon=talon)[:deals]
-    values, kept = [], 0
+    parts: list[np.ndarray] = []
+    kept = 0
     for a in range(0, deals, ROLLOUT_CHUNK):
         part = dealt[a:a + ROLLOUT_CHUNK]
         finals, legal = rollout_states(variant, part, seat=seat, decision=decision,
@@ -714,10 +715,10 @@ def _rollout_row(step, record, variant, decision, *, steps, deals, seed, policy,
         ok = legal.all(axis=1)
         if condition == "record":
             ok &= _matches(finals[:, 0], st)
-        values.append(value[ok])
+        parts.append(value[ok])
         kept += int(ok.sum())
         tick(len(part))
-    values = np.concatenate(values) if values else np.zeros((0, len(names)))
+    values = np.concatenate(parts) if parts else np.zeros((0, len(names)))
     base = {"n": kept, "dealt": deals, "acceptance": kept / deals, **_label(decision)}
     if kept == 0:
         heard = " (calls and discard)" if decision == "contract" else ""
@@ -753,7 +754,7 @@ def _rollout_row(step, record, variant, decision, *, steps, deals, seed, policy,
 
 
 #: Columns of :func:`analyze`'s frame, in order, with their types.
-SCHEMA = {
+SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "step": pl.Int64, "field": pl.Utf8, "line": pl.Int64, "seat": pl.Int64,
     "plays_for": pl.Int64, "decision": pl.Utf8, "method": pl.Utf8, "done": pl.Utf8,
     "best": pl.Utf8, "value_done": pl.Float64, "value_best": pl.Float64, "loss": pl.Float64,
@@ -816,7 +817,14 @@ def analyze(record: DealRecord | Mapping | str | Path, variant: Variant | str | 
     overrides the record's. ``deals`` is the number of deals dealt per call decision,
     ``seed`` keys them and the players' random choices, ``policy`` is the continuation
     player model, ``condition`` ``"record"`` or ``"none"``. ``progress(done, total)``
-    is called as the work advances."""
+    is called as the work advances.
+
+    >>> import pathlib, prefstats
+    >>> path = pathlib.Path(prefstats.__file__).parents[1] / "examples" / "deal.json"
+    >>> frame = analyze(path, deals=10)
+    >>> frame.columns[:4], frame.height > 20
+    (['step', 'field', 'line', 'seat'], True)
+    """
     if isinstance(record, str | Path):
         record = load_record(record)
     elif not isinstance(record, DealRecord):

@@ -39,8 +39,6 @@ from prefstats.players.oracle import value_after
 from prefstats.sim.play import new_state, play_batch
 from prefstats.solver import new_table, solve_position
 
-__all__ = ["gap_report", "play_closed", "start_of_play"]
-
 RULES_ONLY, DD_DECLARER, DD_DEFENCE = range(3)
 SETUPS = ("rules", "dd declarer", "dd defence")
 

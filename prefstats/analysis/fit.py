@@ -59,27 +59,6 @@ from prefstats.players import adjust
 from prefstats.sim.rollout import rollout, rollout_states
 from prefstats.sim.simulate import player_key
 
-__all__ = [
-    "CLASS_DECISIONS",
-    "LEVEL_OPTIONS",
-    "LIMIT",
-    "MIN_N",
-    "MISERE_SCALE",
-    "TARGET_MAX",
-    "TARGET_MEAN",
-    "Z95",
-    "best_rows",
-    "directions",
-    "exploitability",
-    "familywise",
-    "fit",
-    "gauge",
-    "next_sizes",
-    "seats_of",
-    "step",
-    "summary",
-]
-
 #: The decision classes gauged, in the report's order.
 CLASS_DECISIONS = ("first_call", "max_bid", "contract", "whist", "misere")
 #: Fewest deals an option needs in a class to count.

@@ -29,8 +29,6 @@ from prefstats.players import evaluate as ev
 from prefstats.sim.play import play_batch
 from prefstats.solver import solve_batch
 
-__all__ = ["player_stats"]
-
 
 def _pct(x, of) -> str:
     return f"{100 * x / of:5.1f} %" if of else "   -  "

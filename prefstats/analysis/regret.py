@@ -19,8 +19,6 @@ from prefstats.players.knowledge import observation_knowledge
 from prefstats.players.pimc import _one_run, pimc_kernel
 from prefstats.sim.play import seat_keys
 
-__all__ = ["closed_games", "regret_rows"]
-
 #: Columns of a regret row: game, trick, cards on the table, the heuristic's card,
 #: PIMC's best, their values (the declarer's tricks) summed over the worlds, the seat,
 #: the leader, the card led and the one winning the trick so far (-1 on a lead), the

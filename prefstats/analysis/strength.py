@@ -46,16 +46,6 @@ from prefstats.players.pimc import searches
 from prefstats.sim.play import default_talon_first, seat_keys, solver_table
 from prefstats.sim.simulate import player_key
 
-__all__ = [
-    "MAX_DEALS",
-    "SIDE_A",
-    "SIDE_B",
-    "FirstCards",
-    "first_cards",
-    "format_gauge",
-    "gauge",
-]
-
 #: Who plays a seat's cards in a setup: policy A or B.
 SIDE_A, SIDE_B = 0, 1
 MAX_DEALS = 10_000_000

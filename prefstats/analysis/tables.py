@@ -30,15 +30,17 @@ each Enum lists its names in code order (the ladder for contracts), so
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import polars as pl
 
 from prefstats.errors import OptionError
 from prefstats.game.cards import RANKS, SUITS
-from prefstats.sim.storage import CALL, CARD, CONTRACT, ENUMS, KIND, ROLE, enum_columns
+from prefstats.game.variants import Variant
+from prefstats.sim.storage import ENUMS, enum_columns
 
-__all__ = ["CALL", "CARD", "CONTRACT", "KIND", "ROLE", "readable", "to_frame"]
+__all__ = ["readable", "to_frame"]
 
 _CARD_MASKS = ("hand_0", "hand_1", "hand_2", "talon", "discard")
 _SEATS = ("declarer",)
@@ -143,6 +145,14 @@ def readable(frame: pl.LazyFrame | pl.DataFrame | str | Path) -> pl.LazyFrame | 
 
     A code outside its table (a frame that is not a dataset's) raises when the frame
     is evaluated.
+
+    >>> from prefstats.game.deal import deal
+    >>> from prefstats.game.variants import get_variant
+    >>> from prefstats.sim.play import play_batch
+    >>> v = get_variant("sochi")
+    >>> frame = readable(to_frame(play_batch(deal(3, seed=1), v), v))
+    >>> frame["hand_0"].dtype, frame.height
+    (String, 3)
     """
     if isinstance(frame, str | Path):
         from prefstats.sim.storage import load
@@ -158,7 +168,7 @@ def readable(frame: pl.LazyFrame | pl.DataFrame | str | Path) -> pl.LazyFrame | 
     return frame.with_columns(exprs) if exprs else frame
 
 
-def to_frame(states: np.ndarray, variant, *, deal_ids: np.ndarray | None = None
+def to_frame(states: np.ndarray, variant: Variant, *, deal_ids: np.ndarray | None = None
              ) -> pl.DataFrame:
     """Finished :data:`~prefstats.game.engine.STATE` records (from
     :func:`~prefstats.sim.play.play_batch` or :func:`~prefstats.sim.play.play_hand`) as a polars
@@ -166,6 +176,14 @@ def to_frame(states: np.ndarray, variant, *, deal_ids: np.ndarray | None = None
     (Enum code columns): pool, mountain and whist entries in points, values in whists
     (see docs/DATA.md). ``deal_ids`` fills ``deal_id`` (e.g. ``deals.index``; default
     ``0..n-1``). Pass the result to :func:`readable` to name the cards too.
+
+    >>> from prefstats.game.deal import deal
+    >>> from prefstats.game.variants import get_variant
+    >>> from prefstats.sim.play import play_batch
+    >>> v = get_variant("sochi")
+    >>> frame = to_frame(play_batch(deal(3, seed=1), v), v)
+    >>> frame.height, "kind" in frame.columns
+    (3, True)
     """
     from prefstats.game import engine
     from prefstats.sim.simulate import deals_table
@@ -180,4 +198,4 @@ def to_frame(states: np.ndarray, variant, *, deal_ids: np.ndarray | None = None
     ids = np.arange(len(states)) if deal_ids is None else np.asarray(deal_ids)
     if ids.shape != (len(states),) or (ids < 0).any():
         raise OptionError(f"deal_ids must be {len(states)} non-negative numbers, one a state")
-    return enum_columns(pl.from_arrow(deals_table(states, ids, variant)))
+    return enum_columns(cast(pl.DataFrame, pl.from_arrow(deals_table(states, ids, variant))))

@@ -12,11 +12,6 @@ from prefstats.cli._app import _compile_notice, app
 from prefstats.errors import OptionError
 from prefstats.game.seed import DEFAULT_SEED
 
-__all__ = [
-    "METHOD_LABELS",
-    "analyze_command",
-]
-
 #: The table's short names of the methods.
 METHOD_LABELS = {"double dummy": "DD", "rollout": "rollout", "not analysed": "-"}
 

@@ -766,20 +766,3 @@ def solve_command(
 
 
 
-__all__ = [
-    "compare_command",
-    "deal_command",
-    "demo",
-    "guide_command",
-    "hand_condition",
-    "report_command",
-    "score_command",
-    "simulate_command",
-    "simulate_pulkas_command",
-    "solve_command",
-    "strength_command",
-    "variants_app",
-    "variants_list",
-    "variants_show",
-]
-

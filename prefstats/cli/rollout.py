@@ -24,15 +24,6 @@ from prefstats.cli._app import FORMAT, Format, _compile_notice, app, write_data
 from prefstats.errors import OptionError
 from prefstats.game.seed import DEFAULT_SEED
 
-__all__ = [
-    "MIN_DEALS",
-    "ROUND_DEALS",
-    "STOP_SE",
-    "rollout_command",
-    "simulate_decisions_command",
-    "summary",
-]
-
 #: The best option must lead every other by this many standard errors of the paired
 #: difference before the rollout stops early.
 STOP_SE = 3.0

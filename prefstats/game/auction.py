@@ -45,41 +45,6 @@ from prefstats.game.contracts import (
 )
 from prefstats.game.variants import Variant
 
-__all__ = [
-    "BLIND_PASS",
-    "DARK",
-    "HOLD_FIRST_HAND",
-    "HOLD_MODES",
-    "HOLD_NONE",
-    "HOLD_SENIOR",
-    "MISERE",
-    "MISERE_PLACES",
-    "NO_TALON_BID",
-    "N_BIDDERS",
-    "N_CALLS",
-    "PASS",
-    "WHIST_CALL_NAMES",
-    "W_HALF",
-    "W_PASS",
-    "W_WHIST",
-    "auction_options",
-    "auction_result",
-    "call_name",
-    "dark_misere_floor",
-    "dummy_seat",
-    "game_played",
-    "ladder_rank",
-    "legal_calls",
-    "legal_contracts",
-    "legal_whist_calls",
-    "next_speaker",
-    "parse_call",
-    "variant_ladder",
-    "whist_options",
-    "whist_outcome",
-    "whist_state",
-]
-
 PASS = N_CONTRACTS
 #: A pass in the dark (``blind_pass``): a first call made before anyone bids.
 BLIND_PASS = PASS + 1

@@ -19,6 +19,7 @@ import re
 import llvmlite.binding as llvm
 import numba
 import numpy as np
+import numpy.typing as npt
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
@@ -26,56 +27,7 @@ from numba.extending import intrinsic
 
 from prefstats.errors import CardError
 
-__all__ = [
-    "ACE",
-    "CLUBS",
-    "DIAMONDS",
-    "EIGHT",
-    "FAST_BMI2",
-    "FULL_DECK",
-    "GOLDEN_GAMMA",
-    "HEARTS",
-    "HIGHEST_RANK",
-    "JACK",
-    "KING",
-    "LOWEST_RANK",
-    "NINE",
-    "N_CARDS",
-    "PDEP",
-    "PEXT",
-    "QUEEN",
-    "RANKS",
-    "RANK_MASKS",
-    "SEVEN",
-    "SPADES",
-    "SUITS",
-    "SUIT_LETTERS",
-    "SUIT_MASKS",
-    "SUIT_NAMES",
-    "TEN",
-    "as_masks",
-    "card_counts",
-    "card_index",
-    "card_name",
-    "cards_of",
-    "count_rank",
-    "format_cards",
-    "highest_card",
-    "highest_in_suit",
-    "honours",
-    "lowest_card",
-    "nth_bit64",
-    "nth_card",
-    "parse_cards",
-    "pdep",
-    "pext",
-    "popcount",
-    "popcount64",
-    "splitmix64",
-    "suit_holdings",
-    "suit_lengths",
-    "top_sequence",
-]
+__all__ = ["card_index", "card_name", "cards_of", "format_cards", "parse_cards", "suit_lengths"]
 
 SUITS = "♠♣♦♥"
 SUIT_LETTERS = "SCDH"
@@ -100,19 +52,31 @@ _SEPARATORS = re.compile(r"[\s,;]+")
 
 
 def card_index(rank: int, suit: int) -> int:
-    """Index of the card of ``rank`` (0 = seven .. 7 = ace) in ``suit``."""
+    """Index of the card of ``rank`` (0 = seven .. 7 = ace) in ``suit``.
+
+    >>> card_index(7, 0), card_index(0, 3)  # the ace of spades, the seven of hearts
+    (7, 24)
+    """
     return 8 * suit + rank
 
 
 def card_name(card: int) -> str:
-    """Name of one card index, e.g. ``card_name(31) == 'A♥'``."""
+    """Name of one card index.
+
+    >>> card_name(31), card_name(3)
+    ('A♥', '10♠')
+    """
     if not 0 <= card < N_CARDS:
         raise CardError(f"card index {card} is outside 0..31")
     return RANKS[card & 7] + SUITS[card >> 3]
 
 
 def cards_of(mask: int) -> list[int]:
-    """Indices of the cards in ``mask``, ascending."""
+    """Indices of the cards in ``mask``, ascending.
+
+    >>> cards_of(parse_cards("♠A ♥7"))
+    [7, 24]
+    """
     mask = int(mask)
     return [c for c in range(N_CARDS) if mask >> c & 1]
 
@@ -180,6 +144,11 @@ def format_cards(mask: int, *, voids: bool = False) -> str:
 
     Void suits are left out unless ``voids`` is true (then shown as ``♦-``); the empty
     set is ``'-'``. ``parse_cards(format_cards(m)) == m`` for every mask.
+
+    >>> format_cards(parse_cards("S:AKQ H:T9"))
+    '♠AKQ ♥109'
+    >>> format_cards(parse_cards("♠AKQ"), voids=True)
+    '♠AKQ ♣- ♦- ♥-'
     """
     mask = int(mask)
     if not 0 <= mask <= FULL_DECK:
@@ -226,7 +195,7 @@ def _bit_intrinsic(emit, doc: str, arity: int = 1):
         def typer(typingctx, x):
             return typed(x)
     else:
-        def typer(typingctx, x, m):
+        def typer(typingctx, x, m):  # type: ignore[misc]
             return typed(x, m)
 
     typer.__doc__ = doc
@@ -397,7 +366,7 @@ def _pext_tables(x, m):
     k = 0
     for sh in range(0, 32, 8):
         mb = (m >> sh) & 0xFF
-        r |= np.int64(PEXT[mb, (x >> sh) & 0xFF]) << k
+        r |= np.int64(PEXT[mb, (x >> sh) & 0xFF]) << k  # type: ignore[assignment]
         k += popcount(mb)
     return r
 
@@ -408,7 +377,7 @@ def _pdep_tables(x, m):
     k = 0
     for sh in range(0, 32, 8):
         mb = (m >> sh) & 0xFF
-        r |= np.int64(PDEP[mb, (x >> k) & 0xFF]) << sh
+        r |= np.int64(PDEP[mb, (x >> k) & 0xFF]) << sh  # type: ignore[assignment]
         k += popcount(mb)
     return r
 
@@ -444,8 +413,12 @@ def suit_holdings(masks) -> np.ndarray:
     return ((m[..., None] >> _SHIFTS) & 0xFF).astype(np.uint8)
 
 
-def suit_lengths(masks) -> np.ndarray:
-    """Cards held in each suit: shape ``(..., 4)``, uint8."""
+def suit_lengths(masks: int | npt.ArrayLike) -> np.ndarray:
+    """Cards held in each suit: shape ``(..., 4)``, uint8.
+
+    >>> suit_lengths(parse_cards("♠AKQ ♥10 9")).tolist()
+    [3, 0, 0, 2]
+    """
     return np.bitwise_count(suit_holdings(masks))
 
 

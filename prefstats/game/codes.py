@@ -25,37 +25,7 @@ from typing import TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-__all__ = [
-    "DEALER_SITS_OUT",
-    "DEALER_TALON",
-    "GAME",
-    "KINDS",
-    "MISERE_GAME",
-    "NO_TRUMP",
-    "NO_TRUMP_SUIT",
-    "RASPASY",
-    "RASPASY_TALON_MODES",
-    "SEAT_NAMES",
-    "SUIT_LEAD",
-    "TABLE_FORMATS",
-    "TABLE_PLAYERS",
-    "TALON_UNUSED",
-    "THREE_HANDED",
-    "UNDECIDED",
-    "WHIST_CALL_NAMES",
-    "WITH_DUMMY",
-    "W_HALF",
-    "W_PASS",
-    "W_WHIST",
-    "CardMask",
-    "CardMasks",
-    "Kind",
-    "RaspasyTalon",
-    "Seat",
-    "Strain",
-    "TableFormat",
-    "WhistCall",
-]
+__all__ = ["Kind", "RaspasyTalon", "Seat", "Strain", "TableFormat", "WhistCall"]
 
 #: A set of cards as a 32-bit mask: bit ``8 * suit + rank`` per card (python-chess's
 #: ``Bitboard``); a Python ``int`` or a numpy unsigned integer.
@@ -65,7 +35,11 @@ CardMasks: TypeAlias = npt.NDArray[np.uint32]
 
 
 class Kind(IntEnum):
-    """What a deal became: the engine's ``kind`` and a dataset's ``kind`` column."""
+    """What a deal became: the engine's ``kind`` and a dataset's ``kind`` column.
+
+    >>> Kind(2).name, int(Kind.RASPASY)
+    ('MISERE', 3)
+    """
 
     UNDECIDED = 0  # still in the auction
     GAME = 1  # a trick contract
@@ -79,7 +53,11 @@ KINDS = tuple(k.name.lower() for k in Kind)
 
 
 class Strain(IntEnum):
-    """The five strains of a contract, in ladder order (a contract's ``strain``)."""
+    """The five strains of a contract, in ladder order (a contract's ``strain``).
+
+    >>> [s.name for s in Strain]
+    ['SPADES', 'CLUBS', 'DIAMONDS', 'HEARTS', 'NO_TRUMP']
+    """
 
     SPADES = 0
     CLUBS = 1
@@ -95,7 +73,11 @@ NO_TRUMP_SUIT = -1
 
 
 class WhistCall(IntEnum):
-    """A defender's call after the contract (RULES.md §5)."""
+    """A defender's call after the contract (RULES.md §5).
+
+    >>> WhistCall(1).name
+    'WHIST'
+    """
 
     PASS = 0
     WHIST = 1
@@ -108,7 +90,11 @@ WHIST_CALL_NAMES = tuple(c.name.lower() for c in WhistCall)
 
 
 class Seat(IntEnum):
-    """Seats from the dealer's left; the 4-player dealer sits out as seat 3."""
+    """Seats from the dealer's left; the 4-player dealer sits out as seat 3.
+
+    >>> Seat.FIRST_HAND < Seat.DEALER == 3
+    True
+    """
 
     FIRST_HAND = 0
     SECOND_HAND = 1
@@ -123,7 +109,11 @@ SEAT_NAMES = tuple(s.name.lower().replace("_", " ") for s in Seat)
 class TableFormat(IntEnum):
     """How the table is seated: the variant's ``table``, by its index in
     ``TABLE_FORMATS``. Every rule that depends on the table reads this, never the
-    number of players."""
+    number of players.
+
+    >>> TableFormat.DUMMY.value
+    1
+    """
 
     THREE = 0  # three players, each dealing in turn and playing every deal
     DUMMY = 1  # Gusarik: two players and a dummy dealt the third hand (B:380-386)
@@ -140,7 +130,11 @@ TABLE_PLAYERS = (3, 2, 4)
 class RaspasyTalon(IntEnum):
     """What the talon does on a raspasy: the variant's ``raspasy_talon``, by its index in
     ``RASPASY_TALON_MODES``. Not to be confused with a bid *without the talon*
-    (``auction.NO_TALON_BID``), where the declarer forgoes the talon."""
+    (``auction.NO_TALON_BID``), where the declarer forgoes the talon.
+
+    >>> RaspasyTalon(1).name
+    'DEALER'
+    """
 
     SUIT_LEAD = 0  # its cards set the first hand's lead on tricks 1-2
     DEALER = 1  # its cards are led for the 4-player dealer, who may take the tricks

@@ -26,22 +26,7 @@ from prefstats.errors import ContractError
 from prefstats.game.cards import SUIT_LETTERS, SUITS
 from prefstats.game.codes import NO_TRUMP, NO_TRUMP_SUIT
 
-__all__ = [
-    "LADDER",
-    "LEVEL",
-    "MISERE",
-    "MISERE_PRICE",
-    "NO_TRUMP",
-    "N_CONTRACTS",
-    "OBLIGATION",
-    "PRICE",
-    "QUOTA",
-    "STRAIN_NAMES",
-    "TRUMP",
-    "Contract",
-    "contract_code",
-    "parse_contract",
-]
+__all__ = ["Contract", "parse_contract"]
 
 N_CONTRACTS = 26
 MISERE = 15
@@ -91,7 +76,11 @@ QUOTA = _table(lambda lv, s: min(2 if lv == 6 else 1, _OBLIGATION_OF_LEVEL[lv]),
 
 @dataclass(frozen=True, order=True)
 class Contract:
-    """One contract, ordered by the ladder. ``Contract(code)`` or :func:`parse_contract`."""
+    """One contract, ordered by the ladder. ``Contract(code)`` or :func:`parse_contract`.
+
+    >>> str(Contract(5)), parse_contract("7NT") > Contract(5)
+    ('7♠', True)
+    """
 
     code: int
 
@@ -141,7 +130,7 @@ class Contract:
     def __str__(self) -> str:
         if self.is_misere:
             return "misère"
-        return f"{self.level}{STRAIN_NAMES[self.strain]}"
+        return f"{self.level}{STRAIN_NAMES[self.strain]}"  # type: ignore[index]  # not misère
 
 
 _STRAIN_OF_TEXT = {ch: i for i, ch in enumerate(SUITS)}

@@ -30,7 +30,10 @@ whether it is played without the talon), a whist call (``W_PASS``, ``W_WHIST``,
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from prefstats.game.auction import (
@@ -48,12 +51,14 @@ from prefstats.game.auction import (
 from prefstats.game.cards import lowest_card, popcount
 from prefstats.game.codes import (
     GAME,
-    KINDS,
     MISERE_GAME,
     RASPASY,
     RASPASY_TALON_MODES,
     SUIT_LEAD,
     UNDECIDED,
+)
+from prefstats.game.codes import (
+    KINDS as KINDS,  # the codes by name, for callers of the engine
 )
 from prefstats.game.contracts import LEVEL, MISERE, N_CONTRACTS, TRUMP
 from prefstats.game.tricks import (
@@ -65,56 +70,7 @@ from prefstats.game.tricks import (
     talon_trick_winner,
     trick_winner,
 )
-
-__all__ = [
-    "AUCTION",
-    "CONTRACT",
-    "DISCARD",
-    "DONE",
-    "GAME",
-    "KINDS",
-    "LAY",
-    "LAY_CLOSED",
-    "LAY_OPEN",
-    "MAX_CALLS",
-    "MAX_HISTORY",
-    "MISERE_GAME",
-    "N_RULES",
-    "OBSERVATION",
-    "PHASES",
-    "PLAY",
-    "RASPASY",
-    "R_BLIND_PASS",
-    "R_BOMB_RASPASY",
-    "R_DARK_BIDS",
-    "R_DARK_MISERE",
-    "R_DEALER_STAYS",
-    "R_DUMMY",
-    "R_FIRST_HAND",
-    "R_FIRST_LEADS",
-    "R_HALF_WHIST",
-    "R_HOLD",
-    "R_JUMP",
-    "R_LAY_CHOICE",
-    "R_PLAYERS",
-    "R_RANK",
-    "R_STALINGRAD",
-    "R_TALON",
-    "R_TEN_CHECKED",
-    "R_THIRD_FIRST",
-    "STATE",
-    "TALON_SLOT",
-    "WHIST",
-    "advance_forced",
-    "apply",
-    "forced",
-    "legal_mask",
-    "lowest_bid_up_to",
-    "observe",
-    "replay_auction",
-    "reset",
-    "rules_array",
-]
+from prefstats.game.variants import Variant
 
 AUCTION, DISCARD, CONTRACT, WHIST, PLAY, DONE, LAY = range(7)
 PHASES = ("auction", "discard", "contract", "whist", "play", "done", "lay")
@@ -228,8 +184,13 @@ OBSERVATION = np.dtype(
  R_DARK_MISERE, R_BOMB_RASPASY, R_FIRST_HAND, R_RANK) = range(18)
 N_RULES = R_RANK + N_CALLS
 
+#: The ``rules`` argument of the compiled functions: a variant's options laid out by
+#: :func:`rules_array` (a :class:`~prefstats.game.variants.Variant` is the validated
+#: configuration it is made from).
+RulesArray: TypeAlias = npt.NDArray[np.int64]
 
-def rules_array(variant) -> np.ndarray:
+
+def rules_array(variant: Variant) -> RulesArray:
     """The options of ``variant`` that the engine needs, as an int64 array."""
     rules = np.zeros(N_RULES, dtype=np.int64)
     rules[R_DUMMY] = dummy_seat(variant)

@@ -19,19 +19,6 @@ import polars as pl
 
 from prefstats.game.cards import ACE, count_rank, suit_lengths
 
-__all__ = [
-    "DECK",
-    "HAND",
-    "SUIT",
-    "ace_count_probabilities",
-    "deal_feature_table",
-    "longest_suit_probabilities",
-    "suit_pattern_counts",
-    "suit_split_probabilities",
-    "talon_probabilities",
-    "wilson_interval",
-]
-
 HAND = 10
 DECK = 32
 SUIT = 8

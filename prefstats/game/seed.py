@@ -4,6 +4,4 @@ and compare deal by deal."""
 
 from __future__ import annotations
 
-__all__ = ["DEFAULT_SEED"]
-
 DEFAULT_SEED = 1

@@ -14,20 +14,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from prefstats.game.codes import DEALER_TALON, NO_TRUMP_SUIT, RASPASY_TALON_MODES, SUIT_LEAD
-
-__all__ = [
-    "DEALER_TALON",
-    "RASPASY_TALON_MODES",
-    "SUIT_LEAD",
-    "TALON",
-    "beats",
-    "legal_cards",
-    "raspasy_lead_cards",
-    "raspasy_leader",
-    "talon_trick_winner",
-    "trick_winner",
-]
+from prefstats.game.codes import DEALER_TALON, NO_TRUMP_SUIT, SUIT_LEAD
+from prefstats.game.codes import RASPASY_TALON_MODES as RASPASY_TALON_MODES  # for rules
 
 
 @njit(cache=True, inline="always")

@@ -41,66 +41,8 @@ from prefstats.game.codes import DEALER_SITS_OUT, TABLE_FORMATS, TABLE_PLAYERS, 
 from prefstats.game.contracts import LEVEL, N_CONTRACTS, OBLIGATION, PRICE, QUOTA
 from prefstats.game.tricks import RASPASY_TALON_MODES
 
-__all__ = [
-    "BASE_PRESET",
-    "CONTRACT_FIELDS",
-    "C_CONSOLATION",
-    "C_LEVEL",
-    "C_MADE",
-    "C_OBLIGATION",
-    "C_QUOTA",
-    "C_REMISE",
-    "C_SHORTFALL",
-    "C_WHIST",
-    "END_EACH",
-    "END_HELP",
-    "END_TOTAL",
-    "MAX_BOMB_LEVEL",
-    "PRESETS",
-    "PULKA_ENDS",
-    "RESPONSIBILITIES",
-    "RESPONSIBILITY_FULL",
-    "RESPONSIBILITY_QUOTA",
-    "SPLIT_GENTLEMAN",
-    "SPLIT_GREEDY",
-    "TIES",
-    "TIES_FULL",
-    "TIES_HALF",
-    "T_BOMB_ZERO_FIXED",
-    "T_BOMB_ZERO_PER",
-    "T_DEALER_RASPASY_POOL",
-    "T_HALF_UNTIL_CLOSED",
-    "T_HALF_WHIST",
-    "T_MISERE_FAILED",
-    "T_MISERE_MADE",
-    "T_MOUNTAIN_VALUE",
-    "T_PLAYERS",
-    "T_POOL_VALUE",
-    "T_RASPASY",
-    "T_RASPASY_STEPS",
-    "T_RASPASY_TALON",
-    "T_RASPASY_TIES",
-    "T_RASPASY_WHISTS",
-    "T_RESPONSIBILITY",
-    "T_STALINGRAD",
-    "T_TABLE",
-    "T_TALON_WHISTS",
-    "T_TEN_CHECKED",
-    "T_UNDERBID_PENALTY",
-    "T_WHIST_SPLIT",
-    "WHIST_SPLITS",
-    "Rate",
-    "Variant",
-    "describe",
-    "differences",
-    "get_variant",
-    "load_variant",
-    "load_variant_text",
-    "opening_bombs",
-    "overrides",
-    "overrides_toml",
-    "variant_from_mapping",
-]
+__all__ = ["Variant", "describe", "differences", "get_variant", "load_variant",
+           "load_variant_text", "overrides_toml"]
 
 PRESETS = ("sochi", "leningrad", "rostov", "classic", "gusarik")
 #: Highest bomb level of the opening circles (``bomb_level = "round"``): a bomb of 2^8, so
@@ -178,6 +120,10 @@ class Variant:
 
     Each field's documentation is in its metadata (``Variant.describe(name)``) and is
     written as a comment by :meth:`to_toml`.
+
+    >>> v = get_variant("sochi")
+    >>> v.base, v.players, v == get_variant("sochi")
+    ('sochi', 3, True)
     """
 
     base: str = field(metadata=_doc("preset this variant starts from", PRESETS))
@@ -455,7 +401,7 @@ class Variant:
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            checked = _check_field(f.name, f.type, value)
+            checked = _check_field(f.name, f.type, value)  # type: ignore[arg-type]  # a str
             if checked is not value:
                 object.__setattr__(self, f.name, checked)
             choices = f.metadata["choices"]
@@ -787,7 +733,11 @@ def _renamed(options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def load_variant_text(text: str) -> Variant:
-    """A variant from TOML text: ``base = "sochi"`` plus options (see :func:`load_variant`)."""
+    """A variant from TOML text: ``base = "sochi"`` plus options (see :func:`load_variant`).
+
+    >>> load_variant_text('base = "rostov"').base
+    'rostov'
+    """
     try:
         values = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -814,6 +764,12 @@ def load_variant(path: str | Path) -> Variant:
 
     Unknown keys, wrong types and impossible combinations raise ``VariantError`` naming
     the key. ``load_variant`` reads back what :meth:`Variant.to_toml` writes.
+
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "house.toml"
+    >>> _ = path.write_text(get_variant("rostov", players=4).to_toml(), "utf-8")
+    >>> load_variant(path) == get_variant("rostov", players=4)
+    True
     """
     return load_variant_text(Path(path).read_text("utf-8"))
 

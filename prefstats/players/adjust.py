@@ -39,38 +39,6 @@ from prefstats.errors import OptionError
 from prefstats.game.cards import ACE, KING, RANK_MASKS, popcount
 from prefstats.players.evaluate import SAFE, declarer_tricks
 
-__all__ = [
-    "CALL",
-    "CONTRACT",
-    "MISERE",
-    "N_CONTEXTS",
-    "N_HIGH",
-    "N_HOLES",
-    "N_LEVELS",
-    "N_SEATS",
-    "N_TRICK_CLASSES",
-    "ROW",
-    "SAFE",
-    "SIZE",
-    "WHIST",
-    "best_tricks",
-    "call_cell",
-    "checked",
-    "contract_cell",
-    "data_file",
-    "fit_id",
-    "fit_meta",
-    "fitted",
-    "hand_classes",
-    "high_class",
-    "hole_class",
-    "misere_cell",
-    "row",
-    "save",
-    "trick_class",
-    "whist_cell",
-]
-
 N_CONTEXTS, N_SEATS, N_TRICK_CLASSES = 2, 3, 11
 N_LEVELS, N_HIGH, N_HOLES = 5, 6, 5
 CALL = 0

@@ -16,15 +16,6 @@ import numpy as np
 from prefstats.game import engine
 from prefstats.game.cards import cards_of
 
-__all__ = [
-    "PHASE_METHODS",
-    "BasePlayer",
-    "Observation",
-    "OracleObservation",
-    "Player",
-    "RandomLegalPlayer",
-]
-
 PHASE_METHODS = {
     engine.AUCTION: "bid",
     engine.DISCARD: "discard",
@@ -39,7 +30,22 @@ PHASE_METHODS = {
 class Observation:
     """What the deciding seat knows. ``record`` is an :data:`engine.OBSERVATION` copy;
     the properties read it in the game's terms. ``sheet`` is the score sheet of the
-    pulka when the deal is part of one (else ``None``); ``variant`` the rules."""
+    pulka when the deal is part of one (else ``None``); ``variant`` the rules.
+
+    >>> from prefstats.game.cards import format_cards
+    >>> from prefstats.game.deal import deal
+    >>> from prefstats.game.variants import get_variant
+    >>> from prefstats.sim.play import play_hand
+    >>> class Watcher(RandomLegalPlayer):
+    ...     def bid(self, obs):
+    ...         self.hand = format_cards(obs.hand)
+    ...         return super().bid(obs)
+    >>> d = deal(1, seed=3)
+    >>> players = [Watcher(seed=s) for s in range(3)]
+    >>> _ = play_hand(d.hands[0], d.talon[0], players, get_variant("sochi"))
+    >>> players[0].hand == format_cards(int(d.hands[0, 0]))
+    True
+    """
 
     record: np.void
     variant: Any
@@ -118,6 +124,21 @@ class Player(Protocol):
     ``double_dummy_open`` declares that in open play (a lone whister's defence, misère)
     the player plays double dummy; when every player of an open deal does, the engine
     settles it with one solver call instead of asking card by card.
+        >>> from prefstats.game.deal import deal
+    >>> from prefstats.game.variants import get_variant
+    >>> from prefstats.sim.play import play_hand
+    >>> class Counting:  # any object with these two members is a Player
+    ...     double_dummy_open = False
+    ...     def __init__(self, inner):
+    ...         self.inner, self.decisions = inner, 0
+    ...     def act(self, obs):
+    ...         self.decisions += 1
+    ...         return self.inner.act(obs)
+    >>> players = [Counting(RandomLegalPlayer(seed=s)) for s in range(3)]
+    >>> d = deal(1, seed=3)
+    >>> _ = play_hand(d.hands[0], d.talon[0], players, get_variant("sochi"))
+    >>> sum(p.decisions for p in players) > 10
+    True
     """
 
     double_dummy_open: bool
@@ -127,7 +148,22 @@ class Player(Protocol):
 
 class BasePlayer:
     """A :class:`Player` with one method per decision: ``bid``, ``discard`` (a mask of
-    two cards), ``contract``, ``whist`` and ``play`` (a card index)."""
+    two cards), ``contract``, ``whist`` and ``play`` (a card index).
+
+    >>> from prefstats.game.auction import PASS
+    >>> from prefstats.game.codes import Kind
+    >>> from prefstats.game.deal import deal
+    >>> from prefstats.game.variants import get_variant
+    >>> from prefstats.sim.play import play_hand
+    >>> class Passer(RandomLegalPlayer):  # passes when it may, else as its base
+    ...     def bid(self, obs):
+    ...         return PASS if PASS in obs.legal else super().bid(obs)
+    >>> d = deal(1, seed=3)
+    >>> st = play_hand(d.hands[0], d.talon[0], [Passer(seed=s) for s in range(3)],
+    ...                get_variant("sochi"))
+    >>> Kind(int(st["kind"])).name
+    'RASPASY'
+    """
 
     double_dummy_open = False
 

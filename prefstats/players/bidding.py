@@ -79,33 +79,6 @@ from prefstats.players.params import (
     WHIST_APPETITE,
 )
 
-__all__ = [
-    "D_CREDITED",
-    "D_WHISTED",
-    "N_SCENARIOS",
-    "N_STEPS",
-    "N_TRICKS",
-    "STAND_MARGIN",
-    "S_ALONE",
-    "S_BOTH",
-    "S_HALF",
-    "S_NONE",
-    "S_OTHER_HALF",
-    "S_PASSER",
-    "V_DECL",
-    "V_DEF",
-    "V_MISERE",
-    "V_RASPASY",
-    "V_SIZE",
-    "bid_decision",
-    "contract_decision",
-    "discard_decision",
-    "heuristic_tables",
-    "lay_decision",
-    "whist_decision",
-    "with_values",
-]
-
 # ---- value tables --------------------------------------------------------------------
 
 #: Trick counts 0..10 of one side.

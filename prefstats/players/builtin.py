@@ -39,24 +39,6 @@ from prefstats.players.params import SAMPLES, check_params, parameters, policy_p
 from prefstats.players.pimc import pimc_play, searches
 from prefstats.solver import _single_table
 
-__all__ = [
-    "DOUBLE_DUMMY_OPEN",
-    "HEURISTIC",
-    "PIMC",
-    "POLICIES",
-    "RANDOM",
-    "BuiltinPlayer",
-    "decide",
-    "decide_with_solver",
-    "decision_key",
-    "decision_number",
-    "default_params",
-    "default_tables",
-    "random_decision",
-    "resolve_params",
-    "seat_key",
-]
-
 RANDOM, HEURISTIC, PIMC = 0, 1, 2
 POLICIES = ("random", "heuristic", "pimc")
 #: Whether each policy plays open deals double dummy (then one solver call settles them).
@@ -179,6 +161,17 @@ class BuiltinPlayer(BasePlayer):
     uses ``seat_key(base_key, deal_index, seat)``); each decision's random key follows
     from it and :func:`decision_number`. ``offsets`` of the calls default to the
     variant's shipped fit (:func:`default_tables`).
+
+    >>> from prefstats.game.deal import deal
+    >>> from prefstats.game.variants import get_variant
+    >>> from prefstats.sim.play import play_hand
+    >>> players = [BuiltinPlayer("heuristic") for _ in range(3)]
+    >>> for seat, p in enumerate(players):
+    ...     p.start_deal(seat_key(0, 0, seat))
+    >>> d = deal(1, seed=3)
+    >>> st = play_hand(d.hands[0], d.talon[0], players, get_variant("sochi"))
+    >>> int(st["tricks"][:3].sum())
+    10
     """
 
     def __init__(self, policy: str = "heuristic", params: np.ndarray | None = None,

@@ -63,12 +63,6 @@ from prefstats.game.contracts import LEVEL, TRUMP
 from prefstats.game.engine import GAME, MISERE_GAME, R_DUMMY, RASPASY
 from prefstats.game.tricks import TALON, beats
 
-__all__ = [
-    "FULL",
-    "play_decision",
-    "possible_cards",
-]
-
 FULL = np.int64(0xFFFFFFFF)
 
 

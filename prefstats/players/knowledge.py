@@ -46,20 +46,6 @@ from prefstats.game.cards import (
 )
 from prefstats.game.deal import seed_keys
 
-__all__ = [
-    "N_PLACES",
-    "OUT",
-    "Knowledge",
-    "classes_kernel",
-    "count_worlds",
-    "knowledge_of",
-    "observation_knowledge",
-    "prepare_kernel",
-    "sample_kernel",
-    "sample_worlds",
-    "voids_shown",
-]
-
 #: The places an unseen card may lie: the two other seats, in seat order after the
 #: knowing seat, and the cards out of play it has not seen.
 N_PLACES = 3

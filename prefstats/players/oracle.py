@@ -19,12 +19,6 @@ from prefstats.players.base import BasePlayer, Observation
 from prefstats.players.builtin import BuiltinPlayer
 from prefstats.solver import new_table, solve_position
 
-__all__ = [
-    "DoubleDummyPlayer",
-    "double_dummy_card",
-    "value_after",
-]
-
 
 @njit(cache=True)
 def value_after(st, card, table, stats):

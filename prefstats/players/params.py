@@ -38,35 +38,6 @@ import numpy as np
 
 from prefstats.errors import OptionError
 
-__all__ = [
-    "AGGRESSION",
-    "BLIND_PASS_P",
-    "BLIND_PASS_STEP",
-    "BOMB_RESERVE",
-    "DARK_BID_P",
-    "DARK_BID_STEP",
-    "DARK_BOMB",
-    "EXPECT_WHIST",
-    "MISERE_RISK",
-    "NO_TALON_MARGIN",
-    "N_PARAMS",
-    "N_PIMC_PARAMS",
-    "OTHERS_PASS",
-    "PARAMETERS",
-    "PARTNER_WHIST",
-    "PIMC_PARAMETERS",
-    "RANGES",
-    "RASPASY_FEAR",
-    "SAMPLES",
-    "WHIST_APPETITE",
-    "WHOLE",
-    "check_params",
-    "describe_ranges",
-    "heuristic_params",
-    "parameters",
-    "policy_params",
-]
-
 #: name -> (index, default, meaning)
 PARAMETERS: dict[str, tuple[int, float, str]] = {
     "aggression": (0, 0.4, "tricks added to the declarer's estimate when bidding (+ bids more)"),

@@ -33,15 +33,6 @@ from prefstats.players.knowledge import (
 )
 from prefstats.solver import _single_table, best_card_kernel, card_values_batch_kernel
 
-__all__ = [
-    "DEFAULT_WORLDS",
-    "pimc_card",
-    "pimc_choice_kernel",
-    "pimc_kernel",
-    "pimc_play",
-    "searches",
-]
-
 #: Worlds a decision samples by default: the issue's measurements level off from 32.
 DEFAULT_WORLDS = 32
 

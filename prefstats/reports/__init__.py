@@ -21,7 +21,4 @@ from prefstats.reports.report import comparison, report
 from prefstats.reports.seats import pulka_seat_luck, pulkas_to_detect, seat_luck
 from prefstats.reports.whist import whist_table
 
-__all__ = ["bidding_table", "comparison", "guide", "hand_rows", "misere_table",
-           "paired_differences", "pulka_seat_luck", "pulkas_to_detect", "raspasy_chain",
-           "raspasy_costs", "raspasy_tricks", "report", "seat_luck", "thresholds",
-           "variant_metrics", "whist_table"]
+__all__ = ["comparison", "guide", "report"]

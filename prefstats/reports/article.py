@@ -29,17 +29,6 @@ from prefstats.reports.render import Block, Report, Section, write_report
 from prefstats.reports.stats import MIN_SAMPLES
 from prefstats.sim.storage import DatasetError, load, manifest_of, to_codes
 
-__all__ = [
-    "CAP",
-    "EDGE",
-    "PRESETS",
-    "Dataset",
-    "article_report",
-    "article_variants",
-    "make_datasets",
-    "write_article",
-]
-
 PRESETS = ("sochi", "leningrad", "rostov", "classic", "gusarik")
 #: Deals within which a pulka must close (a common tournament cap).
 CAP = 18

@@ -23,14 +23,6 @@ from prefstats.reports.stats import (
     with_proportion,
 )
 
-__all__ = [
-    "HAND_CLASS",
-    "bidding_table",
-    "hand_rows",
-    "misere_table",
-    "thresholds",
-]
-
 #: Class columns of the full bidding table.
 HAND_CLASS = ("trumps", "top", "side_aces")
 

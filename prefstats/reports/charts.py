@@ -23,27 +23,6 @@ from matplotlib.colors import to_hex, to_rgb
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
-__all__ = [
-    "HOLE_COLOURS",
-    "LEVEL_COLOURS",
-    "OKABE_ITO",
-    "SEAT_COLOURS",
-    "SIZE",
-    "SOURCE_GID",
-    "STYLE",
-    "STYLE_FILE",
-    "VARIANT_COLOURS",
-    "bar_chart",
-    "colours_for",
-    "figure",
-    "heatmap",
-    "line_chart",
-    "save",
-    "source_line",
-    "sourced",
-    "variant_colour",
-]
-
 STYLE_FILE = Path(__file__).with_name("prefstats.mplstyle")
 #: The house style as rc settings, for ``mpl.rc_context(STYLE)`` around a figure's making.
 STYLE = dict(mpl.rc_params_from_file(STYLE_FILE, use_default_template=False))

@@ -31,14 +31,6 @@ from prefstats.game.cards import ACE, count_rank, honours, suit_holdings
 from prefstats.players.adjust import SAFE, best_tricks
 from prefstats.players.evaluate import load_tables
 
-__all__ = [
-    "SAFE",
-    "bidding_class",
-    "estimated_tricks",
-    "high_cards",
-    "misere_holes",
-]
-
 _TOP = 0b1110_0000  # A K Q of an 8-bit suit holding
 
 

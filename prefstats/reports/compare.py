@@ -25,18 +25,6 @@ from prefstats.reports.frames import SEAT_NAMES, n_players, seat_rows
 from prefstats.reports.stats import MIN_SAMPLES, ratio_estimate, t_quantile, with_proportion
 from prefstats.sim.storage import to_codes
 
-__all__ = [
-    "METRICS",
-    "Metric",
-    "closing",
-    "metric_frame",
-    "paired_differences",
-    "raspasy_chains",
-    "same_deals",
-    "swings",
-    "variant_metrics",
-]
-
 _Z = stats.norm.ppf(0.975)
 
 

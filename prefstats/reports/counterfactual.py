@@ -22,26 +22,6 @@ from prefstats.reports.stats import MIN_SAMPLES
 from prefstats.reports.whist import MAX_HIGH
 from prefstats.sim.rollout import rollout
 
-__all__ = [
-    "DECISIVE_SE",
-    "Z95",
-    "by_holes",
-    "by_honours",
-    "by_level",
-    "by_points",
-    "by_tricks",
-    "cell",
-    "decisive",
-    "gains",
-    "policy_table",
-    "regroup",
-    "seat_rollouts",
-    "seat_table",
-    "seats_of",
-    "table",
-    "threshold",
-]
-
 #: z of a two-sided 95% CI.
 Z95 = 1.96
 #: Standard errors from zero a gain must be for the guide to advise on it.

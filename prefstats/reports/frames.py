@@ -18,16 +18,6 @@ from prefstats.game.contracts import LEVEL, OBLIGATION
 from prefstats.reports import classes
 from prefstats.sim.storage import to_codes
 
-__all__ = [
-    "ACTIVE",
-    "CALL_NAMES",
-    "SEAT_NAMES",
-    "n_players",
-    "seat_name",
-    "seat_rows",
-    "with_classes",
-]
-
 ACTIVE = 3
 #: The whist calls as the reports' prose names them (the data says "half").
 CALL_NAMES = {W_PASS: "pass", W_WHIST: "whist", W_HALF: "half-whist"}

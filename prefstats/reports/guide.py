@@ -41,21 +41,6 @@ from prefstats.reports.stats import MIN_SAMPLES
 from prefstats.reports.whist import MAX_HIGH, whist_table
 from prefstats.sim.storage import atomic_write, load
 
-__all__ = [
-    "GUIDE_DEALS",
-    "MISERE_DEALS",
-    "MODEL",
-    "OBSERVED",
-    "PLAYER_MODEL",
-    "SEARCH_DEALS",
-    "advice",
-    "counterfactual_lines",
-    "figure",
-    "guide",
-    "guide_lines",
-    "observed_lines",
-]
-
 #: Deals rolled out per seat for bidding and whisting (misère: :data:`MISERE_DEALS`).
 GUIDE_DEALS = 15_000
 #: Deals rolled out per seat for misère against pass (and at most a fifth of the trick
@@ -302,7 +287,17 @@ def guide(path: str | Path, out: str | Path, deals: int = GUIDE_DEALS,
     advice from its first ``deals`` deals (at most the dataset's size; for misère
     ``misere_deals``, at most a fifth of those; under the search player
     ``search_deals``, at most a tenth) rolled out at every seat under the dataset's
-    variant and seed, then the dataset's observational figures."""
+    variant and seed, then the dataset's observational figures.
+
+    >>> import tempfile
+    >>> from prefstats.game.variants import get_variant
+    >>> from prefstats.sim.simulate import simulate
+    >>> data, out = tempfile.mkdtemp(), tempfile.mkdtemp()
+    >>> _ = simulate(get_variant("sochi"), hands=60, seed=1, out=data, workers=1,
+    ...              progress=False)
+    >>> guide(data, out, deals=10, misere_deals=2, search_deals=1).name
+    'guide.md'
+    """
     manifest, variant = deal_dataset(path, "the guide reads deals (made by prefstats simulate)")
     for name, n in (("deals", deals), ("misere_deals", misere_deals),
                     ("search_deals", search_deals)):

@@ -52,23 +52,6 @@ from prefstats.reports.stats import with_proportion
 from prefstats.sim.rollout import CHUNK, rollout_states
 from prefstats.sim.simulate import player_key
 
-__all__ = [
-    "BID_LEVELS",
-    "CELL_PAIRS",
-    "DEAL_BUDGET",
-    "FEATURES",
-    "MODEL",
-    "WHIST_BUDGET",
-    "Chart",
-    "cell_table",
-    "first_call_chart",
-    "hole_pattern",
-    "label",
-    "misere_chart",
-    "sample_cells",
-    "whist_chart",
-]
-
 #: Pairs a cell needs before it is advised on (the committed reports; CI uses fewer).
 CELL_PAIRS = 1_000
 #: Deals of the seed's stream dealt per seat, at most, to fill a chart's cells.

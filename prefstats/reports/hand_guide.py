@@ -34,8 +34,6 @@ from prefstats.reports.hand_charts import (
 )
 from prefstats.sim.storage import atomic_write
 
-__all__ = ["ACTIONS", "charts", "page", "picture", "records", "rules", "write_guide"]
-
 #: Each option in a rule's words, and as a chart cell writes it.
 ACTIONS = {"pass": ("pass", "P"), "misere": ("call misère", "M"), "whist": ("whist", "W"),
            "half": ("half-whist", "½"), **{str(v): (f"bid up to {v}", str(v))

@@ -20,17 +20,6 @@ from prefstats.game.variants import (
 from prefstats.players.params import PARAMETERS
 from prefstats.sim.storage import DatasetError, manifest_of
 
-__all__ = [
-    "config_name",
-    "dataset_variant",
-    "deal_dataset",
-    "expect_kind",
-    "own_table",
-    "remake_command",
-    "short_name",
-    "variant_files",
-]
-
 
 def dataset_variant(path: str | Path, manifest: Mapping[str, Any]) -> Variant:
     """The variant a dataset was made with, from its manifest."""

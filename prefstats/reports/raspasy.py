@@ -29,13 +29,6 @@ from prefstats.reports.stats import (
 )
 from prefstats.sim.storage import to_codes
 
-__all__ = [
-    "cost_unit",
-    "raspasy_chain",
-    "raspasy_costs",
-    "raspasy_tricks",
-]
-
 
 def _rates(variant: Mapping[str, Any]) -> list[int]:
     return list(variant.get("raspasy_rates") or [])

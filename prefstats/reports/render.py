@@ -22,20 +22,6 @@ import polars as pl
 from prefstats.reports.charts import sourced
 from prefstats.reports.stats import MIN_SAMPLES
 
-__all__ = [
-    "FIGURES",
-    "FOLD_ROWS",
-    "Block",
-    "Column",
-    "Report",
-    "Section",
-    "display_rows",
-    "inline_html",
-    "shown",
-    "site_index",
-    "write_report",
-]
-
 #: How a shown column is written: "text"; a kind of figure of :data:`FIGURES`
 #: ("count", "share", "whists" …, each with one format everywhere); "unit" or
 #: "unit_diff", the figure (or difference) of the kind named by the row's ``unit``; or a

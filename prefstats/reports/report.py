@@ -22,21 +22,6 @@ from prefstats.reports.render import Block, Report, Section, write_report
 from prefstats.reports.stats import MIN_SAMPLES
 from prefstats.sim.storage import DatasetError, load, manifest_of
 
-__all__ = [
-    "NOT_ADVICE",
-    "NO_PULKAS",
-    "OBSERVATIONAL",
-    "OBSERVED",
-    "bidding_section",
-    "comparison",
-    "comparison_report",
-    "dataset_report",
-    "raspasy_section",
-    "report",
-    "seat_section",
-    "whist_section",
-]
-
 OBSERVATIONAL = ("Figures compare the choices the simulated players made; they are not a "
                  "replay of each hand with the other choice.")
 #: Heading tail and first line of the sections whose figures must not read as advice.
@@ -456,7 +441,17 @@ def _hand_charts(out: Path) -> list[tuple[str, str]]:
 
 def report(path: str | Path, out: str | Path, *, pulkas: str | Path | None = None) -> Path:
     """Write the report of the dataset at ``path`` into ``out``, opening with the hand
-    charts and linking the guide when ``out`` holds them (``prefstats guide``)."""
+    charts and linking the guide when ``out`` holds them (``prefstats guide``).
+
+    >>> import tempfile
+    >>> from prefstats.game.variants import get_variant
+    >>> from prefstats.sim.simulate import simulate
+    >>> data, out = tempfile.mkdtemp(), tempfile.mkdtemp()
+    >>> _ = simulate(get_variant("sochi"), hands=60, seed=1, out=data, workers=1,
+    ...              progress=False)
+    >>> report(data, out).name  # doctest: +ELLIPSIS
+    '...'
+    """
     written = dataset_report(path, pulkas=pulkas)
     written.lead = _hand_charts(Path(out))
     if (Path(out) / "guide.md").is_file():
@@ -469,5 +464,18 @@ def report(path: str | Path, out: str | Path, *, pulkas: str | Path | None = Non
 
 def comparison(paths: Sequence[str | Path], out: str | Path, paired: bool = False) -> Path:
     """Write the comparison of the datasets at ``paths`` into ``out`` (``paired``: see
-    :func:`comparison_report`)."""
+    :func:`comparison_report`).
+
+    >>> import tempfile
+    >>> from prefstats.game.variants import get_variant
+    >>> from prefstats.sim.simulate import simulate
+    >>> data, out = tempfile.mkdtemp(), tempfile.mkdtemp()
+    >>> _ = simulate(get_variant("sochi"), hands=60, seed=1, out=data, workers=1,
+    ...              progress=False)
+    >>> other = tempfile.mkdtemp()
+    >>> _ = simulate(get_variant("rostov"), hands=60, seed=1, out=other, workers=1,
+    ...              progress=False)
+    >>> comparison([data, other], out).name  # doctest: +ELLIPSIS
+    '...'
+    """
     return write_report(comparison_report(paths, paired), out)

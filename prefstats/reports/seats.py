@@ -19,14 +19,6 @@ from scipy import stats
 from prefstats.reports.frames import SEAT_NAMES, n_players
 from prefstats.reports.stats import MIN_SAMPLES, finish_means, mean_aggs, zero_means_test
 
-__all__ = [
-    "EDGES",
-    "pulka_seat_luck",
-    "pulka_seats",
-    "pulkas_to_detect",
-    "seat_luck",
-]
-
 #: Skill edges (whists per pulka) for which :func:`pulkas_to_detect` is tabulated.
 EDGES = (10.0, 25.0, 50.0, 100.0)
 

@@ -24,18 +24,6 @@ from scipy import stats
 
 from prefstats.game.exact import wilson_interval
 
-__all__ = [
-    "LEVEL",
-    "MIN_SAMPLES",
-    "difference",
-    "finish_means",
-    "mean_aggs",
-    "ratio_estimate",
-    "t_quantile",
-    "with_proportion",
-    "zero_means_test",
-]
-
 #: Fewest samples behind a number a report shows.
 MIN_SAMPLES = 30
 LEVEL = 0.95

@@ -15,11 +15,6 @@ from prefstats.game.engine import GAME
 from prefstats.reports.frames import CALL_NAMES, seat_rows, with_classes
 from prefstats.reports.stats import MIN_SAMPLES, difference, finish_means, mean_aggs
 
-__all__ = [
-    "MAX_HIGH",
-    "whist_table",
-]
-
 #: High cards above this are pooled ("5+").
 MAX_HIGH = 5
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from prefstats.errors import CardError, IllegalActionError, OptionError
@@ -30,6 +31,9 @@ from prefstats.game import engine
 from prefstats.game.auction import DARK
 from prefstats.game.cards import card_counts, format_cards, lowest_card
 from prefstats.game.contracts import N_CONTRACTS, TRUMP
+from prefstats.game.deal import Deals
+from prefstats.game.scoring import ScoreSheet
+from prefstats.game.variants import Variant
 from prefstats.players.base import Observation, OracleObservation, Player
 from prefstats.players.builtin import (
     DOUBLE_DUMMY_OPEN,
@@ -44,27 +48,7 @@ from prefstats.players.builtin import (
 )
 from prefstats.solver import new_table, solve_kernel
 
-__all__ = [
-    "CONTRACT_CALL",
-    "FIRST_CALL",
-    "ILLEGAL",
-    "LOWEST_BID",
-    "MAX_BID",
-    "PLAYED",
-    "REACHED",
-    "WHIST_CALL",
-    "at_decision",
-    "default_talon_first",
-    "forced_action",
-    "new_state",
-    "play_batch",
-    "play_hand",
-    "play_hands",
-    "play_on",
-    "play_state",
-    "seat_keys",
-    "solver_table",
-]
+__all__ = ["play_batch", "play_hand"]
 
 
 def default_talon_first(talon: int) -> int:
@@ -154,19 +138,28 @@ def play_hand(
     hands: Sequence[int],
     talon: int,
     players: Sequence[Player],
-    variant,
+    variant: Variant,
     *,
     talon_first: int | None = None,
     min_level: int = 6,
     raspasy_step: int = 0,
     bombs: Sequence[int] | None = None,
-    sheet=None,
+    sheet: ScoreSheet | None = None,
 ) -> np.void:
     """Play one deal with ``players`` (one per active seat, from the dealer's left) and
     return its final :data:`engine.STATE` record.
 
     Each decision goes to the seat that makes it, as an :class:`Observation`; forced
     decisions are made by the engine. An illegal decision raises ``IllegalActionError``.
+
+    >>> from prefstats.game.deal import deal
+    >>> from prefstats.game.variants import get_variant
+    >>> from prefstats.players.base import RandomLegalPlayer
+    >>> d = deal(1, seed=3)
+    >>> st = play_hand(d.hands[0], d.talon[0], [RandomLegalPlayer(seed=s) for s in range(3)],
+    ...                get_variant("sochi"))
+    >>> int(st["phase"]) == engine.DONE
+    True
     """
     if len(players) != 3:
         raise OptionError(f"expected three players, one per active seat, got {len(players)}")
@@ -184,7 +177,7 @@ def play_hand(
         seat = int(st["controller"])
         player = players[seat]
         if getattr(player, "sees_all", False):  # an oracle, for comparisons
-            seen = OracleObservation(obs.copy(), variant, sheet, st.copy())
+            seen: Observation = OracleObservation(obs.copy(), variant, sheet, st.copy())
         else:
             seen = Observation(obs.copy(), variant, sheet)
         action = int(player.act(seen))
@@ -335,15 +328,15 @@ def _batch_kernel(hands, talon, talon_first, min_level, raspasy_step, bombs, rul
 
 
 def play_batch(
-    deals,
-    variant,
+    deals: Deals,
+    variant: Variant,
     *,
     policy: str = "heuristic",
     params: np.ndarray | None = None,
-    key: int = 0,
+    key: int | np.integer = 0,
     min_level: int | np.ndarray = 6,
     raspasy_step: int | np.ndarray = 0,
-    bombs=None,
+    bombs: int | npt.ArrayLike | None = None,
     double_dummy: bool | None = None,
     offsets: np.ndarray | None = None,
 ) -> np.ndarray:
@@ -357,6 +350,12 @@ def play_batch(
     ``bombs`` (classic) is each seat's next bomb multiplier: one value, one per seat, or
     ``(n, 3)``; default 1 (no bombs). ``offsets`` of the players' calls default to the
     variant's shipped fit (:func:`~prefstats.players.builtin.default_tables`).
+
+    >>> from prefstats.game.deal import deal
+    >>> from prefstats.game.variants import get_variant
+    >>> states = play_batch(deal(3, seed=1), get_variant("sochi"))
+    >>> len(states), bool((states["phase"] == engine.DONE).all())
+    (3, True)
     """
     if policy not in POLICIES:
         raise OptionError(f"unknown built-in policy {policy!r}; choose from {POLICIES}")

@@ -75,31 +75,6 @@ from prefstats.game.variants import END_HELP, END_TOTAL, PULKA_ENDS, T_TABLE, op
 from prefstats.players.builtin import DOUBLE_DUMMY_OPEN, POLICIES, default_tables, resolve_params
 from prefstats.sim.play import play_state, solver_table
 
-__all__ = [
-    "BOMB_OVERFLOW",
-    "BOMB_ROUND_REFUSED",
-    "C_BOMBS_EARNED",
-    "C_BOMBS_SPENT",
-    "C_DEALS",
-    "C_FINISHED",
-    "C_GAMES",
-    "C_MISERES",
-    "C_RASPASY",
-    "ILLEGAL_DECISION",
-    "MAX_BOMBS",
-    "OK",
-    "PULKA_STREAM",
-    "STRIDE",
-    "game_made",
-    "opening_deals",
-    "play_pulkas",
-    "pulka_deals",
-    "pulka_keys",
-    "seat_places",
-    "set_bombs",
-    "update_bombs",
-]
-
 #: Deal numbers reserved for one pulka in the seed's pulka stream.
 STRIDE = 1 << 16
 #: The spawn key that sets the pulka stream apart from the seed's deal stream.
@@ -352,7 +327,7 @@ def play_pulkas(
     pool_target: int,
     policy: str = "heuristic",
     params: np.ndarray | None = None,
-    player_key: int = 0,
+    player_key: int | np.integer = 0,
     max_deals: int = 5000,
     with_deals: bool = False,
 ) -> dict[str, np.ndarray]:

@@ -62,6 +62,7 @@ from prefstats.game.contracts import LEVEL, MISERE, N_CONTRACTS, NO_TRUMP, parse
 from prefstats.game.deal import Deals
 from prefstats.game.engine import lowest_bid_up_to
 from prefstats.game.scoring import deal_values, score_states
+from prefstats.game.variants import Variant
 from prefstats.players.base import Observation
 from prefstats.players.builtin import (
     DOUBLE_DUMMY_OPEN,
@@ -92,29 +93,7 @@ from prefstats.sim.play import (
 from prefstats.sim.simulate import RunSpec, _params, player_key, run
 from prefstats.solver import new_table
 
-__all__ = [
-    "AT_LEVEL",
-    "CHUNK",
-    "DATASET_DECISIONS",
-    "DECISIONS",
-    "LEVELS",
-    "OPTIONS",
-    "POLICY_CHOICE",
-    "DecisionSpec",
-    "ForcedPlayer",
-    "best_strains",
-    "deal_codes",
-    "decisions_table",
-    "default_options",
-    "hand_deals",
-    "max_bid_call",
-    "max_bid_top",
-    "option_codes",
-    "play_forced_hands",
-    "rollout",
-    "rollout_states",
-    "simulate_decisions",
-]
+__all__ = ["rollout", "simulate_decisions"]
 
 #: Decisions :func:`rollout` can force: the driver's code of each.
 DECISIONS = {"first_call": FIRST_CALL, "whist": WHIST_CALL, "max_bid": MAX_BID,
@@ -417,7 +396,7 @@ def _chunk_values(variant, deals, seat, decision, options, key, policy, params,
             states["contract"].copy(), reached)
 
 
-def rollout(variant, deals, *, seat: int, decision: str, options: Sequence,
+def rollout(variant: Variant, deals: Deals, *, seat: int, decision: str, options: Sequence,
             seed: int = 0, policy: str = "heuristic", params: np.ndarray | None = None,
             workers: int = 1, offsets: np.ndarray | None = None) -> pl.DataFrame:
     """Play each of ``deals`` once per option with ``seat``'s ``decision`` forced to it
@@ -432,6 +411,13 @@ def rollout(variant, deals, *, seat: int, decision: str, options: Sequence,
     deals (the compiled driver releases the GIL; each thread has its own solver table);
     the rows are the same for any ``workers``. ``offsets`` of the players' calls default
     to the variant's shipped fit (a fit passes its candidates).
+
+    >>> from prefstats.game.deal import deal
+    >>> from prefstats.game.variants import get_variant
+    >>> frame = rollout(get_variant("sochi"), deal(2, seed=1), seat=0, decision="first_call",
+    ...                 options=["pass", "bid"])
+    >>> frame.select("deal", "option").rows()
+    [(0, 'pass'), (0, 'bid'), (1, 'pass'), (1, 'bid')]
     """
     option_codes(variant, decision, options)
     _check_seat(variant, seat)
@@ -533,7 +519,7 @@ def play_forced_hands(variant, deals, *, seat: int, decision: str, options: Sequ
             for s, p in enumerate(players):
                 p.start_deal(seat_key(np.uint64(key), deals.index[i], s))
             forced = ForcedPlayer(players[seat], variant, seat, decision, codes[i, o])
-            players[seat] = forced
+            players[seat] = forced  # type: ignore[call-overload]  # plays as one
             try:
                 states[i, o] = play_hand(deals.hands[i], deals.talon[i], players, variant,
                                          talon_first=deals.talon_first[i])
@@ -562,8 +548,9 @@ def hand_deals(hand: int, seat: int, blocks: int, *, seed: int = 0, start: int =
             raise CardError(f"the talon is two cards not in the hand, got {format_cards(talon)}")
         pairs = np.array([talon], dtype=np.uint32)
     else:
-        cards = [c for c in range(32) if unseen >> c & 1]
-        pairs = np.array([(1 << a) | (1 << b) for i, a in enumerate(cards) for b in cards[i + 1:]],
+        unseen_cards = [c for c in range(32) if unseen >> c & 1]
+        pairs = np.array([(1 << a) | (1 << b) for i, a in enumerate(unseen_cards)
+                          for b in unseen_cards[i + 1:]],
                          dtype=np.uint32)
     others = [s for s in range(3) if s != seat]
     m = len(pairs)
@@ -672,7 +659,7 @@ def decisions_table(variant, deals, decisions: Sequence[str], *, seed: int,
     })
 
 
-def simulate_decisions(variant, *, hands: int, seed: int, out: str | Path,
+def simulate_decisions(variant: Variant, *, hands: int, seed: int, out: str | Path,
                        decisions: Sequence[str] = DATASET_DECISIONS, chunk_size: int = 20_000,
                        policy: str = "heuristic", params: np.ndarray | None = None,
                        **options: Any) -> dict[str, Any]:
@@ -680,7 +667,17 @@ def simulate_decisions(variant, *, hands: int, seed: int, out: str | Path,
     ``hands`` deals of ``seed``'s stream, each of ``decisions`` forced to every option
     at every seat. ``options`` are those of :func:`prefstats.sim.simulate.run` (workers,
     backend, force, progress); a rerun resumes or extends, as for ``simulate``. Returns
-    the manifest."""
+    the manifest.
+
+    >>> import tempfile
+    >>> from prefstats.game.variants import get_variant
+    >>> from prefstats.sim.storage import load
+    >>> out = tempfile.mkdtemp()
+    >>> _ = simulate_decisions(get_variant("sochi"), hands=2, seed=1, out=out,
+    ...                        decisions=["whist"], workers=1, progress=False)
+    >>> sorted(set(load(out).collect()["option"]))
+    ['pass', 'whist']
+    """
     spec = DecisionSpec(variant, hands, seed, chunk_size, policy, _params(params),
                         decisions=tuple(decisions))
     return run(spec, out, **options)

@@ -62,7 +62,6 @@ from prefstats.sim.storage import (
     entry_shape,
     enum_table,
     listed_files,
-    load,
     parse_manifest,
     read_only_error,
     sha256,
@@ -72,9 +71,11 @@ from prefstats.sim.storage import (
     write_manifest,
     written_by_prefstats,
 )
+from prefstats.sim.storage import (
+    load as load,  # where datasets were loaded from before storage
+)
 
-__all__ = ["RunSpec", "deals_table", "load", "pulkas_table", "run", "simulate", "simulate_pulkas",
-           "usable_cores"]
+__all__ = ["simulate", "simulate_pulkas"]
 
 BACKENDS = ("local", "dask")
 #: Most pulkas a dataset holds: ``pulka_id`` is a uint32.
@@ -251,10 +252,10 @@ def run_chunk(spec: RunSpec, index: int, run: str) -> tuple[int, bytes, int, int
     count = min(spec.chunk_size, spec.size - start)
     params = np.array(spec.params)
     if spec.kind == "decisions":  # prefstats.sim.rollout.DecisionSpec makes its own rows
-        table = spec.table(start, count)
+        table = spec.table(start, count)  # type: ignore[attr-defined]
     elif spec.kind != "deals":
         ids = np.arange(start, start + count, dtype=np.int64)
-        result = play_pulkas(spec.variant, ids, seed=spec.seed, pool_target=spec.pool_target,
+        result = play_pulkas(spec.variant, ids, seed=spec.seed, pool_target=spec.pool_target,  # type: ignore[arg-type]
                              policy=spec.policy, params=params, player_key=player_key(spec.seed),
                              with_deals=spec.kind == "pulka-deals")
         if spec.kind == "pulkas":
@@ -314,7 +315,7 @@ def _existing(folder: Path, spec: RunSpec, run: str, force: bool) -> dict[str, A
         _check_empty(folder, chunks_ok=False)
         return None
     if manifest.get("signature") != run:
-        old = manifest.get("spec") if isinstance(manifest.get("spec"), dict) else {}
+        old: dict[str, Any] = manifest["spec"] if isinstance(manifest.get("spec"), dict) else {}
         new = spec.describe()
         differ = sorted(k for k in new if k != size_key(new) and old.get(k) != new[k])
         raise DatasetError(
@@ -461,6 +462,15 @@ def simulate(
     ``scheduler`` (a local cluster when none is given). A rerun with the same arguments
     resumes; a dataset made with other arguments is refused unless ``force``. Ctrl-C
     keeps the finished chunks. Returns the manifest.
+
+    >>> import tempfile
+    >>> from prefstats.game.variants import get_variant
+    >>> from prefstats.sim.simulate import simulate
+    >>> out = tempfile.mkdtemp()
+    >>> _ = simulate(get_variant("sochi"), hands=20, seed=1, out=out, chunk_size=10,
+    ...              workers=1, progress=False)
+    >>> load(out).collect().height
+    20
     """
     spec = RunSpec(variant, hands, seed, chunk_size, policy, _params(params))
     return run(spec, out, **options)
@@ -482,7 +492,16 @@ def simulate_pulkas(
     """Play ``pulkas`` whole pulkas to ``pool_target`` into the dataset folder ``out``,
     one row per pulka (see :mod:`prefstats.sim.pulka`); otherwise as :func:`simulate`.
     ``with_deals`` also writes every deal of those pulkas, a row a deal with its
-    ``pulka_id``, ``deal_no`` and the dealer's place, as the dataset ``out/deals``."""
+    ``pulka_id``, ``deal_no`` and the dealer's place, as the dataset ``out/deals``.
+
+    >>> import tempfile
+    >>> from prefstats.game.variants import get_variant
+    >>> out = tempfile.mkdtemp()
+    >>> _ = simulate_pulkas(get_variant("sochi"), pulkas=2, pool_target=5, seed=1, out=out,
+    ...                     workers=1, progress=False)
+    >>> load(out).collect().height
+    2
+    """
     kinds = (("pulkas", ""), ("pulka-deals", "deals"))[:2 if with_deals else 1]
     specs = [(RunSpec(variant, pulkas, seed, chunk_size, policy, _params(params), kind,
                       pool_target), sub) for kind, sub in kinds]
@@ -614,7 +633,7 @@ def _make(folder: Path, spec: RunSpec, run: str, plan: tuple, show: bool,
 def usable_cores() -> int:
     """The cores this process may run on: the default number of workers of every
     command that runs in parallel."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 class _Progress:
@@ -622,7 +641,7 @@ class _Progress:
 
     def __init__(self, show: bool, total: int, done: int, unit: str) -> None:
         self.show, self.total, self.done, self.unit = show, total, done, unit
-        self.bar = None
+        self.bar: Any = None
 
     def __enter__(self) -> _Progress:
         if self.show:

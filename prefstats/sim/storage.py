@@ -45,7 +45,7 @@ import uuid
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import polars as pl
@@ -58,57 +58,7 @@ from prefstats.game.cards import N_CARDS, card_name
 from prefstats.game.codes import KINDS, WHIST_CALL_NAMES
 from prefstats.game.contracts import LADDER, N_CONTRACTS
 
-__all__ = [
-    "CALL",
-    "CARD",
-    "CONTRACT",
-    "DATASET_KINDS",
-    "DEAL_KINDS",
-    "ENUMS",
-    "FORMAT",
-    "KIND",
-    "LOCK",
-    "MANIFEST",
-    "REPAIR",
-    "ROLE",
-    "SCHEMA_VERSION",
-    "SUBSETS",
-    "TMP_PREFIX",
-    "DatasetError",
-    "atomic_write",
-    "check_chunk",
-    "check_manifest",
-    "check_spec",
-    "chunk_meta",
-    "chunk_name",
-    "chunk_units",
-    "clear_dataset",
-    "dataset_lock",
-    "describe",
-    "entry_problem",
-    "entry_shape",
-    "enum_columns",
-    "enum_table",
-    "file_sha256",
-    "listed_files",
-    "load",
-    "manifest_of",
-    "n_chunks",
-    "owned_files",
-    "parse_manifest",
-    "progress",
-    "read_manifest",
-    "read_only_error",
-    "remake_command",
-    "sha256",
-    "signature",
-    "size_key",
-    "sorted_chunks",
-    "table_bytes",
-    "to_codes",
-    "write_manifest",
-    "written_by_prefstats",
-]
+__all__ = ["DatasetError", "load"]
 
 #: 2: columns ``no_talon``, ``dark``, ``blind``, ``multiplier`` and Gusarik's dummy.
 #: 3: the signature leaves out the size (extension); chunks record the units they cover;
@@ -212,7 +162,10 @@ def enum_table(table: pa.Table) -> pa.Table:
     return table
 
 
-def enum_columns(frame: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame | pl.DataFrame:
+Frame = TypeVar("Frame", pl.LazyFrame, pl.DataFrame)
+
+
+def enum_columns(frame: Frame) -> Frame:
     """``frame`` (a dataset's rows as read) with its code columns typed as their Enums
     (a no-op on the files prefstats writes, which polars reads as those Enums)."""
     schema = frame.collect_schema() if isinstance(frame, pl.LazyFrame) else frame.schema
@@ -346,7 +299,7 @@ def remake_command(folder: Path, manifest: dict[str, Any]) -> str:
     from prefstats.players.builtin import resolve_params
     from prefstats.players.params import parameters
 
-    spec = manifest.get("spec") if isinstance(manifest.get("spec"), dict) else {}
+    spec: dict[str, Any] = manifest["spec"] if isinstance(manifest.get("spec"), dict) else {}
     kind = spec.get("kind", "deals")
     if kind == "pulka-deals":
         folder = folder.parent
@@ -354,7 +307,7 @@ def remake_command(folder: Path, manifest: dict[str, Any]) -> str:
     words = {"deals": ["simulate"], "decisions": ["simulate-decisions"]}.get(
         kind, ["simulate-pulkas"])
     words.append(f"--{'pulkas' if size == 'pulkas' else 'hands'} {spec.get(size)}")
-    rules = spec.get("variant") if isinstance(spec.get("variant"), dict) else {}
+    rules: dict[str, Any] = spec["variant"] if isinstance(spec.get("variant"), dict) else {}
     try:
         preset = get_variant(rules["base"], players=rules["players"])
         words.append(f"--variant {preset.base}" if tomllib.loads(preset.to_toml()) == rules
@@ -372,7 +325,7 @@ def remake_command(folder: Path, manifest: dict[str, Any]) -> str:
     if kind == "decisions":
         words.append(f"--decisions {','.join(spec.get('decisions', {}))}")
     words += [f"--seed {spec.get('seed')}", f"--chunk-size {spec.get('chunk_size')}"]
-    players = spec.get("players") if isinstance(spec.get("players"), dict) else {}
+    players: dict[str, Any] = spec["players"] if isinstance(spec.get("players"), dict) else {}
     policy = players.get("policy", "heuristic")
     if policy != "heuristic":
         words.append(f"--policy {policy}")
@@ -562,6 +515,16 @@ def load(path: str | Path, *, verify: str = "checksum", partial: bool = False) -
     An unfinished dataset (a run that was interrupted) is refused unless ``partial``;
     :func:`describe` then says how much is there. Missing, corrupt, foreign, edited or
     unfinished data raises :class:`DatasetError` naming the file and the repair.
+
+    >>> import tempfile
+    >>> from prefstats.game.variants import get_variant
+    >>> from prefstats.sim.simulate import simulate
+    >>> out = tempfile.mkdtemp()
+    >>> _ = simulate(get_variant("sochi"), hands=20, seed=1, out=out, chunk_size=10,
+    ...              workers=1, progress=False)
+    >>> frame = load(out)
+    >>> frame.select("kind").collect().height, frame.collect_schema()["kind"]
+    (20, Enum(categories=['undecided', 'game', 'misere', 'raspasy']))
     """
     if verify not in ("checksum", "footer", "none"):
         raise OptionError(f"verify must be 'checksum', 'footer' or 'none', got {verify!r}")

@@ -68,6 +68,7 @@ from collections.abc import Sequence
 
 import numba
 import numpy as np
+import numpy.typing as npt
 
 from prefstats.errors import CardError, IllegalActionError, OptionError
 from prefstats.game.cards import N_CARDS, format_cards
@@ -85,24 +86,7 @@ from prefstats.solver._table import TT_BITS, TT_ENTRY_BYTES, TT_SIZE, new_table
 # The checked functions, the table and its size, then the compiled layer (trusts its
 # inputs; for callers in numba code): solve_kernel, solve_position, card_values_kernel,
 # card_values_batch_kernel, best_card_kernel.
-__all__ = [
-    "TT_BITS",
-    "TT_ENTRY_BYTES",
-    "TT_SIZE",
-    "best_card",
-    "best_card_kernel",
-    "card_values",
-    "card_values_batch",
-    "card_values_batch_kernel",
-    "card_values_kernel",
-    "new_table",
-    "solve",
-    "solve_batch",
-    "solve_kernel",
-    "solve_leads",
-    "solve_leads_batch",
-    "solve_position",
-]
+__all__ = ["best_card", "card_values", "card_values_batch", "solve", "solve_batch", "solve_leads"]
 
 _table: tuple[np.ndarray, ...] | None = None
 
@@ -192,7 +176,9 @@ def _run_batch(hands, trump, leader, declarer, misere, *, leads: bool, threads: 
     return out
 
 
-def solve_batch(hands, trump, leader, declarer, misere=False, *, threads: int | None = None
+def solve_batch(hands: npt.ArrayLike, trump: int | Sequence[int | None] | np.ndarray | None,
+                leader: int | npt.ArrayLike, declarer: int | npt.ArrayLike,
+                misere: bool | npt.ArrayLike = False, *, threads: int | None = None
                 ) -> np.ndarray:
     """Declarer's tricks for each row of ``hands`` (shape (n, 3)), as an int8 array.
 
@@ -221,7 +207,12 @@ def _one_row(hands: Sequence[int]) -> np.ndarray:
 
 def solve(hands: Sequence[int], *, trump: int | None, leader: int, declarer: int,
           misere: bool = False) -> int:
-    """Tricks the declarer takes under perfect play by all (see the module docstring)."""
+    """Tricks the declarer takes under perfect play by all (see the module docstring).
+
+    >>> from prefstats.game.cards import parse_cards as p
+    >>> solve([p("♠A ♥7"), p("♠K ♥8"), p("♠7 ♥A")], trump=None, leader=0, declarer=0)
+    1
+    """
     arr, lead, decl, tr, mis = _prepare(_one_row(hands), trump, leader, declarer, misere)
     h = arr[0].astype(np.int64)
     stats = np.zeros(1, dtype=np.int64)
@@ -289,7 +280,7 @@ def _prepare_position(hands, trick: Sequence[int], trump, leader: int, declarer:
     return arr, padded, tr, lead, decl, bool(misere)
 
 
-def card_values_batch(hands, *, trump: int | None, leader: int, declarer: int,
+def card_values_batch(hands: npt.ArrayLike, *, trump: int | None, leader: int, declarer: int,
                       trick: Sequence[int] = (), misere: bool = False) -> np.ndarray:
     """Values of every card of one decision in each of many worlds: ``(k, 32)`` int8,
     the declarer's tricks from the current trick on after the seat to move plays that
@@ -336,7 +327,7 @@ def card_values(hands: Sequence[int], *, trump: int | None, leader: int, declare
     return {c: int(out[c]) for c in range(N_CARDS) if out[c] >= 0}
 
 
-def best_card(hands, *, trump: int | None, leader: int, declarer: int,
+def best_card(hands: npt.ArrayLike, *, trump: int | None, leader: int, declarer: int,
               trick: Sequence[int] = (), misere: bool = False) -> int:
     """The card of the seat to move with the best total value over the worlds ``hands``
     (as in :func:`card_values_batch`): the most tricks for the declarer's side, on

@@ -68,7 +68,7 @@ Readings of the Classic and Gusarik rules (RULES.md §10), all variant options:
 
 from __future__ import annotations
 
-import numpy as np  # noqa: F401  (the docstring's examples use it)
+import numpy as np  # the docstring's examples use it
 
 from prefstats.game.codes import GAME as GAME
 from prefstats.game.codes import MISERE_GAME as MISERE_GAME
@@ -96,26 +96,4 @@ from prefstats.game.scoring._random import random_outcomes
 from prefstats.game.scoring._settle import deal_value, entry_totals, settle
 from prefstats.game.scoring._sheet import Entry, ScoreSheet
 
-__all__ = [
-    "COLUMNS",
-    "MOUNTAIN",
-    "OUTCOME_FIELDS",
-    "POOL",
-    "WHIST",
-    "Entry",
-    "ScoreSheet",
-    "deal_value",
-    "deal_values",
-    "entry_totals",
-    "game_entries",
-    "load_pulka",
-    "misere_entries",
-    "outcome_entries",
-    "random_outcomes",
-    "raspasy_entries",
-    "score_batch",
-    "score_states",
-    "settle",
-    "sheet_from_records",
-    "talon_honours",
-]
+__all__ = ["ScoreSheet", "deal_value", "load_pulka", "score_batch", "settle"]

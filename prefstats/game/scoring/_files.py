@@ -86,7 +86,17 @@ def sheet_from_records(data: Mapping) -> ScoreSheet:
 
 
 def load_pulka(path: str | Path) -> ScoreSheet:
-    """:func:`sheet_from_records` of a JSON (``.json``) or TOML file."""
+    """:func:`sheet_from_records` of a JSON (``.json``) or TOML file.
+
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "pulka.toml"
+    >>> _ = path.write_text('''variant = "sochi"
+    ... [[deals]]
+    ... type = "raspasy"
+    ... tricks = [0, 4, 6]''', "utf-8")
+    >>> load_pulka(path).pool.tolist()
+    [1.0, 0.0, 0.0]
+    """
     path = Path(path)
     text = path.read_text("utf-8")
     try:

@@ -60,6 +60,12 @@ class ScoreSheet:
     Recording after the end raises.
 
     Illegal inputs raise ``RecordError`` and leave the sheet unchanged.
+
+    >>> from prefstats.game.variants import get_variant
+    >>> sheet = ScoreSheet(get_variant("sochi"))
+    >>> sheet.record_game(0, "7♥", [7, 2, 1], {1: "whist", 2: "pass"})
+    >>> sheet.pool.tolist(), sheet.mountain.tolist()
+    ([4.0, 0.0, 0.0], [0.0, 0.0, 0.0])
     """
 
     def __init__(self, variant: Variant, pool_target: int | None = None) -> None:
