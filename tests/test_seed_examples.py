@@ -125,7 +125,10 @@ def test_b382_gusarik_defender_whists_knowing_he_leads():
     assert changed > 0
 
 
-GUSARIK_HANDS = ["♠AKQJ1098 ♣AK ♥9", "♣QJ1098 ♦AKQJ10", "♠7 ♣7 ♦987 ♥AKQJ10"]
+#: A deal where the leader of trick 1 matters: discarding the talon, the declarer takes
+#: five tricks double dummy when he leads, four when the dummy does.
+GUSARIK_HANDS = ["♠AJ10 ♣107 ♦K ♥AJ97", "♠97 ♣Q98 ♦Q97 ♥108", "♠K8 ♣KJ ♦AJ108 ♥KQ"]
+GUSARIK_TALON = "♠Q ♣A"
 
 
 def _gusarik_record(discard):
@@ -133,7 +136,7 @@ def _gusarik_record(discard):
     legal one (the lowest card each time)."""
     v = get_variant("gusarik")
     rules = engine.rules_array(v)
-    st = new_state([parse_cards(h) for h in GUSARIK_HANDS], parse_cards("♥87"))[0]
+    st = new_state([parse_cards(h) for h in GUSARIK_HANDS], parse_cards(GUSARIK_TALON))[0]
     for action in (SIX_SPADES, PASS, parse_cards(discard), SIX_SPADES, W_WHIST):
         assert engine.apply(st, rules, action) == 0
     cards = []
@@ -141,7 +144,7 @@ def _gusarik_record(discard):
         card = int(engine.legal_mask(st, rules)).bit_length() - 1
         cards.append(card_name(card))
         engine.apply(st, rules, card)
-    data = {"variant": "gusarik", "hands": GUSARIK_HANDS, "talon": "♥87",
+    data = {"variant": "gusarik", "hands": GUSARIK_HANDS, "talon": GUSARIK_TALON,
             "calls": ["6♠", "pass"], "discard": discard, "contract": "6♠", "whist": ["whist"],
             "play": [cards[i:i + 3] for i in range(0, len(cards), 3)]}
     return parse_record(json.dumps(data, ensure_ascii=False), "gusarik.json"), v
@@ -149,7 +152,7 @@ def _gusarik_record(discard):
 
 def test_b382_analysis_solves_a_gusarik_discard_with_the_dummy_leading():
     """The discard's double-dummy values: trick 1 is led by the dummy (seat 2)."""
-    record, v = _gusarik_record("♥87")
+    record, v = _gusarik_record(GUSARIK_TALON)
     steps, final = replay(record, v)
     (step,) = [s for s in steps if s.phase == engine.DISCARD]
     row = _discard_row(step, record, v, final)
@@ -162,7 +165,8 @@ def test_b382_analysis_solves_a_gusarik_discard_with_the_dummy_leading():
                                 strict=True)) for lead in (0, 2)}
     tricks = {a["option"]: a["tricks"] for a in row["alternatives"]}
     assert tricks == by_leader[2]
-    assert by_leader[0] != by_leader[2]  # a deal where the leader matters
+    assert (by_leader[0][GUSARIK_TALON], by_leader[2][GUSARIK_TALON]) == (5, 4)
+    assert row["tricks_done"] == 4
 
 
 # ---- rules with their amounts left to the table ------------------------------------------
