@@ -577,7 +577,9 @@ def _discard_row(step: Step, record, variant, final) -> dict:
     hands[:, decl] = [hand & ~p for p in pairs]
     misere = int(final[0]["kind"]) == engine.MISERE_GAME
     trump = int(TRUMP[int(final[0]["contract"])])
-    tricks = solve_batch(hands, None if misere or trump < 0 else trump, 0, decl, misere,
+    # Trick 1 is the first hand's: seat 0, or Gusarik's dummy (B:382).
+    leader = int(engine.rules_array(variant)[engine.R_FIRST_HAND])
+    tricks = solve_batch(hands, None if misere or trump < 0 else trump, leader, decl, misere,
                          threads=1).astype(np.int64)
     row = _solver_row(step, record, variant, final, [format_cards(p) for p in pairs], tricks,
                       format_cards(step.action))

@@ -3,7 +3,7 @@
 A contract is a code 0..25 in ladder order (the simulator stores it as ``uint8``):
 6♠ 6♣ 6♦ 6♥ 6NT = 0..4, 7♠..7NT = 5..9, 8♠..8NT = 10..14, misère = 15,
 9♠..9NT = 16..20, 10♠..10NT = 21..25. :class:`Contract` wraps one code; the arrays
-``LEVEL``, ``TRUMP``, ``PRICE``, ``OBLIGATION`` and ``QUOTA`` give the same facts for
+``LEVEL``, ``TRUMP``, ``STRAIN``, ``PRICE``, ``OBLIGATION`` and ``QUOTA`` give the same facts for
 arrays of codes.
 
 >>> c = parse_contract("7NT")
@@ -66,6 +66,8 @@ def _table(of_trick_contract, misere_value, dtype) -> np.ndarray:
 LEVEL = _table(lambda lv, s: lv, 0, np.uint8)
 #: Trump suit of each code, ``NO_TRUMP_SUIT`` (-1) for no-trumps and misère.
 TRUMP = _table(lambda lv, s: s if s < NO_TRUMP else NO_TRUMP_SUIT, NO_TRUMP_SUIT, np.int8)
+#: Strain of each code, 0 (♠) to 4 (no trump) (misère: -1).
+STRAIN = _table(lambda lv, s: s, -1, np.int8)
 #: Price c(L) of each code (misère: 10).
 PRICE = _table(lambda lv, s: _PRICE_OF_LEVEL[lv], MISERE_PRICE, np.uint8)
 #: Tricks the defenders must take together, ob(L) (misère: 0).

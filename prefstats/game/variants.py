@@ -38,7 +38,7 @@ import numpy as np
 
 from prefstats.errors import VariantError
 from prefstats.game.codes import DEALER_SITS_OUT, TABLE_FORMATS, TABLE_PLAYERS, WITH_DUMMY
-from prefstats.game.contracts import LEVEL, N_CONTRACTS, OBLIGATION, PRICE, QUOTA
+from prefstats.game.contracts import LEVEL, MISERE, N_CONTRACTS, OBLIGATION, PRICE, QUOTA, STRAIN
 from prefstats.game.tricks import RASPASY_TALON_MODES
 
 __all__ = ["Variant", "describe", "differences", "get_variant", "load_variant",
@@ -398,6 +398,50 @@ class Variant:
         ),
     )
 
+    # Rules the texts name with the amounts left to the table: off by default, the
+    # amounts parameters (RULES.md §10.9).
+    preference: bool = field(
+        default=False,
+        metadata=_doc(
+            "the 'preference': a declarer who holds A K Q of all four suits after taking "
+            "the talon ends the pulka: his mountain written off, every pool filled to the "
+            "target, he writing pool_value whists a point on each player he fills (B:189-"
+            "201; 'agreed in advance', B:201). Recorded on the score sheet "
+            "(record_preference); the simulation never deals it (1 in 225,792,840)"
+        ),
+    )
+    misere_prize: int = field(
+        default=0,
+        metadata=_doc(
+            "whists each other active player writes on a declarer who makes his misère "
+            "(Rostov: misère 'is awarded a prize', B:361; the amount is the table's)"
+        ),
+    )
+    race_first_closed: int = field(
+        default=0,
+        metadata=_doc(
+            "races (B:426): whists each other player writes on the first player whose pool "
+            "reaches the target, at the settlement (players closing on the same deal share "
+            "it)"
+        ),
+    )
+    race_smallest_mountain: int = field(
+        default=0,
+        metadata=_doc(
+            "races (B:426): whists each other player writes on the player with the "
+            "smallest mountain at the end of the pulka (ties share it)"
+        ),
+    )
+    suit_price_step: int = field(
+        default=0,
+        metadata=_doc(
+            "the old hierarchy of prices by suit (B:422: spades cheapest, no trump "
+            "dearest): a trick contract's price c is raised by this much per strain above "
+            "spades (clubs 1, diamonds 2, hearts 3, no trump 4); 0 = the modern single "
+            "table"
+        ),
+    )
+
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
@@ -440,6 +484,10 @@ class Variant:
             raise VariantError("talon_whists: needs table = 'dealer_out' (the dealer sits out)")
         if not self.raspasy_rates and not self.raspasy_whists:
             raise VariantError("raspasy_rates: empty while raspasy_whists = 0 scores no raspasy")
+        if (self.race_first_closed or self.race_smallest_mountain) and self.has_dummy:
+            key = "race_first_closed" if self.race_first_closed else "race_smallest_mountain"
+            raise VariantError(f"{key}: a race bonus needs three or four players; "
+                             f"table = {self.table!r} has two")
         if self.pool_value <= 0 or self.mountain_value <= 0:
             key = "pool_value" if self.pool_value <= 0 else "mountain_value"
             raise VariantError(f"{key}: must be positive")
@@ -538,9 +586,10 @@ CONTRACT_FIELDS = 8
     T_HALF_UNTIL_CLOSED,
     T_BOMB_ZERO_PER,
     T_BOMB_ZERO_FIXED,
+    T_MISERE_PRIZE,
     T_RASPASY_STEPS,
     T_RASPASY,
-) = range(N_CONTRACTS * CONTRACT_FIELDS, N_CONTRACTS * CONTRACT_FIELDS + 22)
+) = range(N_CONTRACTS * CONTRACT_FIELDS, N_CONTRACTS * CONTRACT_FIELDS + 23)
 WHIST_SPLITS = _FIELDS["whist_split"].metadata["choices"]
 SPLIT_GREEDY, SPLIT_GENTLEMAN = range(len(WHIST_SPLITS))
 RESPONSIBILITIES = _FIELDS["whist_responsibility"].metadata["choices"]
@@ -562,7 +611,7 @@ def _scoring_table(variant: Variant) -> np.ndarray:
     v = variant
     rows = []
     for code in range(N_CONTRACTS):
-        price = int(PRICE[code])
+        price = contract_price(v, code)
         rates = (v.made_rate, v.whist_rate, v.remise_rate, v.consolation_rate, v.shortfall_rate)
         rows += [r.halves(price) for r in rates]
         obligation, quota = int(OBLIGATION[code]), int(QUOTA[code])
@@ -591,6 +640,7 @@ def _scoring_table(variant: Variant) -> np.ndarray:
         v.half_responsible_until_closed,
         int(2 * v.raspasy_zero_pool.per),  # a bomb raspasy's zero-trick pool is this x
         2 * v.raspasy_zero_pool.fixed,  # its rate, plus this (halves)
+        2 * v.misere_prize,
         len(steps),
     ]
     for rate in steps:
@@ -598,6 +648,19 @@ def _scoring_table(variant: Variant) -> np.ndarray:
     table = np.array(rows + scalars, dtype=np.int64)
     table.flags.writeable = False
     return table
+
+
+def contract_price(variant: Variant, code: int) -> int:
+    """The price ``c`` of contract ``code`` under ``variant``: the single table (B:16-21),
+    raised by ``suit_price_step`` per strain above spades on the old hierarchy (B:422).
+
+    >>> contract_price(get_variant("sochi", suit_price_step=1), 9)  # 7NT: 4 + 4 x 1
+    8
+    """
+    price = int(PRICE[code])
+    if code == MISERE:
+        return price
+    return price + variant.suit_price_step * int(STRAIN[code])
 
 
 def _check_field(key: str, kind: str, value: Any) -> Any:

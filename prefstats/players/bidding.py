@@ -294,6 +294,13 @@ def _misere_value(tables, tricks, catch):
 
 
 @njit(cache=True)
+def _leads(seat, rules):
+    """1.0 when ``seat`` leads trick 1 of a game or misère: the first hand
+    (``R_FIRST_HAND``), which in Gusarik is the dummy (B:382), so never a declarer."""
+    return 1.0 if seat == rules[engine.R_FIRST_HAND] else 0.0
+
+
+@njit(cache=True)
 def _raspasy_value(tables, params, hand, leads, step, probs, scale):
     """Expected value of a raspasy to this hand: its raspasy tricks are guessed from its
     no-trump strength (the tricks its high cards cannot avoid), times ``scale`` (3/2
@@ -411,14 +418,14 @@ def bid_decision(obs, rules, params, tables, key):
     if blind >= 0:
         return blind
     hand = np.int64(obs.hand)
-    leads = 1.0 if seat == 0 else 0.0
+    leads = _leads(seat, rules)
     probs = np.empty(N_TRICKS)
     pass_value = 0.0
-    if high < 0:  # nobody has bid: passing may end in a raspasy
+    if high < 0:  # nobody has bid: passing may end in a raspasy, which seat 0 leads
         others = 2 - popcount(passed)
         scale = 1.5 if rules[engine.R_DUMMY] >= 0 else 1.0
         pass_value = params[OTHERS_PASS] ** others * _raspasy_value(
-            tables, params, hand, leads, obs.raspasy_step, probs, scale)
+            tables, params, hand, 1.0 if seat == 0 else 0.0, obs.raspasy_step, probs, scale)
     bomb = max(np.int64(obs.bombs[seat]), 1)
     mult = np.float64(bomb)
     cost = params[BOMB_RESERVE] * (bomb - 1)
@@ -515,7 +522,7 @@ def discard_decision(obs, rules, params, tables):
     """The two cards to discard: the best for the strain whose best contract (not
     below the bid) is worth most after the discard; on misère, the safest ten."""
     hand = np.int64(obs.hand)
-    leads = 1.0 if obs.seat == 0 else 0.0
+    leads = _leads(obs.seat, rules)
     if obs.bid == MISERE:
         return ev.best_discard(tables, hand, ev.MISERE_STRAIN, leads)[0]
     probs = np.empty(N_TRICKS)
@@ -537,7 +544,7 @@ def contract_decision(obs, rules, params, tables):
     """The contract worth most for the hand after the discard (raising when it pays);
     without the talon (``obs.no_talon``), for the dealt hand as it is."""
     hand = np.int64(obs.hand)
-    leads = 1.0 if obs.seat == 0 else 0.0
+    leads = _leads(obs.seat, rules)
     # The fitted offset of the class of the hand he was dealt (the talon taken back out).
     dealt = (hand | np.int64(obs.discard)) & ~np.int64(obs.talon)
     shift = _offset(tables, adj.contract_cell(obs.seat, adj.trick_class(tables, dealt, leads)))
@@ -580,7 +587,7 @@ def _lone_whist_decision(obs, rules, params, tables, code, strain, hand):
     tricks (half), by expected value. The dummy is turned only after his call (B:384),
     so he estimates the defence's tricks from his own hand, as a whister does who does
     not know his partner's; the tricks are all his."""
-    leads = 1.0 if obs.declarer == 0 else 0.0
+    leads = _leads(obs.declarer, rules)
     team = (ev.defence_tricks(tables, hand, strain, LEVEL[code], leads)
             + params[WHIST_APPETITE] + _whist_offset(tables, code, obs.seat, hand))
     probs = np.empty(N_TRICKS)
@@ -607,7 +614,7 @@ def lay_decision(obs, rules, params, tables):
     and keeps the passer's cards from the declarer, who would otherwise play double
     dummy against them."""
     code = obs.contract
-    leads = 1.0 if obs.declarer == 0 else 0.0
+    leads = _leads(obs.declarer, rules)
     team = ev.defence_tricks(tables, np.int64(obs.hand), _strain(code), LEVEL[code], leads)
     if team + params[WHIST_APPETITE] >= OBLIGATION[code] + STAND_MARGIN:
         return engine.LAY_CLOSED
@@ -627,7 +634,7 @@ def whist_decision(obs, rules, params, tables):
     hand = np.int64(obs.hand)
     if rules[engine.R_DUMMY] >= 0:
         return _lone_whist_decision(obs, rules, params, tables, code, strain, hand)
-    team = ev.defence_tricks(tables, hand, strain, level, 1.0 if obs.declarer == 0 else 0.0)
+    team = ev.defence_tricks(tables, hand, strain, level, _leads(obs.declarer, rules))
     team += params[WHIST_APPETITE] + _whist_offset(tables, code, obs.seat, hand)
     k_mean = ev.K_MEAN_NT if strain == NO_TRUMP else ev.K_MEAN_TRUMP
     average = tables[ev.COEF, ev.BLOCK * ev.DEFENCE + k_mean + level - 6]

@@ -38,6 +38,7 @@ from prefstats.game.variants import (
     T_DEALER_RASPASY_POOL,
     T_MISERE_FAILED,
     T_MISERE_MADE,
+    T_MISERE_PRIZE,
     T_PLAYERS,
     T_RASPASY,
     T_RASPASY_STEPS,
@@ -263,6 +264,9 @@ def deal_totals(table, kind, declarer, defender, contract, tricks, first, second
             out[n + declarer] = table[T_MISERE_FAILED] * taken
         else:
             out[declarer] = table[T_MISERE_MADE]
+            for p in range(n):  # the prize of a made misère (B:361), from each catcher
+                if p != declarer and p != dealer:
+                    out[2 * n + p * n + declarer] += table[T_MISERE_PRIZE]
     elif table[T_TABLE] == WITH_DUMMY:
         _duel_totals(table, declarer, contract, tricks, first, out)
     else:

@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from prefstats.errors import OptionError, RecordError
+from prefstats.errors import OptionError, RecordError, VariantError
 from prefstats.game.auction import (
     legal_whist_calls,
 )
@@ -81,6 +81,9 @@ class ScoreSheet:
         self._whists = np.zeros((n, n), dtype=np.int64)
         self.log: list[Entry] = []
         self.deals = 0
+        #: The players whose pools first reached the target (one deal), for the races.
+        self.first_closed: list[int] = []
+        self._preference = False
         #: Consecutive raspasy so far: the progression step of the next raspasy.
         self.raspasy_step = 0
 
@@ -102,6 +105,8 @@ class ScoreSheet:
     @property
     def finished(self) -> bool:
         """Whether the pulka is over under the variant's ``pulka_end``."""
+        if self._preference:
+            return True  # the game stops and is considered finished (B:199)
         if self.pool_target is None or self.deals < len(opening_bombs(self.variant)):
             return False  # the opening bomb circles are played in full (B:400)
         target = 2 * self.pool_target
@@ -119,8 +124,57 @@ class ScoreSheet:
 
     def settle(self) -> np.ndarray:
         """Final scores. Help and the end rule act as deals are recorded, so this is the
-        settlement of the sheet (:meth:`value`); call it once :attr:`finished`."""
-        return self.value()
+        settlement of the sheet (:meth:`value`) and, once :attr:`finished`, the race
+        bonuses (:meth:`race_bonuses`); call it once finished."""
+        return self.value() + self.race_bonuses()
+
+    def race_bonuses(self) -> np.ndarray:
+        """Whists that the race bonuses (B:426) add to each player's score
+        once the pulka is over: ``race_first_closed`` from each other player to the first
+        to close his pool, ``race_smallest_mountain`` to the smallest mountain; players
+        tied for a bonus share it. Zero before the end."""
+        v = self.variant
+        n = v.players
+        bonus = np.zeros(n)
+        if not self.finished:
+            return bonus
+        smallest = np.flatnonzero(self._mountain == self._mountain.min()).tolist()
+        for winners, amount in ((self.first_closed, v.race_first_closed),
+                                (smallest, v.race_smallest_mountain)):
+            if not amount or not winners or len(winners) == n:
+                continue  # a bonus everyone shares is no bonus
+            # each of the others pays the amount, shared out among the winners
+            for p in range(n):
+                bonus[p] += amount * (n - len(winners)) / len(winners) if p in winners \
+                    else -amount
+        return bonus
+
+    def record_preference(self, player: int) -> None:
+        """The "preference" (B:189-199): ``player`` holds A K Q of all four suits after
+        taking the talon. The deal stops and the pulka is over: his mountain is written
+        off, every pool is filled to the target, and for each point he fills into
+        another's pool he writes ``pool_value`` whists on him, as help does (B:317). A
+        variant option (``preference``, "agreed in advance", B:201); the sheet needs a
+        ``pool_target``."""
+        v = self.variant
+        if not v.preference:
+            raise VariantError("preference: off in this variant (B:201: agreed in advance)")
+        if self.pool_target is None:
+            raise RecordError("pool_target: the preference fills the pools to the target; "
+                              "this sheet has none")
+        if self.finished:
+            raise RecordError("the pulka is over: every deal after its end is refused")
+        n = v.players
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+            raise RecordError(f"player: expected a seat 0..{n - 1}, got {player!r}")
+        missing = np.maximum(2 * self.pool_target - self._pool, 0)
+        mountain = np.zeros(n, dtype=np.int64)
+        mountain[player] = -self._mountain[player]
+        whists = np.zeros((n, n), dtype=np.int64)
+        whists[player] = v.pool_value * missing
+        whists[player, player] = 0
+        self._preference = True  # after the checks: a refused call changes nothing
+        self._add(_rows_of(missing, mountain, whists), missing, mountain, whists)
 
     def _scaled(self) -> np.ndarray:
         v = self.variant
@@ -219,14 +273,26 @@ class ScoreSheet:
         if changed:
             pool, mountain, whists = deal[:n], deal[n : 2 * n], deal[2 * n :].reshape(n, n)
             entries = _rows_of(pool, mountain, whists)
+        self._add(entries, pool, mountain, whists)
+        self.raspasy_step = self.raspasy_step + 1 if raspasy else 0
+
+    def _add(self, entries, pool, mountain, whists) -> None:
+        """Write one deal's totals and log its ``entries``; note who closed first."""
+        closed = self._closed()
         self._pool += pool
         self._mountain += mountain
         self._whists += whists
         self.deals += 1
+        if not self.first_closed and self.pool_target is not None:
+            self.first_closed = sorted(set(self._closed()) - set(closed))
         for column, player, on, halves in entries.tolist():
             who = None if column != WHIST else on
             self.log.append(Entry(self.deals, COLUMNS[column], player, who, Fraction(halves, 2)))
-        self.raspasy_step = self.raspasy_step + 1 if raspasy else 0
+
+    def _closed(self) -> list[int]:
+        if self.pool_target is None:
+            return []
+        return np.flatnonzero(self._pool >= 2 * self.pool_target).tolist()
 
 
 def _rows_of(pool: np.ndarray, mountain: np.ndarray, whists: np.ndarray) -> np.ndarray:
