@@ -101,7 +101,7 @@ def _bidding_blocks(table: pl.DataFrame, variant: str, key: str, name: str, axis
 
 
 def bidding_section(lf: pl.LazyFrame, variant: str) -> Section:
-    rows = bidding.hand_rows(lf)
+    rows = bidding.hand_sums(lf)
     misere = bidding.misere_table(lf, rows=rows)
     return Section("1. Bidding" + OBSERVED, NOT_ADVICE + (
                    "A hand's class is read from its ten dealt cards: either hand points (the best "
@@ -280,7 +280,9 @@ def _pulka_dataset(path: str | Path, deals: Mapping[str, Any], variant: Variant
 
 def dataset_report(path: str | Path, *, pulkas: str | Path | None = None,
                    lf: pl.LazyFrame | None = None) -> Report:
-    """The report of the dataset at ``path`` (``lf`` overrides its rows, e.g. a sample);
+    """The report of the dataset at ``path`` (a folder or an fsspec URL; ``lf`` overrides
+    its rows, e.g. a sample), computed from lazy queries run by polars' streaming engine
+    and hand classes summed a batch at a time, so memory does not grow with the deals;
     ``pulkas``: a ``simulate-pulkas`` dataset of the same variant and players for the
     pulka part of seat luck."""
     path = Path(path)
@@ -292,10 +294,12 @@ def dataset_report(path: str | Path, *, pulkas: str | Path | None = None,
     pulka_manifest, plf = (_pulka_dataset(pulkas, manifest, variant) if pulkas
                            else (None, None))
     notes = _meta(path, manifest, variant, rows, pulka_manifest)
-    return Report(f"prefstats report: {describe(variant)}", notes, [
-        bidding_section(lf, name), whist_section(lf, name),
-        raspasy_section(lf, name, rules, plf),
-        seat_section(lf, name, plf), exploit_section(variant, 5)], meta.variant_files(variant))
+    with pl.Config(engine_affinity="streaming"):  # every query a batch at a time
+        sections = [bidding_section(lf, name), whist_section(lf, name),
+                    raspasy_section(lf, name, rules, plf), seat_section(lf, name, plf),
+                    exploit_section(variant, 5)]
+    return Report(f"prefstats report: {describe(variant)}", notes, sections,
+                  meta.variant_files(variant))
 
 
 #: What the table of differences says, by how many comparisons are paired.
