@@ -18,7 +18,7 @@ from prefstats.reports import bidding, charts, compare, meta, raspasy, seats, wh
 from prefstats.reports.exploit import exploit_section
 from prefstats.reports.render import Block, Report, Section, write_report
 from prefstats.reports.stats import MIN_SAMPLES
-from prefstats.sim.storage import DatasetError, load, manifest_of
+from prefstats.sim.storage import DatasetError, load, location, manifest_of
 
 __all__ = [
     "NOT_ADVICE",
@@ -285,7 +285,7 @@ def dataset_report(path: str | Path, *, pulkas: str | Path | None = None,
     and hand classes summed a batch at a time, so memory does not grow with the deals;
     ``pulkas``: a ``simulate-pulkas`` dataset of the same variant and players for the
     pulka part of seat luck."""
-    path = Path(path)
+    path = location(path)  # a folder or a URL such as s3://bucket/run
     manifest, variant = meta.deal_dataset(path, "pass a pulka dataset with --pulkas")
     lf = load(path) if lf is None else lf
     rules = manifest["spec"]["variant"]
