@@ -239,6 +239,8 @@ class Remote:
             names = self.fs.ls(self.path, detail=False, refresh=True)
         except FileNotFoundError:
             return iter(())
+        finally:  # no cached listing: files come and go (the lock), ask the store each time
+            self.fs.invalidate_cache(self.path)
         return (Remote(self.fs, n) for n in names if n.rstrip("/") != self.path)
 
     def glob(self, pattern: str) -> Iterator[Remote]:
