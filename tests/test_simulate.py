@@ -15,8 +15,14 @@ import pytest
 from prefstats.game.variants import get_variant
 from prefstats.players import adjust
 from prefstats.sim.pulka import play_pulkas
-from prefstats.sim.simulate import RunSpec, player_key, simulate, simulate_pulkas
-from prefstats.sim.storage import DatasetError, load, manifest_of
+from prefstats.sim.simulate import (
+    RunSpec,
+    default_chunk_size,
+    player_key,
+    simulate,
+    simulate_pulkas,
+)
+from prefstats.sim.storage import DatasetError, load, manifest_of, parse_manifest
 
 SOCHI = get_variant("sochi")
 
@@ -145,23 +151,37 @@ def test_killed_run_resumes_to_the_same_dataset(tmp_path):
     )
     killed = tmp_path / "killed"
     proc = subprocess.Popen([sys.executable, "-c", code, str(killed)])
-    manifest = killed / "manifest.json"
     deadline = time.time() + 120
     while time.time() < deadline and proc.poll() is None:
-        try:
-            if json.loads(manifest.read_text())["chunks"]:
-                break
-        except (FileNotFoundError, json.JSONDecodeError):
-            pass
+        if list(killed.glob("manifest-*.json")):  # a chunk's entry: one chunk is whole
+            break
         time.sleep(0.02)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
-    done = len(json.loads(manifest.read_text())["chunks"])
+    assert json.loads((killed / "manifest.json").read_text())["chunks"] == []  # not rewritten
+    done = len(parse_manifest(killed)["chunks"])
     assert 1 <= done < 40, "the run should have been killed mid-way"
     _run(killed, **size)
     whole = tmp_path / "whole"
     _run(whole, **size)
     assert _rows(killed).equals(_rows(whole))
+
+
+def test_the_default_chunk_size_adapts_and_a_rerun_keeps_the_datasets(reference, tmp_path):
+    assert [default_chunk_size(n) for n in (3000, 80_000, 1_000_000, 10**9)] == [
+        10_000, 10_000, 125_000, 2_000_000]
+    assert manifest_of(reference)["spec"]["chunk_size"] == 1000
+    grown = tmp_path / "grown"
+    _run(grown)
+    before = {c["index"]: c["sha256"] for c in manifest_of(grown)["chunks"]}
+    simulate(SOCHI, hands=3500, seed=7, out=grown, workers=1, progress=False)
+    after = manifest_of(grown)
+    assert after["spec"]["chunk_size"] == 1000 and len(after["chunks"]) == 4
+    assert all(before[i] == c["sha256"] for i, c in enumerate(after["chunks"][:3]))
+    fresh = tmp_path / "fresh"
+    simulate(SOCHI, hands=3000, seed=7, out=fresh, workers=2, progress=False)
+    assert manifest_of(fresh)["spec"]["chunk_size"] == 10_000
+    assert _rows(fresh).equals(_rows(reference))  # rows never depend on the chunk size
 
 
 @pytest.mark.slow  # ~55 s on the shared machine: starts a local Dask cluster

@@ -417,3 +417,38 @@ def test_the_remake_command_names_the_run_of_any_dataset_kind(tmp_path):
     assert remake_command(tmp_path / "h", manifest_of(tmp_path / "h")) == (
         "prefstats simulate --hands 10 --config VARIANT.toml (the manifest's variant_toml) "
         f"--seed 1 --chunk-size 10 --policy random --out {tmp_path / 'h'} --force")
+
+
+# --- chunk entries ------------------------------------------------------------------
+
+def test_each_chunk_is_listed_by_its_own_entry_until_the_run_ends(reference, tmp_path,
+                                                                 monkeypatch):
+    folder = tmp_path / "d"
+    real = sim.run_chunk
+
+    def dies_at_chunk_2(spec, index, run):
+        if index == 2:
+            raise RuntimeError("worker lost")
+        return real(spec, index, run)
+
+    monkeypatch.setattr(sim, "run_chunk", dies_at_chunk_2)
+    with pytest.raises(RuntimeError):
+        _run(folder)
+    assert _manifest(folder)["chunks"] == []  # the manifest is not rewritten a chunk
+    assert sorted(p.name for p in folder.glob("manifest-*.json")) == [
+        "manifest-000000.json", "manifest-000001.json"]
+    assert describe(manifest_of(folder)) == "unfinished: 2,000 of 3,000 deals"
+    assert load(folder, partial=True).collect().height == 2000
+    # A damaged entry is refused by load, and its chunk redone by a rerun.
+    (folder / "manifest-000001.json").write_text("{half")
+    with pytest.raises(DatasetError, match="not an object"):
+        load(folder, partial=True)
+    monkeypatch.setattr(sim, "run_chunk", real)
+    _run(folder)
+    assert not list(folder.glob("manifest-*.json"))  # folded into manifest.json
+    assert [c["index"] for c in _manifest(folder)["chunks"]] == [0, 1, 2]
+    assert _rows(folder).equals(_rows(reference))
+    # --force deletes a dataset's entries with its other files.
+    (folder / "manifest-000007.json").write_text("{}")
+    _run(folder, force=True)
+    assert not list(folder.glob("manifest-*.json"))

@@ -397,7 +397,8 @@ _CONFIG = typer.Option(None, exists=True, dir_okay=False, readable=True,
 _PLAYERS = typer.Option(None, help="Players at the table: 3 or 4 (default: the preset's; "
                         "gusarik is 2).")
 _SEED = typer.Option(DEFAULT_SEED, min=0, help="Seed: the same seed deals the same hands.")
-_OUT = typer.Option(..., help="Dataset folder (created; a rerun resumes).")
+_OUT = typer.Option(..., help="Dataset folder or fsspec URL, e.g. s3://bucket/run "
+                    "(created; a rerun resumes).")
 _WORKERS = typer.Option(None, min=1, help="Local processes (default: all cores).")
 _BACKEND = typer.Option("local", help="local (joblib processes) or dask.")
 _SCHEDULER = typer.Option(None, help="Dask scheduler address, e.g. tcp://host:8786 "
@@ -418,7 +419,9 @@ def simulate_command(
     hands: int = typer.Option(100_000, help="Deals to simulate."),
     seed: int = _SEED,
     out: str = _OUT,
-    chunk_size: int = typer.Option(100_000, help="Deals per chunk file."),
+    chunk_size: int | None = typer.Option(None, min=1, help="Deals per chunk file (default: "
+                                          "the dataset's own, else an eighth of --hands, "
+                                          "10,000 to 2,000,000)."),
     workers: int | None = _WORKERS,
     backend: str = _BACKEND,
     scheduler: str | None = _SCHEDULER,

@@ -4,7 +4,7 @@ report, comparison and guide of simulation datasets.
 Each section is a function of a dataset's ``LazyFrame`` (see :func:`prefstats.load`):
 
 - :func:`bidding_table`, :func:`misere_table`, :func:`thresholds` -- bidding thresholds
-  (:func:`hand_rows` classifies the hands once for several tables);
+  (:func:`hand_sums` classifies the hands once for several tables, a batch at a time);
 - :func:`whist_table` -- whist profitability;
 - :func:`raspasy_tricks`, :func:`raspasy_costs`, :func:`raspasy_chain` -- raspasy costs;
 - :func:`seat_luck`, :func:`pulka_seat_luck`, :func:`pulkas_to_detect` -- seat luck;
@@ -13,7 +13,7 @@ Each section is a function of a dataset's ``LazyFrame`` (see :func:`prefstats.lo
 :func:`report`, :func:`comparison` and :func:`guide` write them to a folder.
 """
 
-from prefstats.reports.bidding import bidding_table, hand_rows, misere_table, thresholds
+from prefstats.reports.bidding import bidding_table, hand_sums, misere_table, thresholds
 from prefstats.reports.compare import paired_differences, variant_metrics
 from prefstats.reports.guide import guide
 from prefstats.reports.raspasy import raspasy_chain, raspasy_costs, raspasy_tricks

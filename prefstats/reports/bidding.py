@@ -14,40 +14,55 @@ from collections.abc import Sequence
 import polars as pl
 
 from prefstats.game.engine import GAME, MISERE_GAME
-from prefstats.reports.frames import seat_rows, with_classes
+from prefstats.reports.frames import class_sums, seat_rows
 from prefstats.reports.stats import (
     MIN_SAMPLES,
     difference,
     finish_means,
-    mean_aggs,
+    pooled_means,
     with_proportion,
 )
 
 #: Class columns of the full bidding table.
 HAND_CLASS = ("trumps", "top", "side_aces")
+#: Class columns of the misère table.
+HOLES = ("holes", "short_holes")
+_KEYS = ("kind", "level", "role")
+Sums = dict[tuple[str, ...], pl.DataFrame]
 
 
-def hand_rows(lf: pl.LazyFrame) -> pl.DataFrame:
-    """One row per deal and active seat with the seat's bidding and misère classes: what
-    :func:`bidding_table` and :func:`misere_table` group (pass it to them as ``rows``
-    to classify the hands once)."""
-    rows = seat_rows(lf).select("kind", "level", "role", "seat", "hand", "value", "made"
-                                ).collect()
-    return with_classes(rows, ("bidding", "evaluator", "misere")).drop("hand", "seat")
+def hand_sums(lf: pl.LazyFrame, by: Sequence[Sequence[str]] = (
+        ("points",), ("est_tricks",), HAND_CLASS, HOLES)) -> Sums:
+    """What :func:`bidding_table` and :func:`misere_table` group, for each class
+    grouping in ``by`` (columns of :func:`prefstats.reports.classes.bidding_class`,
+    ``est_tricks``, :data:`HOLES`): per deal kind, level, the seat's role and class, the
+    seats' count ``n``, contracts ``made`` and value sums. The hands are classified a
+    batch at a time (:func:`~prefstats.reports.frames.class_sums`): memory does not
+    grow with the deals. Pass the result to the tables as ``rows`` to classify once."""
+    rows = seat_rows(lf).select(*_KEYS, "seat", "hand", "value", "made")
+    return class_sums(rows, ("bidding", "evaluator", "misere"),
+                      [(*_KEYS, *g) for g in by])
+
+
+def _sums(lf: pl.LazyFrame, by: Sequence[str], rows: Sums | None) -> pl.DataFrame:
+    key = (*_KEYS, *by)
+    if rows is None or key not in rows:
+        rows = hand_sums(lf, (tuple(by),))
+    return rows[key]
 
 
 def _declare_vs_pass(rows: pl.DataFrame, declared: pl.Expr, by: Sequence[str],
-                     outcome: str, outcome_name: str) -> pl.DataFrame:
+                     hits: pl.Expr, outcome_name: str) -> pl.DataFrame:
     """Per ``by`` (plus ``level`` for the declarers): declarers' ``n``, the rate of
     ``outcome`` with a Wilson CI, their mean value (``ev_bid``) against the mean value
     of the same class when not declaring (``ev_pass``), ``gain = ev_bid − ev_pass``, and
     ``bid_share``, the share of all hands of the class that declared (with its CI): the
     players' selection behind the figures."""
     bid = rows.filter(declared).group_by("level", *by).agg(
-        pl.col(outcome).sum().alias("hits"), *mean_aggs(pl.col("value"), "ev_bid"))
+        hits.alias("hits"), *pooled_means("ev_bid"))
     passed = rows.filter(pl.col("role") != "declarer").group_by(*by).agg(
-        mean_aggs(pl.col("value"), "ev_pass"))
-    hands = rows.group_by(*by).agg(pl.len().alias("class_n"))
+        pooled_means("ev_pass"))
+    hands = rows.group_by(*by).agg(pl.col("n").sum().alias("class_n"))
     table = (bid.join(passed, on=list(by), how="left").join(hands, on=list(by), how="left")
              .sort("level", *by))
     table = finish_means(table, ["ev_bid", "ev_pass"]).rename({"ev_bid_n": "n"})
@@ -58,23 +73,23 @@ def _declare_vs_pass(rows: pl.DataFrame, declared: pl.Expr, by: Sequence[str],
 
 
 def bidding_table(lf: pl.LazyFrame, by: Sequence[str] = ("points",),
-                  rows: pl.DataFrame | None = None) -> pl.DataFrame:
+                  rows: Sums | None = None) -> pl.DataFrame:
     """Trick contracts by level and hand class ``by`` (columns of
     :func:`prefstats.reports.classes.bidding_class`): ``n`` declared, ``p_make`` with
     its 95% CI, ``ev_bid`` and ``ev_pass`` in whists, ``gain`` between them.
-    ``rows``: :func:`hand_rows` of ``lf`` when already computed."""
-    rows = hand_rows(lf) if rows is None else rows
-    return _declare_vs_pass(rows, (pl.col("role") == "declarer") & (pl.col("kind") == GAME),
-                            by, "made", "p_make")
+    ``rows``: :func:`hand_sums` of ``lf`` when already computed."""
+    return _declare_vs_pass(_sums(lf, by, rows),
+                            (pl.col("role") == "declarer") & (pl.col("kind") == GAME),
+                            by, pl.col("made").sum(), "p_make")
 
 
-def misere_table(lf: pl.LazyFrame, rows: pl.DataFrame | None = None) -> pl.DataFrame:
+def misere_table(lf: pl.LazyFrame, rows: Sums | None = None) -> pl.DataFrame:
     """Misères by the holes of the dealt hand (all holes, and how many are short):
     ``n``, ``p_caught`` (the declarer took a trick) with its CI, ``ev_bid`` against
     ``ev_pass`` in whists, ``gain``. ``rows`` as for :func:`bidding_table`."""
-    rows = (hand_rows(lf) if rows is None else rows).with_columns(caught=~pl.col("made"))
     declared = (pl.col("role") == "declarer") & (pl.col("kind") == MISERE_GAME)
-    return _declare_vs_pass(rows, declared, ("holes", "short_holes"), "caught",
+    caught = pl.col("n").sum() - pl.col("made").sum()  # the declarer took a trick
+    return _declare_vs_pass(_sums(lf, HOLES, rows), declared, HOLES, caught,
                             "p_caught").drop("level")
 
 

@@ -1,6 +1,9 @@
 """Long frames the sections share: one row per (deal, active seat), lazily built from a
 dataset's columns, with the hand classes of :mod:`prefstats.reports.classes` added.
 
+:func:`class_sums` classifies the hands a batch at a time and keeps only sums per
+class, so memory does not grow with the number of deals.
+
 Seats 0, 1, 2 are the active players (with 4 players seat 3, the dealer, takes no
 bid and no whist; with 2, Gusarik, seat 2 is the dummy, which has no row). A seat's
 ``role``: ``"declarer"`` (trick game or misère), ``"defender"`` or ``"raspasy"``; a
@@ -10,15 +13,20 @@ defender's ``call`` is his whist role (:data:`prefstats.game.auction.W_PASS`, ``
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import polars as pl
 
 from prefstats.game.codes import GAME, MISERE_GAME, RASPASY, SEAT_NAMES, W_HALF, W_PASS, W_WHIST
 from prefstats.game.contracts import LEVEL, OBLIGATION
 from prefstats.reports import classes
+from prefstats.reports.stats import moment_sums
 from prefstats.sim.storage import to_codes
 
 ACTIVE = 3
+#: Seat rows classified at a time by :func:`class_sums`.
+BATCH = 250_000
 #: The whist calls as the reports' prose names them (the data says "half").
 CALL_NAMES = {W_PASS: "pass", W_WHIST: "whist", W_HALF: "half-whist"}
 
@@ -90,3 +98,28 @@ def with_classes(df: pl.DataFrame, kinds: tuple[str, ...]) -> pl.DataFrame:
     if "misere" in kinds:
         extra |= classes.misere_holes(hands)
     return df.with_columns(pl.Series(k, v) for k, v in extra.items())
+
+
+def class_sums(rows: pl.LazyFrame, kinds: tuple[str, ...], groups: Sequence[Sequence[str]],
+               batch: int = BATCH) -> dict[tuple[str, ...], pl.DataFrame]:
+    """For each grouping in ``groups`` (columns of ``rows`` and of the hand classes
+    ``kinds``, see :func:`with_classes`), one row per group with the
+    :func:`~prefstats.reports.stats.moment_sums` of ``value`` (``n``, ``value``,
+    ``value_sq``) and, when ``rows`` has it, the count of ``made``. The hands are
+    classified ``batch`` rows at a time and only these sums are kept, so memory holds
+    one batch and the groups, whatever the number of deals."""
+    groups = [tuple(g) for g in groups]
+    made = "made" in rows.collect_schema().names()
+    sums = [*moment_sums(pl.col("value")), *([pl.col("made").sum()] if made else [])]
+    totals = [pl.col(c).sum() for c in ("n", "value", "value_sq", *(["made"] if made else []))]
+    parts: dict[tuple[str, ...], list[pl.DataFrame]] = {g: [] for g in groups}
+    for df in rows.collect_batches(chunk_size=batch):
+        df = with_classes(df, kinds)
+        for g in groups:
+            found = parts[g]
+            found.append(df.group_by(g).agg(sums))
+            if len(found) > 32:  # fold, so the parts do not grow with the deals
+                parts[g] = [pl.concat(found).group_by(g).agg(totals)]
+    return {g: pl.concat(found).group_by(g).agg(totals) if found else
+            with_classes(rows.head(0).collect(), kinds).group_by(g).agg(sums)
+            for g, found in parts.items()}

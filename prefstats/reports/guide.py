@@ -20,7 +20,7 @@ from prefstats.errors import OptionError
 from prefstats.game.deal import deal
 from prefstats.game.variants import Variant, describe
 from prefstats.players.pimc import DEFAULT_WORLDS
-from prefstats.reports.bidding import bidding_table, hand_rows, misere_table, thresholds
+from prefstats.reports.bidding import bidding_table, hand_sums, misere_table, thresholds
 from prefstats.reports.counterfactual import (
     DECISIVE_SE,
     by_holes,
@@ -223,7 +223,7 @@ def _bidding_rules(bids: pl.DataFrame, key: str, name: str) -> list[str]:
 
 def observed_lines(lf: pl.LazyFrame) -> list[str]:
     """What the dataset's players chose and earned, by hand class, under :data:`OBSERVED`."""
-    rows = hand_rows(lf)
+    rows = hand_sums(lf)
     misere, whists = misere_table(lf, rows=rows), whist_table(lf)
     lines = [f"## {OBSERVED}", "",
              "These figures compare the calls the simulated players chose: each class's "

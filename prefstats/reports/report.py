@@ -20,7 +20,7 @@ from prefstats.reports import bidding, charts, compare, meta, raspasy, seats, wh
 from prefstats.reports.exploit import exploit_section
 from prefstats.reports.render import Block, Report, Section, write_report
 from prefstats.reports.stats import MIN_SAMPLES
-from prefstats.sim.storage import DatasetError, load, manifest_of
+from prefstats.sim.storage import DatasetError, load, location, manifest_of
 
 OBSERVATIONAL = ("Figures compare the choices the simulated players made; they are not a "
                  "replay of each hand with the other choice.")
@@ -88,7 +88,7 @@ def _bidding_blocks(table: pl.DataFrame, variant: str, key: str, name: str, axis
 
 
 def bidding_section(lf: pl.LazyFrame, variant: str) -> Section:
-    rows = bidding.hand_rows(lf)
+    rows = bidding.hand_sums(lf)
     misere = bidding.misere_table(lf, rows=rows)
     return Section(OBSERVED + "bidding", NOT_ADVICE + (
                    "A hand's class is read from its ten dealt cards: either hand points (the best "
@@ -267,10 +267,12 @@ def _pulka_dataset(path: str | Path, deals: Mapping[str, Any], variant: Variant
 
 def dataset_report(path: str | Path, *, pulkas: str | Path | None = None,
                    lf: pl.LazyFrame | None = None) -> Report:
-    """The report of the dataset at ``path`` (``lf`` overrides its rows, e.g. a sample);
+    """The report of the dataset at ``path`` (a folder or an fsspec URL; ``lf`` overrides
+    its rows, e.g. a sample), computed from lazy queries run by polars' streaming engine
+    and hand classes summed a batch at a time, so memory does not grow with the deals;
     ``pulkas``: a ``simulate-pulkas`` dataset of the same variant and players for the
     pulka part of seat luck."""
-    path = Path(path)
+    path = location(path)  # a folder or a URL such as s3://bucket/run
     manifest, variant = meta.deal_dataset(path, "pass a pulka dataset with --pulkas")
     lf = load(path) if lf is None else lf
     rules = manifest["spec"]["variant"]
@@ -284,10 +286,12 @@ def dataset_report(path: str | Path, *, pulkas: str | Path | None = None,
         version=spec["package_version"], deals=f"{rows:,} deals of {describe(variant)}",
         seed=spec["seed"], command=f"{meta.remake_command(spec, variant)} && prefstats report "
                                    f"{path.name}" + (" --pulkas ..." if pulkas else ""))
-    return Report(f"prefstats report: {describe(variant)}", notes, [
-        raspasy_section(lf, name, rules, plf), seat_section(lf, name, plf),
-        exploit_section(variant, 5), bidding_section(lf, name), whist_section(lf, name)],
-        meta.variant_files(variant), source=source, summary=rules_paragraph(variant))
+    with pl.Config(engine_affinity="streaming"):  # every query a batch at a time
+        sections = [raspasy_section(lf, name, rules, plf), seat_section(lf, name, plf),
+                    exploit_section(variant, 5), bidding_section(lf, name),
+                    whist_section(lf, name)]
+    return Report(f"prefstats report: {describe(variant)}", notes, sections,
+                  meta.variant_files(variant), source=source, summary=rules_paragraph(variant))
 
 
 #: What the table of differences says, by how many comparisons are paired.

@@ -17,7 +17,7 @@ import polars as pl
 from scipy import stats
 
 from prefstats.reports.frames import SEAT_NAMES, n_players
-from prefstats.reports.stats import MIN_SAMPLES, finish_means, mean_aggs, zero_means_test
+from prefstats.reports.stats import MIN_SAMPLES, finish_means, mean_aggs, wald_test
 
 #: Skill edges (whists per pulka) for which :func:`pulkas_to_detect` is tabulated.
 EDGES = (10.0, 25.0, 50.0, 100.0)
@@ -35,12 +35,19 @@ def _seat_means(lf: pl.LazyFrame, prefix: str, seats: int, names: tuple[str, ...
 
 
 def _test(lf: pl.LazyFrame, prefix: str, seats: int) -> dict[str, float]:
-    values = lf.select(pl.col(f"{prefix}{s}").cast(pl.Float64)
-                       for s in range(seats - 1)).collect().to_numpy()
-    if len(values) < MIN_SAMPLES:
-        return {"chi2": float("nan"), "df": seats - 1, "p_value": float("nan"), "n": len(values)}
-    chi2, df, p = zero_means_test(values)
-    return {"chi2": chi2, "df": df, "p_value": p, "n": len(values)}
+    # sums and cross products, not the values: memory does not grow with the samples
+    x = [pl.col(f"{prefix}{s}").cast(pl.Float64) for s in range(seats - 1)]
+    sums = lf.select(pl.len().alias("n"), *(v.sum().alias(f"s{i}") for i, v in enumerate(x)),
+                     *((x[i] * x[j]).sum().alias(f"p{i}_{j}") for i in range(len(x))
+                       for j in range(len(x)))).collect().row(0, named=True)
+    n = sums["n"]
+    if n < MIN_SAMPLES:
+        return {"chi2": float("nan"), "df": seats - 1, "p_value": float("nan"), "n": n}
+    mean = np.array([sums[f"s{i}"] for i in range(len(x))]) / n
+    cross = np.array([[sums[f"p{i}_{j}"] for j in range(len(x))] for i in range(len(x))])
+    cov = (cross - n * np.outer(mean, mean)) / (n - 1)
+    chi2, df, p = wald_test(mean, cov / n)
+    return {"chi2": chi2, "df": df, "p_value": p, "n": n}
 
 
 def seat_luck(lf: pl.LazyFrame) -> tuple[pl.DataFrame, dict[str, float]]:

@@ -44,6 +44,23 @@ def mean_aggs(value: pl.Expr, name: str) -> list[pl.Expr]:
             value.std().alias(f"{name}_sd")]
 
 
+def moment_sums(value: pl.Expr) -> list[pl.Expr]:
+    """Aggregations that summarise ``value`` by sums a later step can add up: ``n``, the
+    ``value`` sum and the ``value_sq`` sum of squares (in float64)."""
+    value = value.cast(pl.Float64)
+    return [pl.len().alias("n"), value.sum().alias("value"),
+            (value * value).sum().alias("value_sq")]
+
+
+def pooled_means(name: str) -> list[pl.Expr]:
+    """Aggregations over :func:`moment_sums` rows giving what :func:`mean_aggs` gives
+    over the values themselves: ``name_n``, the mean ``name`` and its SD ``name_sd``."""
+    n, total, squares = (pl.col(c).sum() for c in ("n", "value", "value_sq"))
+    var = (squares - total * total / n) / (n - 1)
+    return [n.alias(f"{name}_n"), (total / n).alias(name),
+            pl.when(n > 1).then(var.clip(0).sqrt()).alias(f"{name}_sd")]
+
+
 def finish_means(df: pl.DataFrame, names: Sequence[str]) -> pl.DataFrame:
     """Turn :func:`mean_aggs` columns into ``name``, ``name_se``, ``name_lo``, ``name_hi``
     (t interval); ``name_n`` stays, ``name_sd`` goes."""
@@ -107,9 +124,13 @@ def zero_means_test(values: np.ndarray) -> tuple[float, int, float]:
     >>> df, p > 0.01
     (2, True)
     """
-    n, k = values.shape
-    mean = values.mean(axis=0)
-    cov = np.atleast_2d(np.cov(values, rowvar=False)) / n
+    n = len(values)
+    return wald_test(values.mean(axis=0), np.atleast_2d(np.cov(values, rowvar=False)) / n)
+
+
+def wald_test(mean: np.ndarray, cov: np.ndarray) -> tuple[float, int, float]:
+    """:func:`zero_means_test` from the sample means and their covariance."""
+    k = len(mean)
     try:
         chi2 = float(mean @ np.linalg.solve(cov, mean))
     except np.linalg.LinAlgError:  # a seat whose value never varies: nothing to test

@@ -12,8 +12,8 @@ from __future__ import annotations
 import polars as pl
 
 from prefstats.game.engine import GAME
-from prefstats.reports.frames import CALL_NAMES, seat_rows, with_classes
-from prefstats.reports.stats import MIN_SAMPLES, difference, finish_means, mean_aggs
+from prefstats.reports.frames import CALL_NAMES, class_sums, seat_rows
+from prefstats.reports.stats import MIN_SAMPLES, difference, finish_means, pooled_means
 
 #: High cards above this are pooled ("5+").
 MAX_HIGH = 5
@@ -25,14 +25,14 @@ def whist_table(lf: pl.LazyFrame) -> pl.DataFrame:
     ``gain = ev_whist − ev_pass`` with its CI; ``enough`` when both have
     :data:`~prefstats.reports.stats.MIN_SAMPLES`."""
     rows = (seat_rows(lf).filter((pl.col("kind") == GAME) & pl.col("call").is_not_null())
-            .select("level", "call", "hand", "value").collect())
-    rows = with_classes(rows, ("whist",)).with_columns(pl.col("high_cards").clip(0, MAX_HIGH))
+            .select("level", "call", "hand", "value"))
     keys = ["level", "high_cards"]
+    sums = class_sums(rows, ("whist",), [("level", "call", "high_cards")])
+    rows = next(iter(sums.values())).with_columns(pl.col("high_cards").clip(0, MAX_HIGH))
     table = rows.select(keys).unique()
     for call, name in CALL_NAMES.items():
         ev = f"ev_{name.replace('-', '_')}"
-        agg = rows.filter(pl.col("call") == call).group_by(keys).agg(mean_aggs(pl.col("value"),
-                                                                               ev))
+        agg = rows.filter(pl.col("call") == call).group_by(keys).agg(pooled_means(ev))
         table = table.join(agg, on=keys, how="left").with_columns(pl.col(f"{ev}_n").fill_null(0))
         table = finish_means(table, [ev])
     table = difference(table.sort(keys), "ev_whist", "ev_pass", "gain")

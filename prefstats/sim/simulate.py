@@ -6,6 +6,10 @@ A run is cut into chunks of ``chunk_size`` rows; chunk ``k`` holds deals (or pul
 choices are keyed by the seed and the deal number. So a chunk's rows depend only on
 the run's arguments and ``k``: any worker, any backend, any order gives the same
 dataset, and a rerun skips the chunks already finished (see :mod:`prefstats.sim.storage`).
+A row depends only on its deal's (or pulka's) number, so the chunk size decides how the
+rows are cut into files, never what they hold; being part of the run's signature, it is
+kept by a rerun. Each worker writes its own chunk file to the dataset's place (a folder,
+or a bucket through fsspec) and hands back only the chunk's manifest entry.
 
 >>> import tempfile
 >>> from prefstats.game.variants import get_variant
@@ -52,6 +56,7 @@ from prefstats.sim.storage import (
     SCHEMA_VERSION,
     TMP_PREFIX,
     DatasetError,
+    Remote,
     atomic_write,
     check_chunk,
     chunk_name,
@@ -62,17 +67,17 @@ from prefstats.sim.storage import (
     entry_shape,
     enum_table,
     listed_files,
+    location,
     parse_manifest,
+    part_name,
     read_only_error,
     sha256,
     signature,
     size_key,
     table_bytes,
+    write_entry,
     write_manifest,
     written_by_prefstats,
-)
-from prefstats.sim.storage import (
-    load as load,  # where datasets were loaded from before storage
 )
 
 __all__ = ["simulate", "simulate_pulkas"]
@@ -80,6 +85,15 @@ __all__ = ["simulate", "simulate_pulkas"]
 BACKENDS = ("local", "dask")
 #: Most pulkas a dataset holds: ``pulka_id`` is a uint32.
 MAX_PULKAS = 1 << 32
+#: Bounds of the default deals a chunk (:func:`default_chunk_size`).
+MIN_CHUNK, MAX_CHUNK = 10_000, 2_000_000
+
+
+def default_chunk_size(hands: int) -> int:
+    """Deals a chunk when none is asked for: an eighth of the run, at least 10,000 and at
+    most 2,000,000. Two workers share 20,000 deals; a billion make 500 files. It depends
+    on the size alone, never on the workers, so any machine cuts a run alike."""
+    return max(MIN_CHUNK, min(MAX_CHUNK, -(-hands // 8)))
 
 
 @dataclass(frozen=True)
@@ -244,9 +258,7 @@ def pulkas_table(result: dict[str, np.ndarray], pulka_ids: np.ndarray) -> pa.Tab
 
 def run_chunk(spec: RunSpec, index: int, run: str) -> tuple[int, bytes, int, int]:
     """Play and score chunk ``index``; returns ``(index, parquet bytes, rows, units)``:
-    the file's rows and the deals or pulkas it covers.
-
-    Runs anywhere (a worker process, a Dask worker): it reads and writes no file.
+    the file's rows and the deals or pulkas it covers. It reads and writes no file.
     """
     start = index * spec.chunk_size
     count = min(spec.chunk_size, spec.size - start)
@@ -277,16 +289,27 @@ def run_chunk(spec: RunSpec, index: int, run: str) -> tuple[int, bytes, int, int
     return index, table_bytes(table, meta), table.num_rows, count
 
 
+def write_chunk(spec: RunSpec, index: int, run: str, folder: Path | Remote) -> dict[str, Any]:
+    """Play chunk ``index`` and write its file, atomically, into the dataset ``folder``;
+    returns only its manifest entry. Runs anywhere that reaches ``folder`` (a worker
+    process, a Dask worker writing to a bucket)."""
+    index, data, rows, units = run_chunk(spec, index, run)
+    name = chunk_name(index)
+    atomic_write(folder / name, data)
+    return {"index": index, "file": name, "rows": rows, "units": units, "bytes": len(data),
+            "sha256": sha256(data)}
+
+
 def _now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
-def _check_empty(folder: Path, *, chunks_ok: bool) -> None:
+def _check_empty(folder: Path | Remote, *, chunks_ok: bool) -> None:
     """Refuse a folder without a manifest that holds anything but a run's leftovers
     (its lock, temporaries) -- or, unless ``chunks_ok``, chunk files."""
     others = sorted(p.name for p in folder.iterdir()
                     if p.name != LOCK and not p.name.startswith(TMP_PREFIX))
-    chunks = [name for name in others if name.startswith("chunk-")]
+    chunks = [name for name in others if name.startswith(("chunk-", "manifest-"))]
     if chunks and not chunks_ok:
         raise DatasetError(f"{folder}: chunk files without a manifest; use --force to start "
                            "over (it deletes only files prefstats wrote)")
@@ -296,7 +319,7 @@ def _check_empty(folder: Path, *, chunks_ok: bool) -> None:
                            "choose another folder")
 
 
-def _existing(folder: Path, spec: RunSpec, run: str, force: bool) -> dict[str, Any] | None:
+def _existing(folder: Path | Remote, spec: RunSpec, run: str, force: bool) -> dict[str, Any] | None:
     """The manifest in ``folder`` to continue, ``None`` to start afresh. Refuses a
     folder that is not this run's dataset; ``force`` clears the dataset instead, once
     every check has passed."""
@@ -325,7 +348,7 @@ def _existing(folder: Path, spec: RunSpec, run: str, force: bool) -> dict[str, A
     return manifest
 
 
-def _kept(folder: Path, manifest: dict[str, Any], spec: dict[str, Any], run: str) -> list:
+def _kept(folder: Path | Remote, manifest: dict[str, Any], spec: dict[str, Any], run: str) -> list:
     """The manifest's chunks that are valid parts of a dataset of ``spec``: each index
     once, checksums and footers right; a last partial chunk of a smaller run is left to
     redo. A valid chunk beyond ``spec``'s size is refused (datasets grow, not shrink)."""
@@ -345,8 +368,8 @@ def _kept(folder: Path, manifest: dict[str, Any], spec: dict[str, Any], run: str
     return kept
 
 
-def _prepare(folder: Path, spec: RunSpec, run: str,
-             force: bool) -> tuple[dict[str, Any], list[int], list[Path], bool]:
+def _prepare(folder: Path | Remote, spec: RunSpec, run: str,
+             force: bool) -> tuple[dict[str, Any], list[int], list[Path | Remote], bool]:
     """What a run in ``folder`` must do: ``(manifest, chunks to play, files to delete,
     whether the manifest changes)``. Nothing is written, except that ``force`` clears
     the old dataset. Listed chunks that are damaged, duplicated or partial are dropped,
@@ -358,7 +381,9 @@ def _prepare(folder: Path, spec: RunSpec, run: str,
     names = {e["file"] for e in kept}
     listed = listed_files(folder)
     remove = [p for p in folder.glob(TMP_PREFIX + "*") if p.is_file()]
-    for p in sorted(folder.glob("chunk-*.parquet")):
+    remove += list(folder.glob(part_name(0).replace("000000", "*")))  # folded into manifest
+    chunks: list[Path | Remote] = list(folder.glob("chunk-*.parquet"))
+    for p in sorted(chunks, key=lambda p: p.name):
         if p.name in names:
             continue
         meta = written_by_prefstats(p)
@@ -391,10 +416,11 @@ def _watch_parent(main: int) -> None:
     os._exit(1)
 
 
-def _local(spec: RunSpec, todo: list[int], run: str, workers: int) -> Iterator[tuple]:
-    if workers == 1:
+def _local(spec: RunSpec, todo: list[int], run: str, workers: int,
+           folder: Path | Remote) -> Iterator[dict[str, Any]]:
+    if workers == 1 or not getattr(folder, "shared", True):
         for index in todo:
-            yield run_chunk(spec, index, run)
+            yield write_chunk(spec, index, run, folder)
         return
     from concurrent.futures import as_completed
 
@@ -404,8 +430,9 @@ def _local(spec: RunSpec, todo: list[int], run: str, workers: int) -> Iterator[t
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_setup,
                                initargs=(os.getpid(),))
     try:
-        futures = [pool.submit(run_chunk, spec, i, run) for i in todo]
+        futures = {pool.submit(write_chunk, spec, i, run, folder) for i in todo}
         for future in as_completed(futures):
+            futures.discard(future)  # released as it lands
             yield future.result()
     finally:
         pool.shutdown(wait=True, kill_workers=True)
@@ -425,9 +452,13 @@ def _dask_client(scheduler: str):
                           "running, and is the address right?") from None
 
 
-def _dask(spec: RunSpec, todo: list[int], run: str, client, workers: int) -> Iterator[tuple]:
+def _dask(spec: RunSpec, todo: list[int], run: str, client, workers: int,
+          folder: Path | Remote) -> Iterator[dict[str, Any]]:
     if not todo:
         return
+    if not getattr(folder, "shared", True):
+        raise DatasetError(f"{folder}: an in-memory filesystem is this process's own; "
+                           "Dask workers write to a folder or a bucket they can reach")
     from dask.distributed import Client, LocalCluster, as_completed
 
     cluster = None
@@ -435,9 +466,12 @@ def _dask(spec: RunSpec, todo: list[int], run: str, client, workers: int) -> Ite
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True)
         client = Client(cluster)
     try:
-        futures = [client.submit(run_chunk, spec, i, run, pure=False) for i in todo]
-        for future in as_completed(futures):
-            yield future.result()
+        landed = as_completed([client.submit(write_chunk, spec, i, run, folder, pure=False)
+                               for i in todo])
+        for future in landed:
+            entry = future.result()
+            future.release()  # the cluster forgets it: only the small entry is kept
+            yield entry
     finally:
         if cluster is not None:
             client.close()
@@ -450,12 +484,16 @@ def simulate(
     hands: int,
     seed: int,
     out: str | Path,
-    chunk_size: int = 100_000,
+    chunk_size: int | None = None,
     policy: str = "heuristic",
     params: np.ndarray | None = None,
     **options: Any,
 ) -> dict[str, Any]:
-    """Simulate ``hands`` deals of ``variant`` into the dataset folder ``out``.
+    """Simulate ``hands`` deals of ``variant`` into the dataset ``out`` (a folder or an
+    fsspec URL such as ``s3://bucket/run``, see :func:`~prefstats.sim.storage.location`).
+
+    ``chunk_size`` (deals a file) defaults to the dataset's own when ``out`` holds one
+    (so a rerun resumes or extends it), else to :func:`default_chunk_size` of ``hands``.
 
     ``options`` are those of :func:`run`: chunks run in parallel over ``workers`` local
     processes (default: all cores) or, with ``backend="dask"``, on the Dask cluster at
@@ -472,8 +510,22 @@ def simulate(
     >>> load(out).collect().height
     20
     """
+    if chunk_size is None:
+        chunk_size = _chunk_size_of(out, options.get("force", False)) or default_chunk_size(hands)
     spec = RunSpec(variant, hands, seed, chunk_size, policy, _params(params))
     return run(spec, out, **options)
+
+
+def _chunk_size_of(out: str | Path, force: bool) -> int | None:
+    """The chunk size of the deal dataset in ``out``, if there is one to resume."""
+    try:
+        manifest = None if force else parse_manifest(location(out))
+    except (DatasetError, OSError):
+        return None
+    spec = manifest.get("spec") if manifest else None
+    size = spec.get("chunk_size") if isinstance(spec, dict) and spec.get("kind") == "deals" \
+        else None
+    return size if isinstance(size, int) and not isinstance(size, bool) and size > 0 else None
 
 
 def simulate_pulkas(
@@ -505,7 +557,7 @@ def simulate_pulkas(
     kinds = (("pulkas", ""), ("pulka-deals", "deals"))[:2 if with_deals else 1]
     specs = [(RunSpec(variant, pulkas, seed, chunk_size, policy, _params(params), kind,
                       pool_target), sub) for kind, sub in kinds]
-    return _run_all(Path(out), specs, **options)[0]
+    return _run_all(location(out), specs, **options)[0]
 
 
 def _params(params: np.ndarray | None) -> tuple[float, ...]:
@@ -529,11 +581,11 @@ def run(
     stderr is a terminal). The run holds the folder's lock throughout: a second run on
     it is refused. A finished dataset is returned as it is, without a write (a
     read-only copy works)."""
-    return _run_all(Path(out), [(spec, "")], workers=workers, backend=backend,
+    return _run_all(location(out), [(spec, "")], workers=workers, backend=backend,
                     scheduler=scheduler, force=force, progress=progress)[0]
 
 
-def _run_all(out: Path, specs: list[tuple[RunSpec, str]], *, workers: int | None = None,
+def _run_all(out: Path | Remote, specs: list[tuple[RunSpec, str]], *, workers: int | None = None,
              backend: str = "local", scheduler: str | None = None, force: bool = False,
              progress: bool | None = None) -> list[dict[str, Any]]:
     """Make each ``(spec, sub-folder)`` of ``specs`` in turn under ``out``, holding the
@@ -563,25 +615,27 @@ def _run_all(out: Path, specs: list[tuple[RunSpec, str]], *, workers: int | None
                 continue
             plan = _prepare(folder, spec, signed, force)
             manifests.append(_make(folder, spec, signed, plan, show,
-                                   lambda todo, s=spec, r=signed: (
-                                       _dask(s, todo, r, client, workers) if backend == "dask"
-                                       else _local(s, todo, r, min(workers, max(1, len(todo)))))))
+                                   lambda todo, s=spec, r=signed, f=folder: (
+                                       _dask(s, todo, r, client, workers, f)
+                                       if backend == "dask" else
+                                       _local(s, todo, r, min(workers, max(1, len(todo))), f))))
         return manifests
 
 
-def _folder(path: Path) -> Path:
+def _folder(path: Path | Remote) -> Path | Remote:
     """The dataset folder ``path``, created if need be; a file or an uncreatable path
     raises :class:`DatasetError`."""
-    if path.exists() and not path.is_dir():
-        raise DatasetError(f"{path}: a file, not a folder; choose another --out")
     try:
+        if path.is_file():
+            raise DatasetError(f"{path}: a file, not a folder; choose another --out")
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise DatasetError(f"{path}: cannot create the dataset folder ({exc.strerror})") from None
+        raise DatasetError(f"{path}: cannot create the dataset folder "
+                           f"({exc.strerror or exc})") from None
     return path
 
 
-def _read_only(folder: Path, spec: RunSpec, run: str, force: bool,
+def _read_only(folder: Path | Remote, spec: RunSpec, run: str, force: bool,
                exc: OSError) -> dict[str, Any]:
     """A run in a folder that cannot be written: fine if its dataset is finished."""
     why = f"{folder}: cannot write there ({exc.strerror})"
@@ -594,29 +648,26 @@ def _read_only(folder: Path, spec: RunSpec, run: str, force: bool,
     return manifest
 
 
-def _make(folder: Path, spec: RunSpec, run: str, plan: tuple, show: bool,
+def _make(folder: Path | Remote, spec: RunSpec, run: str, plan: tuple, show: bool,
           chunks) -> dict[str, Any]:
     """Carry out ``plan`` (see :func:`_prepare`): play the chunks to do with
-    ``chunks(todo)`` and list each in the manifest as it lands."""
+    ``chunks(todo)``, each written by its worker, and list each as it lands (its entry
+    as its own file); at the end the entries are folded into the manifest."""
     manifest, todo, remove, dirty = plan
     if not dirty:
         return manifest
+    manifest["finished"] = None
+    write_manifest(folder, manifest)  # the kept chunks, before their entries go
     for p in remove:
         p.unlink(missing_ok=True)
-    manifest["finished"] = None
-    write_manifest(folder, manifest)
     finished = sum(e["units"] for e in manifest["chunks"])
     results = chunks(todo)
     with _Progress(show, spec.size, finished, spec.kind) as bar:
         try:
-            for index, data, rows, units in results:
-                name = chunk_name(index)
-                atomic_write(folder / name, data)
-                manifest["chunks"].append({"index": index, "file": name, "rows": rows,
-                                           "units": units, "bytes": len(data),
-                                           "sha256": sha256(data)})
-                write_manifest(folder, manifest)
-                bar.advance(units)
+            for entry in results:
+                write_entry(folder, entry)
+                manifest["chunks"].append(entry)
+                bar.advance(entry["units"])
         except KeyboardInterrupt:
             kept = len(manifest["chunks"])
             print(f"interrupted: {kept} finished chunk(s) kept in {folder}; rerun the same "
@@ -627,6 +678,8 @@ def _make(folder: Path, spec: RunSpec, run: str, plan: tuple, show: bool,
     manifest["chunks"].sort(key=lambda e: e["index"])
     manifest["finished"] = _now()
     write_manifest(folder, manifest)
+    for entry in manifest["chunks"]:
+        (folder / part_name(entry["index"])).unlink(missing_ok=True)
     return manifest
 
 

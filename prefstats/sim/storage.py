@@ -22,6 +22,18 @@ as categoricals. Each Enum lists every code's name in code order, so a name's po
 is its code: :func:`to_codes` gives back the engine's integers (-1 for none), which the
 reports compute on.
 
+While a run is going, each finished chunk's entry is its own small file,
+``manifest-NNNNNN.json`` (written atomically once the chunk file is whole), so a chunk
+costs one small write however many came before; :func:`parse_manifest` reads them with
+the manifest, and the run folds them into ``manifest.json`` when it ends or resumes.
+
+A dataset's place is a folder or an fsspec URL (:func:`location`): ``s3://bucket/run``,
+``gs://…``, ``memory://…``; ``file://`` is a local folder. Local folders keep their
+atomic renames and ``fsync``; on object storage a file is one upload, which a reader
+sees whole or not at all. Remote filesystems take their settings from fsspec's
+configuration and the environment (for S3, ``AWS_ENDPOINT_URL`` and the usual
+credentials), or from ``storage_options``.
+
 A run holds :data:`LOCK` in the folder (see :func:`dataset_lock`), so two runs never
 write one dataset; :func:`clear_dataset` (``--force``) deletes only the files a dataset
 owns.
@@ -47,6 +59,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
+import fsspec
 import numpy as np
 import polars as pl
 import pyarrow as pa
@@ -80,9 +93,142 @@ DATASET_KINDS = ("deals", "pulkas", "pulka-deals", "decisions")
 DEAL_KINDS = ("deals", "decisions")
 _META_KEY = b"prefstats"
 _CHUNK = re.compile(r"chunk-\d{6,}\.parquet")
+_PART = re.compile(r"manifest-\d{6,}\.json")
+_URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 #: How to repair a damaged chunk: its run redoes it.
 REPAIR = "rerun the command that made the dataset, with the same arguments, to redo it"
+
+
+# --- where a dataset lives -----------------------------------------------------------
+
+class Remote:
+    """A file or folder on an fsspec filesystem, with the few ``pathlib.Path`` methods a
+    dataset uses, so that the same code reads and writes a local folder and a bucket."""
+
+    def __init__(self, fs: fsspec.AbstractFileSystem, path: str) -> None:
+        self.fs, self.path = fs, path.rstrip("/")
+
+    def __truediv__(self, name: str) -> Remote:
+        return Remote(self.fs, f"{self.path}/{name}") if name else self
+
+    def __str__(self) -> str:
+        return self.fs.unstrip_protocol(self.path)
+
+    def __repr__(self) -> str:
+        return f"Remote({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Remote) and str(other) == str(self)
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    @property
+    def name(self) -> str:
+        return self.path.rsplit("/", 1)[-1]
+
+    @property
+    def suffix(self) -> str:
+        return Path(self.name).suffix
+
+    @property
+    def parent(self) -> Remote:
+        return Remote(self.fs, self.path.rsplit("/", 1)[0])
+
+    @property
+    def shared(self) -> bool:
+        """Whether other processes see its files (an in-memory filesystem is this
+        process's own)."""
+        return "memory" not in _protocols(self.fs)
+
+    def read_bytes(self) -> bytes:
+        return self.fs.cat_file(self.path)
+
+    def write_bytes(self, data: bytes) -> None:
+        self.fs.pipe_file(self.path, data)
+
+    def create(self, data: bytes) -> None:
+        """Write ``data`` unless the file exists (:class:`FileExistsError`): exclusive
+        where the store offers it, else a check just before the write."""
+        try:
+            with self.fs.open(self.path, "xb") as f:
+                f.write(data)
+        except (ValueError, NotImplementedError):  # no exclusive mode in this store
+            if self.fs.exists(self.path):
+                raise FileExistsError(str(self)) from None
+            self.write_bytes(data)
+
+    def open(self, mode: str = "rb"):
+        return self.fs.open(self.path, mode)
+
+    def stat(self) -> os.stat_result:
+        info = self.fs.info(self.path)
+        when = info.get("LastModified") or info.get("mtime") or info.get("created")
+        mtime = when.timestamp() if isinstance(when, dt.datetime) else float(when or time.time())
+        return os.stat_result((0, 0, 0, 0, 0, 0, info["size"], mtime, mtime, mtime))
+
+    def exists(self) -> bool:
+        return self.fs.exists(self.path)
+
+    def is_dir(self) -> bool:
+        return self.fs.isdir(self.path)
+
+    def is_file(self) -> bool:
+        return self.fs.isfile(self.path)
+
+    def iterdir(self) -> Iterator[Remote]:
+        try:
+            names = self.fs.ls(self.path, detail=False, refresh=True)
+        except FileNotFoundError:
+            return iter(())
+        finally:  # no cached listing: files come and go (the lock), ask the store each time
+            self.fs.invalidate_cache(self.path)
+        return (Remote(self.fs, n) for n in names if n.rstrip("/") != self.path)
+
+    def glob(self, pattern: str) -> Iterator[Remote]:
+        import fnmatch
+
+        return (p for p in self.iterdir() if fnmatch.fnmatchcase(p.name, pattern))
+
+    def unlink(self, missing_ok: bool = False) -> None:
+        try:
+            self.fs.rm_file(self.path)
+        except FileNotFoundError:
+            if not missing_ok:
+                raise
+
+    def mkdir(self, parents: bool = False, exist_ok: bool = False) -> None:
+        self.fs.makedirs(self.path, exist_ok=exist_ok)
+
+
+def _protocols(fs: fsspec.AbstractFileSystem) -> tuple[str, ...]:
+    return (fs.protocol,) if isinstance(fs.protocol, str) else tuple(fs.protocol)
+
+
+def location(path: str | Path | Remote, storage_options: dict[str, Any] | None = None
+             ) -> Path | Remote:
+    """Where the dataset ``path`` lives: a local ``Path`` for a folder or a ``file://``
+    URL, a :class:`Remote` for any other fsspec URL (``s3://bucket/run``, ``gs://…``,
+    ``memory://…``) built with ``storage_options``. A URL whose filesystem is unknown,
+    or not installed, raises :class:`DatasetError` before anything is written."""
+    if isinstance(path, Path | Remote):
+        return path
+    text = str(path)
+    scheme = _URL.match(text)
+    if not scheme:
+        return Path(text)
+    try:
+        fs, root = fsspec.url_to_fs(text, **(storage_options or {}))
+    except ImportError as exc:
+        raise DatasetError(f"{text}: the {scheme[1]}:// filesystem is not installed ({exc})"
+                           ) from None
+    except (ValueError, TypeError) as exc:
+        raise DatasetError(f"{text}: unknown storage {scheme[1]}:// ({exc}); give a folder "
+                           "or a URL fsspec knows, such as s3://bucket/run") from None
+    if "file" in _protocols(fs):
+        return Path(root)
+    return Remote(fs, root)
 
 
 # --- the code columns ---------------------------------------------------------------
@@ -219,8 +365,12 @@ def n_chunks(spec: dict[str, Any]) -> int:
     return -(-spec[size_key(spec)] // spec["chunk_size"])
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder."""
+def atomic_write(path: Path | Remote, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder (on object
+    storage, one upload: it appears whole or not at all)."""
+    if isinstance(path, Remote):
+        path.write_bytes(data)
+        return
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=TMP_PREFIX, suffix=path.suffix)
     try:
         with os.fdopen(fd, "wb") as f:
@@ -245,9 +395,9 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def file_sha256(path: Path) -> str:
+def file_sha256(path: Path | Remote) -> str:
     h = hashlib.sha256()
-    with open(path, "rb") as f:
+    with path.open("rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
@@ -265,10 +415,43 @@ def _typed(value: Any, kind: type) -> bool:
     return isinstance(value, kind) and not (kind is int and isinstance(value, bool))
 
 
-def parse_manifest(folder: Path) -> dict[str, Any] | None:
-    """The manifest of ``folder`` as written (``None`` when there is none), checked only
-    to be a prefstats manifest of this schema version."""
-    path = Path(folder) / MANIFEST
+def part_name(index: int) -> str:
+    """The file of chunk ``index``'s manifest entry while its run is going."""
+    return f"manifest-{index:06d}.json"
+
+
+def write_entry(folder: Path | Remote, entry: dict[str, Any]) -> None:
+    """List a finished chunk: its entry as its own file beside the manifest."""
+    atomic_write(folder / part_name(entry["index"]), json.dumps(entry).encode())
+
+
+def _parts(folder: Path | Remote) -> list[Path | Remote]:
+    return sorted((p for p in folder.iterdir() if _PART.fullmatch(p.name)),
+                  key=lambda p: p.name)
+
+
+def _with_parts(folder: Path | Remote, manifest: dict[str, Any]) -> None:
+    """Add to an unfinished run's manifest the entries of the chunks it finished since
+    it was written; an entry it already holds is not added twice, a damaged one is kept
+    as it reads (the checks then refuse it)."""
+    chunks = manifest.get("chunks")
+    if manifest.get("finished") is not None or not isinstance(chunks, list):
+        return
+    for p in _parts(folder):
+        try:
+            entry = json.loads(p.read_bytes())
+        except (ValueError, OSError):
+            entry = p.name
+        if entry not in chunks:
+            chunks.append(entry)
+
+
+def parse_manifest(folder: Path | Remote) -> dict[str, Any] | None:
+    """The manifest of ``folder`` as written, with the entries of an unfinished run's
+    chunks (``None`` when there is none), checked only to be a prefstats manifest of
+    this schema version."""
+    folder = location(folder)
+    path = folder / MANIFEST
     try:
         text = path.read_bytes()
     except FileNotFoundError:
@@ -286,13 +469,14 @@ def parse_manifest(folder: Path) -> dict[str, Any] | None:
         raise DatasetError(
             f"{path}: a dataset of schema version {manifest.get('schema_version')}, but this "
             f"prefstats reads version {SCHEMA_VERSION} (its code columns are Enums of names); "
-            f"nothing was changed. Remake it with `{remake_command(Path(folder), manifest)}` "
+            f"nothing was changed. Remake it with `{remake_command(folder, manifest)}` "
             "(--force deletes only the dataset's own files), or into another folder"
         )
+    _with_parts(folder, manifest)
     return manifest
 
 
-def remake_command(folder: Path, manifest: dict[str, Any]) -> str:
+def remake_command(folder: Path | Remote, manifest: dict[str, Any]) -> str:
     """The command line that makes the dataset of ``manifest`` afresh in ``folder`` (a
     pulka-deals dataset: its pulka dataset's, with ``--with-deals``)."""
     from prefstats.game.variants import get_variant
@@ -339,7 +523,7 @@ def remake_command(folder: Path, manifest: dict[str, Any]) -> str:
     return " ".join(["prefstats", *words, f"--out {folder}", "--force"])
 
 
-def check_spec(path: Path, manifest: dict[str, Any]) -> None:
+def check_spec(path: Path | Remote, manifest: dict[str, Any]) -> None:
     """Refuse a manifest whose required keys, spec or variant are missing, malformed or
     inconsistent with its run signature (``path`` names it in the message)."""
     for key, kind in _KEYS.items():
@@ -399,9 +583,9 @@ def entry_problem(entry: Any, spec: dict[str, Any]) -> str | None:
     return None
 
 
-def check_manifest(folder: Path, manifest: dict[str, Any]) -> None:
+def check_manifest(folder: Path | Remote, manifest: dict[str, Any]) -> None:
     """Refuse a manifest that is damaged, edited or lists a chunk twice."""
-    path = Path(folder) / MANIFEST
+    path = location(folder) / MANIFEST
     check_spec(path, manifest)
     seen: set[int] = set()
     for entry in manifest["chunks"]:
@@ -414,21 +598,21 @@ def check_manifest(folder: Path, manifest: dict[str, Any]) -> None:
         seen.add(entry["index"])
 
 
-def read_manifest(folder: Path) -> dict[str, Any] | None:
+def read_manifest(folder: Path | Remote) -> dict[str, Any] | None:
     """The validated manifest of ``folder``, ``None`` when there is none."""
     manifest = parse_manifest(folder)
     if manifest is not None:
-        check_manifest(Path(folder), manifest)
+        check_manifest(location(folder), manifest)
     return manifest
 
 
-def write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
-    atomic_write(Path(folder) / MANIFEST, json.dumps(manifest, indent=1).encode())
+def write_manifest(folder: Path | Remote, manifest: dict[str, Any]) -> None:
+    atomic_write(location(folder) / MANIFEST, json.dumps(manifest, indent=1).encode())
 
 
-def manifest_of(path: str | Path) -> dict[str, Any]:
+def manifest_of(path: str | Path | Remote) -> dict[str, Any]:
     """The validated manifest of the dataset at ``path`` (raises if there is none)."""
-    manifest = read_manifest(Path(path))
+    manifest = read_manifest(location(path))
     if manifest is None:
         raise DatasetError(f"{path}: no {MANIFEST}; not a prefstats dataset")
     return manifest
@@ -454,11 +638,15 @@ def describe(manifest: dict[str, Any]) -> str:
 
 # --- chunks -------------------------------------------------------------------------
 
-def chunk_meta(path: Path) -> tuple[dict[str, Any], int]:
+def chunk_meta(path: Path | Remote) -> tuple[dict[str, Any], int]:
     """The prefstats metadata of one chunk file and its footer's row count; a foreign or
     corrupt file raises."""
     try:
-        footer = pq.read_metadata(path)
+        if isinstance(path, Remote):
+            with path.open("rb") as f:
+                footer = pq.read_metadata(f)
+        else:
+            footer = pq.read_metadata(path)
         meta = footer.metadata or {}
         info = json.loads(meta[_META_KEY]) if _META_KEY in meta else None
     except (pa.ArrowException, OSError, ValueError) as exc:
@@ -468,7 +656,7 @@ def chunk_meta(path: Path) -> tuple[dict[str, Any], int]:
     return info, footer.num_rows
 
 
-def written_by_prefstats(path: Path) -> dict[str, Any] | None:
+def written_by_prefstats(path: Path | Remote) -> dict[str, Any] | None:
     """The prefstats metadata of the Parquet file ``path``, ``None`` if prefstats did not
     write it (or it cannot be read)."""
     try:
@@ -477,10 +665,11 @@ def written_by_prefstats(path: Path) -> dict[str, Any] | None:
         return None
 
 
-def check_chunk(folder: Path, entry: dict[str, Any], run: str, *, checksum: bool) -> str | None:
+def check_chunk(folder: Path | Remote, entry: dict[str, Any], run: str, *,
+                checksum: bool) -> str | None:
     """Why the chunk listed as ``entry`` is not a valid part of run ``run``, or ``None``.
     ``checksum`` reads the whole file for its SHA-256; else only its size and footer."""
-    path = Path(folder) / entry["file"]
+    path = location(folder) / entry["file"]
     try:
         size = path.stat().st_size
     except FileNotFoundError:
@@ -504,7 +693,8 @@ def sorted_chunks(chunks: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(chunks, key=lambda e: e["index"])
 
 
-def load(path: str | Path, *, verify: str = "checksum", partial: bool = False) -> pl.LazyFrame:
+def load(path: str | Path, *, verify: str = "checksum", partial: bool = False,
+         storage_options: dict[str, Any] | None = None) -> pl.LazyFrame:
     """A polars ``LazyFrame`` over a dataset's rows (nothing is read until collected);
     the code columns are ``pl.Enum`` columns of their names (docs/DATA.md; :func:`to_codes`
     gives their integer codes).
@@ -515,6 +705,10 @@ def load(path: str | Path, *, verify: str = "checksum", partial: bool = False) -
     An unfinished dataset (a run that was interrupted) is refused unless ``partial``;
     :func:`describe` then says how much is there. Missing, corrupt, foreign, edited or
     unfinished data raises :class:`DatasetError` naming the file and the repair.
+
+    ``path`` is a folder or an fsspec URL (``s3://bucket/run``; see :func:`location`),
+    whose filesystem is built with ``storage_options`` (else fsspec's configuration and
+    the environment, e.g. ``AWS_ENDPOINT_URL``).
 
     >>> import tempfile
     >>> from prefstats.game.variants import get_variant
@@ -528,7 +722,7 @@ def load(path: str | Path, *, verify: str = "checksum", partial: bool = False) -
     """
     if verify not in ("checksum", "footer", "none"):
         raise OptionError(f"verify must be 'checksum', 'footer' or 'none', got {verify!r}")
-    folder = Path(path)
+    folder = location(path, storage_options)
     manifest = manifest_of(folder)
     chunks = sorted_chunks(manifest["chunks"])
     if verify != "none":
@@ -544,18 +738,26 @@ def load(path: str | Path, *, verify: str = "checksum", partial: bool = False) -
                            "partial=True to use the finished chunks")
     if not chunks:
         raise DatasetError(f"{folder}: the dataset has no finished chunk yet")
+    if isinstance(folder, Remote):  # read through the same fsspec filesystem
+        import pyarrow.dataset as ds
+        from pyarrow.fs import FSSpecHandler, PyFileSystem
+
+        files = ds.dataset([(folder / e["file"]).path for e in chunks], format="parquet",
+                           filesystem=PyFileSystem(FSSpecHandler(folder.fs)))
+        return enum_columns(pl.scan_pyarrow_dataset(files))
     return enum_columns(pl.scan_parquet([str(folder / e["file"]) for e in chunks]))
 
 
 # --- ownership ----------------------------------------------------------------------
 
-def owned_files(folder: Path) -> list[Path]:
+def owned_files(folder: Path | Remote) -> list[Path | Remote]:
     """The files of the dataset in ``folder`` that prefstats wrote and ``--force`` may
-    delete: its manifest, chunk files carrying prefstats metadata, temporaries of its
-    writes, and those of its sub-datasets (:data:`SUBSETS`). Anything that blocks a
-    fresh start and was not written by prefstats raises :class:`DatasetError` -- before
-    anything is deleted. The lock is not listed (its holder releases it)."""
-    folder = Path(folder)
+    delete: its manifest and its chunks' entries, chunk files carrying prefstats
+    metadata, temporaries of its writes, and those of its sub-datasets
+    (:data:`SUBSETS`). Anything that blocks a fresh start and was not written by
+    prefstats raises :class:`DatasetError` -- before anything is deleted. The lock is
+    not listed (its holder releases it)."""
+    folder = location(folder)
     files = []
     chunks = [p for p in folder.iterdir() if _CHUNK.fullmatch(p.name)]
     listed = listed_files(folder)
@@ -572,6 +774,7 @@ def owned_files(folder: Path) -> list[Path]:
                                "only a dataset's own files: move it away")
         files.append(manifest)
     files += [p for p in folder.glob(TMP_PREFIX + "*") if p.is_file()]
+    files += _parts(folder)
     for name in SUBSETS:
         sub = folder / name
         if sub.is_dir() and (sub / MANIFEST).exists():
@@ -579,7 +782,7 @@ def owned_files(folder: Path) -> list[Path]:
     return files
 
 
-def _lenient(path: Path) -> dict[str, Any] | None:
+def _lenient(path: Path | Remote) -> dict[str, Any] | None:
     """The manifest at ``path`` if it is one of prefstats (any schema version), else None."""
     try:
         manifest = json.loads(path.read_bytes())
@@ -588,29 +791,32 @@ def _lenient(path: Path) -> dict[str, Any] | None:
     return manifest if isinstance(manifest, dict) and manifest.get("format") == FORMAT else None
 
 
-def _says_prefstats(path: Path) -> bool:
+def _says_prefstats(path: Path | Remote) -> bool:
     return _lenient(path) is not None
 
 
-def listed_files(folder: Path) -> set[str]:
-    """The chunk files the manifest of ``folder`` lists by a plain chunk name, however
-    damaged the rest of it is: files prefstats wrote there."""
-    manifest = _lenient(Path(folder) / MANIFEST) or {}
+def listed_files(folder: Path | Remote) -> set[str]:
+    """The chunk files the manifest of ``folder`` (and its chunks' entries) list by a
+    plain chunk name, however damaged the rest of it is: files prefstats wrote there."""
+    folder = location(folder)
+    manifest = _lenient(folder / MANIFEST) or {}
     chunks = manifest.get("chunks")
+    if isinstance(chunks, list):
+        _with_parts(folder, {"chunks": chunks, "finished": None})
     return {e["file"] for e in chunks if isinstance(e, dict) and isinstance(e.get("file"), str)
             and _CHUNK.fullmatch(e["file"])} if isinstance(chunks, list) else set()
 
 
-def clear_dataset(folder: Path) -> None:
+def clear_dataset(folder: Path | Remote) -> None:
     """Delete the files :func:`owned_files` lists (all checks first), then the
     sub-dataset folders they leave empty."""
-    folder = Path(folder)
+    folder = location(folder)
     files = owned_files(folder)
     for p in files:
         p.unlink(missing_ok=True)
     for name in SUBSETS:
         sub = folder / name
-        if sub.is_dir() and not any(sub.iterdir()):
+        if isinstance(sub, Path) and sub.is_dir() and not any(sub.iterdir()):
             sub.rmdir()
 
 
@@ -637,7 +843,7 @@ def _alive(pid: int, started: str | None) -> bool:
     return started is None or now is None or now == started
 
 
-def _holder(path: Path) -> tuple[bytes, dict[str, Any] | None]:
+def _holder(path: Path | Remote) -> tuple[bytes, dict[str, Any] | None]:
     """The lock file's bytes and its holder (``None`` while unreadable or half written)."""
     try:
         data = path.read_bytes()
@@ -650,7 +856,7 @@ def _holder(path: Path) -> tuple[bytes, dict[str, Any] | None]:
     return data, info if isinstance(info, dict) and _typed(info.get("pid"), int) else None
 
 
-def _stale(path: Path, info: dict[str, Any] | None) -> bool:
+def _stale(path: Path | Remote, info: dict[str, Any] | None) -> bool:
     """Whether the lock's holder is gone: a dead process of this host, or a lock left
     unreadable (its taker died while writing it) for more than 10 s."""
     if info is None:
@@ -662,9 +868,17 @@ def _stale(path: Path, info: dict[str, Any] | None) -> bool:
         info["pid"], info.get("process_start"))
 
 
-def _break(path: Path, seen: bytes) -> None:
+def _break(path: Path | Remote, seen: bytes) -> None:
     """Remove the stale lock ``path`` if it still holds ``seen``. Breakers take turns
-    (``flock`` on the folder), so none removes a lock another took meanwhile."""
+    (``flock`` on the folder), so none removes a lock another took meanwhile; on object
+    storage there is no such turn, so the check and the removal are as close as can be."""
+    if isinstance(path, Remote):
+        try:
+            if path.read_bytes() == seen:
+                path.unlink()
+        except FileNotFoundError:
+            pass
+        return
     import fcntl
 
     fd = os.open(path.parent, os.O_RDONLY)
@@ -679,7 +893,7 @@ def _break(path: Path, seen: bytes) -> None:
         os.close(fd)  # releases the flock
 
 
-def _take(path: Path) -> bytes:
+def _take(path: Path | Remote) -> bytes:
     """Create the lock ``path`` (``O_CREAT | O_EXCL``: of two runs exactly one gets it),
     breaking a stale one; returns what it holds. A live holder: :class:`DatasetError`."""
     pid = os.getpid()
@@ -689,6 +903,11 @@ def _take(path: Path) -> bytes:
         "token": uuid.uuid4().hex}).encode()
     for _ in range(200):
         try:
+            if isinstance(path, Remote):
+                path.create(mine)
+                if path.read_bytes() != mine:  # another run's write landed over ours
+                    continue
+                return mine
             fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
         except FileExistsError:
             seen, info = _holder(path)
@@ -712,12 +931,14 @@ def _take(path: Path) -> bytes:
 
 
 @contextmanager
-def dataset_lock(folder: Path) -> Iterator[None]:
+def dataset_lock(folder: Path | Remote) -> Iterator[None]:
     """Hold the lock of the dataset in ``folder`` (its pid, host and start time) for the
     block, released on exit, error and Ctrl-C; a process killed outright leaves a stale
-    lock the next run takes over. A folder where no file can be created raises
+    lock the next run of its host takes over. On object storage the lock is one object
+    created only if absent where the store can (S3 conditional writes), else checked
+    just before it is written. A folder where no file can be created raises
     ``PermissionError`` (or ``OSError`` EROFS)."""
-    path = Path(folder) / LOCK
+    path = location(folder) / LOCK
     mine = _take(path)
     try:
         yield
