@@ -34,8 +34,10 @@ test: $(DEV_STAMP)
 
 # Everything, the slow checks kept out of CI included.
 test-all: $(DEV_STAMP)
+	sh scripts/ensure_chromium.sh
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet -d site
 	$(VENV)/bin/mypy
 	$(VENV)/bin/python -m pytest -q -n $(TEST_WORKERS)
 
@@ -47,7 +49,7 @@ lint: $(DEV_STAMP)
 	$(VENV)/bin/lint-imports
 
 # The documentation site in site/ (warnings are errors); `mkdocs serve` to browse it live.
-docs: $(STAMP)
+docs: $(DEV_STAMP)
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict -d site
 
 clean:
