@@ -156,6 +156,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "report": ("classes",),
     "compare": ("classes",),
     "compare-article": ("deal", "endgame", "play", "pulka", "classes"),
+    "player-stats": ("deal", "endgame", "play"),
     "strength": ("deal", "endgame", "strength"),
     "exploit": ("deal", "endgame", "rollout"),
     "demo": ("deal", "endgame", "play", "pulka", "rollout", "classes"),

@@ -110,6 +110,9 @@ def cluster(deals: int = CLUSTER_DEALS) -> None:
 
 
 def main(argv: list[str]) -> None:
+    if {"-h", "--help"} & set(argv):
+        print(__doc__)
+        return
     with_cluster = "--no-cluster" not in argv
     sizes = [int(a.replace("_", "")) for a in argv if a != "--no-cluster"] or list(SIZES)
     growth(sizes)

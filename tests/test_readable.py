@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 
 import prefstats
-from prefstats.analysis.tables import CONTRACT, KIND, ROLE, cards_expr, readable, to_frame
+from prefstats.analysis.tables import cards_expr, readable, to_frame
 from prefstats.game.auction import WHIST_CALL_NAMES, call_name
 from prefstats.game.cards import FULL_DECK, card_name, format_cards
 from prefstats.game.contracts import LEVEL, PRICE, Contract
@@ -18,7 +18,7 @@ from prefstats.game.engine import KINDS
 from prefstats.game.variants import get_variant
 from prefstats.sim.play import play_batch
 from prefstats.sim.simulate import player_key, simulate
-from prefstats.sim.storage import CALL, CARD, ENUMS, to_codes
+from prefstats.sim.storage import CALL, CARD, CONTRACT, ENUMS, KIND, ROLE, to_codes
 
 SEED = 11
 

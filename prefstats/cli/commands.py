@@ -635,7 +635,7 @@ def player_stats_command(
         if players and not players.isdigit():
             raise OptionError(f"--preset {spec!r}: expected a preset name or name/players")
         variants.append((spec, get_variant(name, players=int(players) if players else None)))
-    _compile_notice("sim/play._batch_kernel")
+    _compile_notice("player-stats")
     d = deal(deals, seed=seed)
     for i, (spec, variant) in enumerate(variants):
         if i:

@@ -13,6 +13,7 @@ or a bucket through fsspec) and hands back only the chunk's manifest entry.
 
 >>> import tempfile
 >>> from prefstats.game.variants import get_variant
+>>> from prefstats.sim.storage import load
 >>> out = tempfile.mkdtemp()
 >>> m = simulate(get_variant("sochi"), hands=2000, seed=1, out=out, chunk_size=1000,
 ...              workers=1, progress=False)
@@ -504,6 +505,7 @@ def simulate(
     >>> import tempfile
     >>> from prefstats.game.variants import get_variant
     >>> from prefstats.sim.simulate import simulate
+    >>> from prefstats.sim.storage import load
     >>> out = tempfile.mkdtemp()
     >>> _ = simulate(get_variant("sochi"), hands=20, seed=1, out=out, chunk_size=10,
     ...              workers=1, progress=False)
@@ -548,6 +550,7 @@ def simulate_pulkas(
 
     >>> import tempfile
     >>> from prefstats.game.variants import get_variant
+    >>> from prefstats.sim.storage import load
     >>> out = tempfile.mkdtemp()
     >>> _ = simulate_pulkas(get_variant("sochi"), pulkas=2, pool_target=5, seed=1, out=out,
     ...                     workers=1, progress=False)
