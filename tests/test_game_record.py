@@ -1,0 +1,141 @@
+"""Game records: a whole pulka in JSON and text, round-tripped, replayed on the sheet and
+refused with the file, deal and field when corrupt; analysed end to end."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from prefstats.analysis.game import (
+    DECISION_TYPES,
+    GameRecord,
+    analyze_game,
+    dump_game_json,
+    dump_game_text,
+    load_game,
+    parse_game_json,
+    parse_game_text,
+    player_losses,
+    replay_game,
+)
+from prefstats.errors import RecordError
+from prefstats.game.cards import format_cards, parse_cards
+from prefstats.game.scoring import ScoreSheet
+from prefstats.game.variants import get_variant
+
+EXAMPLE = Path(__file__).parents[1] / "examples" / "pulka.json"
+
+
+@pytest.fixture(scope="module")
+def game() -> GameRecord:
+    return load_game(EXAMPLE)
+
+
+def test_the_json_and_text_examples_are_the_same_game(game):
+    assert load_game(EXAMPLE.with_suffix(".txt")) == game
+
+
+def test_both_forms_round_trip(game):
+    assert parse_game_json(dump_game_json(game)) == game
+    assert parse_game_text(dump_game_text(game)) == game
+
+
+_text = st.text(st.characters(codec="utf-8", exclude_characters="\n\r|,#:",
+                              exclude_categories=("Cc", "Cs", "Zl", "Zp")),
+                min_size=1, max_size=12).map(str.strip).filter(bool)
+
+
+@settings(max_examples=40, deadline=None)
+@given(names=st.lists(_text, min_size=3, max_size=3), comment=st.none() | _text,
+       target=st.none() | st.integers(1, 50), take=st.integers(1, 8), half=st.booleans())
+def test_any_game_round_trips(game, names, comment, target, take, half):
+    header = {"variant": "sochi", "names": names}
+    if comment is not None:
+        header["comment"] = comment
+    if target is not None:
+        header["pool_target"] = target
+    deals = copy.deepcopy(game.deals[:take])
+    if half:
+        deals[-1]["mountain"] = [0.5, 2, 3]
+    g = GameRecord(header, deals)
+    assert parse_game_json(dump_game_json(g)) == g
+    assert parse_game_text(dump_game_text(g)) == g
+
+
+def test_the_example_has_a_misere_and_a_raspasy(game):
+    kinds = {d.get("contract", "raspasy") for d in game.deals}
+    assert "raspasy" in kinds and "misère" in kinds and len(game.deals) >= 6
+
+
+def test_the_sheet_is_the_deals_recorded_in_order(game):
+    replayed = replay_game(game)
+    sheet = ScoreSheet(get_variant("sochi"))
+    # Deal 1 is a raspasy, deal 2 Boris's misère (place 1 is seat 0 of deal 2).
+    f1, f2 = replayed.finals[0][0], replayed.finals[1][0]
+    sheet.record_raspasy([int(f1["tricks"][s]) for s in (0, 1, 2)])
+    sheet.record_misere(1, int(f2["tricks"][0]))
+    assert replayed.scores[1]["pool"] == sheet.pool.tolist()
+    assert replayed.scores[1]["mountain"] == sheet.mountain.tolist()
+    assert replayed.sheet.settle().round(2).tolist() == game.header["result"]
+
+
+def _corrupt(game: GameRecord, edit) -> str:
+    data = {**game.header, "deals": copy.deepcopy(game.deals)}
+    edit(data)
+    return json.dumps(data, ensure_ascii=False, indent=1)
+
+
+@pytest.mark.parametrize(("edit", "expected"), [
+    (lambda d: d["deals"][2]["mountain"].__setitem__(0, 99),
+     r"pulka\.json deal 3 line \d+, mountain: the written score disagrees"),
+    (lambda d: d.__setitem__("result", [0, 0, 0]),
+     r"pulka\.json line \d+, result: the written score disagrees"),
+    (lambda d: d["deals"].pop(3),
+     r"pulka\.json deal 5 line \d+, deal: deal 4 is missing"),
+    (lambda d: d["deals"][0].__setitem__("bid", "6♠"),
+     r"pulka\.json deal 1 line \d+, bid: unknown field"),
+])
+def test_a_corrupt_record_names_the_file_deal_and_field(game, edit, expected):
+    with pytest.raises(RecordError, match=expected):
+        replay_game(parse_game_json(_corrupt(game, edit), "pulka.json"))
+
+
+def test_a_repeated_card_across_hands_is_refused(game):
+    def repeat(d):
+        hands = d["deals"][1]["hands"]
+        h0, h1 = parse_cards(hands[0]), parse_cards(hands[1])
+        hands[1] = format_cards(h1 & ~(h1 & -h1) | (h0 & -h0))
+
+    with pytest.raises(RecordError, match=r"pulka\.json deal 2 line \d+, hands\[1\]: repeated "
+                                          r"card: .* is also in hands\[0\]"):
+        replay_game(parse_game_json(_corrupt(game, repeat), "pulka.json"))
+
+
+def test_the_text_form_names_its_lines(game):
+    text = dump_game_text(game).replace("deal 4\n", "deal 5\n", 1)
+    line = text.splitlines().index("deal 5") + 1
+    with pytest.raises(RecordError, match=rf"pulka\.txt deal 5 line {line}, deal: deal 4 is "
+                                          rf"missing"):
+        parse_game_text(text, "pulka.txt")
+
+
+def test_the_game_is_analysed_deal_by_deal(game):
+    short = GameRecord({k: v for k, v in game.header.items() if k != "result"}, game.deals[:2])
+    seen = []
+    frame = analyze_game(short, deals=4, progress=lambda k, done, total: seen.append(k))
+    assert sorted(set(frame["deal"])) == [1, 2] and set(seen) == {1, 2}
+    assert set(frame["type"]) <= set(DECISION_TYPES)
+    # Deal 2 is Boris's misère: the catchers' cards are misère catching, his own are not.
+    misere = frame.filter((frame["deal"] == 2) & (frame["type"] == "misère catching"))
+    assert misere.height > 0 and set(misere["player"]) == {0, 2}
+    assert frame.filter((frame["deal"] == 2) & (frame["player"] == 1)
+                        & (frame["decision"] == "card"))["type"].to_list().count(
+        "misère catching") == 0
+    by_type, totals = player_losses(frame, short.names())
+    assert totals["loss"].sum() == pytest.approx(frame["loss"].drop_nulls().sum())
+    assert by_type["decisions"].sum() == totals["decisions"].sum()
