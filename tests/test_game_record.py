@@ -139,3 +139,39 @@ def test_the_game_is_analysed_deal_by_deal(game):
     by_type, totals = player_losses(frame, short.names())
     assert totals["loss"].sum() == pytest.approx(frame["loss"].drop_nulls().sum())
     assert by_type["decisions"].sum() == totals["decisions"].sum()
+
+
+def test_the_command_line_analyses_a_game_and_writes_its_tables(game, tmp_path):
+    from typer.testing import CliRunner
+
+    from prefstats.cli import app
+
+    short = GameRecord({"variant": "sochi", "names": game.names()}, game.deals[:1])
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "short.txt").write_text(dump_game_text(short), "utf-8")
+    result = CliRunner().invoke(app, ["analyze", str(folder), "--deals", "4",
+                                      "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert "Anna:" in result.output and "decisions with a choice" in result.output
+    out = tmp_path / "out"
+    assert {p.name for p in out.iterdir()} == {"decisions.csv", "losses.csv", "players.csv",
+                                              "score.csv", "index.md"}
+    import polars as pl
+
+    players = pl.read_csv(out / "players.csv")
+    assert players["name"].to_list() == game.names()
+    assert players["result"].sum() == pytest.approx(0, abs=1e-6)
+    assert "## Loss by decision type" in (out / "index.md").read_text("utf-8")
+
+
+def test_the_command_line_refuses_a_corrupt_game(game, tmp_path):
+    from typer.testing import CliRunner
+
+    from prefstats.cli import app
+
+    path = tmp_path / "bad.json"
+    path.write_text(_corrupt(game, lambda d: d["deals"].pop(1)), "utf-8")
+    result = CliRunner().invoke(app, ["analyze", str(path)])
+    assert result.exit_code != 0
+    assert "bad.json deal 3" in result.output and "deal 2 is missing" in result.output
