@@ -2,10 +2,10 @@
 built-in players through the Python driver, each deal recorded call by call and card
 by card, with the sheet written after every deal and the final result.
 
-The deals are the deal stream of ``--seed``; the first seed from there whose first
-``--deals`` deals hold a misère and a raspasy is kept.
+The deals are the deal stream of ``--seed``; the first seed from there whose pulka (to
+``--pool-target``, at most ``--deals`` deals) holds a misère and a raspasy is kept.
 
-    python scripts/make_pulka_example.py [--deals 8] [--seed 0]
+    python scripts/make_pulka_example.py [--deals 30] [--pool-target 10] [--seed 0]
 """
 
 from __future__ import annotations
@@ -55,12 +55,17 @@ def tidy(figures):
     return int(figures) if float(figures).is_integer() else figures
 
 
-def play_game(n: int, seed: int) -> GameRecord:
+def play_game(n: int, seed: int, pool_target: int | None) -> GameRecord:
     variant = get_variant("sochi")
-    sheet = ScoreSheet(variant)
+    header = {"variant": "sochi", "names": NAMES}
+    if pool_target is not None:
+        header["pool_target"] = pool_target
+    sheet = ScoreSheet(variant, pool_target)
     dealt = deal(n, seed=seed)
     deals = []
     for k in range(n):
+        if sheet.finished:
+            break
         lays: list[str] = []
         players = [Recorded(lays) for _ in range(3)]
         for s, p in enumerate(players):
@@ -69,7 +74,7 @@ def play_game(n: int, seed: int) -> GameRecord:
                        talon_first=dealt.talon_first[k], raspasy_step=sheet.raspasy_step,
                        sheet=sheet)
         deals.append({"deal": k + 1, **record_of_state(st, lays[0] if lays else None)})
-        game = GameRecord({"variant": "sochi", "names": NAMES}, deals)
+        game = GameRecord(header, deals)
         sheet = replay_game(game).sheet  # the sheet the players see at the next deal
     score = replay_game(game)
     for d, s in zip(deals, score.scores, strict=True):
@@ -82,19 +87,23 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--deals", type=int, default=8)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--pool-target", type=int, default=None,
+                        help="End the pulka when every pool holds it (at most --deals deals).")
     parser.add_argument("--out", default="examples/pulka")
     args = parser.parse_args()
     for seed in range(args.seed, args.seed + 50):
-        game = play_game(args.deals, seed)
+        game = play_game(args.deals, seed, args.pool_target)
         kinds = {engine.KINDS[int(f[0]["kind"])] for f in replay_game(game).finals}
         print(f"seed {seed}: {sorted(kinds)}")
         if {"misere", "raspasy"} <= kinds:
             break
     out = Path(args.out)
-    game.header["comment"] = (f"Sochi, a pulka's first {args.deals} deals played by the "
-                              f"built-in heuristic players (scripts/make_pulka_example.py "
-                              f"--seed {seed}); places 0, 1, 2 are Anna, Boris, Vera, Vera "
-                              f"deals first.")
+    whole = "a pulka" if replay_game(game).sheet.finished else \
+        f"a pulka's first {len(game.deals)} deals"
+    game.header["comment"] = (f"Sochi, {whole} played by the built-in heuristic players "
+                              f"(scripts/make_pulka_example.py --deals {args.deals} "
+                              f"--pool-target {args.pool_target} --seed {seed}); places 0, 1, "
+                              f"2 are Anna, Boris, Vera, Vera deals first.")
     out.with_suffix(".json").write_text(dump_game_json(game), "utf-8")
     out.with_suffix(".txt").write_text(dump_game_text(game), "utf-8")
 

@@ -20,13 +20,13 @@ from prefstats.analysis.game import (
     load_game,
     parse_game_json,
     parse_game_text,
+    place_of,
     player_losses,
     replay_game,
 )
 from prefstats.errors import RecordError
 from prefstats.game.cards import format_cards, parse_cards
-from prefstats.game.scoring import ScoreSheet
-from prefstats.game.variants import get_variant
+from prefstats.game.scoring import sheet_from_records
 
 EXAMPLE = Path(__file__).parents[1] / "examples" / "pulka.json"
 
@@ -52,7 +52,7 @@ _text = st.text(st.characters(codec="utf-8", exclude_characters="\n\r|,#:",
 
 @settings(max_examples=40, deadline=None)
 @given(names=st.lists(_text, min_size=3, max_size=3), comment=st.none() | _text,
-       target=st.none() | st.integers(1, 50), take=st.integers(1, 8), half=st.booleans())
+       target=st.none() | st.integers(1, 50), take=st.integers(1, 19), half=st.booleans())
 def test_any_game_round_trips(game, names, comment, target, take, half):
     header = {"variant": "sochi", "names": names}
     if comment is not None:
@@ -74,14 +74,44 @@ def test_the_example_has_a_misere_and_a_raspasy(game):
 
 def test_the_sheet_is_the_deals_recorded_in_order(game):
     replayed = replay_game(game)
-    sheet = ScoreSheet(get_variant("sochi"))
-    # Deal 1 is a raspasy, deal 2 Boris's misère (place 1 is seat 0 of deal 2).
-    f1, f2 = replayed.finals[0][0], replayed.finals[1][0]
-    sheet.record_raspasy([int(f1["tricks"][s]) for s in (0, 1, 2)])
-    sheet.record_misere(1, int(f2["tricks"][0]))
-    assert replayed.scores[1]["pool"] == sheet.pool.tolist()
-    assert replayed.scores[1]["mountain"] == sheet.mountain.tolist()
+    # Deal 3: Vera (place 2, first hand of the third deal) names 6♦ and both defenders
+    # pass: she is credited a six's price, 2, in her pool, nothing else moves for her.
+    assert game.deals[2]["contract"] == "6♦" and game.deals[2]["whist"] == ["pass", "pass"]
+    before, after = replayed.scores[1], replayed.scores[2]
+    assert after["pool"][2] - before["pool"][2] == 2
+    assert after["mountain"] == before["mountain"]
+    # The same outcomes through the score sheet's own file reader, deal by deal.
+    outcomes = []
+    for k, final in enumerate(replayed.finals):
+        f = final[0]
+        tricks = [0, 0, 0]
+        for s in range(3):
+            tricks[place_of(k, s)] = int(f["tricks"][s])
+        declarer = place_of(k, int(f["declarer"]))
+        contract = game.deals[k].get("contract")
+        if contract is None:
+            outcomes.append({"type": "raspasy", "tricks": tricks})
+        elif contract == "misère":
+            outcomes.append({"type": "misere", "declarer": declarer, "tricks": tricks[declarer]})
+        else:
+            calls = game.deals[k]["whist"]
+            whist = {str(place_of(k, int(f["declarer"]) + 1 + i)): c
+                     for i, c in enumerate(calls)}
+            outcomes.append({"type": "game", "declarer": declarer, "contract": contract,
+                             "tricks": tricks, "whist": whist})
+    sheet = sheet_from_records({"variant": "sochi", "pool_target": 10, "deals": outcomes})
+    assert sheet.settle().tolist() == pytest.approx(replayed.sheet.settle().tolist())
+    assert replayed.sheet.finished
     assert replayed.sheet.settle().round(2).tolist() == game.header["result"]
+
+
+def test_a_deal_after_the_end_of_the_pulka_is_refused(game):
+    extra = {**copy.deepcopy(game.deals[0]), "deal": len(game.deals) + 1}
+    for key in ("pool", "mountain", "whists"):
+        del extra[key]
+    text = _corrupt(game, lambda d: d["deals"].append(extra))
+    with pytest.raises(RecordError, match=rf"deal {len(game.deals) + 1}.*the pulka was over"):
+        replay_game(parse_game_json(text, "pulka.json"))
 
 
 def _corrupt(game: GameRecord, edit) -> str:
@@ -125,17 +155,20 @@ def test_the_text_form_names_its_lines(game):
 
 
 def test_the_game_is_analysed_deal_by_deal(game):
-    short = GameRecord({k: v for k, v in game.header.items() if k != "result"}, game.deals[:2])
+    m = next(i for i, d in enumerate(game.deals) if d.get("contract") == "misère")
+    short = GameRecord({"variant": "sochi", "names": game.names()}, [
+        {k: v for k, v in d.items() if k not in ("pool", "mountain", "whists")} | {"deal": n}
+        for n, d in enumerate([game.deals[m], game.deals[0]], 1)])
+    declarer = int(replay_game(short).finals[0][0]["declarer"])  # deal 1: seat = place
     seen = []
     frame = analyze_game(short, deals=4, progress=lambda k, done, total: seen.append(k))
     assert sorted(set(frame["deal"])) == [1, 2] and set(seen) == {1, 2}
     assert set(frame["type"]) <= set(DECISION_TYPES)
-    # Deal 2 is Boris's misère: the catchers' cards are misère catching, his own are not.
-    misere = frame.filter((frame["deal"] == 2) & (frame["type"] == "misère catching"))
-    assert misere.height > 0 and set(misere["player"]) == {0, 2}
-    assert frame.filter((frame["deal"] == 2) & (frame["player"] == 1)
-                        & (frame["decision"] == "card"))["type"].to_list().count(
-        "misère catching") == 0
+    misere = frame.filter(frame["deal"] == 1)
+    catching = misere.filter(misere["type"] == "misère catching")
+    assert catching.height > 0 and set(catching["player"]) <= {0, 1, 2} - {declarer}
+    own = misere.filter((misere["player"] == declarer) & (misere["decision"] == "card"))
+    assert "misère catching" not in own["type"].to_list()
     by_type, totals = player_losses(frame, short.names())
     assert totals["loss"].sum() == pytest.approx(frame["loss"].drop_nulls().sum())
     assert by_type["decisions"].sum() == totals["decisions"].sum()
