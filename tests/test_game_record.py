@@ -183,6 +183,8 @@ def test_the_command_line_analyses_a_game_and_writes_its_tables(game, tmp_path):
     folder = tmp_path / "games"
     folder.mkdir()
     (folder / "short.txt").write_text(dump_game_text(short), "utf-8")
+    (folder / "deal.json").write_text((EXAMPLE.parent / "deal.json").read_text("utf-8"),
+                                      "utf-8")  # one deal, not a game: left alone
     result = CliRunner().invoke(app, ["analyze", str(folder), "--deals", "4",
                                       "--out", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output

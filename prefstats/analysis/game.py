@@ -521,11 +521,15 @@ def analyze_game(game: GameRecord, *, deals: int = GAME_DEALS, seed: int = 0,
     replayed = replay_game(game, variant)  # the whole record is checked before any rollout
     names = game.names()
     frames = []
+
+    def deal_progress(k: int) -> Callable[[int, int], None] | None:
+        if progress is None:
+            return None
+        return lambda done, total: progress(k + 1, done, total)
+
     for k, final in enumerate(replayed.finals):
         frame = analyze(game.deal_record(k), variant, deals=deals, seed=seed + k,
-                        policy=policy, condition=condition,
-                        progress=None if progress is None else
-                        (lambda done, total, k=k: progress(k + 1, done, total)))
+                        policy=policy, condition=condition, progress=deal_progress(k))
         st = final[0]
         misere = int(st["declarer"]) if int(st["kind"]) == MISERE_GAME else None
         players = [place_of(k, s) for s in frame["seat"].to_list()]

@@ -119,14 +119,20 @@ def analyze_command(
 
 
 def _analyze_games(path, variant, deals, seed, policy, condition, out) -> None:
-    """Every game at ``path`` (a game file, or each ``*.json``/``*.txt`` of a folder)
+    """Every game at ``path`` (a game file, or each game ``*.json``/``*.txt`` of a folder)
     analysed deal by deal; each player's losses printed, the tables and page written."""
     from pathlib import Path
 
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from prefstats.analysis.game import analyze_game, load_game, player_losses, write_game_report
+    from prefstats.analysis.game import (
+        analyze_game,
+        is_game_file,
+        load_game,
+        player_losses,
+        write_game_report,
+    )
     from prefstats.sim.rollout import POLICIES
 
     if variant is not None:
@@ -135,8 +141,8 @@ def _analyze_games(path, variant, deals, seed, policy, condition, out) -> None:
         raise OptionError(f"--deals must be at least 1, got {deals}")
     if policy not in POLICIES:
         raise OptionError(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
-    files = sorted(p for p in path.iterdir() if p.suffix.lower() in (".json", ".txt")) \
-        if path.is_dir() else [path]
+    files = sorted(p for p in path.iterdir() if p.suffix.lower() in (".json", ".txt")
+                   and is_game_file(p)) if path.is_dir() else [path]
     games = [load_game(f) for f in files]  # every record checked before any analysis
     if not games:
         raise OptionError(f"{path}: no game records (*.json, *.txt) in the folder")
