@@ -52,10 +52,13 @@ def _print_table(frame, head: str, names: list[str]) -> None:
 
 @app.command("analyze")
 def analyze_command(
-    record: str = typer.Argument(help="The deal record (JSON; see docs/ANALYZE.md)."),
+    record: str = typer.Argument(help="A deal record (JSON), a game record (JSON or text) "
+                                      "or a folder of game records; see docs/ANALYZE.md."),
     variant: str | None = typer.Option(None, help="Preset overriding the record's "
                                                   "\"variant\"."),
-    deals: int = typer.Option(2000, help="Deals dealt per call decision for its rollout."),
+    deals: int | None = typer.Option(None, help="Deals dealt per call decision for its "
+                                                "rollout (default 2000 for a deal, "
+                                                "200 for each deal of a game)."),
     seed: int = typer.Option(DEFAULT_SEED, help="Seed of the rollout deals and the "
                                                 "players' choices."),
     policy: str = typer.Option("heuristic", help="Continuation policy of the rollouts: "
@@ -63,18 +66,30 @@ def analyze_command(
     condition: str = typer.Option("record", help="record: keep the rollout deals on which "
                                                  "the policy made the calls the seat heard; "
                                                  "none: keep every deal."),
-    output: str = typer.Option("table", "--format", help="table or json."),
+    output: str = typer.Option("table", "--format", help="table or json (one deal)."),
+    out: str | None = typer.Option(None, "--out", help="Folder for a game's tables and page "
+                                                       "(default: analysis/GAME)."),
 ) -> None:
     """Value every decision of one played deal -- cards and discard double dummy, calls by
     rollouts over the cards the seat could not see -- in whists against its best
-    alternative."""
+    alternative. Given a game (or a folder of games), analyse each deal and write each
+    player's loss by decision type, the tables and a page."""
+    from pathlib import Path
+
     from rich.console import Console
     from rich.progress import Progress
 
     from prefstats.analysis.analyze import analyze, deal_summary, load_record, record_variant
+    from prefstats.analysis.game import GAME_DEALS, is_game_file
     from prefstats.game.variants import get_variant
     from prefstats.sim.rollout import POLICIES
 
+    path = Path(record)
+    if path.is_dir() or (path.is_file() and is_game_file(path)):
+        _analyze_games(path, variant, GAME_DEALS if deals is None else deals, seed, policy,
+                       condition, out)
+        return
+    deals = 2000 if deals is None else deals
     if output not in ("table", "json"):
         raise OptionError(f"--format must be table or json, got {output!r}")
     if deals < 1:
@@ -101,3 +116,59 @@ def analyze_command(
         _print_table(frame, f"{record}: {summary.get('contract', summary['kind'])}, tricks "
                             f"{summary['tricks']}; calls valued with the {policy} policy "
                             f"({condition} conditioning)", [str(n) for n in names])
+
+
+def _analyze_games(path, variant, deals, seed, policy, condition, out) -> None:
+    """Every game at ``path`` (a game file, or each game ``*.json``/``*.txt`` of a folder)
+    analysed deal by deal; each player's losses printed, the tables and page written."""
+    from pathlib import Path
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from prefstats.analysis.game import (
+        analyze_game,
+        is_game_file,
+        load_game,
+        player_losses,
+        write_game_report,
+    )
+    from prefstats.sim.rollout import POLICIES
+
+    if variant is not None:
+        raise OptionError("--variant: a game record names its variant in its header")
+    if deals < 1:
+        raise OptionError(f"--deals must be at least 1, got {deals}")
+    if policy not in POLICIES:
+        raise OptionError(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+    files = sorted(p for p in path.iterdir() if p.suffix.lower() in (".json", ".txt")
+                   and is_game_file(p)) if path.is_dir() else [path]
+    games = [load_game(f) for f in files]  # every record checked before any analysis
+    if not games:
+        raise OptionError(f"{path}: no game records (*.json, *.txt) in the folder")
+    console = Console(stderr=True)
+    _compile_notice("analyze")
+    for file, game in zip(files, games, strict=True):
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                   TextColumn("{task.fields[step]}"), TimeElapsedColumn())
+        with Progress(*columns, console=console, transient=True,
+                      disable=not sys.stderr.isatty()) as bar:
+            task = bar.add_task(f"{file.name}: deal", total=len(game.deals), step="")
+
+            def tick(k: int, done: int, total: int, task=task, bar=bar) -> None:
+                bar.update(task, completed=k - 1 + (done / total if total else 1),
+                           step=f"deal {k}: {done:,}/{total:,}")
+
+            frame = analyze_game(game, deals=deals, seed=seed, policy=policy,
+                                 condition=condition, progress=tick)
+        folder = Path(out) / file.stem if out and len(files) > 1 else \
+            Path(out or Path("analysis") / file.stem)
+        write_game_report(game, frame, folder, deals=deals, policy=policy)
+        _, totals = player_losses(frame, game.names())
+        typer.echo(f"{file.name}: {len(game.deals)} deals, calls valued by {deals} rollout "
+                   f"deals ({policy} policy)")
+        for r in totals.iter_rows(named=True):
+            mean = "-" if r["mean_loss"] is None else f"{r['mean_loss']:.3f}"
+            typer.echo(f"  {r['name']}: {r['loss']:.2f} whists lost in {r['decisions']} "
+                       f"decisions with a choice, {mean} a decision")
+        typer.echo(f"  tables and page: {folder}")

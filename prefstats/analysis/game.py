@@ -1,0 +1,632 @@
+"""A whole game -- a pulka, or an evening of several -- as one record, replayed and analysed.
+
+A game record (``docs/ANALYZE.md``, "A whole game") is a header -- ``variant``, the
+three players' ``names`` (place 0, 1, 2), an optional ``pool_target``, ``comment`` and
+written final ``result`` -- and the deals in order, each today's deal record
+(:mod:`prefstats.analysis.analyze`) with its number ``deal`` and, optionally, the sheet
+as written after it (``pool``, ``mountain``, ``whists``). It is read from JSON or from a
+compact text form (:func:`parse_game_text`); both round-trip through :func:`dump_game_json`
+and :func:`dump_game_text`.
+
+The deal slides as in :class:`~prefstats.game.scoring.ScoreSheet` (RULES.md §1): deal
+``k`` (from 1) is dealt by place ``(k + 1) mod 3``, so its seat ``s`` (from the dealer's
+left) is place ``(k - 1 + s) mod 3``. :func:`replay_game` replays every deal through the
+engine and records its outcome on a :class:`ScoreSheet`; a written score that disagrees
+with the deals is a :class:`RecordError` naming the file, the deal and the field.
+
+>>> game = load_game("examples/pulka.json")
+>>> sheet = replay_game(game).sheet
+>>> sheet.deals == len(game.deals)
+True
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from prefstats.analysis.analyze import (
+    FIELDS,
+    DealRecord,
+    _field,
+    _positions,
+    analyze,
+    replay,
+)
+from prefstats.errors import OptionError, RecordError
+from prefstats.game import engine
+from prefstats.game.auction import WHIST_CALL_NAMES, call_name
+from prefstats.game.cards import card_name, format_cards
+from prefstats.game.codes import GAME, MISERE_GAME, RASPASY
+from prefstats.game.contracts import Contract
+from prefstats.game.scoring import ScoreSheet
+from prefstats.game.variants import Variant, get_variant
+
+__all__ = ["GameRecord", "analyze_game", "decision_types", "dump_game_json",
+           "dump_game_text", "load_game", "parse_game_json", "parse_game_text",
+           "player_losses", "replay_game"]
+
+HEADER_FIELDS = ("variant", "names", "pool_target", "comment", "result")
+SCORE_FIELDS = ("pool", "mountain", "whists")
+#: A deal's fields: its number, today's deal record (the header gives the variant and
+#: names, the sliding deal the dealer) and the sheet as written after it.
+DEAL_FIELDS = ("deal", *(f for f in FIELDS if f not in ("variant", "players", "names",
+                                                         "dealer")), *SCORE_FIELDS)
+#: Fields written as one text value, lists of text, lists of lists, numbers.
+_TEXT = ("variant", "comment", "talon", "talon_first", "discard", "contract", "lay")
+_TEXTS = ("names", "calls", "whist")
+#: Points on the sheet are exact halves; a written figure may round to this.
+TOLERANCE = 0.01
+#: Rollout deals per call decision when a whole game is analysed (a deal alone: 2000).
+GAME_DEALS = 200
+
+
+@dataclass
+class GameRecord:
+    """A game as read: ``header`` (``HEADER_FIELDS``) and ``deals`` (dicts of
+    ``DEAL_FIELDS``, in order); ``source`` and ``lines`` (the line of each value, by its
+    path: ``("deals", i, field, ...)`` or ``(field,)``) only name places in errors."""
+
+    header: dict
+    deals: list[dict]
+    source: str = field(default="game", compare=False)
+    lines: dict[tuple, int] | None = field(default=None, compare=False, repr=False)
+
+    def where(self, path: tuple) -> str:
+        """``pulka.json deal 3 line 40, mountain``, as a deal record's errors read."""
+        line = None
+        for k in range(len(path), -1, -1):
+            if self.lines and path[:k] in self.lines:
+                line = self.lines[path[:k]]
+                break
+        at = f" line {line}" if line is not None else ""
+        if path and path[0] == "deals" and len(path) > 1:
+            number = self.deals[path[1]].get("deal", path[1] + 1) \
+                if path[1] < len(self.deals) and isinstance(self.deals[path[1]], dict) \
+                else path[1] + 1
+            rest = f", {_field(path[2:])}" if len(path) > 2 else ""
+            return f"{self.source} deal {number}{at}{rest}"
+        return f"{self.source}{at}, {_field(path)}"
+
+    def error(self, path: tuple, message: str) -> RecordError:
+        return RecordError(f"{self.where(path)}: {message}")
+
+    def names(self) -> list[str]:
+        return list(self.header.get("names") or [f"player {p}" for p in range(3)])
+
+    def deal_record(self, i: int) -> DealRecord:
+        """Deal ``i`` (from 0) as today's deal record, its errors naming the file, the
+        line and the deal."""
+        data = {k: v for k, v in self.deals[i].items() if k not in ("deal", *SCORE_FIELDS)}
+        data["variant"] = self.header.get("variant", "sochi")
+        lines = {p[2:]: n for p, n in (self.lines or {}).items()
+                 if len(p) > 2 and p[:2] == ("deals", i)}
+        if self.lines and ("deals", i) in self.lines:
+            lines[()] = self.lines[("deals", i)]
+        return DealRecord(data, f"{self.source} deal {self.deals[i]['deal']}", lines)
+
+
+# ---- checking the shape --------------------------------------------------------------
+
+
+def _number(game: GameRecord, path: tuple, value) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise game.error(path, f"expected a number, got {json.dumps(value, ensure_ascii=False)}")
+    return value
+
+
+def _strings(game: GameRecord, path: tuple, value, count: int | None = None) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise game.error(path, f"expected a list of text, got "
+                               f"{json.dumps(value, ensure_ascii=False)}")
+    if count is not None and len(value) != count:
+        raise game.error(path, f"expected {count} entries, got {len(value)}")
+    return [v.strip() for v in value]
+
+
+def _checked(game: GameRecord) -> GameRecord:
+    """``game`` with every value of the right shape, text stripped and tricks as lists;
+    deals numbered 1, 2, 3 ... in order (a gap is a missing deal)."""
+    h = game.header
+    for key in h:
+        if key not in (*HEADER_FIELDS, "deals"):
+            raise game.error((key,), f"unknown field; a game has {', '.join(HEADER_FIELDS)}, "
+                                     f"deals")
+    for key in ("variant", "comment"):
+        if key in h and not isinstance(h[key], str):
+            raise game.error((key,), "expected text")
+        if key in h:
+            h[key] = h[key].strip()
+    if "names" in h:
+        h["names"] = _strings(game, ("names",), h["names"], 3)
+    if "pool_target" in h and (isinstance(h["pool_target"], bool)
+                               or not isinstance(h["pool_target"], int)
+                               or h["pool_target"] < 1):
+        raise game.error(("pool_target",), f"a positive whole number, got {h['pool_target']!r}")
+    if "result" in h:
+        if not isinstance(h["result"], list) or len(h["result"]) != 3:
+            raise game.error(("result",), "the three players' final scores")
+        for p, v in enumerate(h["result"]):
+            _number(game, ("result", p), v)
+    if not game.deals:
+        raise game.error(("deals",), "a game needs at least one deal")
+    for i, deal in enumerate(game.deals):
+        path = ("deals", i)
+        if not isinstance(deal, dict):
+            raise game.error(path, "a deal is an object of deal record fields")
+        for key in deal:
+            if key not in DEAL_FIELDS:
+                raise game.error((*path, key), f"unknown field; a deal has "
+                                               f"{', '.join(DEAL_FIELDS)}")
+        number = deal.get("deal")
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise game.error((*path, "deal"), f"each deal needs its number \"deal\" (1, 2 "
+                                              f"...), got {number!r}")
+        if number != i + 1:
+            gap = (f"deal {i + 1} is missing (deal {number} follows deal {i})" if number > i + 1
+                   else f"expected deal {i + 1}, the deals are numbered in order from 1")
+            raise game.error((*path, "deal"), gap)
+        for key in _TEXT:
+            if key in deal:
+                if not isinstance(deal[key], str):
+                    raise game.error((*path, key), f"expected text, got {deal[key]!r}")
+                deal[key] = deal[key].strip()
+        for key in _TEXTS:
+            if key in deal:
+                deal[key] = _strings(game, (*path, key), deal[key])
+        if "hands" in deal:
+            deal["hands"] = _strings(game, (*path, "hands"), deal["hands"], 3)
+        if "play" in deal:
+            if not isinstance(deal["play"], list):
+                raise game.error((*path, "play"), "a list of tricks")
+            tricks = []
+            for t, trick in enumerate(deal["play"]):
+                if isinstance(trick, str):
+                    trick = trick.split()
+                tricks.append(_strings(game, (*path, "play", t), trick))
+            deal["play"] = tricks
+        for key in ("pool", "mountain"):
+            if key in deal:
+                if not isinstance(deal[key], list) or len(deal[key]) != 3:
+                    raise game.error((*path, key), "the three players' figures, place 0 first")
+                for p, v in enumerate(deal[key]):
+                    _number(game, (*path, key, p), v)
+        if "whists" in deal:
+            rows = deal["whists"]
+            if not isinstance(rows, list) or len(rows) != 3 or not all(
+                    isinstance(r, list) and len(r) == 3 for r in rows):
+                raise game.error((*path, "whists"), "three rows of three: what each place "
+                                                    "wrote on each")
+            for p, row in enumerate(rows):
+                for q, v in enumerate(row):
+                    _number(game, (*path, "whists", p, q), v)
+    return game
+
+
+# ---- JSON ----------------------------------------------------------------------------
+
+
+def parse_game_json(text: str, source: str = "game") -> GameRecord:
+    """A :class:`GameRecord` from JSON: an object with the header's fields and
+    ``deals``, a list of deal objects."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{source} line {exc.lineno}, column {exc.colno}: not valid JSON: "
+                          f"{exc.msg}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("deals"), list):
+        raise RecordError(f"{source} line 1: a game record is a JSON object with \"deals\", "
+                          f"a list of deals")
+    lines = {p: text.count("\n", 0, pos) + 1 for p, pos in _positions(text).items()}
+    deals = data.pop("deals")
+    return _checked(GameRecord(data, deals, source, lines))
+
+
+def dump_game_json(game: GameRecord) -> str:
+    """The JSON form of ``game``: one line per hand and per trick."""
+    parts = [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}"
+             for k, v in game.header.items()]
+    deals = []
+    for deal in game.deals:
+        rows = []
+        for k, v in deal.items():
+            if k in ("hands", "play", "whists") and v:
+                inner = ",\n".join(f"        {json.dumps(x, ensure_ascii=False)}" for x in v)
+                rows.append(f"      {json.dumps(k)}: [\n{inner}\n      ]")
+            else:
+                rows.append(f"      {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}")
+        deals.append("    {\n" + ",\n".join(rows) + "\n    }")
+    parts.append('  "deals": [\n' + ",\n".join(deals) + "\n  ]")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+# ---- the text form -------------------------------------------------------------------
+
+
+def _figure(text: str) -> int | float | str:
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            return float(text)
+        except ValueError:
+            return text  # refused with its place by _checked
+
+
+def _split(text: str, sep: str) -> list[str]:
+    return [] if not text.strip() else [p.strip() for p in text.split(sep)]
+
+
+def _read_value(key: str, text: str):
+    """A text-form value as the JSON form holds it."""
+    if key in ("deal", "pool_target"):
+        return _figure(text.strip())
+    if key in ("pool", "mountain", "result"):
+        return [_figure(x) for x in _split(text.replace(",", " "), " ") if x]
+    if key == "whists":
+        return [[_figure(x) for x in row.replace(",", " ").split()] for row in _split(text, "|")]
+    if key == "hands":
+        return _split(text, "|")
+    if key == "play":
+        return [row.split() for row in _split(text, "|")]
+    if key in _TEXTS:
+        return _split(text, ",")
+    return text.strip()
+
+
+def parse_game_text(text: str, source: str = "game") -> GameRecord:
+    """A :class:`GameRecord` from the text form: ``key: value`` lines, the header first,
+    then a ``deal N`` line opening each deal; ``#`` starts a comment line. Lists are
+    written ``a, b, c`` (names, calls, whist calls, figures), ``x | y | z`` (hands,
+    tricks -- cards in a trick by spaces -- and the rows of ``whists``)."""
+    header: dict = {}
+    deals: list[dict] = []
+    lines: dict[tuple, int] = {}
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        low = line.lower()
+        if low.startswith("deal") and ":" not in line:
+            deals.append({"deal": _figure(line[4:].strip())})
+            lines[("deals", len(deals) - 1)] = lines[("deals", len(deals) - 1, "deal")] = n
+            continue
+        key, sep, value = line.partition(":")
+        key = key.strip().lower()
+        if not sep:
+            raise RecordError(f"{source} line {n}: expected \"field: value\" or \"deal N\", "
+                              f"got {line!r}")
+        target, path = (deals[-1], ("deals", len(deals) - 1, key)) if deals else (header, (key,))
+        if key in target:
+            raise RecordError(f"{source} line {n}: {key} given twice")
+        target[key] = _read_value(key, value)
+        lines[path] = n
+    return _checked(GameRecord(header, deals, source, lines))
+
+
+def _write_value(key: str, value) -> str:
+    if key in ("pool", "mountain", "result"):
+        return ", ".join(str(x) for x in value)
+    if key == "whists":
+        return " | ".join(" ".join(str(x) for x in row) for row in value)
+    if key == "hands":
+        return " | ".join(value)
+    if key == "play":
+        return " | ".join(" ".join(t) for t in value)
+    if key in _TEXTS:
+        return ", ".join(value)
+    return str(value)
+
+
+def dump_game_text(game: GameRecord) -> str:
+    """The text form of ``game`` (see :func:`parse_game_text`)."""
+    out = [f"{k}: {_write_value(k, v)}" for k, v in game.header.items()]
+    for deal in game.deals:
+        out += ["", f"deal {deal['deal']}"]
+        out += [f"{k}: {_write_value(k, v)}".rstrip() for k, v in deal.items() if k != "deal"]
+    return "\n".join(out) + "\n"
+
+
+def load_game(path: str | Path) -> GameRecord:
+    """The game record at ``path``: JSON (``.json``) or the text form (any other name)."""
+    path = Path(path)
+    try:
+        text = path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{path}: cannot read the game record: {exc}") from None
+    parse = parse_game_json if path.suffix.lower() == ".json" else parse_game_text
+    return parse(text, path.name)
+
+
+def is_game_file(path: str | Path) -> bool:
+    """Whether ``path`` holds a game (a text form, or JSON with ``deals``) rather than
+    one deal record."""
+    path = Path(path)
+    if path.suffix.lower() != ".json":
+        return True
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return False  # the deal reader reports it
+    return isinstance(data, dict) and "deals" in data
+
+
+# ---- replaying the sheet ------------------------------------------------------------
+
+
+def game_variant(game: GameRecord) -> Variant:
+    """The header's variant: a three-handed preset (a pulka of three players)."""
+    try:
+        variant = get_variant(game.header.get("variant", "sochi"))
+    except ValueError as exc:
+        raise game.error(("variant",), str(exc)) from None
+    if variant.players != 3 or variant.has_dummy:
+        raise game.error(("variant",), "a game record is for three players at the table")
+    return variant
+
+
+def place_of(deal_index: int, seat: int) -> int:
+    """The place of ``seat`` in deal ``deal_index`` (from 0) under the sliding deal."""
+    return (deal_index + seat) % 3
+
+
+@dataclass
+class Replayed:
+    """A replayed game: each deal's final engine state and the sheet they add up to."""
+
+    finals: list[np.ndarray]
+    sheet: ScoreSheet
+    #: The sheet after each deal (pool, mountain, whists by place, in points).
+    scores: list[dict]
+
+
+def _record_outcome(sheet: ScoreSheet, st, k: int) -> None:
+    """Record deal ``k``'s final state ``st`` on ``sheet``, seats turned into places."""
+    tricks = [0, 0, 0]
+    for s in range(3):
+        tricks[place_of(k, s)] = int(st["tricks"][s])
+    kind = int(st["kind"])
+    multiplier = max(int(st["multiplier"]), 1)
+    if kind == RASPASY:
+        sheet.record_raspasy(tricks, multiplier=multiplier)
+        return
+    declarer = int(st["declarer"])
+    if kind == MISERE_GAME:
+        sheet.record_misere(place_of(k, declarer), tricks[place_of(k, declarer)],
+                            multiplier=multiplier)
+        return
+    whist = {place_of(k, (declarer + 1) % 3): WHIST_CALL_NAMES[int(st["first"])],
+             place_of(k, (declarer + 2) % 3): WHIST_CALL_NAMES[int(st["second"])]}
+    talon = int(st["talon"]) if kind == GAME and not st["no_talon"] else None
+    sheet.record_game(place_of(k, declarer), int(st["contract"]), tricks, whist,
+                      multiplier=multiplier, talon=talon)
+
+
+def replay_game(game: GameRecord, variant: Variant | None = None) -> Replayed:
+    """Replay every deal of ``game`` (:func:`~prefstats.analysis.analyze.replay`) and
+    its outcome on a :class:`ScoreSheet` with the header's ``pool_target``; each written
+    ``pool``, ``mountain``, ``whists`` and the final ``result`` must match the sheet."""
+    variant = variant or game_variant(game)
+    sheet = ScoreSheet(variant, game.header.get("pool_target"))
+    finals, scores = [], []
+    for k in range(len(game.deals)):
+        if sheet.finished:
+            raise game.error(("deals", k), f"the pulka was over after deal {k} (every pool "
+                                           f"at {game.header.get('pool_target')})")
+        _, final = replay(game.deal_record(k), variant)
+        try:
+            _record_outcome(sheet, final[0], k)
+        except ValueError as exc:
+            raise game.error(("deals", k), f"cannot score the deal: {exc}") from None
+        finals.append(final)
+        score = {"pool": sheet.pool.tolist(), "mountain": sheet.mountain.tolist(),
+                 "whists": sheet.whists.tolist()}
+        scores.append(score)
+        for key in SCORE_FIELDS:
+            if key in game.deals[k]:
+                _compare(game, ("deals", k, key), game.deals[k][key], score[key])
+    if "result" in game.header:
+        _compare(game, ("result",), game.header["result"], sheet.settle().tolist())
+    return Replayed(finals, sheet, scores)
+
+
+def _compare(game: GameRecord, path: tuple, written, computed) -> None:
+    w = np.asarray(written, dtype=float)
+    c = np.asarray(computed, dtype=float)
+    if np.abs(w - c).max() > TOLERANCE + 1e-9:
+        def show(a):
+            return json.dumps(np.round(a, 2).tolist())
+        raise game.error(path, f"the written score disagrees with the deals: written "
+                               f"{show(w)}, the deals give {show(c)}")
+
+
+# ---- from a played engine state -----------------------------------------------------
+
+
+def record_of_state(st, lay: str | None = None) -> dict:
+    """The deal record fields of a finished engine state (three players): hands,
+    talon, calls, discard, contract, whist calls, ``lay`` when given, and the tricks
+    (the players' cards; a talon card the rules lead is not written)."""
+    out: dict = {"hands": [format_cards(int(h)) for h in st["dealt"]],
+                 "talon": format_cards(int(st["talon"])),
+                 "calls": [call_name(int(c)) for c in st["calls"][: int(st["n_calls"])]]}
+    kind = int(st["kind"])
+    if kind == RASPASY:
+        out["talon_first"] = card_name(int(st["talon_first"]))
+    else:
+        if int(st["discard"]):
+            out["discard"] = format_cards(int(st["discard"]))
+        out["contract"] = str(Contract(int(st["contract"])))
+        if int(st["n_whist"]):
+            out["whist"] = [WHIST_CALL_NAMES[int(c)] for c in
+                            st["whist_calls"][: int(st["n_whist"])]]
+    if lay is not None:
+        out["lay"] = lay
+    cards = [card_name(int(c)) for c, by in zip(st["history"][: int(st["n_played"])],
+                                                 st["history_by"][: int(st["n_played"])],
+                                                 strict=True)
+             if int(by) != engine.TALON_SLOT]
+    out["play"] = [cards[i:i + 3] for i in range(0, len(cards), 3)]
+    return out
+
+
+# ---- analysing -----------------------------------------------------------------------
+
+#: The decision types of a game's report, in order.
+DECISION_TYPES = ("bid", "how high to compete", "talon and discard", "contract", "whist call",
+                  "opening lead", "card play", "misère catching")
+
+
+def decision_types(frame: pl.DataFrame, misere_declarer: int | None) -> pl.Series:
+    """The report's type of each row of one deal's :func:`analyze` frame: the first call
+    (``bid``), how high to compete (``max_bid``), the discard, the contract, the whist
+    calls and the lay (``whist call``), the first card of the deal, a misère catcher's
+    card and every other card."""
+    def kind(row: dict) -> str:
+        d = row["decision"]
+        if d == "card":
+            if row["field"] == "play[0][0]":
+                return "opening lead"
+            if misere_declarer is not None and row["plays_for"] != misere_declarer:
+                return "misère catching"
+            return "card play"
+        return {"call": "bid", "max_bid": "how high to compete",
+                "discard": "talon and discard", "contract": "contract",
+                "whist": "whist call", "lay": "whist call"}[d]
+
+    return pl.Series("type", [kind(r) for r in frame.iter_rows(named=True)], dtype=pl.Utf8)
+
+
+def analyze_game(game: GameRecord, *, deals: int = GAME_DEALS, seed: int = 0,
+                 policy: str = "heuristic", condition: str = "record",
+                 progress: Callable[[int, int, int], None] | None = None) -> pl.DataFrame:
+    """Every deal of ``game`` analysed by :func:`~prefstats.analysis.analyze.analyze`
+    (``deals`` rollout deals per call decision; each deal's seed ``seed + k``), one
+    frame: its columns plus ``deal`` (from 1), ``player`` (the place deciding),
+    ``name`` and ``type`` (:data:`DECISION_TYPES`). ``progress(deal, done, total)``
+    follows the work of each deal.
+
+    Each deal is valued as a fresh deal: the raspasy progression and a raised lowest bid
+    carried from the deals before it are not in its rollouts.
+    """
+    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
+        raise OptionError(f"deals must be at least 1, got {deals!r}")
+    variant = game_variant(game)
+    replayed = replay_game(game, variant)  # the whole record is checked before any rollout
+    names = game.names()
+    frames = []
+
+    def deal_progress(k: int) -> Callable[[int, int], None] | None:
+        if progress is None:
+            return None
+        return lambda done, total: progress(k + 1, done, total)
+
+    for k, final in enumerate(replayed.finals):
+        frame = analyze(game.deal_record(k), variant, deals=deals, seed=seed + k,
+                        policy=policy, condition=condition, progress=deal_progress(k))
+        st = final[0]
+        misere = int(st["declarer"]) if int(st["kind"]) == MISERE_GAME else None
+        players = [place_of(k, s) for s in frame["seat"].to_list()]
+        frames.append(frame.with_columns(
+            pl.lit(k + 1, dtype=pl.Int64).alias("deal"),
+            pl.Series("player", players, dtype=pl.Int64),
+            pl.Series("name", [names[p] for p in players], dtype=pl.Utf8),
+            decision_types(frame, misere)))
+        if progress is not None:
+            progress(k + 1, 1, 1)
+    front = ["deal", "player", "name", "type"]
+    out = pl.concat(frames, how="vertical")
+    return out.select(front + [c for c in out.columns if c not in front])
+
+
+def player_losses(frame: pl.DataFrame, names: list[str]) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Per player and decision type, then per player: the decisions analysed (each a
+    real choice: more than one legal option), the whists lost and the mean loss per
+    decision. A rollout row's loss is an estimate (``loss_se``); rows not analysed
+    are not counted."""
+    valued = frame.filter(pl.col("loss").is_not_null())
+    order = {t: i for i, t in enumerate(DECISION_TYPES)}
+    by_type = (valued.group_by("player", "type")
+               .agg(pl.len().alias("decisions"), pl.col("loss").sum().alias("loss"))
+               .with_columns((pl.col("loss") / pl.col("decisions")).alias("mean_loss"),
+                             pl.col("type").replace_strict(order, return_dtype=pl.Int64)
+                             .alias("_order"))
+               .sort("player", "_order").drop("_order"))
+    by_type = by_type.with_columns(pl.col("player").replace_strict(
+        dict(enumerate(names)), return_dtype=pl.Utf8).alias("name")).select(
+        "player", "name", "type", "decisions", "loss", "mean_loss")
+    totals = (valued.group_by("player")
+              .agg(pl.len().alias("decisions"), pl.col("loss").sum().alias("loss"))
+              .with_columns((pl.col("loss") / pl.col("decisions")).alias("mean_loss")))
+    base = pl.DataFrame({"player": list(range(3)), "name": names},
+                        schema={"player": pl.Int64, "name": pl.Utf8})
+    totals = base.join(totals, on="player", how="left").with_columns(
+        pl.col("decisions").fill_null(0), pl.col("loss").fill_null(0.0))
+    return by_type, totals
+
+
+def score_table(game: GameRecord, replayed: Replayed) -> pl.DataFrame:
+    """The sheet after each deal, one row per deal and place."""
+    rows = []
+    for k, (score, final) in enumerate(zip(replayed.scores, replayed.finals, strict=True)):
+        st = final[0]
+        kind = engine.KINDS[int(st["kind"])]
+        what = kind if kind == "raspasy" else (
+            f"{game.names()[place_of(k, int(st['declarer']))]} {Contract(int(st['contract']))}")
+        for p in range(3):
+            rows.append({"deal": k + 1, "deal_was": what, "player": p,
+                         "name": game.names()[p], "pool": score["pool"][p],
+                         "mountain": score["mountain"][p],
+                         "whists_written": float(sum(score["whists"][p])),
+                         "whists_against": float(sum(r[p] for r in score["whists"]))})
+    return pl.DataFrame(rows)
+
+
+def write_game_report(game: GameRecord, frame: pl.DataFrame, out: str | Path, *,
+                      deals: int, policy: str) -> Path:
+    """The tidy tables (``decisions.csv``, ``losses.csv``, ``players.csv``,
+    ``score.csv``) and ``index.md`` of one analysed game in folder ``out``."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    names = game.names()
+    replayed = replay_game(game)
+    by_type, totals = player_losses(frame, names)
+    result = replayed.sheet.settle()
+    totals = totals.with_columns(pl.Series("result", [float(r) for r in result]))
+    frame.with_columns(pl.col("alternatives").map_elements(
+        lambda a: json.dumps(a.to_list() if hasattr(a, "to_list") else a, ensure_ascii=False),
+        return_dtype=pl.Utf8)).write_csv(out / "decisions.csv")
+    by_type.write_csv(out / "losses.csv")
+    totals.write_csv(out / "players.csv")
+    score_table(game, replayed).write_csv(out / "score.csv")
+    lines = [f"# {game.source}: {len(game.deals)} deals, {game.header.get('variant', 'sochi')}",
+             "", f"Calls valued by rollouts of {deals} deals with the {policy} policy; "
+             "cards and discards double dummy. Loss: whists to the deciding player (to his "
+             "side for double-dummy rows), the best option minus the one made.", "",
+             "| player | result | decisions | whists lost | mean loss per decision |",
+             "|---|---:|---:|---:|---:|"]
+    for r in totals.iter_rows(named=True):
+        mean = "" if r["mean_loss"] is None else f"{r['mean_loss']:.3f}"
+        lines.append(f"| {r['name']} | {r['result']:+.2f} | {r['decisions']} | "
+                     f"{r['loss']:.2f} | {mean} |")
+    lines += ["", "## Loss by decision type", "",
+              "| player | type | decisions | whists lost | mean |", "|---|---|---:|---:|---:|"]
+    for r in by_type.iter_rows(named=True):
+        lines.append(f"| {r['name']} | {r['type']} | {r['decisions']} | {r['loss']:.2f} | "
+                     f"{r['mean_loss']:.3f} |")
+    worst = (frame.filter(pl.col("loss") > 0).sort("loss", descending=True).head(10))
+    if worst.height:
+        lines += ["", "## The largest losses", "",
+                  "| deal | player | field | done | best | loss | by |",
+                  "|---:|---|---|---|---|---:|---|"]
+        for r in worst.iter_rows(named=True):
+            lines.append(f"| {r['deal']} | {r['name']} | {r['field']} | {r['done']} | "
+                         f"{r['best']} | {r['loss']:.2f} | {r['method']} |")
+    (out / "index.md").write_text("\n".join(lines) + "\n", "utf-8")
+    return out
