@@ -48,10 +48,6 @@ from prefstats.game.contracts import Contract
 from prefstats.game.scoring import ScoreSheet
 from prefstats.game.variants import Variant, get_variant
 
-__all__ = ["GameRecord", "analyze_game", "decision_types", "dump_game_json",
-           "dump_game_text", "load_game", "parse_game_json", "parse_game_text",
-           "player_losses", "replay_game"]
-
 HEADER_FIELDS = ("variant", "names", "pool_target", "comment", "result")
 SCORE_FIELDS = ("pool", "mountain", "whists")
 #: A deal's fields: its number, today's deal record (the header gives the variant and
