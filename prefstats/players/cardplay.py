@@ -39,7 +39,7 @@ The rules, by seat:
   play under the declarer to force him.
 
 >>> import numpy as np
->>> from prefstats import engine
+>>> from prefstats.game import engine
 >>> from prefstats.game.cards import card_name, parse_cards
 >>> obs = np.zeros(1, dtype=engine.OBSERVATION)[0]
 >>> obs["kind"], obs["seat"], obs["playing_for"], obs["declarer"] = engine.RASPASY, 1, 1, -1
