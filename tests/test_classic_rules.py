@@ -4,6 +4,7 @@ and the open dummy of Gusarik."""
 
 import numpy as np
 import pytest
+from engine_steps import observe, run
 
 from prefstats.game import engine
 from prefstats.game.auction import (
@@ -184,17 +185,10 @@ def test_dark_bid_must_follow_dark_and_the_bidder_stays_in():
 
 
 def _run(variant, actions, state=None):
-    rules = engine.rules_array(variant)
-    st = new_state(HANDS, TALON)[0] if state is None else state
-    for a in actions:
-        assert engine.apply(st, rules, a) == 0, (engine.PHASES[st["phase"]], a)
-    return st, rules
+    return run(variant, actions, HANDS, TALON, state)
 
 
-def _observe(st, rules):
-    obs = np.zeros(1, dtype=engine.OBSERVATION)[0]
-    engine.observe(st, rules, obs)
-    return obs
+_observe = observe
 
 
 def test_dark_bidder_is_blind_in_the_auction_and_doubles_the_game():

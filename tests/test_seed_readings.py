@@ -2,8 +2,8 @@
 a ten owes no defence tricks (B:211) and Classic's pulka closes only when everyone has
 the target (B:400). Each test names its seed line; docs/RULES.md §11 lists them by row."""
 
-import numpy as np
 import pytest
+from engine_steps import observe, run
 
 from prefstats.game import engine
 from prefstats.game.auction import MISERE, PASS, W_PASS, W_WHIST, legal_whist_calls, parse_call
@@ -12,7 +12,7 @@ from prefstats.game.contracts import parse_contract
 from prefstats.game.deal import deal
 from prefstats.game.scoring import ScoreSheet
 from prefstats.game.variants import get_variant, load_variant_text
-from prefstats.sim.play import new_state, play_hands
+from prefstats.sim.play import play_hands
 from prefstats.sim.pulka import play_pulkas
 
 HANDS = (
@@ -25,17 +25,10 @@ SIX_SPADES = parse_contract("6♠").code
 
 
 def _run(variant, actions, st=None):
-    rules = engine.rules_array(variant)
-    st = new_state(HANDS, TALON)[0] if st is None else st
-    for a in actions:
-        assert engine.apply(st, rules, a) == 0, (engine.PHASES[st["phase"]], a)
-    return st, rules
+    return run(variant, actions, HANDS, TALON, st)
 
 
-def _observe(st, rules):
-    obs = np.zeros(1, dtype=engine.OBSERVATION)[0]
-    engine.observe(st, rules, obs)
-    return obs
+_observe = observe
 
 
 # ---- Gusarik: the dummy sits on the dealer's left, the first hand (B:382) ----------------
