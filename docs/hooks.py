@@ -250,6 +250,34 @@ def json_section(path: Path) -> str:
             f"- date: {when}\n\n| figure | value |\n|---|---|\n{table}\n")
 
 
+def cold_start_section(path: Path) -> str:
+    """The first run against a warm rerun (``scripts/bench_cold_start.py``), with the
+    machine and its load: a first run compiles the engine once."""
+    data = json.loads(path.read_text("utf-8"))
+    seconds, machine = data.get("seconds", {}), data.get("machine", {})
+    def shown(figure) -> str:  # wall seconds, and the CPU seconds where recorded
+        if isinstance(figure, dict):
+            return f"{figure['wall']:,.0f} s ({figure['cpu']:,.0f} s CPU)"
+        return f"{figure:,.0f} s"
+
+    rows = []
+    for name, command in data.get("commands", {}).items():
+        cold, warm = seconds.get(f"{name} (cold)"), seconds.get(f"{name} (warm)")
+        if cold is not None:
+            rows.append(f"| {name} | {shown(cold)} | {shown(warm) if warm else '—'} | "
+                        f"`{command}` |")
+    steps = "; ".join(f"{k} {v:,.0f} s" for k, v in data.get("compile_steps_seconds", {}).items())
+    return ("## Cold start\n\n"
+            "A first run compiles the engine (once per version, kept in the cache); later runs "
+            "load it. Measured by `" + data.get("command", "python scripts/bench_cold_start.py")
+            + f"` with prefstats {data.get('version', '?')} on {data.get('date', '?')}, "
+            f"{machine.get('cores', '?')} cores ({machine.get('cpu', '?')}), "
+            f"{machine.get('load', 'load not recorded')}.\n\n"
+            "| step | empty cache | warm cache | command |\n|---|---|---|---|\n"
+            + "\n".join(rows) + "\n\n"
+            + (f"Compile time by warm-up step: {steps}.\n" if steps else ""))
+
+
 def results_page() -> str:
     parts = [
         "# Results\n\n"
@@ -284,6 +312,9 @@ def results_page() -> str:
         parts.append(f"| [{facts['title']}]({link}) | {facts['version'] or '—'} | "
                      f"{facts['date']} | {commands} |")
     parts.append("")
+    cold = ROOT / "reports" / "bench" / "cold_start.json"
+    if cold.is_file():
+        parts.append(cold_start_section(cold))
     found = sorted({p for pattern in RESULT_GLOBS for p in ROOT.glob(pattern) if p.is_file()})
     parts.append("## Benchmarks and report data (JSON)\n")
     if found:

@@ -213,6 +213,8 @@ def register() -> None:
     A numba cache locator placed first in numba's list claims the functions whose source
     file lies in this package; any other ``cache=True`` function (a user's own) keeps
     numba's usual place. A user's ``NUMBA_CACHE_DIR`` wins for prefstats' functions too.
+    A function called from compiled code is compiled once, not once per way of calling it
+    (:func:`_by_type`).
     """
     from numba.core import caching, config
 
@@ -243,3 +245,44 @@ def register() -> None:
 
     if not any(c.__name__ == PrefstatsCacheLocator.__name__ for c in impl._locator_classes):
         impl._locator_classes.insert(0, PrefstatsCacheLocator)
+    _by_type()
+
+
+def _by_type() -> None:
+    """Compile a prefstats function called from compiled code once, not once per way of
+    calling it.
+
+    numba compiles a function again, with everything it calls, for each distinct set of
+    argument types, and tells apart types that make no difference here: a constant
+    argument (``1``, a module constant such as ``S_ALONE``) is a literal of its value, a
+    seat read from a state record an ``int8`` where a loop counter is an ``int64``, a
+    read-only table another type than a writable one, and much of the solver and the
+    players was compiled two to twelve times over. So calls from compiled code
+    are typed by value class: literals as their type, small integers (never ``uint32``
+    or ``uint64`` card sets, whose ``~`` differs) as ``int64``, arrays as writable. The
+    constants still fold once LLVM inlines the call; no prefstats kernel writes to a
+    table it was handed read-only."""
+    from numba.core import types
+    from numba.core.dispatcher import Dispatcher
+
+    original = Dispatcher.get_call_template
+    if getattr(original, "prefstats_by_type", False):
+        return
+    small = {types.int8, types.int16, types.int32, types.uint8, types.uint16}
+
+    def general(t):
+        t = types.unliteral(t)
+        if t in small:
+            return types.int64
+        if isinstance(t, types.Array) and not t.mutable:
+            return t.copy(readonly=False)
+        return t
+
+    def get_call_template(self, args, kws):
+        if self.py_func.__module__.startswith("prefstats."):
+            args = tuple(general(a) for a in args)
+            kws = {k: general(v) for k, v in kws.items()}
+        return original(self, args, kws)
+
+    get_call_template.prefstats_by_type = True  # type: ignore[attr-defined]
+    Dispatcher.get_call_template = get_call_template

@@ -29,17 +29,18 @@ from benchtools import machine_load
 _CHILD = """
 import json, re, time
 from prefstats import _compile
-times = {}
+times, cpu = {}, {}
 for name, step in _compile.STEPS.items():
-    started = time.perf_counter()
+    started, used = time.perf_counter(), time.process_time()
     _compile._endgame() if name == "endgame" else step.run()
     times[name] = time.perf_counter() - started
+    cpu[name] = time.process_time() - used
 every = _compile.dispatchers()
 def short(sig):  # a record type by its size: its fields fill a screen
     return re.sub(r"Record\\(\\[.*?\\], (\\d+), (True|False)\\)", r"Record(\\1 bytes)", str(sig))
 twice = {name: [short(s) for s in d.signatures] for name, d in every.items()
          if len(d.signatures) > 1}
-print(json.dumps({"seconds": times, "functions": sum(bool(d.signatures)
+print(json.dumps({"seconds": times, "cpu_seconds": cpu, "functions": sum(bool(d.signatures)
                   for d in every.values()), "specialisations": sum(
                   len(d.signatures) for d in every.values()), "several": twice}))
 """
@@ -66,7 +67,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"compile: {'cache ' + str(args.cache) if args.cache else 'empty cache'}, "
           f"{started['cpu']}, {started['load']}")
     for name, seconds in figures["seconds"].items():
-        print(f"  {_compile.STEPS[name].label:58} {seconds:8.1f} s")
+        print(f"  {_compile.STEPS[name].label:58} {seconds:8.1f} s "
+              f"({figures['cpu_seconds'][name]:.1f} s of CPU)")
     print(f"  {figures['functions']} compiled functions, {figures['specialisations']} "
           f"specialisations; {len(figures['several'])} with more than one:")
     for name, sigs in sorted(figures["several"].items(), key=lambda kv: -len(kv[1])):
