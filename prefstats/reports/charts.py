@@ -171,14 +171,26 @@ def line_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | Non
         return _finish(fig, ax, title, xlabel, ylabel, path, percent)
 
 
+def _label_lines(text: str, chars: int) -> list[str]:
+    """A category label's lines: whole when it fits, else broken after its commas first
+    (the comma dropped: ``"Leningrad, 4 players"`` is ``Leningrad`` over ``4 players``),
+    then at spaces, never inside a word."""
+    if len(text) <= chars:
+        return [text]
+    return [line for clause in text.split(", ")
+            for line in textwrap.wrap(clause, max(chars, 1), break_long_words=False,
+                                      break_on_hyphens=False) or [clause]]
+
+
 def _category_labels(cats: Sequence, width: float) -> tuple[list[str], bool]:
     """The category labels wrapped to the room a category has under the axes, and
-    whether they need horizontal bars instead (more than three lines a label)."""
+    whether they need horizontal bars instead (more than three lines a label, or a word
+    wider than the room)."""
     room = int(width * 0.8 * _CHARS_AN_INCH / max(len(cats), 1))
-    wrapped = [_wrap(str(c), room) for c in cats]
-    if max(w.count("\n") + 1 for w in wrapped) > 3:
-        return [_wrap(str(c), 28) for c in cats], True
-    return wrapped, False
+    wrapped = [_label_lines(str(c), room) for c in cats]
+    if max(len(w) for w in wrapped) > 3 or max(len(line) for w in wrapped for line in w) > room:
+        return ["\n".join(_label_lines(str(c), 28)) for c in cats], True
+    return ["\n".join(w) for w in wrapped], False
 
 
 def bar_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None = None,
@@ -208,10 +220,11 @@ def bar_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None
         for k, g in enumerate(groups):
             part = df.filter(pl.col(group) == g) if group else df
             pos = [cats.index(v) + (k - (len(groups) - 1) / 2) * width for v in part[x]]
-            # an interval may end a hair inside its estimate (clamped or rounded bounds)
-            err = (np.clip([(part[y] - part[f"{y}_lo"]).to_numpy(),
-                            (part[f"{y}_hi"] - part[y]).to_numpy()], 0, None)
-                   if errors else None)
+            # an interval may end a hair inside its estimate (clamped or rounded bounds);
+            # one without a bound draws no bar (its table shows it)
+            err = (np.nan_to_num(np.clip([(part[y] - part[f"{y}_lo"]).to_numpy(),
+                                          (part[f"{y}_hi"] - part[y]).to_numpy()], 0, None),
+                                 nan=np.nan, posinf=np.nan) if errors else None)
             colour = palette[g] if group else [palette[v] for v in part[x]]
             draw = ax.barh if horizontal else ax.bar
             draw(pos, part[y], width * 0.95, **{"xerr" if horizontal else "yerr": err},
