@@ -4,13 +4,11 @@ phone's and a desktop's width for the docs:
 
     python scripts/screenshots.py reports --out /tmp/shots
 
-The docs show the top of the article and of a report page, 1280 px wide (``make
-screenshots`` remakes them):
+The docs show the top of the article and of a report page, 1280 px wide, saved as
+256-colour PNGs (``make screenshots`` remakes them with ``--out docs/screenshots --page
+compare/index.html --page sochi/index.html --width 1280 --height 1400``).
 
-    python scripts/screenshots.py reports --out docs/screenshots --page compare/index.html \
-        --page sochi/index.html --width 1280 --height 1400
-
-Screenshots are saved optimised (a 256-colour palette). It also prints what :func:`check_page` finds wrong with each page (a page wider than
+It also prints what :func:`check_page` finds wrong with each page (a page wider than
 the window, an image that did not load, a local link to a missing file, a console
 error); the exit status is 1 when anything is.
 """

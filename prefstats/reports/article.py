@@ -9,6 +9,8 @@ article refuses datasets that are not. Pulka figures (length, raspasy chains, lu
 swings) come from ``simulate-pulkas --with-deals`` datasets of the same seed: pulka
 ``j`` is dealt the same cards in every variant, but a rule that changes who bids or
 when a pulka ends soon sends them apart, so each variant's interval stands on its own.
+The skill edge of the luck section is played on the first deals of the seed
+(:func:`~prefstats.analysis.skill.skill_edge`), paired like the deal figures.
 """
 
 from __future__ import annotations
@@ -407,8 +409,8 @@ def article_report(sets: Sequence[Dataset], command: str) -> Report:
     paired = compare.paired_differences(deals)
     lines = [f"Every variant is played on the same deals: seed {spec['seed']}, {sizes}, "
              f"by the built-in {spec['players']['policy']} players; made by `{command}`.",
-             "Paired (deal by deal, the same deals): what a raspasy costs each seat, what "
-             "the scoring pays, and the differences against "
+             "Paired (deal by deal, the same deals): what a raspasy costs each seat, the "
+             "skill edge, what the scoring pays, and the differences against "
              f"{sets[0].label} at the end. Not paired (each variant's interval on its own): "
              "the pulka figures, whose deals part once the rules send the bidding apart.",
              "Every number: estimate [95% CI]; a figure on fewer than "
