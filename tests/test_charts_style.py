@@ -184,6 +184,14 @@ def test_category_labels_wrap_at_commas_and_spaces_only(tmp_path, drawn):
     assert overlaps(fig) == []
 
 
+def test_the_source_line_breaks_at_spaces_only():
+    source = charts.source_line(version="0.3.0", deals="20,000 deals and 400 pulkas to 20 a "
+                                "variant", seed=1, command="prefstats compare --deals 20000 "
+                                "--pulkas 400 --pool-target 20 --seed 1")
+    lines = charts.source_lines(source, charts.SIZE[0]).split("\n")
+    assert len(lines) > 1 and " ".join(lines) == source
+
+
 def test_the_style_is_applied_not_installed(tmp_path):
     """Drawing a chart leaves matplotlib's global settings (a notebook's) alone; the
     house style is a file shipped in the package."""

@@ -72,6 +72,13 @@ def source_line(*, version: str, deals: str, seed: int | str, command: str) -> s
     return f"prefstats {version} · {deals} · seed {seed} · {command}"
 
 
+def source_lines(source: str, width: float) -> str:
+    """The source line wrapped to a figure ``width`` inches wide, at spaces only (an
+    option such as ``--pool-target`` stays whole)."""
+    return textwrap.fill(source, int(width * 17), break_long_words=False,
+                         break_on_hyphens=False)
+
+
 @contextlib.contextmanager
 def sourced(text: str | None) -> Iterator[None]:
     """Every chart saved inside carries ``text`` as its source line."""
@@ -102,7 +109,7 @@ def save(fig: Figure, path: Path, source: str | None = None) -> list[Path]:
     source = source or _SOURCE.get()
     if source and not _has_source(fig):
         width = fig.get_size_inches()[0]
-        fig.text(0.01, 0, textwrap.fill(source, int(width * 17)), fontsize=6.5,
+        fig.text(0.01, 0, source_lines(source, width), fontsize=6.5,
                  color="#555555", ha="left", va="top", gid=SOURCE_GID)
     paths = [path.with_suffix(".png"), path.with_suffix(".svg")]
     with mpl.rc_context(STYLE):
@@ -117,7 +124,8 @@ def _legend(ax, entries: int) -> None:
 
 
 def _wrap(text: str, chars: int) -> str:
-    return "\n".join(textwrap.wrap(text, max(chars, 8))) if text else text
+    return ("\n".join(textwrap.wrap(text, max(chars, 8), break_on_hyphens=False)) if text
+            else text)
 
 
 def _finish(fig, ax, title: str, xlabel: str, ylabel: str, path: Path, percent: bool,
