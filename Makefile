@@ -60,7 +60,8 @@ notebooks: $(DEV_STAMP)
 screenshots: $(DEV_STAMP)
 	sh scripts/ensure_chromium.sh
 	$(VENV)/bin/python scripts/screenshots.py reports --out docs/screenshots \
-		--page compare/index.html --page sochi/index.html --width 1280 --height 1400
+		--page compare/index.html#how-much-do-the-cards-decide-and-how-much-skill \
+		--page sochi/index.html --width 1280 --height 1400
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache

@@ -6,7 +6,8 @@ phone's and a desktop's width for the docs:
 
 The docs show the top of the article and of a report page, 1280 px wide, saved as
 256-colour PNGs (``make screenshots`` remakes them with ``--out docs/screenshots --page
-compare/index.html --page sochi/index.html --width 1280 --height 1400``).
+compare/index.html#how-much-do-the-cards-decide-and-how-much-skill --page
+sochi/index.html --width 1280 --height 1400``).
 
 It also prints what :func:`check_page` finds wrong with each page (a page wider than
 the window, an image that did not load, a local link to a missing file, a console
@@ -108,21 +109,28 @@ def _optimise(path: Path) -> None:
 def check_all(root: str | Path, shots: Path | None = None, *,
               widths: tuple[int, ...] = WIDTHS, only: tuple[str, ...] = (),
               height: int | None = None) -> list[str]:
-    """:func:`check_page` of every page under ``root`` (or those whose path below it
-    is in ``only``) at every width of ``widths``, saving a screenshot of each into
-    ``shots`` when given: the whole page, or its top ``height`` px."""
+    """:func:`check_page` of every page under ``root`` (or those of ``only``: paths
+    below it, each with an optional ``#anchor``) at every width of ``widths``, saving a
+    screenshot of each into ``shots`` when given: the whole page, or ``height`` px of it
+    from its top (or from the anchor's heading)."""
     problems = []
-    chosen = [p for p in pages(root) if not only or p.relative_to(root).as_posix() in only]
+    wanted = [w.partition("#") for w in only]
+    chosen = ([(p, "") for p in pages(root)] if not only else
+              [(Path(root) / path, anchor) for path, _, anchor in wanted])
     for width in widths:
         browser = driver(width)
         try:
-            for page in chosen:
+            for page, anchor in chosen:
                 problems += [f"{p} ({width} px)" for p in check_page(browser, page)]
                 if shots is not None:
-                    name = "-".join(page.relative_to(root).with_suffix("").parts)
+                    name = "-".join([*page.relative_to(root).with_suffix("").parts,
+                                     *([anchor] if anchor else [])])
                     full = browser.execute_script(
                         "return document.documentElement.scrollHeight")
                     browser.set_window_size(width, min(full, height or 16000))
+                    if anchor:  # the shot starts at that heading
+                        browser.execute_script(
+                            "document.getElementById(arguments[0]).scrollIntoView()", anchor)
                     shots.mkdir(parents=True, exist_ok=True)
                     browser.save_screenshot(str(shots / f"{name}-{width}.png"))
                     _optimise(shots / f"{name}-{width}.png")
@@ -138,7 +146,8 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=None,
                         help="Folder for the screenshots (none: only check).")
     parser.add_argument("--page", action="append", default=[],
-                        help="Only this page (its path below ROOT); repeat for several.")
+                        help="Only this page (its path below ROOT, with an optional #anchor the "
+                             "shot starts at); repeat for several.")
     parser.add_argument("--width", action="append", type=int, default=[],
                         help=f"Window width in CSS px; repeat for several (default "
                              f"{' and '.join(map(str, WIDTHS))}).")
