@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from prefstats.analysis.strength import SIDE_A, SIDE_B, _mean_ci, _play_out
+from prefstats.analysis.strength import MAX_DEALS, SIDE_A, SIDE_B, _mean_ci, _play_out
 from prefstats.errors import OptionError
 from prefstats.game import engine
 from prefstats.game.deal import deal
@@ -36,7 +36,6 @@ from prefstats.sim.simulate import player_key
 #: The weaker player: the built-in heuristic that rates his hand a trick too high when he
 #: bids and when he whists (the defaults are 0.4 and 0).
 CARELESS = {"aggression": 1.4, "whist_appetite": 1.0}
-MAX_DEALS = 10_000_000
 
 
 def _fresh_states(deals: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
