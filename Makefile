@@ -8,7 +8,7 @@ VENV := .venv
 RUN_STAMP := $(VENV)/.run-stamp
 DEV_STAMP := $(VENV)/.dev-stamp
 
-.PHONY: run test test-all bench lint docs clean
+.PHONY: run test test-all bench lint docs notebooks screenshots clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +51,17 @@ lint: $(DEV_STAMP)
 # The documentation site in site/ (warnings are errors); `mkdocs serve` to browse it live.
 docs: $(DEV_STAMP)
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict -d site
+
+# The example notebooks executed in place, committed with their outputs and figures.
+notebooks: $(DEV_STAMP)
+	$(VENV)/bin/python scripts/execute_notebooks.py
+
+# The docs' screenshots of the article and a report page (headless Chromium).
+screenshots: $(DEV_STAMP)
+	sh scripts/ensure_chromium.sh
+	$(VENV)/bin/python scripts/screenshots.py reports --out docs/screenshots \
+		--page compare/index.html#how-much-do-the-cards-decide-and-how-much-skill \
+		--page sochi/index.html --width 1280 --height 1400
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache

@@ -45,13 +45,14 @@ RESULT_GLOBS = ("reports/**/*.json", "bench/**/*.json", "benchmarks/**/*.json",
                 "scripts/results/**/*.json")
 
 #: Files of ``reports/`` and ``examples/`` published with the site, so pages can show them.
-REPORT_SUFFIXES = {".md", ".png", ".svg", ".csv", ".json"}
+REPORT_SUFFIXES = {".md", ".png", ".svg", ".csv", ".json", ".txt"}
 
 
 def on_files(files, config):
     for path, text in generated_pages().items():
         files.append(File.generated(config, path, content=text))
-    published = [*(ROOT / "reports").rglob("*"), *(ROOT / "examples").glob("*.json")]
+    published = [*(ROOT / "reports").rglob("*"), *(ROOT / "examples").glob("*.json"),
+                 *(ROOT / "examples").glob("*.txt")]
     for path in sorted(published):
         if path.suffix in REPORT_SUFFIXES and path.is_file():
             files.append(File(path.relative_to(ROOT).as_posix(), src_dir=str(ROOT),
@@ -122,11 +123,14 @@ def first_line(module: str, name: str) -> str:
 
 
 def facade_page() -> str:
-    rows = []
+    rows, own = [], set()
     for name, module in sorted(facade_names().items(), key=lambda kv: kv[0].lower()):
         layer = module.split(".")[1]
         what = first_line(module, name).replace("|", r"\|")
-        rows.append(f"| `ps.{name}` | [`{module}`]({layer}.md#{module}) | {what} |")
+        if layer not in LAYERS:  # a module of no layer (prefstats.errors): on this page
+            own.add(module)
+        page = f"{layer}.md" if layer in LAYERS else ""
+        rows.append(f"| `ps.{name}` | [`{module}`]({page}#{module}) | {what} |")
     return (
         "# The facade: `import prefstats as ps`\n\n"
         "The everyday names, each imported from its module on first use (so `import "
@@ -134,6 +138,7 @@ def facade_page() -> str:
         "time; the modules' own pages give each name in full.\n\n"
         "| name | defined in | what it is |\n|---|---|---|\n" + "\n".join(rows) + "\n\n"
         "::: prefstats\n    options:\n      members: false\n      show_root_heading: false\n"
+        + "".join(f"\n::: {module}\n" for module in sorted(own))
     )
 
 

@@ -155,7 +155,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "guide": ("deal", "endgame", "rollout", "classes"),
     "report": ("classes",),
     "compare": ("classes",),
-    "compare-article": ("deal", "endgame", "play", "pulka", "classes"),
+    "compare-article": ("deal", "endgame", "play", "pulka", "strength", "classes"),
     "player-stats": ("deal", "endgame", "play"),
     "strength": ("deal", "endgame", "strength"),
     "exploit": ("deal", "endgame", "rollout"),

@@ -2,7 +2,12 @@
 ``chromium-driver``), as the browser test does, and save a screenshot of each at a
 phone's and a desktop's width for the docs:
 
-    python scripts/screenshots.py reports --out docs/screenshots
+    python scripts/screenshots.py reports --out /tmp/shots
+
+The docs show the top of the article and of a report page, 1280 px wide, saved as
+256-colour PNGs (``make screenshots`` remakes them with ``--out docs/screenshots --page
+compare/index.html#how-much-do-the-cards-decide-and-how-much-skill --page
+sochi/index.html --width 1280 --height 1400``).
 
 It also prints what :func:`check_page` finds wrong with each page (a page wider than
 the window, an image that did not load, a local link to a missing file, a console
@@ -91,22 +96,44 @@ def check_page(browser, page: Path) -> list[str]:
     return problems
 
 
-def check_all(root: str | Path, shots: Path | None = None) -> list[str]:
-    """:func:`check_page` of every page under ``root`` at every width of :data:`WIDTHS`,
-    saving a full-length screenshot of each into ``shots`` when given."""
+def _optimise(path: Path) -> None:
+    """The screenshot at ``path`` as a 256-colour palette PNG: a fraction of the size,
+    no visible loss on a page of text and charts."""
+    from PIL import Image
+
+    with Image.open(path) as image:
+        small = image.convert("RGB").quantize(256, method=Image.Quantize.MEDIANCUT)
+    small.save(path, optimize=True)
+
+
+def check_all(root: str | Path, shots: Path | None = None, *,
+              widths: tuple[int, ...] = WIDTHS, only: tuple[str, ...] = (),
+              height: int | None = None) -> list[str]:
+    """:func:`check_page` of every page under ``root`` (or those of ``only``: paths
+    below it, each with an optional ``#anchor``) at every width of ``widths``, saving a
+    screenshot of each into ``shots`` when given: the whole page, or ``height`` px of it
+    from its top (or from the anchor's heading)."""
     problems = []
-    for width in WIDTHS:
+    wanted = [w.partition("#") for w in only]
+    chosen = ([(p, "") for p in pages(root)] if not only else
+              [(Path(root) / path, anchor) for path, _, anchor in wanted])
+    for width in widths:
         browser = driver(width)
         try:
-            for page in pages(root):
+            for page, anchor in chosen:
                 problems += [f"{p} ({width} px)" for p in check_page(browser, page)]
                 if shots is not None:
-                    name = "-".join(page.relative_to(root).with_suffix("").parts)
-                    height = browser.execute_script(
+                    name = "-".join([*page.relative_to(root).with_suffix("").parts,
+                                     *([anchor] if anchor else [])])
+                    full = browser.execute_script(
                         "return document.documentElement.scrollHeight")
-                    browser.set_window_size(width, min(height, 16000))
+                    browser.set_window_size(width, min(full, height or 16000))
+                    if anchor:  # the shot starts at that heading
+                        browser.execute_script(
+                            "document.getElementById(arguments[0]).scrollIntoView()", anchor)
                     shots.mkdir(parents=True, exist_ok=True)
                     browser.save_screenshot(str(shots / f"{name}-{width}.png"))
+                    _optimise(shots / f"{name}-{width}.png")
                     browser.set_window_size(width, 900)
         finally:
             browser.quit()
@@ -118,13 +145,23 @@ def main() -> int:
     parser.add_argument("root", nargs="?", default="reports", help="Folder of the pages.")
     parser.add_argument("--out", type=Path, default=None,
                         help="Folder for the screenshots (none: only check).")
+    parser.add_argument("--page", action="append", default=[],
+                        help="Only this page (its path below ROOT, with an optional #anchor the "
+                             "shot starts at); repeat for several.")
+    parser.add_argument("--width", action="append", type=int, default=[],
+                        help=f"Window width in CSS px; repeat for several (default "
+                             f"{' and '.join(map(str, WIDTHS))}).")
+    parser.add_argument("--height", type=int, default=None,
+                        help="Shoot only the top of each page, this many px (default: all).")
     args = parser.parse_args()
     why = chromium()
     if why:
         print(f"cannot drive Chromium: {why}", file=sys.stderr)
         return 2
-    problems = check_all(args.root, args.out)
-    print("\n".join(problems) or f"{len(pages(args.root))} pages: no problem")
+    problems = check_all(args.root, args.out, widths=tuple(args.width) or WIDTHS,
+                         only=tuple(args.page), height=args.height)
+    print("\n".join(problems) or f"{len(args.page) or len(pages(args.root))} pages: "
+          "no problem")
     return 1 if problems else 0
 
 

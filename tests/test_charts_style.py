@@ -169,6 +169,29 @@ def test_long_category_labels_turn_the_bars(tmp_path, drawn):
     assert overlaps(fig) == []
 
 
+def test_category_labels_wrap_at_commas_and_spaces_only(tmp_path, drawn):
+    """Nine variants under their bars: "Leningrad, 4 players" is "Leningrad" over "4
+    players", never a word cut nor a line opening with its comma."""
+    charts.bar_chart(_estimates(variant=VARIANTS, y=np.arange(1.0, 10.0)), tmp_path / "v",
+                     x="variant", y="y", colours=COLOURS, title="t", xlabel="variant",
+                     ylabel="pulkas")
+    (fig,) = drawn
+    labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    assert labels[3] == "Leningrad\n4 players"
+    for label, name in zip(labels, VARIANTS, strict=True):
+        assert all(not line.startswith((",", " ")) for line in label.split("\n"))
+        assert label.replace("\n", " ") in (name, name.replace(", ", " "))
+    assert overlaps(fig) == []
+
+
+def test_the_source_line_breaks_at_spaces_only():
+    source = charts.source_line(version="0.3.0", deals="20,000 deals and 400 pulkas to 20 a "
+                                "variant", seed=1, command="prefstats compare --deals 20000 "
+                                "--pulkas 400 --pool-target 20 --seed 1")
+    lines = charts.source_lines(source, charts.SIZE[0]).split("\n")
+    assert len(lines) > 1 and " ".join(lines) == source
+
+
 def test_the_style_is_applied_not_installed(tmp_path):
     """Drawing a chart leaves matplotlib's global settings (a notebook's) alone; the
     house style is a file shipped in the package."""
@@ -202,6 +225,19 @@ def test_the_article_charts_are_clean_and_refuse_other_deals(tmp_path, drawn):
     assert len(drawn) >= 4
     for fig in drawn:
         assert has_source(fig) and overlaps(fig) == []
+    # luck against skill: every variant's figures with intervals that hold them
+    luck = pl.read_csv(out / "luck.csv")
+    assert luck["measure"].to_list()[4].startswith("pulkas before the better player")
+    for v in ("Sochi", "Gusarik"):
+        need = luck.row(4, named=True)
+        assert need[f"{v}_lo"] <= need[v] <= need[f"{v}_hi"]
+        assert 0 < luck.row(5, named=True)[v] < 1  # the cards' share
+    seats = pl.read_csv(out / "seats.csv")
+    assert seats["measure"].to_list() == [*(f"mean result at place {p} (whists)"
+                                            for p in range(3)),
+                                          "p-value: the place does not matter"]
+    assert seats["Gusarik"][2] is None and seats["Sochi"][2] is not None
+    assert "The seat's advantage" in text and "(1.96·SD / edge)²" in text
     other = make_datasets(tmp_path / "other", deals=400, pulkas=40, pool_target=4, seed=2,
                           variants=variants[1:], workers=1, progress=False)
     with pytest.raises(DatasetError, match="seed 2"):

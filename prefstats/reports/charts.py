@@ -72,6 +72,13 @@ def source_line(*, version: str, deals: str, seed: int | str, command: str) -> s
     return f"prefstats {version} · {deals} · seed {seed} · {command}"
 
 
+def source_lines(source: str, width: float) -> str:
+    """The source line wrapped to a figure ``width`` inches wide, at spaces only (an
+    option such as ``--pool-target`` stays whole)."""
+    return textwrap.fill(source, int(width * 17), break_long_words=False,
+                         break_on_hyphens=False)
+
+
 @contextlib.contextmanager
 def sourced(text: str | None) -> Iterator[None]:
     """Every chart saved inside carries ``text`` as its source line."""
@@ -102,7 +109,7 @@ def save(fig: Figure, path: Path, source: str | None = None) -> list[Path]:
     source = source or _SOURCE.get()
     if source and not _has_source(fig):
         width = fig.get_size_inches()[0]
-        fig.text(0.01, 0, textwrap.fill(source, int(width * 17)), fontsize=6.5,
+        fig.text(0.01, 0, source_lines(source, width), fontsize=6.5,
                  color="#555555", ha="left", va="top", gid=SOURCE_GID)
     paths = [path.with_suffix(".png"), path.with_suffix(".svg")]
     with mpl.rc_context(STYLE):
@@ -117,7 +124,8 @@ def _legend(ax, entries: int) -> None:
 
 
 def _wrap(text: str, chars: int) -> str:
-    return "\n".join(textwrap.wrap(text, max(chars, 8))) if text else text
+    return ("\n".join(textwrap.wrap(text, max(chars, 8), break_on_hyphens=False)) if text
+            else text)
 
 
 def _finish(fig, ax, title: str, xlabel: str, ylabel: str, path: Path, percent: bool,
@@ -171,14 +179,26 @@ def line_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | Non
         return _finish(fig, ax, title, xlabel, ylabel, path, percent)
 
 
+def _label_lines(text: str, chars: int) -> list[str]:
+    """A category label's lines: whole when it fits, else broken after its commas first
+    (the comma dropped: ``"Leningrad, 4 players"`` is ``Leningrad`` over ``4 players``),
+    then at spaces, never inside a word."""
+    if len(text) <= chars:
+        return [text]
+    return [line for clause in text.split(", ")
+            for line in textwrap.wrap(clause, max(chars, 1), break_long_words=False,
+                                      break_on_hyphens=False) or [clause]]
+
+
 def _category_labels(cats: Sequence, width: float) -> tuple[list[str], bool]:
     """The category labels wrapped to the room a category has under the axes, and
-    whether they need horizontal bars instead (more than three lines a label)."""
+    whether they need horizontal bars instead (more than three lines a label, or a word
+    wider than the room)."""
     room = int(width * 0.8 * _CHARS_AN_INCH / max(len(cats), 1))
-    wrapped = [_wrap(str(c), room) for c in cats]
-    if max(w.count("\n") + 1 for w in wrapped) > 3:
-        return [_wrap(str(c), 28) for c in cats], True
-    return wrapped, False
+    wrapped = [_label_lines(str(c), room) for c in cats]
+    if max(len(w) for w in wrapped) > 3 or max(len(line) for w in wrapped for line in w) > room:
+        return ["\n".join(_label_lines(str(c), 28)) for c in cats], True
+    return ["\n".join(w) for w in wrapped], False
 
 
 def bar_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None = None,
@@ -208,10 +228,11 @@ def bar_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None
         for k, g in enumerate(groups):
             part = df.filter(pl.col(group) == g) if group else df
             pos = [cats.index(v) + (k - (len(groups) - 1) / 2) * width for v in part[x]]
-            # an interval may end a hair inside its estimate (clamped or rounded bounds)
-            err = (np.clip([(part[y] - part[f"{y}_lo"]).to_numpy(),
-                            (part[f"{y}_hi"] - part[y]).to_numpy()], 0, None)
-                   if errors else None)
+            # an interval may end a hair inside its estimate (clamped or rounded bounds);
+            # one without a bound draws no bar (its table shows it)
+            err = (np.nan_to_num(np.clip([(part[y] - part[f"{y}_lo"]).to_numpy(),
+                                          (part[f"{y}_hi"] - part[y]).to_numpy()], 0, None),
+                                 nan=np.nan, posinf=np.nan) if errors else None)
             colour = palette[g] if group else [palette[v] for v in part[x]]
             draw = ax.barh if horizontal else ax.bar
             draw(pos, part[y], width * 0.95, **{"xerr" if horizontal else "yerr": err},

@@ -287,3 +287,55 @@ def swings(pulkas: pl.LazyFrame) -> dict[str, float]:
             "sd_hi": sd * float(np.sqrt((n - 1) / chi[1])),
             "worst": worst[0], "worst_lo": worst[1], "worst_hi": worst[2],
             "best": best[0], "best_lo": best[1], "best_hi": best[2]}
+
+
+#: Bootstrap draws behind the luck-against-skill intervals.
+DRAWS = 2000
+
+
+def skill_against_luck(pulkas: pl.LazyFrame, edge: Mapping[str, float], *,
+                       draws: int = DRAWS, seed: int = 0) -> dict[str, float]:
+    """A model of the cards against skill over one pulka: ``edge`` (a
+    :func:`~prefstats.analysis.skill.skill_edge`: whists a deal at a deciding seat, with
+    ``se``, ``seats`` and ``places``) scaled to the pulka, ``pulka_edge = edge × deals ×
+    seats / places``, against ``sd``, the spread of one place's result over finished
+    pulkas played by one policy at every place (all of it the cards' and the seat's).
+    Returns those with ``deals`` (mean a pulka), ``need``, the pulkas after which the
+    better player is ahead with 95% confidence (``(1.96·sd / pulka_edge)²``), and
+    ``cards``, the cards' share of the mean square of his pulka result (``sd² / (sd² +
+    pulka_edge²)``); each with ``_lo``/``_hi``, a 95% percentile interval from ``draws``
+    bootstrap resamples of the pulkas and normal draws of the edge (``need`` is infinite
+    where a drawn edge is not positive). ``n``: finished pulkas."""
+    if "finished" in pulkas.collect_schema().names():
+        pulkas = pulkas.filter("finished")
+    places = [c for c in pulkas.collect_schema().names() if c.startswith("result_")]
+    df = pulkas.select(*places, "deals").collect()
+    results = df.select(places).to_numpy().astype(float)
+    length = df["deals"].to_numpy().astype(float)
+    n, share = len(df), edge["seats"] / edge["places"]
+    if n < 2:
+        return {"n": n} | {f"{k}{s}": np.nan for k in ("deals", "sd", "edge", "pulka_edge",
+                                                          "need", "cards")
+                           for s in ("", "_lo", "_hi")}
+    rng = np.random.default_rng(seed)
+    weights = rng.multinomial(n, np.full(n, 1 / n), size=draws).astype(float)
+    cells = n * len(places)
+
+    def model(w: np.ndarray, e: np.ndarray) -> dict[str, np.ndarray]:
+        total, square = w @ results.sum(axis=1), w @ (results ** 2).sum(axis=1)
+        sd = np.sqrt(np.maximum(square - total ** 2 / cells, 0) / (cells - 1))
+        deals = w @ length / n
+        pulka_edge = e * deals * share
+        with np.errstate(divide="ignore"):
+            need = np.where(pulka_edge > 0, (_Z * sd / pulka_edge) ** 2, np.inf)
+        return {"deals": deals, "sd": sd, "edge": e, "pulka_edge": pulka_edge, "need": need,
+                "cards": sd ** 2 / (sd ** 2 + pulka_edge ** 2)}
+
+    point = model(np.ones((1, n)), np.array([edge["edge"]]))
+    boot = model(weights, rng.normal(edge["edge"], edge["se"], draws))
+    out: dict[str, float] = {"n": n}
+    for k, v in point.items():
+        ordered = np.sort(boot[k])
+        out |= {k: float(v[0]), f"{k}_lo": float(ordered[int(0.025 * draws)]),
+                f"{k}_hi": float(ordered[int(np.ceil(0.975 * draws)) - 1])}
+    return out

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import json
 import math
-import textwrap
 from pathlib import Path
 
 import matplotlib as mpl
 import numpy as np
 
 from prefstats.game.variants import Variant, describe
-from prefstats.reports.charts import STYLE, figure, heatmap, save
+from prefstats.reports.charts import STYLE, figure, heatmap, save, source_lines
 from prefstats.reports.hand_charts import (
     CELL_PAIRS,
     DEAL_BUDGET,
@@ -240,7 +239,7 @@ def picture(chart: Chart, found: list[dict], path: Path, source: str) -> list[Pa
         bar = fig.add_axes((1 - 1.1 / width, bottom, 0.15 / width, top - bottom))
         fig.colorbar(image, cax=bar, label="best option − pass (whists a deal)")
         fig.suptitle(_finding(chart, found), x=0.01, ha="left", fontsize=12)
-        fig.text(0.01, 0.005, textwrap.fill(source, int(width * 17)), fontsize=6.5,
+        fig.text(0.01, 0.005, source_lines(source, width), fontsize=6.5,
                  color="#555555", ha="left", va="bottom")
         return save(fig, path)
 

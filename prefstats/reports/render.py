@@ -86,6 +86,8 @@ class Report:
 def _number(value: float, digits: str, signed: bool = False) -> str:
     """``digits`` decimals, or four significant digits for ``"g"``; a sign on request."""
     sign = "+" if signed else ""
+    if math.isinf(value):  # an interval without bound (e.g. an edge that may be nil)
+        return ("+" if signed and value > 0 else "") + ("∞" if value > 0 else "−∞")
     if digits == "g":
         return f"{value:{sign},.4g}"
     return f"{round(value, int(digits)) + 0.0:{sign},.{int(digits)}f}"  # + 0.0: no "-0.0"
