@@ -560,9 +560,9 @@ def robustness(chart: Chart, others: Sequence[Chart]) -> pl.DataFrame:
         rows.append({**row, "robust": False if breaks else (None if unmeasured else True),
                      "gain_min": min(gains), "gain_max": max(gains),
                      "breaks": ",".join(breaks), "unmeasured": ",".join(unmeasured)})
-    schema = {**dict(chart.table.select(features).schema), "robust": pl.Boolean,
-              "gain_min": pl.Float64, "gain_max": pl.Float64, "breaks": pl.Utf8,
-              "unmeasured": pl.Utf8}
+    schema = pl.Schema({**chart.table.select(features).schema, "robust": pl.Boolean(),
+                        "gain_min": pl.Float64(), "gain_max": pl.Float64(),
+                        "breaks": pl.String(), "unmeasured": pl.String()})
     return pl.DataFrame(rows, schema=schema)
 
 

@@ -343,6 +343,7 @@ def _table_lines(chart: Chart) -> list[str]:
         if chart.decision == "raspasy":
             r = cell["options"]["6"]
             row.append("–" if r["raspasy_value"] is None else
+                       f"{r['raspasy_value']:+.1f}" if r["raspasy_low"] is None else
                        f"{r['raspasy_value']:+.1f} [{r['raspasy_low']:+.1f}, "
                        f"{r['raspasy_high']:+.1f}]")
         robust = {True: "yes", False: "no", None: "–"}[cell["robust"]]
