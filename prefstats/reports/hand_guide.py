@@ -70,21 +70,29 @@ def charts(variant: Variant, seed: int, min_n: int = CELL_PAIRS, *, workers: int
            raspasy_budget: int = RASPASY_BUDGET, models: tuple[Model, ...] = MODELS,
            model_n: int = MODEL_PAIRS) -> list[Chart]:
     """Every chart of ``variant`` on the stream of ``seed``, cells filled to ``min_n``
-    under the default players and to ``model_n`` under each of ``models``, with its
-    advice's robustness (:func:`~prefstats.reports.hand_charts.with_robustness`)."""
-    makers = [
-        lambda n, m: first_call_chart(variant, seed, n, "points", budget=budget,
-                                      workers=workers, model=m),
-        lambda n, m: first_call_chart(variant, seed, n, "expected_tricks", budget=budget,
-                                      workers=workers, model=m),
-        lambda n, m: whist_chart(variant, seed, n, budget=whist_budget, workers=workers,
-                                 model=m),
-        lambda n, m: misere_chart(variant, seed, n, budget=budget, workers=workers, model=m),
-        lambda n, m: raspasy_chart(variant, seed, n, budget=raspasy_budget, workers=workers,
-                                   model=m),
-    ]
-    return [with_robustness(make(min_n, DEFAULT), [make(m.pairs(model_n), m) for m in models])
-            for make in makers]
+    under the default players and to ``model_n`` under each of ``models`` (with the
+    whist and raspasy budgets scaled alike), with its advice's robustness
+    (:func:`~prefstats.reports.hand_charts.with_robustness`)."""
+    def makers(n: int, m: Model) -> list[Chart]:
+        # The whist and raspasy charts roll out deals until their cells fill or their
+        # budget runs out; another model's cells hold fewer pairs, so its budget shrinks
+        # alike (rare cells would otherwise cost the whole budget, search 20 times over).
+        scale = min(1.0, n / min_n)
+        return [
+            first_call_chart(variant, seed, n, "points", budget=budget, workers=workers,
+                             model=m),
+            first_call_chart(variant, seed, n, "expected_tricks", budget=budget,
+                             workers=workers, model=m),
+            whist_chart(variant, seed, n, budget=max(1, round(whist_budget * scale)),
+                        workers=workers, model=m),
+            misere_chart(variant, seed, n, budget=budget, workers=workers, model=m),
+            raspasy_chart(variant, seed, n, budget=max(1, round(raspasy_budget * scale)),
+                          workers=workers, model=m),
+        ]
+
+    made = makers(min_n, DEFAULT)
+    others = [makers(m.pairs(model_n), m) for m in models]
+    return [with_robustness(chart, [o[i] for o in others]) for i, chart in enumerate(made)]
 
 
 def _num(x) -> float | None:
