@@ -8,7 +8,7 @@ VENV := .venv
 RUN_STAMP := $(VENV)/.run-stamp
 DEV_STAMP := $(VENV)/.dev-stamp
 
-.PHONY: run test test-all bench lint docs notebooks screenshots clean
+.PHONY: run test test-all bench lint docs notebooks screenshots reports clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,16 @@ bench: $(DEV_STAMP)
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
+
+# The committed hand charts and guides, one preset after another (each is one command:
+# `sh scripts/make_guide.sh VARIANT [PLAYERS]`); `make reports GUIDES="sochi classic:4"`
+# remakes a few (a 4-player table as VARIANT:4, into reports/VARIANT-4p).
+GUIDES ?= sochi leningrad rostov classic gusarik sochi:4 leningrad:4 rostov:4 classic:4
+reports: $(RUN_STAMP)
+	for g in $(GUIDES); do \
+		PREFSTATS=$(VENV)/bin/prefstats sh scripts/make_guide.sh $${g%%:*} \
+			$$(case $$g in *:*) echo $${g##*:};; esac) || exit 1; \
+	done
 
 # The documentation site in site/ (warnings are errors); `mkdocs serve` to browse it live.
 docs: $(DEV_STAMP)

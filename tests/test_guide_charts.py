@@ -1,5 +1,6 @@
 """Hand charts: cells dealt to order (uniform within their class), tidy tables of paired
-gains, guide.json records whose rules agree with their cells, greyed thin cells, and
+gains, guide.json records whose rules agree with their cells, greyed thin cells, advice
+tested for robustness under other tables of players, the raspasy chart, and
 ``prefstats guide --variant`` making it all from small n."""
 
 from __future__ import annotations
@@ -88,15 +89,25 @@ def made(tmp_path_factory):
     out = tmp_path_factory.mktemp("charts")
     result = CliRunner().invoke(app, ["guide", "--variant", "sochi", "--out", str(out),
                                       "--min-n", "12", "--budget", "400000",
-                                      "--whist-budget", "1500"])
+                                      "--whist-budget", "1500", "--raspasy-budget", "3000",
+                                      "--models", "timid,search", "--model-n", "40"])
     assert result.exit_code == 0, result.output
     return out
 
 
 def test_guide_variant_writes_charts_tables_and_records(made):
-    for name in ("first_call_points", "first_call_expected_tricks", "whist", "misere"):
+    for name in ("first_call_points", "first_call_expected_tricks", "whist", "misere",
+                 "raspasy"):
         for ext in ("png", "svg", "csv", "parquet"):
             assert (made / f"{name}.{ext}").stat().st_size > 0
+        models = pl.read_parquet(made / f"{name}_models.parquet")
+        assert set(models["model"]) == {"heuristic", "timid", "search"}
+        assert {"robust", "gain_min", "gain_max", "breaks"} <= set(
+            pl.read_parquet(made / f"{name}.parquet").columns)
+    raspasy = pl.read_csv(made / "raspasy.csv")
+    assert set(raspasy["option"]) == {"6", "misere"}
+    assert set(raspasy["aces_kings"]) <= set(range(6)) and set(raspasy["longest"]) <= {3, 4, 5, 6}
+    assert {"raspasy_value", "raspasy_low", "raspasy_high"} <= set(raspasy.columns)
     points = pl.read_parquet(made / "first_call_points.parquet")
     assert set(points["option"]) == {"6", "7", "8", "misere"}
     assert points.select("points", "seat").n_unique() == 9 * 3  # ≤3 .. 11+ by 3 seats
@@ -107,16 +118,25 @@ def test_guide_variant_writes_charts_tables_and_records(made):
     assert set(whist["level"]) <= {6, 7, 8, 9} and set(whist["trumps"]) <= set(range(-1, 5))
     text = (made / "guide.md").read_text()
     assert text.index("![first_call_points]") < text.index("## Tables")
+    assert text.index("![raspasy]") < text.index("## Tables")
+    assert "`timid`" in text and "`search`" in text and "8 pairs a cell" in text
 
 
 def test_guide_json_rules_agree_with_their_cells(made):
-    doc = json.loads((made / "guide.json").read_text())
+    rules_agree_with_cells(json.loads((made / "guide.json").read_text()))
+
+
+def rules_agree_with_cells(doc: dict) -> None:
+    """Every rule of a guide.json names its cell, n ≥ min_n, its gain with CI and whether
+    it is robust, and its advice is its cell's best option (the cell's own advice, the
+    option with the largest gain among those with enough pairs, or a pass when none
+    gains)."""
     keys = {"decision", "features", "option", "gain", "ci_low", "ci_high", "n", "advice",
             "robust", "model"}
     cells, found = {}, []
     for r in doc["records"]:
-        assert keys <= set(r) and r["decision"] in ("first_call", "whist", "misere")
-        assert r["robust"] is None and r["model"] == "heuristic"
+        assert keys <= set(r) and r["decision"] in ("first_call", "whist", "misere", "raspasy")
+        assert r["robust"] in (True, False, None) and r["model"] == "heuristic"
         if r["kind"] == "cell":
             cells[(r["chart"], json.dumps(r["features"]), r["option"])] = r
             if r["n"] < doc["min_n"]:
@@ -127,7 +147,14 @@ def test_guide_json_rules_agree_with_their_cells(made):
     for rule in found:
         mine = [c for (chart, f, _), c in cells.items()
                 if chart == rule["chart"] and f == json.dumps(rule["features"])]
-        assert all(c["advice"] == rule["option"] for c in mine)
+        assert mine and all(c["advice"] == rule["option"] for c in mine)
+        assert all(c["robust"] == rule["robust"] for c in mine)
+        best = max((c for c in mine if c["enough"]), key=lambda c: c["gain"])
+        assert rule["option"] == (best["option"] if best["gain"] > 0 else "pass")
+        words = {True: "; robust)", False: "; not robust: ", None: "robustness not measured"}
+        assert words[rule["robust"]] in rule["text"] and f"n = {rule['n']:,}" in rule["text"]
+        if rule["robust"] is not None:
+            assert rule["gain_min"] <= rule["gain"] + 1e-9 <= rule["gain_max"] + 2e-9
         assert rule["n"] >= doc["min_n"] and rule["ci_low"] > 0  # 3 SE is past the 95% CI
         if rule["option"] != "pass":
             cell = next(c for c in mine if c["option"] == rule["option"])
@@ -144,3 +171,58 @@ def test_greyed_cells_carry_no_advice(made):
     assert len(thin.filter(~pl.col("any"))) > 0  # 1,500 deals cannot fill every cell
     assert thin.filter(~pl.col("any"))["advice"].unique().to_list() == ["pass"]
     assert not thin.filter(~pl.col("any"))["decided"].any()
+
+
+def test_committed_guides_rules_agree_with_their_cells():
+    from pathlib import Path
+
+    guides = sorted(Path(__file__).parent.parent.glob("reports/*/guide.json"))
+    assert guides
+    for path in guides:
+        doc = json.loads(path.read_text())
+        if "models" in doc:  # made with the robustness models
+            rules_agree_with_cells(doc)
+
+
+def _chart(name: str, gains: dict[tuple[int, str], tuple[float, int]], min_n: int):
+    """A chart of one feature ``c`` whose option ``6`` gains exactly ``k`` SE (sd 1)."""
+    rows = []
+    for (c, _), (k, n) in gains.items():
+        z = np.tile([-1.0, 1.0], n // 2)
+        z = z / z.std(ddof=1)
+        rows += [{"c": c, "pass": 0.0, "6": g} for g in k / np.sqrt(n) + z]
+    wide = pl.DataFrame(rows, schema={"c": pl.Int64, "pass": pl.Float64, "6": pl.Float64})
+    table = hc.cell_table(wide, ["c"], ["6"], min_n, model=name)
+    return hc.Chart("first_call", "x", ["c"], ["6"], table, 0, min_n, {}, wide, name)
+
+
+def test_advice_is_robust_only_when_no_model_prefers_another_option():
+    # Cell 1: bid under the default, and under both models; cell 2: bid under the
+    # default, but 'b' passes at 3 SE; cell 3: 'b' has too few pairs to judge.
+    default = _chart("heuristic", {(1, ""): (6.0, 400), (2, ""): (6.0, 400),
+                                   (3, ""): (6.0, 400)}, 100)
+    a = _chart("a", {(1, ""): (1.0, 60), (2, ""): (0.5, 60), (3, ""): (1.0, 60)}, 40)
+    b = _chart("b", {(1, ""): (0.0, 60), (2, ""): (-3.0, 60), (3, ""): (-9.0, 10)}, 40)
+    table = hc.with_robustness(default, [a, b]).table
+    r = {row["c"]: row for row in table.iter_rows(named=True)}
+    assert [r[c]["advice"] for c in (1, 2, 3)] == ["6"] * 3
+    assert (r[1]["robust"], r[1]["breaks"]) == (True, "")
+    assert (r[2]["robust"], r[2]["breaks"]) == (False, "b")
+    assert r[2]["gain_min"] == pytest.approx(-3.0 / np.sqrt(60))
+    assert r[2]["gain_max"] == pytest.approx(6.0 / np.sqrt(400))
+    assert (r[3]["robust"], r[3]["unmeasured"]) == (None, "b")
+    models = default.extra["x_models"]
+    assert set(models["model"]) == {"heuristic", "a", "b"} and models.height == 9
+
+
+@pytest.mark.parametrize(("name", "players", "seat"), [("sochi", 4, 2), ("gusarik", None, 1)])
+def test_the_raspasy_chart_is_the_last_seat_after_everyone_passed(name, players, seat):
+    variant = get_variant(name, players=players)
+    assert hc.seats_of(variant)[-1] == seat
+    chart = hc.raspasy_chart(variant, 3, 5, budget=600, batch=600)
+    assert chart.decision == "raspasy" and len(chart.wide) > 0
+    # a forced pass after every earlier seat passed is a raspasy: its value is the pass's
+    values = chart.wide["pass"].drop_nulls()
+    assert len(values) == len(chart.wide)
+    cost = chart.table.group_by("aces_kings", "longest").agg(pl.col("raspasy_value").first())
+    assert cost["raspasy_value"].drop_nulls().len() > 0

@@ -553,6 +553,16 @@ def guide_command(
                                                       "fill the cells of a chart."),
     whist_budget: int = typer.Option(300_000, min=1, help="Deals rolled out per seat, at "
                                                           "most, for the whist chart."),
+    raspasy_budget: int = typer.Option(2_000_000, min=1, help="Deals dealt, at most, for "
+                                                              "the raspasy chart."),
+    models: str = typer.Option("all", help="Other tables of players the advice is tested "
+                                           "under for robustness: 'all', 'none' or names "
+                                           "(comma-separated) of whist_less, whist_more, "
+                                           "timid, bold, search."),
+    model_n: int = typer.Option(250, "--model-n", min=2, help="Pairs a cell is filled to "
+                                                              "under each other table."),
+    players: int | None = typer.Option(None, help="Players at the table: 3 or 4 (default: "
+                                                  "the preset's; gusarik is 2)."),
     workers: int = typer.Option(1, min=1, help="Rollout threads."),
 ) -> None:
     """Write guide.md: when to bid, misère, whist or pass, each rule with its figure. With
@@ -567,17 +577,30 @@ def guide_command(
         return
     from prefstats.game.variants import get_variant
     from prefstats.reports.guide import observed_lines
+    from prefstats.reports.hand_charts import MODELS
     from prefstats.reports.hand_guide import write_guide
     from prefstats.sim.storage import load
 
-    rules = get_variant(variant)
+    rules = get_variant(variant, players=players)
+    known = {m.name: m for m in MODELS}
+    names = {"all": list(known), "none": []}.get(models, [m for m in models.split(",") if m])
+    unknown = [m for m in names if m not in known]
+    if unknown:
+        raise OptionError(f"unknown player model(s) {', '.join(unknown)}; choose 'all', "
+                          f"'none' or from {', '.join(known)}")
     observed = observed_lines(load(dataset)) if dataset else None
-    command = (f"prefstats guide --variant {variant} --seed {seed} --min-n {min_n} "
-               f"--budget {budget} --whist-budget {whist_budget}")
+    command = (f"prefstats guide --variant {variant}"
+               + (f" --players {players}" if players else "")
+               + f" --seed {seed} --min-n {min_n} --budget {budget} --whist-budget "
+               f"{whist_budget} --raspasy-budget {raspasy_budget} --models {models} "
+               f"--model-n {model_n}")
     _report_output("guide",
                    lambda: write_guide(rules, out, seed, min_n=min_n, workers=workers,
                                        budget=budget, whist_budget=whist_budget,
-                                       command=command, observed=observed).parent,
+                                       raspasy_budget=raspasy_budget,
+                                       models=tuple(known[m] for m in names),
+                                       model_n=model_n, command=command,
+                                       observed=observed).parent,
                    "guide.md", "guide.json")
 
 

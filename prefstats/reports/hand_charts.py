@@ -4,7 +4,8 @@ fixed number of paired counterfactuals.
 A *cell* is one class of hands at one decision: a first call by hand points (or the
 evaluator's expected tricks) and seat; a whist call by the level defended, the
 defender's aces and kings and his length in the declarer's trump; a misère by its hole
-pattern. Each cell is filled with its own deals (:func:`sample_cells`: the first deals
+pattern; a raspasy by the aces and kings and longest suit of the hand that
+can pass into it. Each cell is filled with its own deals (:func:`sample_cells`: the first deals
 of the seed's stream that fall in the class, so deals stay uniform within it) until it
 holds ``min_n`` pairs or a budget of dealt deals runs out; a cell with fewer pairs is
 shown greyed with its n and never advised on.
@@ -27,6 +28,23 @@ the lowest legal bid up to that level in the strain the evaluator rates best, a 
 once there is none; the contract after the talon is the players' choice). Both
 rollouts play the same deals with the same keyed draws, so every option pairs with the
 same pass.
+
+The *raspasy* decision is the last first call of the auction when every seat before has
+passed (seat 2; Gusarik's seat 1): ``pass`` plays the raspasy, ``6`` (``max_bid``) and
+``misere`` avoid it. Only deals where the forced pass ends in a raspasy are kept (the
+others bid before the seat spoke), so a cell holds the hands of its class that face the
+choice; ``raspasy_value`` is the pass branch's mean value to the seat (what the
+raspasy costs a deal, with its CI).
+
+**Robustness**: every chart is made under the default players (:data:`DEFAULT`) and again
+under each of :data:`MODELS` (every player of the table, the seat's own unforced
+decisions included, plays the model; its cells filled to fewer pairs).
+:func:`robustness` marks a cell's advice ``robust`` when, under every model, no option
+beats it by more than 1.96 standard errors of the paired difference on that model's
+pairs; a model with fewer than :data:`VERDICT_PAIRS` pairs in the cell gives no verdict
+(``robust`` is then null unless another model breaks the advice). ``gain_min`` and
+``gain_max`` span the advice's gain (as the rule states it) over the default and every
+model, ``breaks`` names the models whose pairs prefer another option.
 """
 
 from __future__ import annotations
@@ -40,12 +58,13 @@ import numpy as np
 import polars as pl
 
 from prefstats.game.cards import suit_holdings, suit_lengths
-from prefstats.game.codes import NO_TRUMP_SUIT
+from prefstats.game.codes import NO_TRUMP_SUIT, RASPASY
 from prefstats.game.contracts import LEVEL, TRUMP
 from prefstats.game.deal import Deals, deal
 from prefstats.game.engine import KINDS
 from prefstats.game.scoring import deal_values, score_states
 from prefstats.players.evaluate import SAFE
+from prefstats.players.params import policy_params
 from prefstats.reports.classes import high_cards
 from prefstats.reports.counterfactual import DECISIVE_SE, Z95, by_points, by_tricks, seats_of
 from prefstats.reports.stats import with_proportion
@@ -61,8 +80,54 @@ DEAL_BUDGET = 8_000_000
 WHIST_BUDGET = 300_000
 #: The first call's levels (max_bid options) beside pass and misère.
 BID_LEVELS = ("6", "7", "8")
-#: The player model every chart holds for.
-MODEL = "heuristic"
+#: Deals dealt per seat, at most, for the raspasy chart (only deals of open cells are
+#: rolled out; about half of them end with everyone passing before the seat).
+RASPASY_BUDGET = 2_000_000
+#: Pairs a cell is filled to under each model beside the default (they only decide
+#: whether advice is robust).
+MODEL_PAIRS = 250
+#: Pairs a model needs in a cell to give a verdict on its advice.
+VERDICT_PAIRS = 30
+
+
+@dataclass(frozen=True)
+class Model:
+    """A table of players: a built-in ``policy`` with its parameters changed by
+    ``overrides`` (:func:`~prefstats.players.params.policy_params`); its cells are
+    filled to ``share`` of the other models' pairs (search is about 20 times slower)."""
+
+    name: str
+    policy: str
+    overrides: tuple[tuple[str, float], ...]
+    meaning: str
+    share: float = 1.0
+
+    def params(self) -> np.ndarray:
+        return policy_params(self.policy, **dict(self.overrides))
+
+    def pairs(self, model_n: int) -> int:
+        """Pairs a cell is filled to under this model when the others get ``model_n``."""
+        return max(2, round(model_n * self.share))
+
+
+#: The players every chart is made for, and its advice stated under.
+DEFAULT = Model("heuristic", "heuristic", (), "the built-in heuristic players, defaults")
+#: The other tables a chart is remade under to test whether its advice is robust.
+MODELS = (
+    Model("whist_less", "heuristic", (("whist_appetite", -0.5),),
+          "players who whist less (half a trick off a defender's estimate)"),
+    Model("whist_more", "heuristic", (("whist_appetite", 0.5),),
+          "players who whist more (half a trick on a defender's estimate)"),
+    Model("timid", "heuristic", (("aggression", -0.1),),
+          "players who bid timidly (aggression -0.1, default 0.4)"),
+    Model("bold", "heuristic", (("aggression", 0.9),),
+          "players who bid boldly (aggression 0.9)"),
+    Model("search", "pimc", (("samples", 8.0),),
+          "search card play: PIMC with 8 sampled deals a card in closed games, bidding "
+          "and whisting as the heuristic", share=0.2),
+)
+#: The player model every chart's advice holds for.
+MODEL = DEFAULT.name
 #: Deals classified per call of the dealer while sampling.
 _BATCH = 500_000
 
@@ -79,15 +144,17 @@ FEATURES = {
     "aces_kings": "the defender's aces and kings; 5 means 5 or more",
     "trumps": "the defender's length in the declarer's trump; 4 means 4 or more, -1 a "
               "no-trump contract",
+    "longest": "the hand's longest suit; 3 means 3 or fewer (4-3-3-0 and flatter), 6 "
+               "means 6 or more",
     "holes": "suits the misère declarer cannot always play under (3 means 3 or more)",
     "hole": "with one hole, what it is: 'lone 8' .. 'lone A' (a singleton), 'two cards', "
             "'long' (3 or more cards); empty otherwise",
 }
 
 _EDGES = {"points": (3, 11), "expected_tricks": (2, 10), "level": (6, 9),
-          "aces_kings": (0, 5), "trumps": (0, 4), "holes": (0, 3)}
+          "aces_kings": (0, 5), "trumps": (0, 4), "holes": (0, 3), "longest": (3, 6)}
 #: Features whose lowest cell holds every class below it too.
-_MERGED_BELOW = ("points", "expected_tricks")
+_MERGED_BELOW = ("points", "expected_tricks", "longest")
 _RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")
 #: Misère hole patterns: code -> (holes, hole), in the chart's order.
 _PATTERNS = ((0, ""), *((1, f"lone {r}") for r in _RANKS[1:]), (1, "two cards"),
@@ -168,30 +235,34 @@ class _Played:
     """Each deal's branches at one seat: ``value`` (n, k) to the seat (nan where the
     option was not legal), the ``contract`` and ``declarer`` of the deal as the
     decision found it, whether the branch was a ``misere`` the seat declared and
-    ``caught`` (the declarer took a trick)."""
+    ``caught`` (the declarer took a trick), and whether it ended in a ``raspasy``."""
 
     value: np.ndarray
     contract: np.ndarray
     declarer: np.ndarray
     caught: np.ndarray
+    raspasy: np.ndarray
 
 
 def _play(variant, deals: Deals, seat: int, decision: str, options: Sequence[str],
-          seed: int, workers: int) -> _Played:
+          seed: int, workers: int, model: Model = DEFAULT) -> _Played:
     """:func:`~prefstats.sim.rollout.rollout_states` of ``deals`` in chunks (on
-    ``workers`` threads: the compiled driver releases the GIL), scored as
-    :func:`~prefstats.sim.rollout.rollout` scores them."""
+    ``workers`` threads: the compiled driver releases the GIL) by ``model``'s players,
+    scored as :func:`~prefstats.sim.rollout.rollout` scores them."""
     key = int(player_key(seed))
+    params = model.params()
 
     def chunk(a: int) -> tuple[np.ndarray, ...]:
         states, legal = rollout_states(variant, deals[a:a + CHUNK], seat=seat,
-                                       decision=decision, options=options, key=key)
+                                       decision=decision, options=options, key=key,
+                                       policy=model.policy, params=params)
         flat = states.reshape(-1)
         value = deal_values(variant, *score_states(variant, flat))[:, seat]
         value = np.where(legal, value.reshape(legal.shape), np.nan)
         caught = (legal & (states["kind"] == _MISERE) & (states["declarer"] == seat)
                   & (states["tricks"][..., seat] > 0))
-        return value, states["contract"][:, 0].copy(), states["declarer"][:, 0].copy(), caught
+        return (value, states["contract"][:, 0].copy(), states["declarer"][:, 0].copy(),
+                caught, legal & (states["kind"] == RASPASY))
 
     starts = range(0, len(deals), CHUNK)
     if workers > 1 and len(deals) > CHUNK:
@@ -202,8 +273,8 @@ def _play(variant, deals: Deals, seat: int, decision: str, options: Sequence[str
     if not parts:
         k = len(options)
         return _Played(np.zeros((0, k)), np.zeros(0, np.int8), np.zeros(0, np.int8),
-                       np.zeros((0, k), bool))
-    return _Played(*(np.concatenate([p[j] for p in parts]) for j in range(4)))
+                       np.zeros((0, k), bool), np.zeros((0, k), bool))
+    return _Played(*(np.concatenate([p[j] for p in parts]) for j in range(5)))
 
 
 def _stats(diff: np.ndarray) -> tuple[float, float, int]:
@@ -264,7 +335,8 @@ def cell_table(wide: pl.DataFrame, features: Sequence[str], options: Sequence[st
 class Chart:
     """One decision's chart: its tidy ``table`` (:func:`cell_table`), the ``features``
     that make its cells (rows, columns, panels), ``options``, the deals dealt to fill
-    it (``dealt``, over every seat) and ``extra`` tables."""
+    it (``dealt``, a seat), ``extra`` tables, the ``wide`` pairs the table is made of
+    and the ``model`` that played them."""
 
     decision: str
     name: str
@@ -274,6 +346,8 @@ class Chart:
     dealt: int
     min_n: int
     extra: dict[str, pl.DataFrame]
+    wide: pl.DataFrame
+    model: str = MODEL
 
 
 def _wide(values: np.ndarray, options: Sequence[str], **columns) -> pl.DataFrame:
@@ -283,7 +357,7 @@ def _wide(values: np.ndarray, options: Sequence[str], **columns) -> pl.DataFrame
 
 def first_call_chart(variant, seed: int, min_n: int, feature: str = "points", *,
                      budget: int = DEAL_BUDGET, workers: int = 1,
-                     levels: Sequence[str] = BID_LEVELS) -> Chart:
+                     levels: Sequence[str] = BID_LEVELS, model: Model = DEFAULT) -> Chart:
     """The first call by ``feature`` (``points`` or ``expected_tricks``) x seat: pass,
     bid up to each of ``levels``, misère; each (class, seat) cell dealt to ``min_n``."""
     low, high = _EDGES[feature]
@@ -297,19 +371,21 @@ def first_call_chart(variant, seed: int, min_n: int, feature: str = "points", *,
         deals, cls, n = sample_cells(seed, classify, np.full(high - low + 1, min_n),
                                      budget=budget)
         dealt = max(dealt, n)
-        first = _play(variant, deals, seat, "first_call", ["pass", "misere"], seed, workers)
-        bids = _play(variant, deals, seat, "max_bid", levels, seed, workers)
+        first = _play(variant, deals, seat, "first_call", ["pass", "misere"], seed, workers,
+                      model)
+        bids = _play(variant, deals, seat, "max_bid", levels, seed, workers, model)
         frames.append(_wide(np.hstack([first.value, bids.value]), ["pass", "misere", *levels],
                             seat=np.full(len(deals), seat), deal=deals.index,
                             **{feature: cls + low}))
     options = [*levels, "misere"]
     wide = pl.concat(frames)
     return Chart("first_call", f"first_call_{feature}", [feature, "seat"], options,
-                 cell_table(wide, [feature, "seat"], options, min_n), dealt, min_n, {})
+                 cell_table(wide, [feature, "seat"], options, min_n, model=model.name), dealt,
+                 min_n, {}, wide, model.name)
 
 
 def misere_chart(variant, seed: int, min_n: int, *, budget: int = DEAL_BUDGET,
-                 workers: int = 1) -> Chart:
+                 workers: int = 1, model: Model = DEFAULT) -> Chart:
     """Misère against pass at the first call by hole pattern, every seat pooled (each
     seat's share of ``min_n`` dealt at that seat), with the catch rate."""
     seats = seats_of(variant)
@@ -319,24 +395,26 @@ def misere_chart(variant, seed: int, min_n: int, *, budget: int = DEAL_BUDGET,
             seed, lambda d, seat=seat: hole_pattern(d.hands[:, seat]),
             np.full(len(_PATTERNS), _share(min_n, len(seats))), budget=budget)
         dealt = max(dealt, n)
-        played = _play(variant, deals, seat, "first_call", ["pass", "misere"], seed, workers)
+        played = _play(variant, deals, seat, "first_call", ["pass", "misere"], seed, workers,
+                       model)
         frames.append(_wide(played.value, ["pass", "misere"], pattern=cls,
                             caught=played.caught[:, 1]))
-    wide = pl.concat(frames)
-    table = cell_table(wide, ["pattern"], ["misere"], min_n)
+    holes = pl.DataFrame({"pattern": range(len(_PATTERNS)),
+                          "holes": [h for h, _ in _PATTERNS], "hole": [w for _, w in _PATTERNS]})
+    wide = pl.concat(frames).join(holes, on="pattern", how="left")
+    table = cell_table(wide, ["pattern"], ["misere"], min_n, model=model.name)
     catches = (wide.filter(pl.col("misere").is_not_null() & pl.col("pass").is_not_null())
                .group_by("pattern").agg(catches=pl.col("caught").sum(), played=pl.len()))
     catches = with_proportion(catches, "catches", "played", "catch_rate").select(
         "pattern", "catch_rate", catch_low="catch_rate_lo", catch_high="catch_rate_hi")
-    holes = pl.DataFrame({"pattern": range(len(_PATTERNS)),
-                          "holes": [h for h, _ in _PATTERNS], "hole": [w for _, w in _PATTERNS]})
     table = (holes.join(table, on="pattern").join(catches, on="pattern", how="left")
              .sort("pattern").drop("pattern"))
-    return Chart("misere", "misere", ["holes", "hole"], ["misere"], table, dealt, min_n, {})
+    return Chart("misere", "misere", ["holes", "hole"], ["misere"], table, dealt, min_n, {},
+                 wide, model.name)
 
 
 def whist_chart(variant, seed: int, min_n: int, *, budget: int = WHIST_BUDGET,
-                workers: int = 1, batch: int = 50_000) -> Chart:
+                workers: int = 1, batch: int = 50_000, model: Model = DEFAULT) -> Chart:
     """The first whist call of a defender of a trick game by the level defended x his
     aces and kings x his length in the declarer's trump, against passing (half-whist
     where the variant has it): the seed's stream rolled out at every seat until every
@@ -360,7 +438,7 @@ def whist_chart(variant, seed: int, min_n: int, *, budget: int = WHIST_BUDGET,
             chunk = chunk[np.flatnonzero(open_rows[ak - a_low])]
             if not len(chunk):
                 continue
-            played = _play(variant, chunk, seat, "whist", calls, seed, workers)
+            played = _play(variant, chunk, seat, "whist", calls, seed, workers, model)
             hit = ~np.isnan(played.value[:, 0])
             chunk, value = chunk[np.flatnonzero(hit)], played.value[hit]
             contract = played.contract[hit].astype(np.int64)
@@ -379,8 +457,124 @@ def whist_chart(variant, seed: int, min_n: int, *, budget: int = WHIST_BUDGET,
     wide = pl.concat(frames) if frames else _wide(np.zeros((0, len(calls))), calls,
                                                  **{f: np.zeros(0, np.int64)
                                                     for f in [*features, "after_declarer"]})
-    by_seat = cell_table(wide, ["level", "after_declarer"], options, min_n)
+    by_seat = cell_table(wide, ["level", "after_declarer"], options, min_n, model=model.name)
     return Chart("whist", "whist", features, options,
-                 cell_table(wide, features, options, min_n), start, min_n,
-                 {"whist_by_position": by_seat})
+                 cell_table(wide, features, options, min_n, model=model.name), start, min_n,
+                 {"whist_by_position": by_seat}, wide, model.name)
+
+
+def raspasy_chart(variant, seed: int, min_n: int, *, budget: int = RASPASY_BUDGET,
+                  workers: int = 1, batch: int = 50_000, model: Model = DEFAULT) -> Chart:
+    """Whether to pass into a raspasy: the last first call of the auction after every
+    seat before passed, by the hand's aces and kings x its longest suit; pass (the
+    raspasy) against bidding up to 6 and misère, with the raspasy's value to the hand
+    (see the module text). The seed's stream is rolled out until every cell holds
+    ``min_n`` pairs or ``budget`` deals are dealt; deals of full cells are not played."""
+    seat = seats_of(variant)[-1]
+    options = ["6", "misere"]
+    a_low, a_high = _EDGES["aces_kings"]
+    l_low, l_high = _EDGES["longest"]
+    cols = l_high - l_low + 1
+    count = np.zeros((a_high - a_low + 1) * cols, dtype=np.int64)
+    frames, start = [], 0
+    while start < budget and (count < min_n).any():
+        chunk = deal(min(batch, budget - start), seed=seed, start=start)
+        start += len(chunk)
+        hands = chunk.hands[:, seat]
+        cell = ((_clip("aces_kings", high_cards(hands)) - a_low) * cols
+                + _clip("longest", suit_lengths(hands).max(axis=1)) - l_low)
+        chunk = chunk[np.flatnonzero(count[cell] < min_n)]
+        if not len(chunk):
+            continue
+        first = _play(variant, chunk, seat, "first_call", ["pass", "misere"], seed, workers,
+                      model)
+        faced = np.flatnonzero(first.raspasy[:, 0])  # every seat before passed
+        if not len(faced):
+            continue
+        chunk, first_value = chunk[faced], first.value[faced]
+        bids = _play(variant, chunk, seat, "max_bid", ["6"], seed, workers, model)
+        hands = chunk.hands[:, seat]
+        ak = _clip("aces_kings", high_cards(hands))
+        longest = _clip("longest", suit_lengths(hands).max(axis=1))
+        np.add.at(count, (ak - a_low) * cols + longest - l_low, ~np.isnan(bids.value[:, 0]))
+        frames.append(_wide(np.hstack([first_value, bids.value]), ["pass", "misere", "6"],
+                            aces_kings=ak, longest=longest))
+    features = ["aces_kings", "longest"]
+    wide = pl.concat(frames) if frames else _wide(np.zeros((0, 3)), ["pass", "misere", "6"],
+                                                 **{f: np.zeros(0, np.int64) for f in features})
+    cost = wide.group_by(features).agg(
+        raspasy_value=pl.col("pass").mean(),
+        raspasy_se=pl.col("pass").std() / pl.col("pass").count().sqrt())
+    table = (cell_table(wide, features, options, min_n, model=model.name)
+             .join(cost, on=features, how="left")
+             .with_columns(raspasy_low=pl.col("raspasy_value") - Z95 * pl.col("raspasy_se"),
+                           raspasy_high=pl.col("raspasy_value") + Z95 * pl.col("raspasy_se"))
+             .drop("raspasy_se").sort([*features, "option"]))
+    return Chart("raspasy", "raspasy", features, options, table, start, min_n, {}, wide,
+                 model.name)
+
+
+def _pairs(part: pl.DataFrame, a: str, b: str) -> tuple[float, float, int]:
+    """Mean, SE and n of ``a − b`` over the pairs of ``part`` where both are legal."""
+    diff = (part[a].to_numpy().astype(float) - part[b].to_numpy().astype(float))
+    return _stats(diff[~np.isnan(diff)])
+
+
+def robustness(chart: Chart, others: Sequence[Chart]) -> pl.DataFrame:
+    """Per cell of ``chart`` (the default players'): whether its advice is ``robust``
+    under every chart of ``others`` (the same chart under other models), ``breaks`` (the
+    models whose pairs prefer another option by 1.96 SE), ``unmeasured`` (those with
+    fewer than :data:`VERDICT_PAIRS` pairs in the cell) and ``gain_min``/``gain_max``,
+    the advice's gain as a rule states it (over passing; a pass's over the best option)
+    under the default and every measured model. A cell with no option of ``min_n`` pairs
+    is never robust-tested (null)."""
+    features = chart.features
+    parts = [o.wide.partition_by(features, as_dict=True) for o in others]
+    rows = []
+    for key, cell in chart.table.group_by(features, maintain_order=True):
+        advice = cell["advice"][0]
+        enough = cell.filter(pl.col("enough"))
+        row = dict(zip(features, key, strict=True))
+        if enough.is_empty():
+            rows.append({**row, "robust": None, "gain_min": None, "gain_max": None,
+                         "breaks": "", "unmeasured": ""})
+            continue
+        best = enough.sort("gain", descending=True)["option"][0]
+        a, b = (advice, "pass") if advice != "pass" else ("pass", best)
+        gains = [_pairs(chart.wide.filter(*(pl.col(f) == v for f, v in row.items())),
+                        a, b)[0]]
+        breaks, unmeasured = [], []
+        for other, by_cell in zip(others, parts, strict=True):
+            part = by_cell.get(tuple(key))
+            if part is None or _pairs(part, a, b)[2] < VERDICT_PAIRS:
+                unmeasured.append(other.model)
+                continue
+            gains.append(_pairs(part, a, b)[0])
+            for o in ["pass", *chart.options]:
+                if o == advice:
+                    continue
+                mean, se, n = _pairs(part, o, advice)
+                if n >= VERDICT_PAIRS and mean > Z95 * se:
+                    breaks.append(other.model)
+                    break
+        rows.append({**row, "robust": False if breaks else (None if unmeasured else True),
+                     "gain_min": min(gains), "gain_max": max(gains),
+                     "breaks": ",".join(breaks), "unmeasured": ",".join(unmeasured)})
+    schema = pl.Schema({**chart.table.select(features).schema, "robust": pl.Boolean(),
+                        "gain_min": pl.Float64(), "gain_max": pl.Float64(),
+                        "breaks": pl.String(), "unmeasured": pl.String()})
+    return pl.DataFrame(rows, schema=schema)
+
+
+def with_robustness(chart: Chart, others: Sequence[Chart]) -> Chart:
+    """``chart`` with :func:`robustness`'s columns in its table and every model's cells
+    (the default's and ``others``') as the extra table ``<name>_models``."""
+    order = chart.table.with_row_index("_order")
+    chart.table = (order.join(robustness(chart, others), on=chart.features, how="left")
+                   .sort("_order").drop("_order"))
+    columns = [c for c in chart.table.columns if c in others[0].table.columns] if others \
+        else chart.table.columns
+    chart.extra[f"{chart.name}_models"] = pl.concat(
+        [t.select(columns) for t in (chart.table, *(o.table for o in others))])
+    return chart
 

@@ -6,6 +6,10 @@ them, then the tables; what simulated players chose comes last, labelled as such
 A rule is one decided cell (``decided`` in the tables): its ``option`` is the cell's
 advice and its ``gain`` what that option gains over passing, or for a pass, what
 passing gains over the best option with enough pairs (so a rule's gain is positive).
+Each rule says whether it is robust (:func:`~prefstats.reports.hand_charts.robustness`:
+it holds under every other table of :data:`~prefstats.reports.hand_charts.MODELS`) and,
+when not, which tables break it and the range of its gain; a chart hatches the cells
+whose advice is not robust.
 """
 
 from __future__ import annotations
@@ -16,20 +20,29 @@ from pathlib import Path
 
 import matplotlib as mpl
 import numpy as np
+from matplotlib.patches import Rectangle
 
 from prefstats.game.variants import Variant, describe
 from prefstats.reports.charts import STYLE, figure, heatmap, save, source_lines
 from prefstats.reports.hand_charts import (
     CELL_PAIRS,
     DEAL_BUDGET,
+    DEFAULT,
     FEATURES,
     MODEL,
+    MODEL_PAIRS,
+    MODELS,
+    RASPASY_BUDGET,
+    VERDICT_PAIRS,
     WHIST_BUDGET,
     Chart,
+    Model,
     first_call_chart,
     label,
     misere_chart,
+    raspasy_chart,
     whist_chart,
+    with_robustness,
 )
 from prefstats.sim.storage import atomic_write
 
@@ -44,20 +57,41 @@ _LAYOUT = {
                                    "expected tricks", "seat"),
     "whist": ("aces_kings", "trumps", "level", "defender's aces and kings", "trumps held"),
     "misere": ("pattern", None, None, "hole pattern", ""),
+    "raspasy": ("aces_kings", "longest", None, "aces and kings", "longest suit"),
 }
 _TITLES = {"first_call_points": "First call by hand points",
            "first_call_expected_tricks": "First call by expected tricks",
-           "whist": "Whist", "misere": "Misère"}
+           "whist": "Whist", "misere": "Misère", "raspasy": "Raspasy"}
 
 
 def charts(variant: Variant, seed: int, min_n: int = CELL_PAIRS, *, workers: int = 1,
-           budget: int = DEAL_BUDGET, whist_budget: int = WHIST_BUDGET) -> list[Chart]:
-    """Every chart of ``variant`` on the stream of ``seed``, cells filled to ``min_n``."""
-    return [first_call_chart(variant, seed, min_n, "points", budget=budget, workers=workers),
-            first_call_chart(variant, seed, min_n, "expected_tricks", budget=budget,
-                             workers=workers),
-            whist_chart(variant, seed, min_n, budget=whist_budget, workers=workers),
-            misere_chart(variant, seed, min_n, budget=budget, workers=workers)]
+           budget: int = DEAL_BUDGET, whist_budget: int = WHIST_BUDGET,
+           raspasy_budget: int = RASPASY_BUDGET, models: tuple[Model, ...] = MODELS,
+           model_n: int = MODEL_PAIRS) -> list[Chart]:
+    """Every chart of ``variant`` on the stream of ``seed``, cells filled to ``min_n``
+    under the default players and to ``model_n`` under each of ``models`` (with the
+    whist and raspasy budgets scaled alike), with its advice's robustness
+    (:func:`~prefstats.reports.hand_charts.with_robustness`)."""
+    def makers(n: int, m: Model) -> list[Chart]:
+        # The whist and raspasy charts roll out deals until their cells fill or their
+        # budget runs out; another model's cells hold fewer pairs, so its budget shrinks
+        # alike (rare cells would otherwise cost the whole budget, search 20 times over).
+        scale = min(1.0, n / min_n)
+        return [
+            first_call_chart(variant, seed, n, "points", budget=budget, workers=workers,
+                             model=m),
+            first_call_chart(variant, seed, n, "expected_tricks", budget=budget,
+                             workers=workers, model=m),
+            whist_chart(variant, seed, n, budget=max(1, round(whist_budget * scale)),
+                        workers=workers, model=m),
+            misere_chart(variant, seed, n, budget=budget, workers=workers, model=m),
+            raspasy_chart(variant, seed, n, budget=max(1, round(raspasy_budget * scale)),
+                          workers=workers, model=m),
+        ]
+
+    made = makers(min_n, DEFAULT)
+    others = [makers(m.pairs(model_n), m) for m in models]
+    return [with_robustness(chart, [o[i] for o in others]) for i, chart in enumerate(made)]
 
 
 def _num(x) -> float | None:
@@ -75,7 +109,12 @@ def _cells(chart: Chart) -> list[dict]:
         key = tuple(row[f] for f in chart.features)
         cell = out.setdefault(key, {"features": _features(chart, row), "advice": row["advice"],
                                     "decided": row["decided"], "ties": row["ties"],
-                                    "options": {}, "catch_rate": row.get("catch_rate")})
+                                    "options": {}, "catch_rate": row.get("catch_rate"),
+                                    "robust": row.get("robust"), "breaks": row.get("breaks"),
+                                    "unmeasured": row.get("unmeasured"),
+                                    "gain_min": row.get("gain_min"),
+                                    "gain_max": row.get("gain_max"),
+                                    "raspasy": row.get("raspasy_value")})
         cell["options"][row["option"]] = row
     return list(out.values())
 
@@ -85,10 +124,28 @@ def records(chart: Chart) -> list[dict]:
     return [{"kind": "cell", "decision": chart.decision, "chart": chart.name,
              "features": _features(chart, r), "option": r["option"], "gain": _num(r["gain"]),
              "ci_low": _num(r["ci_low"]), "ci_high": _num(r["ci_high"]), "n": r["n"],
-             "enough": r["enough"], "advice": r["advice"], "robust": None,
-             "model": r["model"],
-             **({"catch_rate": _num(r["catch_rate"])} if "catch_rate" in r else {})}
+             "enough": r["enough"], "advice": r["advice"], "robust": r.get("robust"),
+             "gain_min": _num(r.get("gain_min")), "gain_max": _num(r.get("gain_max")),
+             "breaks": _names(r.get("breaks")), "model": r["model"],
+             **({"catch_rate": _num(r["catch_rate"])} if "catch_rate" in r else {}),
+             **({k: _num(r[k]) for k in ("raspasy_value", "raspasy_low", "raspasy_high")}
+                if "raspasy_value" in r else {})}
             for r in chart.table.iter_rows(named=True)]
+
+
+def _names(text: str | None) -> list[str]:
+    return [t for t in (text or "").split(",") if t]
+
+
+def _robust_words(cell: dict) -> str:
+    """Whether a cell's advice is robust, in a rule's words."""
+    if cell["robust"]:
+        return "robust"
+    if cell["robust"] is None:
+        return f"robustness not measured ({', '.join(_names(cell['unmeasured']))}: " \
+               f"n < {VERDICT_PAIRS})"
+    return (f"not robust: {', '.join(_names(cell['breaks']))} prefer another option; "
+            f"gain {cell['gain_min']:+.1f} to {cell['gain_max']:+.1f} across models")
 
 
 def _where(chart: Chart, f: dict) -> str:
@@ -103,6 +160,9 @@ def _where(chart: Chart, f: dict) -> str:
         article = "an" if f["level"] == 8 else "a"
         return (f"{article} {label('level', f['level'])} with "
                 f"{label('aces_kings', f['aces_kings'])} A+K {trumps}")
+    if chart.decision == "raspasy":
+        return (f"everyone before you passed, with {label('aces_kings', f['aces_kings'])} "
+                f"A+K and a longest suit of {label('longest', f['longest'])}")
     return "with " + _pattern(f)
 
 
@@ -112,7 +172,8 @@ def _pattern(f: dict) -> str:
 
 
 def rules(chart: Chart) -> list[dict]:
-    """One rule per decided cell of ``chart`` (see the module text)."""
+    """One rule per decided cell of ``chart`` (see the module text): its cell, n, gain
+    with CI and whether it is robust."""
     out = []
     for cell in _cells(chart):
         if not cell["decided"]:
@@ -127,6 +188,8 @@ def rules(chart: Chart) -> list[dict]:
             gain, low, high, n, against = r["gain"], r["ci_low"], r["ci_high"], r["n"], \
                 "over passing"
         verb = ACTIONS[advice][0]
+        if chart.decision == "raspasy" and advice == "pass":
+            verb = "pass into the raspasy"
         where = _where(chart, cell["features"])
         text = (f"{verb.capitalize()} {where}" if chart.decision == "whist" and advice != "pass"
                 else f"{where[0].upper()}{where[1:]}: {verb}")
@@ -137,11 +200,15 @@ def rules(chart: Chart) -> list[dict]:
                  f"n = {n:,}" + (f"; as good: {', '.join(ties)}" if ties else "") + ")")
         if cell["catch_rate"] is not None and advice == "misere":
             text = text[:-1] + f"; caught {100 * cell['catch_rate']:.0f}%)"
+        if cell["raspasy"] is not None:
+            text = text[:-1] + f"; the raspasy is worth {cell['raspasy']:+.1f} to you)"
+        text = text[:-1] + f"; {_robust_words(cell)})"
         out.append({"kind": "rule", "decision": chart.decision, "chart": chart.name,
                     "features": cell["features"], "option": advice, "gain": gain,
                     "ci_low": low, "ci_high": high, "n": n, "advice": advice,
-                    "ties": ties, "robust": None, "model": chart.table["model"][0],
-                    "text": text})
+                    "ties": ties, "robust": cell["robust"], "gain_min": _num(cell["gain_min"]),
+                    "gain_max": _num(cell["gain_max"]), "breaks": _names(cell["breaks"]),
+                    "model": chart.model, "text": text})
     return out
 
 
@@ -181,6 +248,10 @@ def _finding(chart: Chart, found: list[dict]) -> str:
                 parts.append(f"{label('aces_kings', start)} A+K {held}")
         return (f"{title} a 6 from {'; '.join(parts)}" if parts else
                 f"{title}: no whist of a 6 decided")
+    if chart.decision == "raspasy":
+        passes = sum(o == "pass" for o in decided.values())
+        return (f"{title}: pass into it in {passes} of {len(decided)} decided cells"
+                if decided else f"{title}: no cell decided")
     calls = [_pattern(dict(zip(chart.features, k, strict=True))) for k, o in decided.items()
              if o == "misere"]
     return f"{title} pays {'with ' + ', '.join(calls) if calls else 'with no decided pattern'}"
@@ -189,7 +260,8 @@ def _finding(chart: Chart, found: list[dict]) -> str:
 def picture(chart: Chart, found: list[dict], path: Path, source: str) -> list[Path]:
     """The heatmap of ``chart``: each cell's advice and the best option's gain over
     passing (its colour); grey with its n where no option has ``min_n`` pairs; an
-    advice in brackets is not decided at 3 SE."""
+    advice in brackets is not decided at 3 SE; a hatched cell's advice is not robust
+    (another table of players prefers another option)."""
     rows_f, cols_f, panel_f, ylabel, xlabel = _LAYOUT[chart.name]
     cells = _cells(chart)
     if chart.name == "misere":
@@ -211,6 +283,7 @@ def picture(chart: Chart, found: list[dict], path: Path, source: str) -> list[Pa
             values = np.full((len(rows), len(cols)), np.nan)
             grey = np.ones(values.shape, dtype=bool)
             texts = [["" for _ in cols] for _ in rows]
+            hatched = []
             for c, gain in zip(cells, best, strict=True):
                 f = c["features"]
                 if panel_f and f[panel_f] != panel:
@@ -222,6 +295,8 @@ def picture(chart: Chart, found: list[dict], path: Path, source: str) -> list[Pa
                     texts[i][j] = f"n={n:,}"
                     continue
                 grey[i, j], values[i, j] = False, gain
+                if c["robust"] is False:
+                    hatched.append((i, j))
                 short = ACTIONS[c["advice"]][1]
                 texts[i][j] = (short if c["decided"] else f"({short})") + f"\n{gain:+.0f}"
                 if c["catch_rate"] is not None:
@@ -232,6 +307,9 @@ def picture(chart: Chart, found: list[dict], path: Path, source: str) -> list[Pa
                             cols=[label(cols_f, c) for c in cols] if cols_f else [""],
                             limit=limit, xlabel=xlabel, ylabel=ylabel if ax is axes[0] else "",
                             title=f"level {label('level', panel)}" if panel_f else None)
+            for i, j in hatched:
+                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///",
+                                       edgecolor="#333333", linewidth=0, alpha=0.45))
         height = 2.0 + 0.45 * len(rows)
         top, bottom = 1 - 0.75 / height, 0.85 / height
         fig.subplots_adjust(left=1.9 / width, right=1 - 1.3 / width, top=top, bottom=bottom,
@@ -239,6 +317,8 @@ def picture(chart: Chart, found: list[dict], path: Path, source: str) -> list[Pa
         bar = fig.add_axes((1 - 1.1 / width, bottom, 0.15 / width, top - bottom))
         fig.colorbar(image, cax=bar, label="best option − pass (whists a deal)")
         fig.suptitle(_finding(chart, found), x=0.01, ha="left", fontsize=12)
+        source = ("Hatched: the advice is not robust (another table of players prefers "
+                  "another option). " + source)
         fig.text(0.01, 0.005, source_lines(source, width), fontsize=6.5,
                  color="#555555", ha="left", va="bottom")
         return save(fig, path)
@@ -250,6 +330,9 @@ def _table_lines(chart: Chart) -> list[str]:
     head = [*chart.features, "advice", *(f"{o} − pass [95% CI] (n)" for o in opts)]
     if chart.decision == "misere":
         head.append("caught [95% CI]")
+    if chart.decision == "raspasy":
+        head.append("raspasy value [95% CI]")
+    head.append("robust (gain range)")
     lines = ["| " + " | ".join(head) + " |", "|---" * len(head) + "|"]
     for cell in _cells(chart):
         f = cell["features"]
@@ -264,12 +347,25 @@ def _table_lines(chart: Chart) -> list[str]:
             r = cell["options"]["misere"]
             row.append(f"{100 * r['catch_rate']:.0f}% [{100 * r['catch_low']:.0f}, "
                        f"{100 * r['catch_high']:.0f}]" if r["catch_rate"] is not None else "–")
+        if chart.decision == "raspasy":
+            r = cell["options"]["6"]
+            row.append("–" if r["raspasy_value"] is None else
+                       f"{r['raspasy_value']:+.1f}" if r["raspasy_low"] is None else
+                       f"{r['raspasy_value']:+.1f} [{r['raspasy_low']:+.1f}, "
+                       f"{r['raspasy_high']:+.1f}]")
+        robust = {True: "yes", False: "no", None: "–"}[cell["robust"]]
+        if cell["gain_min"] is not None:
+            robust += f" ({cell['gain_min']:+.1f} to {cell['gain_max']:+.1f})"
+        if cell["breaks"]:
+            robust += f"; {cell['breaks'].replace(',', ', ')}"
+        row.append(robust)
         lines.append("| " + " | ".join(str(x) for x in row) + " |")
     return lines
 
 
 def page(variant: Variant, made: list[Chart], found: dict[str, list[dict]], seed: int,
-         min_n: int, command: str, observed: list[str] | None = None) -> list[str]:
+         min_n: int, command: str, observed: list[str] | None = None,
+         models: tuple[Model, ...] = MODELS, model_n: int = MODEL_PAIRS) -> list[str]:
     """guide.md's lines: charts and their rules, then the tables, then ``observed``."""
     lines = [f"# {describe(variant)}: hand charts", "",
              f"Every cell below is a paired counterfactual: deals of the stream of seed {seed} "
@@ -286,8 +382,21 @@ def page(variant: Variant, made: list[Chart], found: dict[str, list[dict]], seed
              "are named as good. A bracketed advice in a chart is undecided. The first "
              "call's levels bid up to that level (every call of the seat the lowest legal "
              "bid up to it, in the strain the evaluator rates best); the contract after the "
-             "talon is the players'. Whether advice holds under other player models is not "
-             "yet measured (`robust` is null in guide.json).",
+             "talon is the players'. The raspasy chart is the last first call after "
+             "everyone before passed: pass into the raspasy, or bid up to 6 or call misère "
+             "(its first lead is the players', not charted).",
+             "", "**Robust** advice holds under every other table of players below, each "
+             "table made of one model (every player, the seat's own unforced decisions "
+             "included) and each cell filled to the pairs named under it (fewer than the "
+             "default's: they only decide robustness): a model breaks a cell's advice "
+             "when on its pairs another option beats it by more than 1.96 SE of the "
+             "paired difference; a model with "
+             f"fewer than {VERDICT_PAIRS} pairs in the cell gives no verdict. A rule "
+             "that is not robust names the models that break it and the range of its gain "
+             "across the models; the charts hatch those cells.", "",
+             *(f"- `{m.name}`: {m.meaning}; {m.pairs(model_n):,} pairs a cell"
+               for m in models),
+             "" if models else "- (no other model: robustness not measured)",
              "", f"Made by `{command}`.", ""]
     for chart in made:
         lines += [f"## {_TITLES[chart.name]}", "", f"![{chart.name}]({chart.name}.png)", "",
@@ -306,7 +415,9 @@ def page(variant: Variant, made: list[Chart], found: dict[str, list[dict]], seed
 
 def write_guide(variant: Variant, out: str | Path, seed: int, *, min_n: int = CELL_PAIRS,
                 workers: int = 1, budget: int = DEAL_BUDGET, whist_budget: int = WHIST_BUDGET,
-                command: str = "", observed: list[str] | None = None) -> Path:
+                raspasy_budget: int = RASPASY_BUDGET, models: tuple[Model, ...] = MODELS,
+                model_n: int = MODEL_PAIRS, command: str = "",
+                observed: list[str] | None = None) -> Path:
     """Make every chart of ``variant`` into the folder ``out``: per chart a PNG and SVG,
     its table as CSV and Parquet, ``guide.json`` and ``guide.md`` (returned)."""
     from prefstats import __version__
@@ -314,7 +425,8 @@ def write_guide(variant: Variant, out: str | Path, seed: int, *, min_n: int = CE
     target = Path(out)
     target.mkdir(parents=True, exist_ok=True)
     made = charts(variant, seed, min_n, workers=workers, budget=budget,
-                  whist_budget=whist_budget)
+                  whist_budget=whist_budget, raspasy_budget=raspasy_budget, models=models,
+                  model_n=model_n)
     found = {c.name: rules(c) for c in made}
     cells = []
     for chart in made:
@@ -326,10 +438,13 @@ def write_guide(variant: Variant, out: str | Path, seed: int, *, min_n: int = CE
             table.write_parquet(target / f"{name}.parquet")
         cells += records(chart)
     doc = {"variant": describe(variant), "seed": seed, "min_n": min_n, "model": MODEL,
+           "models": [{"name": m.name, "policy": m.policy, "params": dict(m.overrides),
+                       "meaning": m.meaning, "min_n": m.pairs(model_n)} for m in models],
            "version": __version__, "features": FEATURES,
            "records": cells + [r for c in made for r in found[c.name]]}
     atomic_write(target / "guide.json", json.dumps(doc, indent=1, ensure_ascii=False)
                  .encode("utf-8"))
-    text = "\n".join(page(variant, made, found, seed, min_n, command, observed)) + "\n"
+    text = "\n".join(page(variant, made, found, seed, min_n, command, observed, models,
+                          model_n)) + "\n"
     atomic_write(target / "guide.md", text.encode("utf-8"))
     return target / "guide.md"
