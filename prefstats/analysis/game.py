@@ -45,8 +45,11 @@ from prefstats.game.auction import WHIST_CALL_NAMES, call_name
 from prefstats.game.cards import card_name, format_cards
 from prefstats.game.codes import GAME, MISERE_GAME, RASPASY
 from prefstats.game.contracts import Contract
+from prefstats.game.deal import deal as deal_stream
 from prefstats.game.scoring import ScoreSheet
 from prefstats.game.variants import Variant, get_variant
+from prefstats.players.builtin import BuiltinPlayer
+from prefstats.sim.play import play_hand, seat_key
 
 HEADER_FIELDS = ("variant", "names", "pool_target", "comment", "result")
 SCORE_FIELDS = ("pool", "mountain", "whists")
@@ -470,6 +473,70 @@ def record_of_state(st, lay: str | None = None) -> dict:
              if int(by) != engine.TALON_SLOT]
     out["play"] = [cards[i:i + 3] for i in range(0, len(cards), 3)]
     return out
+
+
+class RecordingPlayer(BuiltinPlayer):
+    """A built-in player that plays open deals card by card (so every card is in the
+    history, as a record needs) and notes a lone whister's lay in ``lays``."""
+
+    def __init__(self, policy: str, lays: list[str]) -> None:
+        super().__init__(policy)
+        self.double_dummy_open = False
+        self.lays = lays
+
+    def act(self, obs) -> int:
+        action = super().act(obs)
+        if int(obs.phase) == engine.LAY:
+            self.lays.append(("closed", "open")[action])
+        return action
+
+
+def _tidy(figures):
+    """Sheet figures as written: whole numbers without a decimal point."""
+    if isinstance(figures, list):
+        return [_tidy(x) for x in figures]
+    return int(figures) if float(figures).is_integer() else figures
+
+
+def play_game(policies: list[str], deals: int, *, seed: int = 0,
+              pool_target: int | None = None, names: list[str] | None = None,
+              variant: str = "sochi") -> GameRecord:
+    """A game record of a pulka played by built-in players (``policies``: each place's
+    ``random``, ``heuristic`` or ``pimc``) through the Python driver: the first
+    ``deals`` deals of the deal stream of ``seed`` (fewer if the pulka ends at
+    ``pool_target``), each player keyed by the seed, the deal and his seat; the sheet is
+    written after every deal and its settlement as the ``result``.
+
+    >>> game = play_game(["random"] * 3, 2, seed=1)
+    >>> len(game.deals), replay_game(game).sheet.deals
+    (2, 2)
+    """
+    rules = get_variant(variant)
+    header: dict = {"variant": variant, "names": list(names or [f"player {p}"
+                                                                for p in range(3)])}
+    if pool_target is not None:
+        header["pool_target"] = pool_target
+    sheet = ScoreSheet(rules, pool_target)
+    dealt = deal_stream(deals, seed=seed)
+    records: list[dict] = []
+    for k in range(deals):
+        if sheet.finished:
+            break
+        lays: list[str] = []
+        players = [RecordingPlayer(policies[place_of(k, s)], lays) for s in range(3)]
+        for s, p in enumerate(players):
+            p.start_deal(seat_key(np.uint64(seed), dealt.index[k], s))
+        st = play_hand(dealt.hands[k], dealt.talon[k], players, rules,
+                       talon_first=dealt.talon_first[k], raspasy_step=sheet.raspasy_step,
+                       sheet=sheet)
+        records.append({"deal": k + 1, **record_of_state(st, lays[0] if lays else None)})
+        _record_outcome(sheet, st, k)
+    game = GameRecord(header, records)
+    score = replay_game(game)
+    for d, s in zip(records, score.scores, strict=True):
+        d.update({key: _tidy(v) for key, v in s.items()})
+    game.header["result"] = [round(float(x), 2) for x in score.sheet.settle()]
+    return game
 
 
 # ---- analysing -----------------------------------------------------------------------
