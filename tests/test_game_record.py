@@ -195,15 +195,21 @@ def test_the_command_line_analyses_a_game_and_writes_its_tables(game, tmp_path):
                                       "--out", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
     assert "Anna:" in result.output and "decisions with a choice" in result.output
+    assert "= luck" in result.output and "rating" in result.output
     out = tmp_path / "out"
-    assert {p.name for p in out.iterdir()} == {"decisions.csv", "losses.csv", "players.csv",
-                                              "score.csv", "index.md"}
+    tables = {"decisions", "losses", "players", "score", "timeline", "mistakes", "leads"}
+    assert {p.name for p in out.iterdir()} >= {f"{t}.{x}" for t in tables
+                                               for x in ("csv", "parquet")} | {
+        "index.html", "report.md", "timeline.png", "players.png"}
     import polars as pl
 
     players = pl.read_csv(out / "players.csv")
     assert players["name"].to_list() == game.names()
     assert players["result"].sum() == pytest.approx(0, abs=1e-6)
-    assert "## Loss by decision type" in (out / "index.md").read_text("utf-8")
+    assert (players["luck"] + players["skill"]).to_list() == pytest.approx(
+        players["result"].to_list())
+    page = (out / "index.html").read_text("utf-8")
+    assert "Loss by decision type" in page and "The worst mistakes" in page
 
 
 def test_the_command_line_refuses_a_corrupt_game(game, tmp_path):
