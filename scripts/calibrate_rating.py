@@ -11,8 +11,9 @@ defenders whisting), in whists of the variant's settlement. Each pulka is the fi
 decision; a pulka's rating is its three players' capped loss over their real choices.
 The bands' edges are the midpoints between the players' mean ratings: ``strong`` up
 to midway from search to heuristic, ``average`` up to midway from heuristic to random,
-``beginner`` beyond. The script also prints how often, pulka by pulka, the search
-player rates better than the heuristic and the heuristic better than random.
+``beginner`` beyond. The script also prints, pulka by pulka (the same cards), how often the
+search player rates better than the heuristic (or ties: the two differ only in the card
+play of closed deals) and the heuristic better than random, and the mean gaps.
 
     python scripts/calibrate_rating.py --pulkas 12 --deals 10 --rollout 50
     python scripts/calibrate_rating.py --pulkas 200 --deals 10 --check   # order only
@@ -87,8 +88,13 @@ def main() -> None:
     means = {p: float(a[p].mean()) for p in PLAYERS}
     ses = {p: float(a[p].std(ddof=1) / math.sqrt(len(a[p]))) if len(a[p]) > 1 else None
            for p in PLAYERS}
-    order = {"search_better_than_heuristic": float((a["pimc"] < a["heuristic"]).mean()),
-             "heuristic_better_than_random": float((a["heuristic"] < a["random"]).mean())}
+    order = {}
+    for better, worse in (("pimc", "heuristic"), ("heuristic", "random")):
+        gap = a[worse] - a[better]  # the same cards: paired by pulka
+        order[f"{better}_vs_{worse}"] = {
+            "better": float((gap > 0).mean()), "tied": float((gap == 0).mean()),
+            "worse": float((gap < 0).mean()), "mean_gap": float(gap.mean()),
+            "se": float(gap.std(ddof=1) / math.sqrt(len(gap))) if len(gap) > 1 else None}
     print(json.dumps({"cap": cap, "mean": means, "se": ses, "pulkas": args.pulkas,
                       "share_of_pulkas": order,
                       "seconds": round(time.perf_counter() - start)}, indent=1))

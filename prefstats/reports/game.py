@@ -91,7 +91,10 @@ def game_report(title: str, tables: dict[str, pl.DataFrame], *, meta: list[str],
         columns.append(("search player", "search", "text"))
     blocks.append(Block("leads", "Opening leads", "Each opening lead of a played game.",
                         _shown(leads), columns))
-    return Report(title, meta, [Section("The game", "", blocks)], source=source)
+    return Report(title, meta, [Section("The game", "Each player's figures, then the score "
+                                        "deal by deal, the losses, the worst mistakes "
+                                        "and the opening leads.", blocks)],
+                  source=source)
 
 
 def write_game_page(title: str, tables: dict[str, pl.DataFrame], out: str | Path, *,
