@@ -555,8 +555,8 @@ def play_game(policies: list[str], deals: int, *, seed: int = 0,
         _record_outcome(sheet, st, k)
     game = GameRecord(header, records)
     score = replay_game(game)
-    for d, s in zip(records, score.scores, strict=True):
-        d.update({key: _tidy(v) for key, v in s.items()})
+    for d, written in zip(records, score.scores, strict=True):
+        d.update({key: _tidy(v) for key, v in written.items()})
     game.header["result"] = [round(float(x), 2) for x in score.sheet.settle()]
     return game
 

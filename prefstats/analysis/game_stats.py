@@ -196,8 +196,8 @@ def luck_and_skill(game: GameRecord, finals: list[np.ndarray], *,
         st = final[0]
         before = _settled(sheet)
         players = [BuiltinPlayer(reference) for _ in range(3)]
-        for s, p in enumerate(players):
-            p.start_deal(seat_key(np.uint64(seed), k, s))
+        for s, player in enumerate(players):
+            player.start_deal(seat_key(np.uint64(seed), k, s))
         ref = play_hand_reference(st, players, variant, sheet)
         other = copy.deepcopy(sheet)
         _record_outcome(other, ref, k)
