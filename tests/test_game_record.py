@@ -21,6 +21,7 @@ from prefstats.analysis.game import (
     parse_game_json,
     parse_game_text,
     place_of,
+    play_game,
     player_losses,
     replay_game,
 )
@@ -74,12 +75,15 @@ def test_the_example_has_a_misere_and_a_raspasy(game):
 
 def test_the_sheet_is_the_deals_recorded_in_order(game):
     replayed = replay_game(game)
-    # Deal 3: Vera (place 2, first hand of the third deal) names 6♦ and both defenders
-    # pass: she is credited a six's price, 2, in her pool, nothing else moves for her.
-    assert game.deals[2]["contract"] == "6♦" and game.deals[2]["whist"] == ["pass", "pass"]
-    before, after = replayed.scores[1], replayed.scores[2]
-    assert after["pool"][2] - before["pool"][2] == 2
-    assert after["mountain"] == before["mountain"]
+    # A misère: the declarer is credited its price, 10, in his pool when he takes no
+    # trick, else 10 a trick on his mountain (Sochi); nothing else moves for him.
+    k = next(i for i, d in enumerate(game.deals) if d.get("contract") == "misère")
+    declarer = place_of(k, int(replayed.finals[k][0]["declarer"]))
+    taken = int(replayed.finals[k][0]["tricks"][int(replayed.finals[k][0]["declarer"])])
+    before = replayed.scores[k - 1] if k else {"pool": [0] * 3, "mountain": [0] * 3}
+    after = replayed.scores[k]
+    assert after["pool"][declarer] - before["pool"][declarer] == (0 if taken else 10)
+    assert after["mountain"][declarer] - before["mountain"][declarer] == 10 * taken
     # The same outcomes through the score sheet's own file reader, deal by deal.
     outcomes = []
     for k, final in enumerate(replayed.finals):
@@ -99,18 +103,20 @@ def test_the_sheet_is_the_deals_recorded_in_order(game):
                      for i, c in enumerate(calls)}
             outcomes.append({"type": "game", "declarer": declarer, "contract": contract,
                              "tricks": tricks, "whist": whist})
-    sheet = sheet_from_records({"variant": "sochi", "pool_target": 10, "deals": outcomes})
+    sheet = sheet_from_records({"variant": "sochi", "pool_target": game.header["pool_target"],
+                                "deals": outcomes})
     assert sheet.settle().tolist() == pytest.approx(replayed.sheet.settle().tolist())
-    assert replayed.sheet.finished
     assert replayed.sheet.settle().round(2).tolist() == game.header["result"]
 
 
-def test_a_deal_after_the_end_of_the_pulka_is_refused(game):
-    extra = {**copy.deepcopy(game.deals[0]), "deal": len(game.deals) + 1}
+def test_a_deal_after_the_end_of_the_pulka_is_refused():
+    ended = play_game(["heuristic"] * 3, 40, seed=1, pool_target=2)
+    assert replay_game(ended).sheet.finished
+    extra = {**copy.deepcopy(ended.deals[0]), "deal": len(ended.deals) + 1}
     for key in ("pool", "mountain", "whists"):
         del extra[key]
-    text = _corrupt(game, lambda d: d["deals"].append(extra))
-    with pytest.raises(RecordError, match=rf"deal {len(game.deals) + 1}.*the pulka was over"):
+    text = _corrupt(ended, lambda d: d["deals"].append(extra))
+    with pytest.raises(RecordError, match=rf"deal {len(ended.deals) + 1}.*the pulka was over"):
         replay_game(parse_game_json(text, "pulka.json"))
 
 
@@ -189,15 +195,21 @@ def test_the_command_line_analyses_a_game_and_writes_its_tables(game, tmp_path):
                                       "--out", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
     assert "Anna:" in result.output and "decisions with a choice" in result.output
+    assert "= luck" in result.output and "rating" in result.output
     out = tmp_path / "out"
-    assert {p.name for p in out.iterdir()} == {"decisions.csv", "losses.csv", "players.csv",
-                                              "score.csv", "index.md"}
+    tables = {"decisions", "losses", "players", "score", "timeline", "mistakes", "leads"}
+    assert {p.name for p in out.iterdir()} >= {f"{t}.{x}" for t in tables
+                                               for x in ("csv", "parquet")} | {
+        "index.html", "report.md", "timeline.png", "players.png"}
     import polars as pl
 
     players = pl.read_csv(out / "players.csv")
     assert players["name"].to_list() == game.names()
     assert players["result"].sum() == pytest.approx(0, abs=1e-6)
-    assert "## Loss by decision type" in (out / "index.md").read_text("utf-8")
+    assert (players["luck"] + players["skill"]).to_list() == pytest.approx(
+        players["result"].to_list())
+    page = (out / "index.html").read_text("utf-8")
+    assert "Loss by decision type" in page and "The worst mistakes" in page
 
 
 def test_the_command_line_refuses_a_corrupt_game(game, tmp_path):

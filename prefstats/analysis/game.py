@@ -44,9 +44,13 @@ from prefstats.game import engine
 from prefstats.game.auction import WHIST_CALL_NAMES, call_name
 from prefstats.game.cards import card_name, format_cards
 from prefstats.game.codes import GAME, MISERE_GAME, RASPASY
-from prefstats.game.contracts import Contract
+from prefstats.game.contracts import TRUMP, Contract
+from prefstats.game.deal import deal as deal_stream
 from prefstats.game.scoring import ScoreSheet
 from prefstats.game.variants import Variant, get_variant
+from prefstats.players.builtin import BuiltinPlayer
+from prefstats.sim.play import play_hand, seat_key
+from prefstats.solver import card_values_batch
 
 HEADER_FIELDS = ("variant", "names", "pool_target", "comment", "result")
 SCORE_FIELDS = ("pool", "mountain", "whists")
@@ -472,6 +476,91 @@ def record_of_state(st, lay: str | None = None) -> dict:
     return out
 
 
+class RecordingPlayer(BuiltinPlayer):
+    """A built-in player that plays open deals card by card (so every card is in the
+    history, as a record needs) and notes a lone whister's lay in ``lays``. A policy
+    that settles open deals double dummy (the drivers' one solver call) plays a
+    double-dummy best card there instead, the lowest on a tie: the same tricks."""
+
+    def __init__(self, policy: str, lays: list[str]) -> None:
+        super().__init__(policy)
+        self.sees_all = self.double_dummy_open  # the open hands, for the solver
+        self.double_dummy_open = False
+        self.lays = lays
+
+    def act(self, obs) -> int:
+        if self.sees_all and int(obs.phase) == engine.PLAY and int(obs.open):
+            return _double_dummy_card(obs.state)
+        action = super().act(obs)
+        if int(obs.phase) == engine.LAY:
+            self.lays.append(("closed", "open")[action])
+        return action
+
+
+def _double_dummy_card(st) -> int:
+    """A double-dummy best card for the seat to move in state ``st``: most tricks to
+    the declarer when it is his card (fewest on misère), fewest to a defender's."""
+    misere = int(st["kind"]) == MISERE_GAME
+    declarer = int(st["declarer"])
+    trump = int(TRUMP[int(st["contract"])])
+    trick = [int(c) for c in st["trick_cards"][: int(st["n_in_trick"])]]
+    values = card_values_batch([[int(h) for h in st["hands"][:3]]],
+                               trump=None if trump < 0 else trump, leader=int(st["leader"]),
+                               declarer=declarer, trick=trick, misere=misere)[0].astype(int)
+    legal = np.flatnonzero(values >= 0)
+    mover = (int(st["leader"]) + len(trick)) % 3
+    sign = 1 if (mover == declarer) != misere else -1
+    return int(legal[np.argmax(sign * values[legal])])
+
+
+def _tidy(figures):
+    """Sheet figures as written: whole numbers without a decimal point."""
+    if isinstance(figures, list):
+        return [_tidy(x) for x in figures]
+    return int(figures) if float(figures).is_integer() else figures
+
+
+def play_game(policies: list[str], deals: int, *, seed: int = 0,
+              pool_target: int | None = None, names: list[str] | None = None,
+              variant: str = "sochi") -> GameRecord:
+    """A game record of a pulka played by built-in players (``policies``: each place's
+    ``random``, ``heuristic`` or ``pimc``) through the Python driver: the first
+    ``deals`` deals of the deal stream of ``seed`` (fewer if the pulka ends at
+    ``pool_target``), each player keyed by the seed, the deal and his seat; the sheet is
+    written after every deal and its settlement as the ``result``.
+
+    >>> game = play_game(["random"] * 3, 2, seed=1)
+    >>> len(game.deals), replay_game(game).sheet.deals
+    (2, 2)
+    """
+    rules = get_variant(variant)
+    header: dict = {"variant": variant, "names": list(names or [f"player {p}"
+                                                                for p in range(3)])}
+    if pool_target is not None:
+        header["pool_target"] = pool_target
+    sheet = ScoreSheet(rules, pool_target)
+    dealt = deal_stream(deals, seed=seed)
+    records: list[dict] = []
+    for k in range(deals):
+        if sheet.finished:
+            break
+        lays: list[str] = []
+        players = [RecordingPlayer(policies[place_of(k, s)], lays) for s in range(3)]
+        for s, p in enumerate(players):
+            p.start_deal(seat_key(np.uint64(seed), dealt.index[k], s))
+        st = play_hand(dealt.hands[k], dealt.talon[k], players, rules,
+                       talon_first=dealt.talon_first[k], raspasy_step=sheet.raspasy_step,
+                       sheet=sheet)
+        records.append({"deal": k + 1, **record_of_state(st, lays[0] if lays else None)})
+        _record_outcome(sheet, st, k)
+    game = GameRecord(header, records)
+    score = replay_game(game)
+    for d, written in zip(records, score.scores, strict=True):
+        d.update({key: _tidy(v) for key, v in written.items()})
+    game.header["result"] = [round(float(x), 2) for x in score.sheet.settle()]
+    return game
+
+
 # ---- analysing -----------------------------------------------------------------------
 
 #: The decision types of a game's report, in order.
@@ -582,47 +671,3 @@ def score_table(game: GameRecord, replayed: Replayed) -> pl.DataFrame:
                          "whists_written": float(sum(score["whists"][p])),
                          "whists_against": float(sum(r[p] for r in score["whists"]))})
     return pl.DataFrame(rows)
-
-
-def write_game_report(game: GameRecord, frame: pl.DataFrame, out: str | Path, *,
-                      deals: int, policy: str) -> Path:
-    """The tidy tables (``decisions.csv``, ``losses.csv``, ``players.csv``,
-    ``score.csv``) and ``index.md`` of one analysed game in folder ``out``."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    names = game.names()
-    replayed = replay_game(game)
-    by_type, totals = player_losses(frame, names)
-    result = replayed.sheet.settle()
-    totals = totals.with_columns(pl.Series("result", [float(r) for r in result]))
-    frame.with_columns(pl.col("alternatives").map_elements(
-        lambda a: json.dumps(a.to_list() if hasattr(a, "to_list") else a, ensure_ascii=False),
-        return_dtype=pl.Utf8)).write_csv(out / "decisions.csv")
-    by_type.write_csv(out / "losses.csv")
-    totals.write_csv(out / "players.csv")
-    score_table(game, replayed).write_csv(out / "score.csv")
-    lines = [f"# {game.source}: {len(game.deals)} deals, {game.header.get('variant', 'sochi')}",
-             "", f"Calls valued by rollouts of {deals} deals with the {policy} policy; "
-             "cards and discards double dummy. Loss: whists to the deciding player (to his "
-             "side for double-dummy rows), the best option minus the one made.", "",
-             "| player | result | decisions | whists lost | mean loss per decision |",
-             "|---|---:|---:|---:|---:|"]
-    for r in totals.iter_rows(named=True):
-        mean = "" if r["mean_loss"] is None else f"{r['mean_loss']:.3f}"
-        lines.append(f"| {r['name']} | {r['result']:+.2f} | {r['decisions']} | "
-                     f"{r['loss']:.2f} | {mean} |")
-    lines += ["", "## Loss by decision type", "",
-              "| player | type | decisions | whists lost | mean |", "|---|---|---:|---:|---:|"]
-    for r in by_type.iter_rows(named=True):
-        lines.append(f"| {r['name']} | {r['type']} | {r['decisions']} | {r['loss']:.2f} | "
-                     f"{r['mean_loss']:.3f} |")
-    worst = (frame.filter(pl.col("loss") > 0).sort("loss", descending=True).head(10))
-    if worst.height:
-        lines += ["", "## The largest losses", "",
-                  "| deal | player | field | done | best | loss | by |",
-                  "|---:|---|---|---|---|---:|---|"]
-        for r in worst.iter_rows(named=True):
-            lines.append(f"| {r['deal']} | {r['name']} | {r['field']} | {r['done']} | "
-                         f"{r['best']} | {r['loss']:.2f} | {r['method']} |")
-    (out / "index.md").write_text("\n".join(lines) + "\n", "utf-8")
-    return out

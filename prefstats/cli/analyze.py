@@ -126,13 +126,11 @@ def _analyze_games(path, variant, deals, seed, policy, condition, out) -> None:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from prefstats.analysis.game import (
-        analyze_game,
-        is_game_file,
-        load_game,
-        player_losses,
-        write_game_report,
-    )
+    import prefstats
+    from prefstats.analysis.game import analyze_game, is_game_file, load_game
+    from prefstats.analysis.game_stats import game_tables, rating_scale
+    from prefstats.reports.charts import source_line
+    from prefstats.reports.game import write_game_page
     from prefstats.sim.rollout import POLICIES
 
     if variant is not None:
@@ -163,12 +161,29 @@ def _analyze_games(path, variant, deals, seed, policy, condition, out) -> None:
                                  condition=condition, progress=tick)
         folder = Path(out) / file.stem if out and len(files) > 1 else \
             Path(out or Path("analysis") / file.stem)
-        write_game_report(game, frame, folder, deals=deals, policy=policy)
-        _, totals = player_losses(frame, game.names())
+        tables = game_tables(game, frame, seed=seed)
+        scale = rating_scale()
+        bands = ", ".join(f"{name} up to {top:g}" if top != float("inf") else f"{name} above"
+                          for name, top in scale.bands)
+        meta = [f"{len(game.deals)} deals, {game.header.get('variant', 'sochi')}; calls valued "
+                f"by rollouts of {deals} deals with the {policy} policy ({condition} "
+                f"conditioning), cards and discards double dummy",
+                f"loss: whists to the deciding player (to his side for double-dummy rows), "
+                f"the best option minus the one made; rating: each loss capped at "
+                f"{scale.cap:.1f} whists"]
+        source = source_line(version=prefstats.__version__, deals=f"{len(game.deals)} deals",
+                             seed=seed, command=f"prefstats analyze {file.name} --deals {deals}")
+        write_game_page(f"{file.name}: the game analysed", tables, folder, meta=meta,
+                        bands=bands, source=source)
         typer.echo(f"{file.name}: {len(game.deals)} deals, calls valued by {deals} rollout "
                    f"deals ({policy} policy)")
-        for r in totals.iter_rows(named=True):
-            mean = "-" if r["mean_loss"] is None else f"{r['mean_loss']:.3f}"
-            typer.echo(f"  {r['name']}: {r['loss']:.2f} whists lost in {r['decisions']} "
-                       f"decisions with a choice, {mean} a decision")
+        for r in tables["players"].iter_rows(named=True):
+            rating = "-" if r["rating"] is None else f"{r['rating']:.0f} ({r['band']})"
+            lead = "-" if r["lead_dd"] is None else (
+                f"{r['lead_dd']:.0%} of {r['leads']} double-dummy best, "
+                f"{r['lead_search']:.0%} as the search player")
+            typer.echo(f"  {r['name']}: result {r['result']:+.1f} = luck {r['luck']:+.1f} "
+                       f"+ skill {r['skill']:+.1f}; rating {rating} over {r['choices']} real "
+                       f"choices; {r['loss']:.2f} whists lost in {r['decisions']} decisions "
+                       f"with a choice; leads {lead}")
         typer.echo(f"  tables and page: {folder}")

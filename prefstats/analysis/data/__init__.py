@@ -1,0 +1,1 @@
+"""Shipped data of the game analysis (the rating calibration)."""

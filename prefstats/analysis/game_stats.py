@@ -1,0 +1,282 @@
+"""A whole game's figures from its analysed decisions (:func:`~prefstats.analysis.game.
+analyze_game`): each player's performance rating, opening-lead accuracy, luck against
+skill, and the game's worst mistakes (``docs/ANALYZE.md``, "A whole game").
+
+- **Rating**: the mean loss per decision that had a real choice (more than one legal
+  option, and options that were not all worth the same), each decision's loss capped at
+  :attr:`RatingScale.cap` whists -- one decisive trick of the cheapest game -- so that
+  a misère card (its tricks cost the declarer's side tens of whists each under
+  double-dummy valuation) counts as one bad mistake, not as a game's worth of them;
+  times :attr:`RatingScale.scale` (whists per 100 decisions). Lower is better. Bands
+  (``strong``, ``average``, ``beginner``) come from ``data/rating.toml``, written by
+  ``scripts/calibrate_rating.py`` from simulated pulkas of the search, heuristic and
+  random players.
+- **Lead accuracy**: the share of a player's opening leads (the first card of a played
+  game) that were double-dummy best, and the share that agree with the search player
+  (``pimc``) at the same position.
+- **Luck and skill**: each deal's change of the settled sheet is split into what a
+  reference player (the built-in heuristic at all three seats, with the same cards,
+  seat and sheet) would have scored -- luck -- and the difference -- skill, what the
+  decisions at the table cost or gained him. Both sum over the deals, and the sheet's
+  settlement after deal k telescopes, so luck + skill is the settled result exactly.
+"""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+import numpy as np
+import polars as pl
+
+from prefstats.analysis.analyze import Step, replay
+from prefstats.analysis.game import (
+    GameRecord,
+    _record_outcome,
+    game_variant,
+    player_losses,
+    replay_game,
+    score_table,
+)
+from prefstats.errors import OptionError
+from prefstats.game import engine
+from prefstats.game.cards import card_name, format_cards
+from prefstats.game.scoring import ScoreSheet
+from prefstats.game.variants import Variant
+from prefstats.players.base import Observation
+from prefstats.players.builtin import POLICIES, BuiltinPlayer, seat_key
+from prefstats.sim.play import play_hand
+
+#: Options closer in value than this (whists) are worth the same.
+EQUAL = 1e-9
+#: The calibration written by ``scripts/calibrate_rating.py``.
+RATING_FILE = "rating.toml"
+
+
+@dataclass(frozen=True)
+class RatingScale:
+    """How a rating is made and read: each decision's loss capped at ``cap`` whists,
+    the mean times ``scale``; ``bands`` (name, highest rating) from the best up, the
+    last open-ended; ``calibration`` the mean rating of each calibrated player."""
+
+    cap: float
+    scale: float
+    bands: tuple[tuple[str, float], ...]
+    calibration: dict
+    source: str
+
+    def band(self, rating: float | None) -> str | None:
+        if rating is None:
+            return None
+        for name, top in self.bands:
+            if rating <= top:
+                return name
+        return self.bands[-1][0]
+
+
+@cache
+def rating_scale() -> RatingScale:
+    """The shipped calibration (``prefstats/analysis/data/rating.toml``)."""
+    text = resources.files("prefstats.analysis.data").joinpath(RATING_FILE).read_text("utf-8")
+    data = tomllib.loads(text)
+    bands = tuple((b["name"], float(b["up_to"])) for b in data["bands"])
+    return RatingScale(float(data["cap"]), float(data["scale"]), bands,
+                       data.get("calibration", {}), data.get("source", ""))
+
+
+def real_choices(frame: pl.DataFrame) -> pl.DataFrame:
+    """The valued rows whose options were not all worth the same (a forced decision --
+    one legal option -- is not a row of the analysis at all)."""
+    values = pl.col("alternatives").list.eval(pl.element().struct.field("value"))
+    return frame.filter(pl.col("loss").is_not_null()).filter(
+        (values.list.max() - values.list.min()) > EQUAL)
+
+
+def player_ratings(frame: pl.DataFrame, names: list[str],
+                   scale: RatingScale | None = None) -> pl.DataFrame:
+    """Per place: ``choices`` (decisions with a real choice), ``capped_loss`` (their
+    summed loss, each capped), ``rating`` and its ``band``; no choices, no rating."""
+    scale = scale or rating_scale()
+    real = real_choices(frame).with_columns(pl.col("loss").clip(0, scale.cap).alias("capped"))
+    per = real.group_by("player").agg(pl.len().alias("choices"),
+                                      pl.col("capped").sum().alias("capped_loss"))
+    base = pl.DataFrame({"player": list(range(3)), "name": names},
+                        schema={"player": pl.Int64, "name": pl.Utf8})
+    out = base.join(per, on="player", how="left").with_columns(
+        pl.col("choices").fill_null(0).cast(pl.Int64),
+        pl.col("capped_loss").fill_null(0.0))
+    rating = [None if n == 0 else scale.scale * c / n
+              for n, c in zip(out["choices"], out["capped_loss"], strict=True)]
+    return out.with_columns(pl.Series("rating", rating, dtype=pl.Float64),
+                            pl.Series("band", [scale.band(r) for r in rating], dtype=pl.Utf8))
+
+
+def deal_steps(game: GameRecord, variant: Variant | None = None) -> list[list[Step]]:
+    """Every deal's recorded decisions (:func:`~prefstats.analysis.analyze.replay`)."""
+    variant = variant or game_variant(game)
+    return [replay(game.deal_record(k), variant)[0] for k in range(len(game.deals))]
+
+
+def search_choice(step: Step, variant: Variant, key: int) -> int:
+    """What the search player (``pimc``) decides at ``step``, keyed by ``key``."""
+    obs = np.zeros(1, dtype=engine.OBSERVATION)
+    engine.observe(step.state.copy()[0], engine.rules_array(variant), obs[0])
+    player = BuiltinPlayer("pimc")
+    player.start_deal(key)
+    return int(player.act(Observation(obs[0].copy(), variant)))
+
+
+def lead_table(game: GameRecord, frame: pl.DataFrame, steps: list[list[Step]], *,
+               search: bool = True, seed: int = 0) -> pl.DataFrame:
+    """One row per opening lead valued double dummy: who led (``player``), the card
+    (``done``), ``best`` (double dummy), whether it was among the double-dummy best
+    (``dd_best``), and with ``search`` the search player's lead at the same position
+    (``search``), whether the player's lead agrees with it and whether it was
+    double-dummy best."""
+    variant = game_variant(game)
+    leads = frame.filter((pl.col("type") == "opening lead")
+                         & (pl.col("method") == "double dummy"))
+    rows = []
+    for r in leads.iter_rows(named=True):
+        values = {a["option"]: a["value"] for a in r["alternatives"]}
+        top = max(values.values())
+        row = {"deal": r["deal"], "player": r["player"], "name": r["name"], "done": r["done"],
+               "best": r["best"], "dd_best": values[r["done"]] >= top - EQUAL}
+        if search:
+            k = r["deal"] - 1
+            step = steps[k][r["step"]]
+            card = card_name(search_choice(step, variant,
+                                           int(seat_key(np.uint64(seed), k, step.seat))))
+            row.update(search=card, agrees=card == r["done"],
+                       search_dd_best=values[card] >= top - EQUAL)
+        rows.append(row)
+    schema = {"deal": pl.Int64, "player": pl.Int64, "name": pl.Utf8, "done": pl.Utf8,
+              "best": pl.Utf8, "dd_best": pl.Boolean}
+    if search:
+        schema |= {"search": pl.Utf8, "agrees": pl.Boolean, "search_dd_best": pl.Boolean}
+    return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+def lead_accuracy(leads: pl.DataFrame, names: list[str]) -> pl.DataFrame:
+    """Per place: ``leads``, the share double-dummy best (``lead_dd``) and, when the
+    search player was asked, the share agreeing with it (``lead_search``) and the
+    search player's own double-dummy share on the same positions (``search_dd``)."""
+    aggs = [pl.len().alias("leads"), pl.col("dd_best").mean().alias("lead_dd")]
+    if "agrees" in leads.columns:
+        aggs += [pl.col("agrees").mean().alias("lead_search"),
+                 pl.col("search_dd_best").mean().alias("search_dd")]
+    per = leads.group_by("player").agg(aggs)
+    base = pl.DataFrame({"player": list(range(3)), "name": names},
+                        schema={"player": pl.Int64, "name": pl.Utf8})
+    return base.join(per, on="player", how="left").with_columns(
+        pl.col("leads").fill_null(0).cast(pl.Int64))
+
+
+def _settled(sheet: ScoreSheet) -> np.ndarray:
+    """The sheet's settlement as it stands, the race bonuses once it is over."""
+    return sheet.value() + sheet.race_bonuses()
+
+
+def luck_and_skill(game: GameRecord, finals: list[np.ndarray], *,
+                   reference: str = "heuristic", seed: int = 0) -> pl.DataFrame:
+    """One row per deal and place: ``score`` (the settled sheet after the deal),
+    ``result`` (the deal's change of it), ``luck`` (the change had the ``reference``
+    player sat at all three seats with the same cards, on the same sheet) and ``skill``
+    (``result - luck``). Summed over the deals, luck + skill = the settled result."""
+    if reference not in POLICIES:
+        raise OptionError(f"reference must be one of {', '.join(POLICIES)}, got {reference!r}")
+    variant = game_variant(game)
+    sheet = ScoreSheet(variant, game.header.get("pool_target"))
+    names = game.names()
+    rows = []
+    for k, final in enumerate(finals):
+        st = final[0]
+        before = _settled(sheet)
+        players = [BuiltinPlayer(reference) for _ in range(3)]
+        for s, player in enumerate(players):
+            player.start_deal(seat_key(np.uint64(seed), k, s))
+        ref = play_hand_reference(st, players, variant, sheet)
+        other = copy.deepcopy(sheet)
+        _record_outcome(other, ref, k)
+        luck = _settled(other) - before
+        _record_outcome(sheet, st, k)
+        after = _settled(sheet)
+        for p in range(3):
+            rows.append({"deal": k + 1, "player": p, "name": names[p],
+                         "score": float(after[p]), "result": float(after[p] - before[p]),
+                         "luck": float(luck[p]),
+                         "skill": float(after[p] - before[p] - luck[p])})
+    return pl.DataFrame(rows)
+
+
+def play_hand_reference(st, players, variant: Variant, sheet: ScoreSheet):
+    """The deal of final state ``st`` (its cards as dealt, its talon) played anew by
+    ``players`` at the sheet's raspasy step."""
+    return play_hand([int(h) for h in st["dealt"][:3]], int(st["talon"]), players, variant,
+                     talon_first=int(st["talon_first"]), raspasy_step=sheet.raspasy_step,
+                     sheet=sheet)
+
+
+def luck_totals(per_deal: pl.DataFrame, names: list[str]) -> pl.DataFrame:
+    """Per place: the settled ``result`` and its ``luck`` and ``skill`` parts."""
+    per = per_deal.group_by("player").agg(pl.col("result").sum(), pl.col("luck").sum(),
+                                          pl.col("skill").sum())
+    base = pl.DataFrame({"player": list(range(3)), "name": names},
+                        schema={"player": pl.Int64, "name": pl.Utf8})
+    return base.join(per, on="player", how="left")
+
+
+def worst_mistakes(frame: pl.DataFrame, steps: list[list[Step]], n: int = 10,
+                   per_player: int = 3) -> pl.DataFrame:
+    """The ``n`` largest losses of the game and each player's ``per_player`` largest,
+    largest first: where (deal, field), who, the position (the deciding hand and the
+    cards on the table), the choice made, the better one and the gain in whists had he
+    made it."""
+    lost = frame.filter(pl.col("loss") > EQUAL).sort("loss", descending=True)
+    keep = lost.head(n).select("deal", "step", "decision")
+    for p in range(3):
+        keep = pl.concat([keep, lost.filter(pl.col("player") == p).head(per_player)
+                          .select("deal", "step", "decision")])
+    worst = lost.join(keep.unique(), on=["deal", "step", "decision"], how="semi").sort(
+        "loss", descending=True)
+    rows = []
+    for r in worst.iter_rows(named=True):
+        st = steps[r["deal"] - 1][r["step"]].state[0]
+        trick = [card_name(int(c)) for c in st["trick_cards"][: int(st["n_in_trick"])]] \
+            if int(st["phase"]) == engine.PLAY else []
+        rows.append({"deal": r["deal"], "player": r["player"], "name": r["name"],
+                     "type": r["type"], "field": r["field"],
+                     "hand": format_cards(int(st["hands"][r["seat"]])),
+                     "table": " ".join(trick), "done": r["done"], "best": r["best"],
+                     "gain": r["loss"], "gain_se": r["loss_se"], "method": r["method"]})
+    schema = {"deal": pl.Int64, "player": pl.Int64, "name": pl.Utf8, "type": pl.Utf8,
+              "field": pl.Utf8, "hand": pl.Utf8, "table": pl.Utf8, "done": pl.Utf8,
+              "best": pl.Utf8, "gain": pl.Float64, "gain_se": pl.Float64,
+              "method": pl.Utf8}
+    return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+
+def game_tables(game: GameRecord, frame: pl.DataFrame, *, seed: int = 0,
+                search: bool = True) -> dict[str, pl.DataFrame]:
+    """The tidy tables of an analysed game: ``players`` (per place: the settled result
+    and its luck and skill, the rating and band, lead accuracy, the raw loss),
+    ``losses`` (by decision type), ``timeline`` (per deal and place: the settled score
+    and the deal's result, luck and skill), ``score`` (the sheet after each deal),
+    ``mistakes``, ``leads`` and ``decisions`` (every analysed decision)."""
+    names = game.names()
+    replayed = replay_game(game)
+    steps = deal_steps(game)
+    by_type, totals = player_losses(frame, names)
+    timeline = luck_and_skill(game, replayed.finals, seed=seed)
+    leads = lead_table(game, frame, steps, search=search, seed=seed)
+    players = (luck_totals(timeline, names)
+               .join(player_ratings(frame, names).drop("name"), on="player")
+               .join(lead_accuracy(leads, names).drop("name"), on="player")
+               .join(totals.drop("name"), on="player"))
+    return {"players": players, "losses": by_type, "timeline": timeline,
+            "score": score_table(game, replayed), "mistakes": worst_mistakes(frame, steps),
+            "leads": leads, "decisions": frame}

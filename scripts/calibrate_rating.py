@@ -1,0 +1,126 @@
+"""Calibrate the performance rating of a whole game (prefstats/analysis/game_stats.py):
+write prefstats/analysis/data/rating.toml, the cap, the scale and the bands, from
+simulated pulkas of the search player (pimc), the built-in heuristic and the random
+player, each at all three places of its own pulkas.
+
+The cap on one decision's loss is a rule figure, not a fit: what one decisive trick of
+the cheapest game is worth to its declarer (6♠ made against 6♠ one down, both
+defenders whisting), in whists of the variant's settlement. Each pulka is the first
+``--deals`` deals of the seed's deal stream (pulka ``j`` of every player: seed
+``--seed + j``, the same cards), analysed with ``--rollout`` rollout deals per call
+decision; a pulka's rating is its three players' capped loss over their real choices.
+The bands' edges are the midpoints between the players' mean ratings: ``strong`` up
+to midway from search to heuristic, ``average`` up to midway from heuristic to random,
+``beginner`` beyond. The script also prints, pulka by pulka (the same cards), how often the
+search player rates better than the heuristic (or ties: the two differ only in the card
+play of closed deals) and the heuristic better than random, and the mean gaps.
+
+    python scripts/calibrate_rating.py --pulkas 12 --deals 10 --rollout 50
+    python scripts/calibrate_rating.py --pulkas 200 --deals 10 --check   # order only
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+
+from prefstats.analysis.game import analyze_game, play_game
+from prefstats.analysis.game_stats import RatingScale, player_ratings
+from prefstats.game.codes import GAME, W_WHIST
+from prefstats.game.contracts import parse_contract
+from prefstats.game.scoring import deal_values, score_batch
+from prefstats.game.variants import get_variant
+
+PLAYERS = ("pimc", "heuristic", "random")
+BANDS = ("strong", "average", "beginner")
+SCALE = 100.0  # whists per 100 decisions
+OUT = Path(__file__).parents[1] / "prefstats" / "analysis" / "data" / "rating.toml"
+
+
+def decisive_trick(variant_name: str = "sochi") -> float:
+    """Whists to the declarer between 6♠ made and 6♠ one down, both whisting."""
+    v = get_variant(variant_name)
+    six = parse_contract("6♠").code
+    made, down = (deal_values(v, *score_batch(v, GAME, 0, six, [t], W_WHIST, W_WHIST))[0, 0]
+                  for t in ([6, 2, 2], [5, 2, 3]))
+    return float(made - down)
+
+
+def pulka_rating(policy: str, seed: int, deals: int, rollout: int, scale: RatingScale
+                 ) -> tuple[float, int]:
+    """The rating of one pulka of ``policy`` at every place, and its real choices."""
+    game = play_game([policy] * 3, deals, seed=seed)
+    frame = analyze_game(game, deals=rollout, seed=seed)
+    r = player_ratings(frame, game.names(), scale)
+    n = int(r["choices"].sum())
+    return scale.scale * float(r["capped_loss"].sum()) / max(n, 1), n
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--pulkas", type=int, default=12, help="Pulkas per player.")
+    parser.add_argument("--deals", type=int, default=10, help="Deals per pulka.")
+    parser.add_argument("--rollout", type=int, default=50,
+                        help="Rollout deals per call decision.")
+    parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--check", action="store_true",
+                        help="Only report the order of the players; write nothing.")
+    parser.add_argument("--out", default=str(OUT))
+    args = parser.parse_args()
+    cap = decisive_trick()
+    scale = RatingScale(cap, SCALE, (("all", math.inf),), {}, "")
+    ratings: dict[str, list[float]] = {p: [] for p in PLAYERS}
+    choices = {p: 0 for p in PLAYERS}
+    start = time.perf_counter()
+    for j in range(args.pulkas):
+        for p in PLAYERS:
+            r, n = pulka_rating(p, args.seed + j, args.deals, args.rollout, scale)
+            ratings[p].append(r)
+            choices[p] += n
+        print(f"pulka {j + 1}/{args.pulkas} ({time.perf_counter() - start:.0f} s): "
+              + ", ".join(f"{p} {ratings[p][-1]:.1f}" for p in PLAYERS), flush=True)
+    a = {p: np.array(ratings[p]) for p in PLAYERS}
+    means = {p: float(a[p].mean()) for p in PLAYERS}
+    ses = {p: float(a[p].std(ddof=1) / math.sqrt(len(a[p]))) if len(a[p]) > 1 else None
+           for p in PLAYERS}
+    order = {}
+    for better, worse in (("pimc", "heuristic"), ("heuristic", "random")):
+        gap = a[worse] - a[better]  # the same cards: paired by pulka
+        order[f"{better}_vs_{worse}"] = {
+            "better": float((gap > 0).mean()), "tied": float((gap == 0).mean()),
+            "worse": float((gap < 0).mean()), "mean_gap": float(gap.mean()),
+            "se": float(gap.std(ddof=1) / math.sqrt(len(gap))) if len(gap) > 1 else None}
+    print(json.dumps({"cap": cap, "mean": means, "se": ses, "pulkas": args.pulkas,
+                      "share_of_pulkas": order,
+                      "seconds": round(time.perf_counter() - start)}, indent=1))
+    if args.check:
+        return
+    edges = [(means["pimc"] + means["heuristic"]) / 2,
+             (means["heuristic"] + means["random"]) / 2]
+    command = (f"scripts/calibrate_rating.py --pulkas {args.pulkas} --deals {args.deals} "
+               f"--rollout {args.rollout} --seed {args.seed}")
+    lines = [f"# Written by {command}: the performance rating of a whole game.",
+             "# cap: one decision's loss counts at most this (whists): one decisive trick of",
+             "# the cheapest game (6 spades made against one down, both whisting, Sochi).",
+             "# scale: rating = scale x mean capped loss per real choice (whists per 100).",
+             "# bands: midpoints between the calibrated players' mean ratings.",
+             f'source = "{command}"', f"cap = {cap!r}", f"scale = {SCALE!r}", ""]
+    for name, top in zip(BANDS, [*edges, math.inf], strict=True):
+        up_to = "inf" if top == math.inf else round(top, 3)
+        lines += ["[[bands]]", f'name = "{name}"', f"up_to = {up_to}", ""]
+    for p in PLAYERS:
+        lines += [f"[calibration.{p}]", f"mean = {means[p]:.3f}",
+                  f"se = {ses[p]:.3f}" if ses[p] is not None else "se = nan",
+                  f"pulkas = {args.pulkas}", f"deals = {args.deals}",
+                  f"choices = {choices[p]}", ""]
+    Path(args.out).write_text("\n".join(lines), "utf-8")
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()

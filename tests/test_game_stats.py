@@ -1,0 +1,107 @@
+"""A whole game's figures: luck and skill sum to the settled result, the rating counts
+real choices with capped losses, lead accuracy and the worst mistakes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from prefstats.analysis.analyze import SCHEMA
+from prefstats.analysis.game import analyze_game, load_game, play_game, replay_game
+from prefstats.analysis.game_stats import (
+    RatingScale,
+    deal_steps,
+    lead_accuracy,
+    lead_table,
+    luck_and_skill,
+    luck_totals,
+    player_ratings,
+    rating_scale,
+    real_choices,
+    worst_mistakes,
+)
+
+EXAMPLE = Path(__file__).parents[1] / "examples" / "pulka.json"
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+@pytest.mark.parametrize("policies", [["random"] * 3, ["heuristic", "random", "pimc"]])
+def test_luck_and_skill_sum_to_the_settled_result(seed, policies):
+    game = play_game(policies, 12, seed=seed, pool_target=6)
+    replayed = replay_game(game)
+    per_deal = luck_and_skill(game, replayed.finals, seed=seed)
+    totals = luck_totals(per_deal, game.names())
+    settled = replayed.sheet.settle()
+    assert (totals["luck"] + totals["skill"]).to_list() == pytest.approx(settled.tolist())
+    assert totals["result"].to_list() == pytest.approx(settled.tolist())
+    last = per_deal.filter(pl.col("deal") == len(game.deals)).sort("player")
+    assert last["score"].to_list() == pytest.approx(settled.tolist())
+    # the luck of a deal is a deal of the same cards: it sums to zero round the table
+    assert per_deal.group_by("deal").agg(pl.col("luck").sum())["luck"].abs().max() < 1e-6
+
+
+def test_the_reference_player_has_no_skill_against_itself():
+    game = play_game(["heuristic"] * 3, 8, seed=5)
+    per_deal = luck_and_skill(game, replay_game(game).finals, seed=5)
+    assert per_deal["skill"].abs().max() < 1e-6
+
+
+def _frame(rows):
+    base = dict.fromkeys(SCHEMA)
+    return pl.DataFrame([base | {"deal": 1, "step": i, "player": p, "decision": "card",
+                                 "loss": loss, "alternatives": [
+                                     {"option": f"c{j}", "value": v, "tricks": None}
+                                     for j, v in enumerate(values)]}
+                         for i, (p, loss, values) in enumerate(rows)],
+                        schema={"deal": pl.Int64, "player": pl.Int64, **SCHEMA})
+
+
+def test_the_rating_counts_real_choices_with_capped_losses():
+    frame = _frame([(0, 0.0, [1.0, 1.0]),        # all options equal: not a real choice
+                    (0, 2.0, [3.0, 1.0]),
+                    (0, 500.0, [0.0, -500.0]),   # a misère card: capped
+                    (1, 0.0, [2.0, 1.0]),
+                    (1, None, [2.0, 1.0])])      # not valued
+    assert real_choices(frame).height == 3
+    scale = RatingScale(10.0, 100.0, (("strong", 1.0), ("average", 600.0),
+                                      ("beginner", float("inf"))), {}, "")
+    r = player_ratings(frame, ["A", "B", "C"], scale)
+    assert r["choices"].to_list() == [2, 1, 0]
+    assert r["rating"].to_list() == [pytest.approx(100 * (2 + 10) / 2), 0.0, None]
+    assert r["band"].to_list() == ["average", "strong", None]
+
+
+def test_the_shipped_calibration_orders_its_bands():
+    scale = rating_scale()
+    tops = [top for _, top in scale.bands]
+    assert [name for name, _ in scale.bands] == ["strong", "average", "beginner"]
+    assert tops == sorted(tops) and scale.cap > 0
+    means = scale.calibration
+    assert means["pimc"]["mean"] <= means["heuristic"]["mean"] < means["random"]["mean"]
+
+
+def test_the_heuristic_rates_better_than_the_random_player():
+    ratings = {}
+    for policy in ("heuristic", "random"):
+        game = play_game([policy] * 3, 4, seed=11)
+        r = player_ratings(analyze_game(game, deals=8, seed=11), game.names())
+        ratings[policy] = r["capped_loss"].sum() / r["choices"].sum()
+    assert ratings["heuristic"] < ratings["random"]
+
+
+def test_leads_and_mistakes_of_the_example():
+    game = load_game(EXAMPLE)
+    game.deals = game.deals[:3]
+    del game.header["result"]
+    frame = analyze_game(game, deals=4)
+    steps = deal_steps(game)
+    leads = lead_table(game, frame, steps)
+    assert leads.height == frame.filter(pl.col("type") == "opening lead").height > 0
+    assert (leads["done"] == leads["best"]).to_list() <= leads["dd_best"].to_list()
+    acc = lead_accuracy(leads, game.names())
+    assert acc["leads"].sum() == leads.height
+    worst = worst_mistakes(frame, steps, n=2, per_player=1)
+    assert worst["gain"].is_sorted(descending=True) and (worst["gain"] > 0).all()
+    assert worst.height >= 2 and all(worst["hand"])
