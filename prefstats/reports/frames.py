@@ -64,19 +64,26 @@ def seat_rows(lf: pl.LazyFrame) -> pl.LazyFrame:
         obligation=code.replace_strict(codes, OBLIGATION.tolist(), return_dtype=pl.Int8),
         declarer_tricks=_pick("tricks", declarer).cast(pl.Int8),
     )
-    per_seat = []
+    # each seat's columns as a list a deal, then exploded: one pass over the deals (a
+    # concat of per-seat queries of the same scan buffers all but the first seat's rows)
+    per_seat: dict[str, list[pl.Expr]] = {k: [] for k in ("seat", "hand", "tricks", "value",
+                                                          "role", "call")}
     for s in seats:
         offset = (s - declarer) % ACTIVE
-        per_seat.append(deal.select(
-            "deal_id", "kind", "level", "obligation", "declarer_tricks", "played",
-            seat=pl.lit(s, pl.Int8), hand=pl.col(f"hand_{s}"),
-            tricks=pl.col(f"tricks_{s}").cast(pl.Int8), value=pl.col(f"value_{s}"),
-            role=pl.when(pl.col("kind") == RASPASY).then(pl.lit("raspasy"))
-            .when(offset == 0).then(pl.lit("declarer")).otherwise(pl.lit("defender")),
-            call=pl.when((pl.col("kind") != GAME) | (offset == 0)).then(None)
-            .when(offset == 1).then(pl.col("first")).otherwise(pl.col("second")),
-        ))
-    return pl.concat(per_seat).with_columns(
+        per_seat["seat"].append(pl.lit(s, pl.Int8))
+        per_seat["hand"].append(pl.col(f"hand_{s}"))
+        per_seat["tricks"].append(pl.col(f"tricks_{s}").cast(pl.Int8))
+        per_seat["value"].append(pl.col(f"value_{s}"))
+        per_seat["role"].append(pl.when(pl.col("kind") == RASPASY).then(pl.lit("raspasy"))
+                                .when(offset == 0).then(pl.lit("declarer"))
+                                .otherwise(pl.lit("defender")))
+        per_seat["call"].append(pl.when((pl.col("kind") != GAME) | (offset == 0)).then(None)
+                                .when(offset == 1).then(pl.col("first"))
+                                .otherwise(pl.col("second")))
+    rows = deal.select("deal_id", "kind", "level", "obligation", "declarer_tricks", "played",
+                       **{k: pl.concat_list(v) for k, v in per_seat.items()}
+                       ).explode(list(per_seat))
+    return rows.with_columns(
         made=pl.when(pl.col("kind") == GAME).then(
             ~pl.col("played") | (pl.col("declarer_tricks") >= pl.col("level")))
         .when(pl.col("kind") == MISERE_GAME).then(pl.col("declarer_tricks") == 0))
