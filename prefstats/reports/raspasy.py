@@ -40,20 +40,17 @@ def cost_unit(variant: Mapping[str, Any]) -> str:
 
 
 def _seat_frame(lf: pl.LazyFrame, variant: Mapping[str, Any]) -> pl.LazyFrame:
-    """One row per raspasy deal and seat: tricks, cost at the recorded step, step (each
-    seat's as a list a deal, exploded: one pass over the deals)."""
+    """One row per raspasy deal and seat: tricks, cost at the recorded step, step."""
     lf = to_codes(lf)
     n = n_players(lf)
-    costs = [pl.col(f"mountain_{s}") if _rates(variant) else
-             pl.sum_horizontal(pl.col(f"whist_{s}_{j}") for j in range(n) if j != s)
-             for s in range(n)]
-    per_seat = {"seat": [pl.lit(s, pl.Int8) for s in range(n)],
-                "tricks": [pl.col(f"tricks_{s}") for s in range(n)],
-                "cost": [c.cast(pl.Float64) for c in costs]}
-    return (lf.filter(pl.col("kind") == RASPASY)
-            .select(**{k: pl.concat_list(v) for k, v in per_seat.items()},
-                    step=pl.col("raspasy_step"))
-            .explode(list(per_seat)))
+    rasp = lf.filter(pl.col("kind") == RASPASY)
+    rows = []
+    for s in range(n):
+        cost = (pl.col(f"mountain_{s}") if _rates(variant) else
+                pl.sum_horizontal(pl.col(f"whist_{s}_{j}") for j in range(n) if j != s))
+        rows.append(rasp.select(seat=pl.lit(s, pl.Int8), tricks=pl.col(f"tricks_{s}"),
+                                cost=cost.cast(pl.Float64), step=pl.col("raspasy_step")))
+    return pl.concat(rows)
 
 
 def raspasy_tricks(lf: pl.LazyFrame) -> pl.DataFrame:
@@ -74,19 +71,16 @@ def raspasy_costs(lf: pl.LazyFrame, variant: Mapping[str, Any]) -> pl.DataFrame:
     raspasy; the last step stands for all later ones), with CI, and the zero-trick
     probability with its Wilson CI."""
     rates = _rates(variant) or [1]
-    # the cost a unit of rate: at step k it is scaled by that step's rate (one pass)
-    recorded = pl.col("step").clip(0, len(rates) - 1).replace_strict(
-        list(range(len(rates))), rates, return_dtype=pl.Float64)
-    per_rate = pl.col("cost") / recorded
-    sums = (_seat_frame(lf, variant).group_by("seat")
-            .agg(*mean_aggs(per_rate, "cost"), (pl.col("tricks") == 0).sum().alias("zero"))
-            .collect())
-    steps = pl.DataFrame({"step": np.arange(1, len(rates) + 1, dtype=np.int8),
-                          "rate": rates}, schema_overrides={"rate": pl.Float64})
-    table = sums.join(steps, how="cross").select(
-        "seat", "step", "cost_n", pl.col("cost") * pl.col("rate"),
-        pl.col("cost_sd") * pl.col("rate"), "zero")
-    table = finish_means(table.sort("seat", "step"), ["cost"])
+    rate_of = pl.Series(np.array(rates, dtype=float))
+    rows = _seat_frame(lf, variant).with_columns(
+        recorded=pl.lit(rate_of).gather(pl.col("step").clip(0, len(rates) - 1)))
+    parts = []
+    for k, rate in enumerate(rates):
+        scaled = rows.select("seat", "tricks", step=pl.lit(k + 1, pl.Int8),
+                             cost=pl.col("cost") * rate / pl.col("recorded"))
+        parts.append(scaled.group_by("seat", "step").agg(
+            *mean_aggs(pl.col("cost"), "cost"), (pl.col("tricks") == 0).sum().alias("zero")))
+    table = finish_means(pl.concat(parts).collect().sort("seat", "step"), ["cost"])
     table = table.rename({"cost_n": "n"})
     return with_proportion(table, "zero", "n", "p_zero").drop("zero").with_columns(
         name=seat_name(pl.col("seat")), enough=pl.col("n") >= MIN_SAMPLES)
