@@ -283,6 +283,32 @@ def cold_start_section(path: Path) -> str:
             + (f"Compile time by warm-up step: {steps}.\n" if steps else ""))
 
 
+def scale_section(path: Path) -> str:
+    """Peak memory by deals (``scripts/bench_scale.py``): the report's and the run's main
+    process's at two sizes each, with the ratio and its limit, and the chart beside."""
+    if not path.is_file():
+        return ""
+    data = json.loads(path.read_text("utf-8"))
+    lines = ["## Memory by deals\n",
+             f"prefstats {data['version']}, {data['date']}; `{data['command']}` on "
+             f"{data['machine']['cpu']} ({data['machine']['load']}).\n",
+             "| measured | deals | peak RSS, GiB | seconds |\n|---|---|---|---|"]
+    for name, key, label in (("report", "peak_gib", "`prefstats report`"),
+                             ("run", "main_peak_gib", "`simulate`, main process")):
+        part = data[name]
+        lines += [f"| {label} | {r['deals']:,} | {r[key]:.2f} | {r['seconds']} |"
+                  for r in sorted(part["sizes"], key=lambda r: r["deals"])]
+    lines.append("")
+    for name, label in (("report", "The report"), ("run", "The run's main process")):
+        part = data[name]
+        lines.append(f"- {label}: the larger size's peak over the smaller's {part['ratio']:.2f}"
+                     f" (at most {part['limit']}): {'pass' if part['pass'] else 'FAIL'}")
+    chart = path.with_suffix(".png")
+    if chart.is_file():
+        lines.append(f"\n![Peak RSS by deals]({chart.relative_to(ROOT).as_posix()})")
+    return "\n".join(lines) + "\n"
+
+
 def results_page() -> str:
     parts = [
         "# Results\n\n"
@@ -308,6 +334,7 @@ def results_page() -> str:
                          "compare_paired.png)\n")
         parts.append("The whole comparison: [reports/compare/report.md]"
                      "(reports/compare/report.md).\n")
+    parts.append(scale_section(ROOT / "reports" / "bench" / "scale.json"))
     parts.append("## The committed reports\n")
     parts.append("| report | version | date | made by |\n|---|---|---|---|")
     for report in sorted((ROOT / "reports").glob("*/report.md")):

@@ -209,3 +209,21 @@ def test_guide_bidding_rules():
     assert lines[1].startswith("- **7: no single threshold**") and "8 points" in lines[1]
     assert lines[2].startswith("- **8 declared never beat passing**")
     assert lines[3] == "- **9**: too few declared deals to say."
+
+
+def test_class_sums_by_slices_add_up_to_the_whole():
+    # the hands are read a slice of deals at a time: any batch gives the same sums, each
+    # seat row counted once
+    from prefstats.reports.frames import class_sums, seat_rows
+
+    value = np.arange(200, dtype=float) % 7
+    lf = deals(200, kind=np.where(np.arange(200) % 3, RASPASY, GAME), declarer=0, contract=0,
+               first=W_WHIST, second=W_PASS, value_1=value, value_2=-value)
+
+    def sums(batch: int) -> pl.DataFrame:
+        got = class_sums(lf, lambda d: seat_rows(d).select("kind", "seat", "hand", "value"),
+                         ("whist",), [("kind", "high_cards")], batch=batch)
+        return next(iter(got.values())).sort("kind", "high_cards")
+
+    whole, sliced = sums(10**6), sums(7)
+    assert whole["n"].sum() == 600 and sliced.equals(whole)

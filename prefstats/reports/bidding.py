@@ -39,9 +39,9 @@ def hand_sums(lf: pl.LazyFrame, by: Sequence[Sequence[str]] = (
     seats' count ``n``, contracts ``made`` and value sums. The hands are classified a
     batch at a time (:func:`~prefstats.reports.frames.class_sums`): memory does not
     grow with the deals. Pass the result to the tables as ``rows`` to classify once."""
-    rows = seat_rows(lf).select(*_KEYS, "seat", "hand", "value", "made")
-    return class_sums(rows, ("bidding", "evaluator", "misere"),
-                      [(*_KEYS, *g) for g in by])
+    return class_sums(lf, lambda deals: seat_rows(deals).select(
+        *_KEYS, "seat", "hand", "value", "made"), ("bidding", "evaluator", "misere"),
+        [(*_KEYS, *g) for g in by])
 
 
 def _sums(lf: pl.LazyFrame, by: Sequence[str], rows: Sums | None) -> pl.DataFrame:

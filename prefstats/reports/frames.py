@@ -1,8 +1,8 @@
 """Long frames the sections share: one row per (deal, active seat), lazily built from a
 dataset's columns, with the hand classes of :mod:`prefstats.reports.classes` added.
 
-:func:`class_sums` classifies the hands a batch at a time and keeps only sums per
-class, so memory does not grow with the number of deals.
+:func:`class_sums` reads and classifies the hands a slice of deals at a time and keeps
+only sums per class, so memory does not grow with the number of deals.
 
 Seats 0, 1, 2 are the active players (with 4 players seat 3, the dealer, takes no
 bid and no whist; with 2, Gusarik, seat 2 is the dummy, which has no row). A seat's
@@ -13,7 +13,7 @@ defender's ``call`` is his whist role (:data:`prefstats.game.auction.W_PASS`, ``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import polars as pl
@@ -100,26 +100,32 @@ def with_classes(df: pl.DataFrame, kinds: tuple[str, ...]) -> pl.DataFrame:
     return df.with_columns(pl.Series(k, v) for k, v in extra.items())
 
 
-def class_sums(rows: pl.LazyFrame, kinds: tuple[str, ...], groups: Sequence[Sequence[str]],
+def class_sums(deals: pl.LazyFrame, rows: Callable[[pl.LazyFrame], pl.LazyFrame],
+               kinds: tuple[str, ...], groups: Sequence[Sequence[str]],
                batch: int = BATCH) -> dict[tuple[str, ...], pl.DataFrame]:
     """For each grouping in ``groups`` (columns of ``rows`` and of the hand classes
     ``kinds``, see :func:`with_classes`), one row per group with the
     :func:`~prefstats.reports.stats.moment_sums` of ``value`` (``n``, ``value``,
-    ``value_sq``) and, when ``rows`` has it, the count of ``made``. The hands are
-    classified ``batch`` rows at a time and only these sums are kept, so memory holds
-    one batch and the groups, whatever the number of deals."""
+    ``value_sq``) and, when the rows have it, the count of ``made``. ``rows`` makes the
+    rows of a slice of ``deals``: the deals are read and classified ``batch`` seat rows
+    at a time (a slice of the scan, which reads only the files that hold it), and only
+    these sums are kept, so memory holds one batch and the groups, whatever the number
+    of deals. (A streaming collect in batches buffers what the classifier has not yet
+    taken: memory that grows with the deals.)"""
     groups = [tuple(g) for g in groups]
-    made = "made" in rows.collect_schema().names()
+    made = "made" in rows(deals).collect_schema().names()
     sums = [*moment_sums(pl.col("value")), *([pl.col("made").sum()] if made else [])]
     totals = [pl.col(c).sum() for c in ("n", "value", "value_sq", *(["made"] if made else []))]
     parts: dict[tuple[str, ...], list[pl.DataFrame]] = {g: [] for g in groups}
-    for df in rows.collect_batches(chunk_size=batch):
-        df = with_classes(df, kinds)
+    size = max(1, batch // ACTIVE)  # deals a batch
+    total = deals.select(pl.len()).collect().item()
+    for start in range(0, total, size):
+        df = with_classes(rows(deals.slice(start, size)).collect(), kinds)
         for g in groups:
             found = parts[g]
             found.append(df.group_by(g).agg(sums))
             if len(found) > 32:  # fold, so the parts do not grow with the deals
                 parts[g] = [pl.concat(found).group_by(g).agg(totals)]
     return {g: pl.concat(found).group_by(g).agg(totals) if found else
-            with_classes(rows.head(0).collect(), kinds).group_by(g).agg(sums)
+            with_classes(rows(deals).head(0).collect(), kinds).group_by(g).agg(sums)
             for g, found in parts.items()}

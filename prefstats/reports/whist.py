@@ -24,10 +24,12 @@ def whist_table(lf: pl.LazyFrame) -> pl.DataFrame:
     call ``c`` in pass, whist, half-whist, ``ev_c`` with ``ev_c_n``, SE and 95% CI, and
     ``gain = ev_whist − ev_pass`` with its CI; ``enough`` when both have
     :data:`~prefstats.reports.stats.MIN_SAMPLES`."""
-    rows = (seat_rows(lf).filter((pl.col("kind") == GAME) & pl.col("call").is_not_null())
-            .select("level", "call", "hand", "value"))
+    def defenders(deals: pl.LazyFrame) -> pl.LazyFrame:
+        return (seat_rows(deals).filter((pl.col("kind") == GAME) & pl.col("call").is_not_null())
+                .select("level", "call", "hand", "value"))
+
     keys = ["level", "high_cards"]
-    sums = class_sums(rows, ("whist",), [("level", "call", "high_cards")])
+    sums = class_sums(lf, defenders, ("whist",), [("level", "call", "high_cards")])
     rows = next(iter(sums.values())).with_columns(pl.col("high_cards").clip(0, MAX_HIGH))
     table = rows.select(keys).unique()
     for call, name in CALL_NAMES.items():
