@@ -82,6 +82,11 @@ def main(argv: list[str] | None = None) -> None:
                          "one, removed)")
     ap.add_argument("--make-run", action="store_true",
                     help="first time `make run` on a fresh clone (set-up included)")
+    ap.add_argument("--only-make-run", action="store_true",
+                    help="time `make run` on a fresh clone and nothing else")
+    ap.add_argument("--clone", type=Path, default=None,
+                    help="where to make the fresh clone, kept afterwards (default: a "
+                         "temporary folder, removed)")
     ap.add_argument("--out", type=Path, default=OUT / "cold_start.json")
     args = ap.parse_args(argv)
     from prefstats import __version__
@@ -105,24 +110,27 @@ def main(argv: list[str] | None = None) -> None:
         }
         figures = {}
         started = machine()
-        commands = {k: " ".join(v[2:]) for k, v in runs.items()}
-        if args.make_run:
-            clone = work / "clone"
+        commands = {} if args.only_make_run else {k: " ".join(v[2:]) for k, v in runs.items()}
+        steps = {}
+        if args.make_run or args.only_make_run:
+            clone = args.clone or work / "clone"
             subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
             seconds, cpu = timed(["make", "run"], {**env, "PYTHONPATH": ""}, clone)
             figures["make run (cold)"] = {"wall": round(seconds, 1), "cpu": round(cpu, 1)}
             commands["make run"] = "git clone … && make run"
             print(f"  {'make run, fresh clone (cold)':32} {seconds:8.1f} s ({cpu:.1f} s of CPU)",
                   flush=True)
-            shutil.rmtree(clone, ignore_errors=True)
+            for path in (cache / "numba").glob("*/compile-times.json"):
+                steps = json.loads(path.read_text("utf-8"))
+            if args.clone is None:
+                shutil.rmtree(clone, ignore_errors=True)
             shutil.rmtree(cache, ignore_errors=True)
-        for phase in ("cold", "warm"):
+        for phase in () if args.only_make_run else ("cold", "warm"):
             for name, command in runs.items():
                 seconds, cpu = timed(command, env, work)
                 figures[f"{name} ({phase})"] = {"wall": round(seconds, 1), "cpu": round(cpu, 1)}
                 print(f"  {name + f' ({phase})':32} {seconds:8.1f} s ({cpu:.1f} s of CPU)",
                       flush=True)
-        steps = {}
         for path in (cache / "numba").glob("*/compile-times.json"):
             steps = json.loads(path.read_text("utf-8"))
         if args.cache is None:
