@@ -17,7 +17,7 @@ from prefstats.game.variants import (
 
 OPTIONS = [f.name for f in dataclasses.fields(Variant) if f.name != "base"]
 #: Every preset at each table size it is played at (Gusarik only two-handed).
-TABLES = [(n, p) for n in PRESETS for p in ((2,) if n == "gusarik" else (3, 4))]
+TABLES = [(n, p) for n in PRESETS for p in ((2,) if n == "gusarik" else (3, 4, 5))]
 
 
 @pytest.mark.parametrize(("name", "players"), TABLES)
