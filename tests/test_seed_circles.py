@@ -94,7 +94,7 @@ def test_b422_once_in_the_dark_is_overcalled_only_by_a_seven_with_the_option():
     seven = get_variant("classic", dark_overcall="seven")
     assert parse_call("6♣") in legal_calls(once, usual)
     after = legal_calls(once, seven)
-    assert _names(after) == ["pass", "dark", "7♠", "misère", "7♠ nt"]
+    assert _names(after) == ["pass", "dark", "7♠", "misère", "7♠ nt", "misère nt"]
     assert parse_call("7♠") in legal_calls([*once, DARK], seven)
     assert parse_call("6♣") not in legal_calls([*once, DARK], seven)
     # a light six is overcalled in the usual order under either option
