@@ -162,9 +162,9 @@ def _whist_roles(variant: Variant, contract: int, calls: Sequence[str]) -> tuple
 def _bomb(variant: Variant, multiplier: object) -> int:
     """A raspasy's ``multiplier`` checked: 1, or a bomb raspasy's power of two."""
     bomb = _multiplier(multiplier)
-    if bomb > 1 and not (variant.blind_pass and variant.bomb_level == "round"):
+    if bomb > 1 and not (variant.blind_pass and variant.bomb_level != "passers"):
         raise RecordError("multiplier: a raspasy has one only as a bomb raspasy, with "
-                          "blind_pass and bomb_level = 'round'")
+                          "blind_pass and bomb_level = 'round' or 'tree'")
     if bomb & (bomb - 1):
         raise RecordError(f"multiplier: a bomb is a power of two (2, 4, 8 ...), got {bomb}")
     return bomb

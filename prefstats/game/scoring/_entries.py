@@ -202,9 +202,9 @@ def raspasy_entries(
     """Entries of a raspasy at progression ``step`` (0-based count of raspasy before it).
 
     ``multiplier`` > 1 makes it a bomb raspasy (``blind_pass`` with ``bomb_level =
-    "round"``): a power of two, its bomb, worth that many points a trick instead of the
-    step's rate (2, 4, 8 for a single, double, triple bomb, B:398), its zero-trick pool
-    ``raspasy_zero_pool`` at that rate; ``step`` is then ignored.
+    "round"`` or ``"tree"``): a power of two, its bomb, worth that many points a trick
+    instead of the step's rate (2, 4, 8 for a single, double, triple bomb, B:398), its
+    zero-trick pool ``raspasy_zero_pool`` at that rate; ``step`` is then ignored.
 
     Each player's tricks go to his mountain at the step rate, a player without tricks
     writes ``raspasy_zero_pool`` into his pool, and with ``raspasy_whists`` the players
