@@ -215,7 +215,7 @@ def test_variants_list_names_every_preset_with_its_tables():
     assert result.exit_code == 0, result.output
     rows = {r["name"]: r for r in json.loads(result.stdout)["presets"]}
     assert list(rows) == list(PRESETS)
-    assert rows["gusarik"]["players"] == [2] and rows["sochi"]["players"] == [3, 4]
+    assert rows["gusarik"]["players"] == [2] and rows["sochi"]["players"] == [3, 4, 5]
     assert rows["sochi"]["description"].startswith("Sochi (Сочинка")
     assert all(r["description"].endswith(".") and "\n" not in r["description"]
                for r in rows.values())

@@ -63,12 +63,15 @@ def replay(variant, pulka_id, seed, target, policy, key):
     states, seat_bombs = [], []
     min_level = 6
     k = 0
-    by_round = variant.bomb_level == "round"
+    by_round = variant.bomb_level != "passers"
     # B:400, B:406: the opening circles, each dealer dealing every level in turn (or a
-    # circle per level); with "passers", bomb_rounds deals in the usual rotation
+    # circle per level); with "passers", bomb_rounds deals in the usual rotation; trees
+    # (B:263): full circles, every deal a tree (x2)
     levels = range(variant.bomb_rounds)
     if not by_round:
         opening = [((n - 1 + k) % n, 1) for k in levels]
+    elif variant.bomb_level == "tree":
+        opening = [((n - 1 + i) % n, 2) for lv in levels for i in range(n)]
     elif variant.bomb_circles == "dealer":
         opening = [((n - 1 + i) % n, 2 ** (lv + 1)) for i in range(n) for lv in levels]
     else:
@@ -83,7 +86,8 @@ def replay(variant, pulka_id, seed, target, policy, key):
             dealer, running = opening[k][0], 0
         running += 1
         seats = 2 if n == 2 else 3
-        place = [(dealer + 1 + s) % n for s in range(seats)]
+        first = dealer + 2 if n == 5 else dealer + 1  # B:474: the next to deal sits out
+        place = [(first + s) % n for s in range(seats)]
         bombs = [fifo[place[s]][0] if s < seats and fifo[place[s]] else 1 for s in range(3)]
         st = _play_deal(variant, d, bombs, bomb_round, policy, key, pulka_id * STRIDE + k,
                         min_level, sheet.raspasy_step, level)  # fmt: skip
@@ -93,8 +97,8 @@ def replay(variant, pulka_id, seed, target, policy, key):
         tricks = [0] * n
         for s in range(seats):
             tricks[place[s]] = int(st["tricks"][s])
-        four = dealer if n == 4 else None
-        if n == 4:
+        four = dealer if n >= 4 else None
+        if n >= 4:
             tricks[dealer] = int(st["tricks"][engine.TALON_SLOT])
         blind = int(st["blind"])
         bomb = 1  # a bomb raspasy's: its opening level, else a single bomb (B:398)
@@ -160,6 +164,15 @@ BOMB_VARIANTS = [
     ("sochi", 4, {"dealer_stays": 2, "lone_whist_play": "whister_chooses"}, "heuristic"),
     ("sochi", 3, {"raspasy_first_hand_leads": 3, "dealer_stays": 3}, "random"),
     ("gusarik", 2, {"dealer_stays": 3}, "heuristic"),
+    # five players (B:474), the obligatory raspasy and trees (B:263-267)
+    ("sochi", 5, {}, "heuristic"),
+    ("rostov", 5, {"dealer_stays": 2}, "random"),
+    ("classic", 5, {}, "heuristic"),
+    ("leningrad", 5, {"blind_pass": True, "bomb_rounds": 1, "bomb_level": "tree",
+                      "bomb_circles": "circle"}, "heuristic"),
+    ("sochi", 3, {"blind_pass": True, "bomb_rounds": 2, "bomb_level": "tree",
+                  "bomb_circles": "circle"}, "heuristic"),
+    ("classic", 4, {"bomb_level": "tree", "bomb_circles": "circle"}, "random"),
 ]
 
 
@@ -190,7 +203,7 @@ def test_pulka_loop_equals_sheet_replay_with_bombs(name, players, options, polic
         assert (first["kind"] == engine.RASPASY).all()
         assert (first["blind"] == (1 << bidders) - 1).all()
         assert (result["deal_places"][bomb_round, 2] == opening[numbers[bomb_round], 0]).all()
-        if variant.bomb_level == "round":  # every place earns each deal's bomb
+        if variant.bomb_level != "passers":  # every place earns each deal's bomb
             assert (first["multiplier"] == opening[numbers[bomb_round], 1]).all()
             assert (result["bombs_earned"] >= len(opening) * players).all()
         else:

@@ -592,6 +592,10 @@ BATCH_VARIANTS = [
     ("sochi", 3, {"ten_checked": True, "stalingrad": True, "whist_split": "gentleman"}),
     ("leningrad", 4, {"half_whist": False, "whist_split": "greedy", "raspasy_talon": "none"}),
     ("rostov", 4, {"ten_checked": True, "raspasy_rates": [1, 3], "raspasy_zero_pool": "2c"}),
+    # five players (B:474): the dealer and the next to deal sit out
+    ("sochi", 5, {}),
+    ("rostov", 5, {"misere_prize": 4}),
+    ("leningrad", 5, {"whist_split": "greedy", "talon_whists": False}),
 ]
 
 
@@ -618,7 +622,8 @@ def test_score_batch_defaults_to_the_left_hand_defender():
     from prefstats.game.scoring import GAME, score_batch
 
     for players, declarer, dealer, left, other in [(3, 2, -1, 0, 1), (4, 2, 3, 0, 1),
-                                                   (4, 0, 1, 2, 3)]:  # fmt: skip
+                                                   (4, 0, 1, 2, 3), (5, 2, 3, 0, 1),
+                                                   (5, 0, 1, 3, 4)]:  # fmt: skip
         v = get_variant("sochi", players=players)
         tricks = np.zeros((1, players), dtype=np.int64)
         explicit = score_batch(v, GAME, declarer, 0, tricks, W_PASS, W_HALF, dealer,

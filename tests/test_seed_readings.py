@@ -186,6 +186,12 @@ def test_the_lone_whister_lies_open_by_default():
     ('base = "sochi"\nten_checked = true\nten_obligation = 1\n',
      ("ten_checked", "ten_obligation")),
     ('base = "sochi"\ndummy_hand = "third"\n', ("dummy_hand", "table")),
+    ('base = "sochi"\ndark_overcall = "seven"\n', ("dark_overcall", "dark_bids")),
+    ('base = "sochi"\nblind_pass = true\nbomb_rounds = 1\nbomb_level = "tree"\n',
+     ("bomb_circles", "bomb_level")),
+    ('base = "sochi"\nblind_pass = true\nbomb_rounds = 3\nbomb_level = "tree"\n'
+     'bomb_circles = "circle"\n', ("bomb_rounds", "bomb_level")),
+    ('base = "sochi"\nplayers = 5\ntable = "three"\n', ("table", "players")),
 ])
 def test_forbidden_combinations_name_both_keys(text, keys):
     with pytest.raises(ValueError) as err:

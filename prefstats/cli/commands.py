@@ -271,7 +271,7 @@ def variants_list(output: Format = FORMAT) -> None:
 def variants_show(
     name: str = typer.Argument(help="Preset (sochi, leningrad, rostov, classic, gusarik) or a "
                                "variant .toml file."),
-    players: int | None = typer.Option(None, help="Players at the table, 3 or 4 (for a preset; "
+    players: int | None = typer.Option(None, help="Players at the table, 3, 4 or 5 (for a preset; "
                                 "default: the preset's, 2 for gusarik)."),
 ) -> None:
     """Print a variant as commented TOML: save it, edit it, load it with load_variant."""
@@ -394,7 +394,7 @@ _VARIANT = typer.Option(None, help="Preset: sochi (the default), leningrad, rost
 _CONFIG = typer.Option(None, exists=True, dir_okay=False, readable=True,
                        help="A variant TOML file (base preset plus overrides), instead of "
                        "--variant and --players.")
-_PLAYERS = typer.Option(None, help="Players at the table: 3 or 4 (default: the preset's; "
+_PLAYERS = typer.Option(None, help="Players at the table: 3, 4 or 5 (default: the preset's; "
                         "gusarik is 2).")
 _SEED = typer.Option(DEFAULT_SEED, min=0, help="Seed: the same seed deals the same hands.")
 _OUT = typer.Option(..., help="Dataset folder or fsspec URL, e.g. s3://bucket/run "

@@ -201,15 +201,19 @@ def _bids(floor, first_call, low_level, jump_bids, rank):
 
 @njit(cache=True)
 def _legal_mask(speaker, high, high_bidder, spoken, misere_bidder, dark, blind, hold,
-                jump_bids, min_level, rank, dark_bids, blind_pass, dark_misere):
+                jump_bids, min_level, rank, dark_bids, blind_pass, dark_misere, dark_seven):
     """Bit ``c`` set for each call ``c`` open to ``speaker`` (see :func:`legal_calls`);
-    ``dark_misere`` is :func:`dark_misere_floor`."""
+    ``dark_misere`` is :func:`dark_misere_floor`, ``dark_seven`` whether only a seven or
+    more overcalls a trick bid made in the dark (``dark_overcall = "seven"``, B:422)."""
     if speaker == misere_bidder:
         return 1 << PASS  # the misère bidder may not bid again
     first_call = not (spoken >> speaker) & 1
     senior = speaker < high_bidder if hold == HOLD_SENIOR else speaker == 0
+    over_dark = high >= 0 and not _is_misere(high) and (dark >> high_bidder) & 1
+    low_level = max(min_level, 7) if dark_seven and over_dark else min_level
     hold_bit = 0
-    if high >= 0 and not _is_misere(high) and hold != HOLD_NONE and senior:
+    if high >= 0 and not _is_misere(high) and hold != HOLD_NONE and senior and \
+            _LEVEL[high % NO_TALON_BID] >= low_level:
         hold_bit = 1 << high  # "here": a senior player takes the current bid
     going_dark = first_call and (dark >> speaker) & 1  # he said "dark": now he bids
     floor = -1 if high < 0 else rank[high]
@@ -217,13 +221,13 @@ def _legal_mask(speaker, high, high_bidder, spoken, misere_bidder, dark, blind, 
     if dark_misere >= 0 and _is_misere(high) and (dark >> high_bidder) & 1:
         floor = max(floor, dark_misere)  # B:105: only a dark nine or a light ten
     if going_dark:
-        return hold_bit | _bids(dark_floor, True, min_level, jump_bids, rank)
+        return hold_bit | _bids(dark_floor, True, low_level, jump_bids, rank)
     # after a blind pass, only a bid of 7 or more (misère included) or a dark one
-    low_level = max(min_level, 7) if blind else min_level
-    bids = hold_bit | _bids(floor, first_call, low_level, jump_bids, rank)
+    light_level = max(low_level, 7) if blind else low_level
+    bids = hold_bit | _bids(floor, first_call, light_level, jump_bids, rank)
     mask = 1 << PASS | bids
     if first_call and dark_bids:  # "dark" only if a bid can follow it
-        dark_calls = hold_bit | _bids(dark_floor, True, min_level, jump_bids, rank)
+        dark_calls = hold_bit | _bids(dark_floor, True, low_level, jump_bids, rank)
         if dark_calls:
             mask |= 1 << DARK
     if first_call and blind_pass and high < 0:
@@ -246,7 +250,7 @@ def _next_speaker(speaker, passed, high_bidder):
 
 @njit(cache=True)
 def _auction_state(history, hold, jump_bids, min_level, rank, dummy, dark_bids, blind_pass,
-                  dark_misere, trusted=0):
+                  dark_misere, dark_seven, trusted=0):
     """Replay ``history`` (int64 array of calls) and return the auction's state.
 
     Returns ``(speaker, high, high_bidder, passed, legal, bad, dark, blind)``: the seat to
@@ -273,7 +277,7 @@ def _auction_state(history, hold, jump_bids, min_level, rank, dummy, dark_bids, 
         elif speaker >= 0:
             legal = _legal_mask(speaker, high, high_bidder, spoken, misere_bidder, dark, blind,
                                 hold, jump_bids, min_level, rank, dark_bids, blind_pass,
-                                dark_misere)
+                                dark_misere, dark_seven)
         if call < 0 or call >= N_CALLS or not (legal >> call) & 1:
             return speaker, high, high_bidder, passed, legal, i, dark, blind
         if call == DARK:
@@ -293,18 +297,18 @@ def _auction_state(history, hold, jump_bids, min_level, rank, dummy, dark_bids, 
     if speaker >= 0:
         legal = _legal_mask(speaker, high, high_bidder, spoken, misere_bidder, dark, blind,
                             hold, jump_bids, min_level, rank, dark_bids, blind_pass,
-                                dark_misere)
+                            dark_misere, dark_seven)
     return speaker, high, high_bidder, passed, legal, -1, dark, blind
 
 
 def auction_options(variant: Variant, after_raspasy: bool = False) -> tuple:
     """``variant``'s options in the order :func:`_auction_state` takes them after the
     history: ``(hold, jump_bids, min_level, rank, dummy, dark_bids, blind_pass,
-    dark_misere)``."""
+    dark_misere, dark_seven)``."""
     min_level = variant.raspasy_exit if after_raspasy else 6
     return (HOLD_MODES.index(variant.hold), variant.jump_bids, min_level,
             variant_ladder(variant), dummy_seat(variant), variant.dark_bids,
-            variant.blind_pass, dark_misere_floor(variant))
+            variant.blind_pass, dark_misere_floor(variant), variant.dark_overcall == "seven")
 
 
 def dummy_seat(variant: Variant) -> int:

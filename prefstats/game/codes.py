@@ -90,7 +90,8 @@ WHIST_CALL_NAMES = tuple(c.name.lower() for c in WhistCall)
 
 
 class Seat(IntEnum):
-    """Seats from the dealer's left; the 4-player dealer sits out as seat 3.
+    """Seats from the dealer's left; the 4-player dealer sits out as seat 3, and with 5
+    players the next to deal as seat 4 (B:474).
 
     >>> Seat.FIRST_HAND < Seat.DEALER == 3
     True
@@ -100,6 +101,7 @@ class Seat(IntEnum):
     SECOND_HAND = 1
     THIRD_HAND = 2
     DEALER = 3
+    NEXT_TO_DEAL = 4
 
 
 #: Seat names by seat (``SEAT_NAMES[:3]`` for a 3-player table).
@@ -117,14 +119,15 @@ class TableFormat(IntEnum):
 
     THREE = 0  # three players, each dealing in turn and playing every deal
     DUMMY = 1  # Gusarik: two players and a dummy dealt the third hand (B:380-386)
-    DEALER_OUT = 2  # four players, the dealer sitting the deal out (B:233)
+    DEALER_OUT = 2  # four or five players, the dealer (and with five the next to deal) out
 
 
 THREE_HANDED, WITH_DUMMY, DEALER_SITS_OUT = (int(t) for t in TableFormat)
 #: ``table`` option values, by code.
 TABLE_FORMATS = tuple(t.name.lower() for t in TableFormat)
-#: The players at each table format (seats 0..2 always hold hands: the dummy is seat 2).
-TABLE_PLAYERS = (3, 2, 4)
+#: The numbers of players each table format seats (seats 0..2 always hold hands: the
+#: dummy is seat 2); five at a ``dealer_out`` table (B:474): the next to deal sits out too.
+TABLE_PLAYERS = ((3,), (2,), (4, 5))
 
 
 class RaspasyTalon(IntEnum):

@@ -181,7 +181,7 @@ OBSERVATION = np.dtype(
 # rank of every call (:func:`~prefstats.game.auction.ladder_rank`) follows from ``R_RANK``.
 (R_PLAYERS, R_HOLD, R_JUMP, R_HALF_WHIST, R_TEN_CHECKED, R_STALINGRAD, R_TALON, R_DUMMY,
  R_DARK_BIDS, R_BLIND_PASS, R_FIRST_LEADS, R_THIRD_FIRST, R_LAY_CHOICE, R_DEALER_STAYS,
- R_DARK_MISERE, R_BOMB_RASPASY, R_FIRST_HAND, R_RANK) = range(18)
+ R_DARK_MISERE, R_BOMB_RASPASY, R_FIRST_HAND, R_DARK_SEVEN, R_RANK) = range(19)
 N_RULES = R_RANK + N_CALLS
 
 #: The ``rules`` argument of the compiled functions: a variant's options laid out by
@@ -198,7 +198,8 @@ def rules_array(variant: Variant) -> RulesArray:
     rules[R_BLIND_PASS] = variant.blind_pass
     rules[R_RANK:] = variant_ladder(variant)
     rules[R_DARK_MISERE] = dark_misere_floor(variant)
-    rules[R_BOMB_RASPASY] = variant.blind_pass and variant.bomb_level == "round"
+    rules[R_BOMB_RASPASY] = variant.blind_pass and variant.bomb_level != "passers"
+    rules[R_DARK_SEVEN] = variant.dark_overcall == "seven"
     rules[R_PLAYERS] = variant.players
     rules[R_HOLD] = HOLD_MODES.index(variant.hold)
     rules[R_JUMP] = variant.jump_bids
@@ -308,7 +309,8 @@ def replay_auction(calls, rules, min_level, trusted=0):
     ``trusted`` calls known legal."""
     return _auction_state(calls, rules[R_HOLD], rules[R_JUMP] != 0, min_level,
                          rules[R_RANK:], rules[R_DUMMY], rules[R_DARK_BIDS] != 0,
-                         rules[R_BLIND_PASS] != 0, rules[R_DARK_MISERE], trusted)
+                         rules[R_BLIND_PASS] != 0, rules[R_DARK_MISERE],
+                         rules[R_DARK_SEVEN] != 0, trusted)
 
 
 @njit(cache=True)

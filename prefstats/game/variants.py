@@ -48,6 +48,9 @@ PRESETS = ("sochi", "leningrad", "rostov", "classic", "gusarik")
 #: Highest bomb level of the opening circles (``bomb_level = "round"``): a bomb of 2^8, so
 #: a game on it bid dark (x 2^9) fits the ``multiplier`` column.
 MAX_BOMB_LEVEL = 8
+#: Most opening circles of obligatory raspasy (``bomb_level = "tree"``): "one or 2 rounds
+#: (a full circle)" (B:263).
+MAX_TREE_CIRCLES = 2
 
 _RATE = re.compile(r"^(?P<num>\d+)?c(?:/(?P<den>\d+))?$")
 
@@ -129,8 +132,9 @@ class Variant:
     base: str = field(metadata=_doc("preset this variant starts from", PRESETS))
     players: int = field(
         metadata=_doc(
-            "players at the table: 3, 4 (table = 'dealer_out') or 2 (table = 'dummy')",
-            (2, 3, 4),
+            "players at the table: 3, 4 or 5 (table = 'dealer_out': the dealer sits out, "
+            "with 5 the next to deal too, B:474) or 2 (table = 'dummy')",
+            (2, 3, 4, 5),
         )
     )
     table: str = field(
@@ -264,12 +268,22 @@ class Variant:
             "ten in the light (B:105); else like a misère in the light"
         ),
     )
+    dark_overcall: str = field(
+        default="next",
+        metadata=_doc(
+            "dark_bids: what overcalls a trick bid made in the dark ('once in the dark', "
+            "B:103, B:422): the next step as any bid (next) or only a seven or more "
+            "(seven: \"some allow only a seven game\", B:422)",
+            ("next", "seven"),
+        ),
+    )
     bomb_rounds: int = field(
         default=0,
         metadata=_doc(
             "the pulka opens with blind all-pass deals (бомбы) in which every player earns "
             "a bomb: with bomb_level = 'round' this many whole circles, one per bomb level "
-            "(B:400, B:406); with 'passers' this many deals"
+            "(B:400, B:406); with 'tree' one or two circles of obligatory raspasy, each "
+            "deal a tree (x2) for everyone (B:263-265); with 'passers' this many deals"
         ),
     )
     bomb_level: str = field(
@@ -277,9 +291,10 @@ class Variant:
         metadata=_doc(
             "a bomb's multiplier: by the opening circle it is earned in, 2, 4, 8 ... (a "
             "blind pass later earns a single bomb, 2), its raspasy scored at that rate "
-            "per trick (round, B:398-406); or 2^k for k blind passers, its raspasy at "
-            "the ordinary rates (passers)",
-            ("round", "passers"),
+            "per trick (round, B:398-406); every one a tree, x2, the opening circles "
+            "of obligatory raspasy included (tree, B:263-267); or 2^k for k blind "
+            "passers, its raspasy at the ordinary rates (passers)",
+            ("round", "tree", "passers"),
         ),
     )
     bomb_circles: str = field(
@@ -452,9 +467,10 @@ class Variant:
             if choices and checked not in choices:
                 listed = ", ".join(repr(c) for c in choices)
                 raise VariantError(f"{f.name}: {checked!r} is not one of {listed}")
-        if TABLE_PLAYERS[self.table_format] != self.players:
-            raise VariantError(f"table: {self.table!r} seats {TABLE_PLAYERS[self.table_format]} "
-                               f"players, not players = {self.players}")
+        if self.players not in TABLE_PLAYERS[self.table_format]:
+            seats = " or ".join(str(k) for k in TABLE_PLAYERS[self.table_format])
+            raise VariantError(f"table: {self.table!r} seats {seats} players, not players = "
+                               f"{self.players}")
         if self.raspasy_talon == "dealer" and not self.dealer_sits_out:
             raise VariantError("raspasy_talon: 'dealer' needs table = 'dealer_out' (4 players)")
         if self.bomb_rounds and not self.blind_pass:
@@ -462,6 +478,16 @@ class Variant:
         if self.bomb_level == "round" and self.bomb_rounds > MAX_BOMB_LEVEL:
             raise VariantError(f"bomb_rounds: at most {MAX_BOMB_LEVEL} circles with bomb_level "
                                f"= 'round' (a bomb of 2^{MAX_BOMB_LEVEL}), got {self.bomb_rounds}")
+        if self.bomb_level == "tree" and self.bomb_rounds > MAX_TREE_CIRCLES:
+            raise VariantError(f"bomb_rounds: bomb_level = 'tree' opens with one or two circles "
+                               f"of obligatory raspasy (B:263), got {self.bomb_rounds}")
+        if self.bomb_level == "tree" and self.bomb_rounds and self.bomb_circles != "circle":
+            raise VariantError("bomb_circles: the obligatory raspasy of bomb_level = 'tree' are "
+                               "full circles (B:263); set bomb_circles = 'circle', got "
+                               f"{self.bomb_circles!r}")
+        if self.dark_overcall != "next" and not self.dark_bids:
+            raise VariantError(f"dark_overcall: {self.dark_overcall!r} overcalls a bid in the "
+                               "dark; needs dark_bids")
         if self.dark_misere_high and not self.dark_bids:
             raise VariantError("dark_misere_high: a misère bid in the dark needs dark_bids")
         if self.dark_misere_high and self.misere_place != "over_eight":
@@ -742,7 +768,7 @@ def get_variant(name: str, *, players: int | None = None, **options: Any) -> Var
         players = values.get("players", 3)
     elif "players" in values and players != values["players"]:  # a preset of a fixed table
         raise VariantError(f"players: {name} is played by {values['players']}, got {players}")
-    if players == 4:
+    if players in (4, 5):  # the dealer_out table (with five the next to deal sits out too)
         values.update(four)
     values.update(options, base=name, players=players)
     return Variant(**values)
@@ -756,7 +782,9 @@ def opening_bombs(variant: Variant) -> list[tuple[int, int]]:
     With ``bomb_level = "round"`` there are ``bomb_rounds`` whole circles, the sitting-out
     dealer's deals included (B:400, B:406): each dealer in turn deals every level, from
     the single bomb up (``bomb_circles = "dealer"``), or one circle per level
-    (``"circle"``); afterwards the first dealer deals again. With ``"passers"`` the
+    (``"circle"``); afterwards the first dealer deals again. With ``"tree"`` the
+    ``bomb_rounds`` circles (at most two, B:263) are of obligatory raspasy, each deal a
+    tree (x2) for every player (B:265). With ``"passers"`` the
     ``bomb_rounds`` deals are dealt in the usual rotation.
 
     >>> opening_bombs(get_variant("classic", players=4, bomb_rounds=1, bomb_circles="circle"))
@@ -765,6 +793,8 @@ def opening_bombs(variant: Variant) -> list[tuple[int, int]]:
     n, rounds = variant.players, variant.bomb_rounds
     if variant.bomb_level == "passers":
         return [((n - 1 + k) % n, 1) for k in range(rounds)]
+    if variant.bomb_level == "tree":  # each obligatory raspasy: a tree, x2 (B:265)
+        return [((n - 1 + i) % n, 2) for _ in range(rounds) for i in range(n)]
     if variant.bomb_circles == "dealer":
         return [((n - 1 + i) % n, 2 << level) for i in range(n) for level in range(rounds)]
     return [((n - 1 + i) % n, 2 << level) for level in range(rounds) for i in range(n)]

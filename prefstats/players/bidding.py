@@ -118,7 +118,7 @@ def _value_table(variant) -> np.ndarray:
     rows = []  # (kind, contract, tricks per seat, first, second, step, seat whose value)
 
     def add(kind, contract, tricks, first=-1, second=-1, step=0, seat=0):
-        rows.append((kind, contract, [*tricks, 0][:n], first, second, step, seat))
+        rows.append((kind, contract, [*tricks, 0, 0][:n], first, second, step, seat))
 
     # Declarer 0, defenders 1 (first) and 2; misère's trick-game rows are never read
     # (filled with 6♠ to keep the layout simple).

@@ -47,11 +47,12 @@ _CHARS_AN_INCH = 14
 
 def variant_colour(base: str, players: int = 3) -> str | None:
     """The fixed colour of a preset's table: its own colour, a lighter tint with 4
-    players; ``None`` for an unknown preset."""
+    players, lighter still with 5; ``None`` for an unknown preset."""
     colour = VARIANT_COLOURS.get(base)
-    if colour is None or players != 4:
+    if colour is None or players < 4:
         return colour
-    return to_hex([c + (1 - c) * 0.5 for c in to_rgb(colour)])
+    tint = 0.5 if players == 4 else 0.7
+    return to_hex([c + (1 - c) * tint for c in to_rgb(colour)])
 
 
 def colours_for(names: Sequence, fixed: Mapping | Sequence) -> dict:

@@ -32,8 +32,10 @@ CALL_NAMES = {W_PASS: "pass", W_WHIST: "whist", W_HALF: "half-whist"}
 
 
 def seat_name(seat: pl.Expr) -> pl.Expr:
-    """The name of a seat number (seat 3 is the 4-player dealer)."""
-    return seat.replace_strict(list(range(4)), list(SEAT_NAMES), return_dtype=pl.String)
+    """The name of a seat number (seat 3 is the sitting-out dealer, 4 the 5-player next to
+    deal)."""
+    return seat.replace_strict(list(range(len(SEAT_NAMES))), list(SEAT_NAMES),
+                               return_dtype=pl.String)
 
 
 def n_players(lf: pl.LazyFrame) -> int:

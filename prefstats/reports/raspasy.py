@@ -45,7 +45,7 @@ def _seat_frame(lf: pl.LazyFrame, variant: Mapping[str, Any]) -> pl.LazyFrame:
     n = n_players(lf)
     rasp = lf.filter(pl.col("kind") == RASPASY)
     rows = []
-    for s in range(n):
+    for s in range(min(n, 4)):  # the 5-player next to deal (seat 4) plays no raspasy
         cost = (pl.col(f"mountain_{s}") if _rates(variant) else
                 pl.sum_horizontal(pl.col(f"whist_{s}_{j}") for j in range(n) if j != s))
         rows.append(rasp.select(seat=pl.lit(s, pl.Int8), tricks=pl.col(f"tricks_{s}"),

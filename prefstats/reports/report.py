@@ -424,7 +424,9 @@ def rules_paragraph(variant: Variant) -> str:
         head.append(line.lstrip("# ").strip())
     words = " ".join(head) or describe(variant)
     table = {2: "two players and an open dummy", 3: "three players",
-             4: "four players, the dealer sitting each deal out"}[variant.players]
+             4: "four players, the dealer sitting each deal out",
+             5: "five players, the dealer and the next to deal sitting each deal out"
+             }[variant.players]
     house = overrides(variant)
     extra = (" House rules: " + ", ".join(f"`{k} = {v}`" for k, v in house.items()) + "."
              if house else "")

@@ -3,7 +3,9 @@
 The players sit at fixed places ``0 .. N-1``; the deal rotates clockwise, the first
 dealer being place ``N-1`` (place 0's right neighbour). Seat ``s`` of a deal (0, 1, 2
 from the dealer's left) sits at place ``(dealer + 1 + s) % N``; with 4 players the
-dealer sits each deal out, and with 2 (Gusarik) the dealer alternates, seats 0 and 1 are
+dealer sits each deal out; with 5 the dealer and the next to deal, on his left, sit out
+(B:474) and seat ``s`` sits at place ``(dealer + 2 + s) % N`` (:func:`seat_places`); with
+2 (Gusarik) the dealer alternates, seats 0 and 1 are
 the players and seat 2 is the open dummy, which has no place and whose tricks belong to
 the defending player. Every deal is played by the built-in players, scored by the
 compiled scoring (:func:`~prefstats.game.scoring.state_totals`), helped past a closed pool
@@ -23,13 +25,18 @@ dark bid), and the game or misère is scored at that multiplier.
   circles of deals in which every bidder passes blind before looking (the calls are
   made for them, right after the deal; :func:`opening_deals` gives the dealers): the
   deals of the first level are bomb raspasy of a single bomb (x2), then double (x4),
-  triple (x8) ...; each earns every place a bomb of its level, the 4-player dealer
-  sitting out included (B:406: 4 players, 3 circles, 12 bombs each). A later raspasy
+  triple (x8) ...; each earns every place a bomb of its level, those sitting out
+  included (B:406: 4 players, 3 circles, 12 bombs each). A later raspasy
   with blind passers is a single bomb's: each blind passer earns a bomb of 2. A bomb
   raspasy is scored at its multiplier a trick (2, 4, 8) and is no step of the raspasy
   progression: the step and the lowest bid after it are those before it. The opening is
   played in full: the pulka cannot end inside it (B:400: the game's end is named after
   it).
+- ``bomb_level = "tree"`` (B:263-267): the same mechanism with every bomb a "tree", x2:
+  the pulka opens with ``bomb_rounds`` (one or two) full circles of obligatory raspasy,
+  each deal a tree for every place ("each of them brings every participant a tree: his
+  next game is scored double", B:265), scored as a single bomb's raspasy (2 a trick) and
+  no step of the progression; a later blind pass earns a tree as above (B:265, B:267).
 - ``bomb_level = "passers"``: a raspasy in which ``k`` > 0 players passed blind earns
   each blind passer a bomb of ``2^k``; ``bomb_rounds`` deals open the pulka, every
   bidder passing blind (8 with 3 or 4 players, where the dealer earns none; 4 in
@@ -93,12 +100,17 @@ OK, ILLEGAL_DECISION, BOMB_OVERFLOW, BOMB_ROUND_REFUSED = range(4)
 @njit(cache=True)
 def seat_places(n, dealer, place):
     """Fill ``place`` (length ``n``): the place of each scoring seat of a deal dealt by
-    ``dealer``. Seats 0..2 (at most ``n``) sit from the dealer's left; with 4 players
-    scoring seat 3 is the dealer; with 2 the dummy (seat 2) has no place."""
+    ``dealer``. Seats 0..2 (at most ``n``) are the first, second and third hand; with 4
+    players they sit from the dealer's left and scoring seat 3 is the dealer; with 5 the
+    next to deal, on the dealer's left, sits out too (B:474): he is seat 4 and the hands
+    sit from his left; with 2 the dummy (seat 2) has no place."""
+    first = dealer + 2 if n == 5 else dealer + 1
     for s in range(min(n, 3)):
-        place[s] = (dealer + 1 + s) % n
-    if n == 4:
+        place[s] = (first + s) % n
+    if n >= 4:
         place[3] = dealer
+    if n == 5:
+        place[4] = (dealer + 1) % n
 
 
 @njit(cache=True)
@@ -233,8 +245,8 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, 
                 return
             raspasy = st.kind == engine.RASPASY
             state_totals(table, st, tricks, totals)
-            # From scoring seats (0..2 from the dealer's left, 3 the 4-player dealer) to
-            # places.
+            # From scoring seats (0..2 the hands, 3 the sitting-out dealer, 4 the
+            # 5-player next to deal) to places.
             for s in range(n):
                 placed[place[s]] = totals[s]
                 placed[n + place[s]] = totals[n + s]

@@ -177,25 +177,35 @@ def deals_table(states: np.ndarray, deal_ids: np.ndarray, variant: Variant, *,
     """One row per finished deal: the deal, every decision, tricks and score entries.
 
     Seats 0, 1, 2 are the first, second and third hand; with 4 players seat 3 is the
-    dealer (his tricks are those the talon took on a raspasy); with 2 players (Gusarik)
+    dealer (his tricks are those the talon took on a raspasy); with 5 seat 4 is the next
+    to deal, who sits out too (B:474: no hand, no tricks, no entries); with 2 players (Gusarik)
     seat 2 is the dummy, with hand and tricks columns but no sheet. Pool, mountain and
     whist columns are the deal's entries in points (before any help); ``value_i`` its
     settlement in whists. ``bid`` is the winning call (a bid without the talon is its
     contract code + 32, see :mod:`prefstats.game.auction`), ``no_talon`` whether the game was
     played without the talon, ``dark`` and ``blind`` bit masks of the seats that bid in
     the dark and passed blind, ``multiplier`` the game's (bomb x dark). ``dealer`` is
-    the dealer's place (default: the sliding deal, ``deal_id`` mod players);
+    the dealer's place (default: the sliding deal, ``deal_id`` mod players), ``sat_out``
+    the places that sat the deal out as a bit mask: the dealer's with 4 players, with 5
+    his and the next to deal's (B:474), none with 2 or 3;
     ``deal_id`` is the deal's number in the seed's stream. The code columns are stored
     as their names (:func:`~prefstats.sim.storage.enum_table`).
     """
     n_players = variant.players
     declarer = states["declarer"].astype(np.int64)
+    dealer_places = (deal_ids % n_players if dealer is None else dealer).astype(np.uint8)
+    sat_out = np.zeros(len(states), dtype=np.uint8)  # places, as a bit mask
+    if variant.dealer_sits_out:
+        sat_out |= (1 << dealer_places).astype(np.uint8)
+    if n_players == 5:
+        sat_out |= (1 << ((dealer_places + 1) % n_players)).astype(np.uint8)
     pool, mountain, whists = score_states(variant, states)
     values = deal_values(variant, pool, mountain, whists)
     solved = states["double_dummy"]
     columns: dict[str, Any] = {
         "deal_id": deal_ids.astype(np.uint64),
-        "dealer": (deal_ids % n_players if dealer is None else dealer).astype(np.uint8),
+        "dealer": dealer_places,
+        "sat_out": sat_out,
         "hand_0": states["dealt"][:, 0],
         "hand_1": states["dealt"][:, 1],
         "hand_2": states["dealt"][:, 2],
@@ -222,8 +232,9 @@ def deals_table(states: np.ndarray, deal_ids: np.ndarray, variant: Variant, *,
         "blind": states["blind"],
         "multiplier": states["multiplier"].astype(np.uint16),  # up to 2 x 2^8
     }
-    for s in range(max(n_players, 3)):
-        columns[f"tricks_{s}"] = states["tricks"][:, s]
+    for s in range(max(n_players, 3)):  # seat 4, the 5-player next to deal, takes none
+        columns[f"tricks_{s}"] = states["tricks"][:, s] if s < 4 else \
+            np.zeros(len(states), dtype=np.uint8)
     for s in range(n_players):
         columns[f"pool_{s}"] = (pool[:, s] / 2).astype(np.float32)
         columns[f"mountain_{s}"] = (mountain[:, s] / 2).astype(np.float32)

@@ -78,7 +78,8 @@ __all__ = ["DatasetError", "load"]
 #: ``deal_id`` uint64 and ``multiplier`` uint16 everywhere; pulkas deal from their own
 #: stream.
 #: 4: the code columns are Enums of their names, calls lists of call names.
-SCHEMA_VERSION = 4
+#: 5: deals have ``sat_out``, the places that sat the deal out (4 and 5 players).
+SCHEMA_VERSION = 5
 FORMAT = "prefstats-dataset"
 MANIFEST = "manifest.json"
 #: The lock file a run holds in its dataset folder.
@@ -468,7 +469,7 @@ def parse_manifest(folder: Path | Remote) -> dict[str, Any] | None:
     if manifest.get("schema_version") != SCHEMA_VERSION:
         raise DatasetError(
             f"{path}: a dataset of schema version {manifest.get('schema_version')}, but this "
-            f"prefstats reads version {SCHEMA_VERSION} (its code columns are Enums of names); "
+            f"prefstats reads version {SCHEMA_VERSION}; "
             f"nothing was changed. Remake it with `{remake_command(folder, manifest)}` "
             "(--force deletes only the dataset's own files), or into another folder"
         )

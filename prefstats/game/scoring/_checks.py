@@ -20,6 +20,7 @@ from prefstats.game.codes import (
     WHIST_CALL_NAMES,
 )
 from prefstats.game.contracts import Contract, parse_contract
+from prefstats.game.scoring._kernels import idle_seat
 from prefstats.game.variants import (
     Variant,
 )
@@ -56,9 +57,26 @@ def _dealer(variant: Variant, dealer: object, busy: Sequence[int]) -> int | None
     free = [s for s in range(n) if s not in busy]
     if dealer is None and len(free) == 1:
         return free[0]
+    if dealer is None and len(free) == 2:  # five: the dealer has the next to deal on his left
+        left = [s for s in free if (s + 1) % n in free]
+        dealer = left[0] if len(left) == 1 else None
     if dealer is None or dealer in busy:
-        raise RecordError(f"dealer: with 4 players name the seat that sits out, got {dealer!r}")
+        raise RecordError(f"dealer: with {n} players name the dealer's seat, who sits out, "
+                          f"got {dealer!r}")
+    idle = idle_seat(n, dealer)
+    if idle in busy:
+        raise RecordError(f"dealer: with 5 players the next to deal (seat {idle}, the "
+                          f"dealer's left) sits out too; seat {idle} is named in the deal")
     return dealer
+
+
+def sitting_out(variant: Variant, dealer: int | None) -> list[int]:
+    """The seats that sit the deal out: the dealer at a ``dealer_out`` table, with 5
+    players the next to deal too (B:474)."""
+    if dealer is None or not variant.dealer_sits_out:
+        return []
+    idle = idle_seat(variant.players, dealer)
+    return [dealer] if idle < 0 else [dealer, idle]
 
 
 def _whist_map(whist: object, declarer: int, n: int) -> tuple[list[int], list[str]]:
@@ -144,9 +162,9 @@ def _whist_roles(variant: Variant, contract: int, calls: Sequence[str]) -> tuple
 def _bomb(variant: Variant, multiplier: object) -> int:
     """A raspasy's ``multiplier`` checked: 1, or a bomb raspasy's power of two."""
     bomb = _multiplier(multiplier)
-    if bomb > 1 and not (variant.blind_pass and variant.bomb_level == "round"):
+    if bomb > 1 and not (variant.blind_pass and variant.bomb_level != "passers"):
         raise RecordError("multiplier: a raspasy has one only as a bomb raspasy, with "
-                          "blind_pass and bomb_level = 'round'")
+                          "blind_pass and bomb_level = 'round' or 'tree'")
     if bomb & (bomb - 1):
         raise RecordError(f"multiplier: a bomb is a power of two (2, 4, 8 ...), got {bomb}")
     return bomb

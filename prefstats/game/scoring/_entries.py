@@ -31,6 +31,7 @@ from prefstats.game.scoring._checks import (
     _trick_counts,
     _whist_map,
     _whist_roles,
+    sitting_out,
 )
 from prefstats.game.scoring._kernels import deal_totals
 from prefstats.game.variants import (
@@ -147,7 +148,7 @@ def game_entries(
     checked = not legal_whist_calls(c.code, [], variant)  # a ten_checked 10: no calls
     if whist is None and checked:
         dealer = _dealer(variant, dealer, [declarer])
-        seats = [s for s in range(n) if s not in (declarer, dealer)]
+        seats = [s for s in range(n) if s != declarer and s not in sitting_out(variant, dealer)]
     else:
         seats, calls = _whist_map(whist, declarer, n)
         dealer = _dealer(variant, dealer, [declarer, *seats])
@@ -156,8 +157,9 @@ def game_entries(
     counts = [0] * n
     if game_played(*roles):
         counts = _trick_counts(tricks, n)
-        if dealer is not None and counts[dealer]:
-            raise RecordError(f"tricks: the dealer (seat {dealer}) sits out and takes no tricks")
+        for seat in sitting_out(variant, dealer):
+            if counts[seat]:
+                raise RecordError(f"tricks: seat {seat} sits out and takes no tricks")
         if sum(counts) != 10:
             raise RecordError(f"tricks: a played deal has 10 tricks, these sum to {sum(counts)}")
     return _entries(variant, GAME, declarer, seats[0], c.code, counts, *roles, dealer, 0,
@@ -184,6 +186,8 @@ def misere_entries(
     taken = _trick_counts([tricks_taken], 1)[0]
     if dealer is not None and _seat(dealer, n, "dealer") == declarer and variant.dealer_sits_out:
         raise RecordError(f"dealer: seat {dealer} sits out and cannot be the declarer")
+    if dealer is not None and variant.dealer_sits_out:
+        dealer = _dealer(variant, dealer, [declarer])
     multiplier = _multiplier(multiplier)
     counts = [0] * n
     counts[declarer] = taken
@@ -198,9 +202,9 @@ def raspasy_entries(
     """Entries of a raspasy at progression ``step`` (0-based count of raspasy before it).
 
     ``multiplier`` > 1 makes it a bomb raspasy (``blind_pass`` with ``bomb_level =
-    "round"``): a power of two, its bomb, worth that many points a trick instead of the
-    step's rate (2, 4, 8 for a single, double, triple bomb, B:398), its zero-trick pool
-    ``raspasy_zero_pool`` at that rate; ``step`` is then ignored.
+    "round"`` or ``"tree"``): a power of two, its bomb, worth that many points a trick
+    instead of the step's rate (2, 4, 8 for a single, double, triple bomb, B:398), its
+    zero-trick pool ``raspasy_zero_pool`` at that rate; ``step`` is then ignored.
 
     Each player's tricks go to his mountain at the step rate, a player without tricks
     writes ``raspasy_zero_pool`` into his pool, and with ``raspasy_whists`` the players
@@ -221,10 +225,14 @@ def raspasy_entries(
         raise RecordError(f"step: expected a non-negative integer, got {step!r}")
     if variant.dealer_sits_out:
         if dealer is None:
-            raise RecordError("dealer: with 4 players name the seat that sits out")
+            raise RecordError(f"dealer: with {n} players name the dealer's seat, who sits out")
         dealer = _seat(dealer, n, "dealer")
         if variant.raspasy_talon != "dealer" and counts[dealer]:
             raise RecordError(f"tricks: the dealer (seat {dealer}) takes no tricks here")
+        for seat in sitting_out(variant, dealer)[1:]:
+            if counts[seat]:
+                raise RecordError(f"tricks: seat {seat}, the next to deal, sits out and takes "
+                                  "no tricks")
     elif dealer is not None:
         _seat(dealer, n, "dealer")
         dealer = None  # at any other table the dealer is an ordinary player
@@ -255,7 +263,8 @@ def outcome_entries(variant: Variant, kind, declarer, defender, contract, tricks
     if variant.has_dummy:
         whist = {1 - declarer: WHIST_CALL_NAMES[first]}
     else:
-        (other,) = (s for s in range(variant.players) if s not in (declarer, defender, dealer))
+        out = sitting_out(variant, dealer)
+        (other,) = (s for s in range(variant.players) if s not in (declarer, defender, *out))
         whist = {defender: WHIST_CALL_NAMES[first], other: WHIST_CALL_NAMES[second]}
     return game_entries(variant, declarer, contract, tricks, whist, dealer,
                         multiplier=multiplier, talon=int(talon) or None)  # fmt: skip

@@ -51,14 +51,14 @@ def whisted_against(role, first):
 def help_barred(table, kind, declarer, first, second, out):
     """Who may not be helped after a deal (B:317), by the hand engine's seats (0..2 from
     the dealer's left, 3 the 4-player dealer), written over the bool array ``out``: the
-    dealer (seat 2 with 3 players, 3 with 4; Gusarik has none) and, in a trick game,
+    dealer (seat 2 with 3 players, 3 with 4 or 5; Gusarik has none) and, in a trick game,
     each defender who :func:`whisted_against` the declarer. Compiled: the pulka loop
     calls it."""
     n = table[T_PLAYERS]
     out[:] = False
     dummy = table[T_TABLE] == WITH_DUMMY
     if not dummy:
-        out[n - 1] = True
+        out[min(n, 4) - 1] = True  # with 5 the next to deal (seat 4) may be helped
     if kind == GAME:
         lead = W_PASS if dummy else first  # Gusarik's dummy never returns a half-whist
         for i in range(2):

@@ -85,6 +85,22 @@ def talon_honours(talon):
 
 
 @njit(cache=True)
+def idle_seat(n, dealer):
+    """The seat that sits out beside the dealer at a five-player table: the next to deal,
+    on the dealer's left (B:474, B:223) -- seat 4 when the dealer is seat 3, place
+    ``dealer + 1`` by places; -1 at any other table (or with no dealer). He writes and
+    is written nothing: every entry of the sitting-out player the texts name is the
+    dealer's (B:233, B:273, B:312, B:355).
+
+    >>> idle_seat(5, 3), idle_seat(5, 4), idle_seat(4, 3)
+    (4, 0, -1)
+    """
+    if n == 5 and dealer >= 0:
+        return (dealer + 1) % n
+    return -1
+
+
+@njit(cache=True)
 def _declarer_result(t, row, taken, d, n, out):
     """The declarer's made pool or remise mountain into ``out``. He is set by his
     undertricks plus (``underbid_penalty``) the tricks he took beyond his contract's
@@ -126,8 +142,8 @@ def _duel_totals(t, declarer, contract, tricks, role, out):
 
 
 @njit(cache=True)
-def _game_totals(t, n, declarer, defender, contract, tricks, first, second, dealer, out):
-    """A trick game (RULES.md §4, §7) of 3 or 4 players into ``out``; see
+def _game_totals(t, n, declarer, defender, contract, tricks, first, second, dealer, idle, out):
+    """A trick game (RULES.md §4, §7) of 3, 4 or 5 players into ``out``; see
     :func:`deal_totals`."""
     row = contract * CONTRACT_FIELDS
     made = t[row + C_MADE]
@@ -137,10 +153,10 @@ def _game_totals(t, n, declarer, defender, contract, tricks, first, second, deal
     s0 = defender
     if s0 < 0:  # the declarer's left-hand defender
         s0 = (d + 1) % n
-        if s0 == dealer:
+        while s0 == dealer or s0 == idle:  # noqa: SIM109
             s0 = (s0 + 1) % n
     s1 = 0  # the other defender; no `in` on a tuple: the engine passes mixed int types
-    while s1 == d or s1 == s0 or s1 == dealer:  # noqa: SIM109
+    while s1 == d or s1 == s0 or s1 == dealer or s1 == idle:  # noqa: SIM109
         s1 += 1
     if not game_played(first, second):
         out[d] += made
@@ -193,7 +209,7 @@ def _game_totals(t, n, declarer, defender, contract, tricks, first, second, deal
 
 
 @njit(cache=True)
-def _raspasy_totals(t, n, tricks, dealer, step, bomb, out):
+def _raspasy_totals(t, n, tricks, dealer, idle, step, bomb, out):
     """A raspasy (RULES.md §6, §7) into ``out``; see :func:`deal_totals`. A bomb
     raspasy (``bomb`` > 1) is priced by its bomb, ``bomb`` points a trick, and its
     zero-trick pool is ``raspasy_zero_pool`` at that rate (B:398)."""
@@ -209,6 +225,8 @@ def _raspasy_totals(t, n, tricks, dealer, step, bomb, out):
     plays = dealer >= 0 and t[T_RASPASY_TALON] == DEALER_TALON
     fewest = 10
     for p in range(n):
+        if p == idle:
+            continue
         out[n + p] += rate * tricks[p]  # the dealer's talon tricks too
         if p != dealer or plays:
             fewest = min(fewest, tricks[p])
@@ -218,12 +236,12 @@ def _raspasy_totals(t, n, tricks, dealer, step, bomb, out):
         out[dealer] += zero
     tied = 0
     for p in range(n):
-        tied += (p != dealer or plays) and tricks[p] == fewest
+        tied += p != idle and (p != dealer or plays) and tricks[p] == fewest
     per_trick = t[T_RASPASY_WHISTS]
     if tied > 1 and t[T_RASPASY_TIES] == TIES_HALF:  # "they write half each" (B:593)
         per_trick //= 2  # whole: the rate is in half points
     for p in range(n):
-        if (p != dealer or plays) and tricks[p] == fewest:
+        if p != idle and (p != dealer or plays) and tricks[p] == fewest:
             for q in range(n):
                 out[2 * n + p * n + q] += per_trick * max(0, tricks[q] - fewest)
 
@@ -241,7 +259,8 @@ def deal_totals(table, kind, declarer, defender, contract, tricks, first, second
     With 2 players (Gusarik) the defender is ``1 - declarer``, ``tricks[1 - declarer]``
     his and the dummy's tricks, ``first`` his role (``W_WHIST``, ``W_PASS`` or
     ``W_HALF``), and ``defender`` and ``second`` are ignored.
-    ``dealer`` is the 4-player dealer's seat (-1, and ignored with 2 or 3 players);
+    ``dealer`` is the sitting-out dealer's seat (-1, and ignored with 2 or 3 players);
+    with 5 players the next to deal, :func:`idle_seat`, sits out too and has no entry;
     ``step`` the raspasy progression step (0 = first). ``multiplier`` (>= 1: bombs, a
     dark bid) multiplies every entry of a game or misère; on a raspasy, > 1 makes it a
     bomb raspasy at ``multiplier`` points a trick instead of the step's rate (``bomb_level
@@ -255,8 +274,9 @@ def deal_totals(table, kind, declarer, defender, contract, tricks, first, second
     out[:] = 0
     if table[T_TABLE] != DEALER_SITS_OUT:
         dealer = -1
+    idle = idle_seat(n, dealer)
     if kind == RASPASY:
-        _raspasy_totals(table, n, tricks, dealer, step, multiplier, out)
+        _raspasy_totals(table, n, tricks, dealer, idle, step, multiplier, out)
         return
     if kind == MISERE_GAME:
         taken = tricks[declarer]
@@ -265,12 +285,13 @@ def deal_totals(table, kind, declarer, defender, contract, tricks, first, second
         else:
             out[declarer] = table[T_MISERE_MADE]
             for p in range(n):  # the prize of a made misère (B:361), from each catcher
-                if p != declarer and p != dealer:
+                if p != declarer and p != dealer and p != idle:
                     out[2 * n + p * n + declarer] += table[T_MISERE_PRIZE]
     elif table[T_TABLE] == WITH_DUMMY:
         _duel_totals(table, declarer, contract, tricks, first, out)
     else:
-        _game_totals(table, n, declarer, defender, contract, tricks, first, second, dealer, out)
+        _game_totals(table, n, declarer, defender, contract, tricks, first, second, dealer, idle,
+                     out)
     if kind == GAME and dealer >= 0 and talon != 0 and table[T_TALON_WHISTS]:
         whist_rate = table[contract * CONTRACT_FIELDS + C_WHIST]
         out[2 * n + dealer * n + declarer] += whist_rate * talon_honours(talon)
@@ -297,7 +318,8 @@ def state_totals(table, st, tricks, out):
     the pulka loop):
 
     - seats 0..2 are the first, second and third hand; at a ``dealer_out`` table the
-      dealer is player 3, whose tricks are those the talon took on a raspasy;
+      dealer is player 3, whose tricks are those the talon took on a raspasy, and with
+      5 players the next to deal is player 4 (:func:`idle_seat`), who holds no cards;
     - at Gusarik's ``dummy`` table the dummy's tricks (seat 2) go to the defending player
       and ``first`` is that player's role (the engine's roles are positional: the
       declarer's left-hand defender first, the dummy's role ``W_PASS``);
@@ -310,7 +332,7 @@ def state_totals(table, st, tricks, out):
     kind = st.kind
     declarer = max(st.declarer, 0)
     for s in range(n):
-        tricks[s] = st.tricks[s]
+        tricks[s] = st.tricks[s] if s < 4 else 0  # the engine's seats: three and the talon
     first = st.first
     second = st.second
     defender = -1

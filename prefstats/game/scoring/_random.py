@@ -21,6 +21,7 @@ from prefstats.game.codes import (
 )
 from prefstats.game.contracts import MISERE, N_CONTRACTS
 from prefstats.game.scoring._batch import OUTCOME_FIELDS
+from prefstats.game.scoring._kernels import idle_seat
 from prefstats.game.variants import (
     T_HALF_WHIST,
     T_PLAYERS,
@@ -75,14 +76,15 @@ def _random_loop(t, seed, kind, declarer, defender, contract, tricks, first, sec
     np.random.seed(seed)
     n = t[T_PLAYERS]
     calls = np.empty(3, dtype=np.int64)
-    seats = np.empty(4, dtype=np.int64)
+    seats = np.empty(5, dtype=np.int64)
     for i in range(len(kind)):
         k = np.random.randint(GAME, RASPASY + 1)
         kind[i] = k
         dealer[i] = np.random.randint(0, n) if t[T_TABLE] == DEALER_SITS_OUT else -1
         m = 0
+        idle = idle_seat(n, dealer[i])  # with 5 players the next to deal sits out too
         for s in range(n):
-            if s != dealer[i]:
+            if s != dealer[i] and s != idle:
                 seats[m] = s
                 m += 1
         if k == RASPASY:

@@ -246,6 +246,8 @@ class ScoreSheet:
         if v.table_format == THREE_HANDED:
             return [(n - 1 + self.deals) % n]
         free = [s for s in range(n) if s not in busy]
+        if v.dealer_sits_out and len(free) == 2:  # five: the dealer and the next to deal
+            return [s for s in free if (s + 1) % n in free]
         return free if v.dealer_sits_out and len(free) == 1 else []
 
     def _commit(self, entries: np.ndarray, *, no_help: Sequence[int], raspasy: bool,
