@@ -63,6 +63,9 @@ WHIST_BUDGET = 300_000
 BID_LEVELS = ("6", "7", "8")
 #: The player model every chart holds for.
 MODEL = "heuristic"
+#: The model of a misère chart whose catchers see the discard: its catch rate is an upper
+#: bound (the default catchers cannot see it).
+UPPER_BOUND_MODEL = "heuristic, double-dummy misère catchers (catch rate an upper bound)"
 #: Deals classified per call of the dealer while sampling.
 _BATCH = 500_000
 
@@ -177,7 +180,7 @@ class _Played:
 
 
 def _play(variant, deals: Deals, seat: int, decision: str, options: Sequence[str],
-          seed: int, workers: int) -> _Played:
+          seed: int, workers: int, misere_catchers: str = "hidden") -> _Played:
     """:func:`~prefstats.sim.rollout.rollout_states` of ``deals`` in chunks (on
     ``workers`` threads: the compiled driver releases the GIL), scored as
     :func:`~prefstats.sim.rollout.rollout` scores them."""
@@ -185,7 +188,8 @@ def _play(variant, deals: Deals, seat: int, decision: str, options: Sequence[str
 
     def chunk(a: int) -> tuple[np.ndarray, ...]:
         states, legal = rollout_states(variant, deals[a:a + CHUNK], seat=seat,
-                                       decision=decision, options=options, key=key)
+                                       decision=decision, options=options, key=key,
+                                       misere_catchers=misere_catchers)
         flat = states.reshape(-1)
         value = deal_values(variant, *score_states(variant, flat))[:, seat]
         value = np.where(legal, value.reshape(legal.shape), np.nan)
@@ -309,9 +313,11 @@ def first_call_chart(variant, seed: int, min_n: int, feature: str = "points", *,
 
 
 def misere_chart(variant, seed: int, min_n: int, *, budget: int = DEAL_BUDGET,
-                 workers: int = 1) -> Chart:
+                 workers: int = 1, misere_catchers: str = "hidden") -> Chart:
     """Misère against pass at the first call by hole pattern, every seat pooled (each
-    seat's share of ``min_n`` dealt at that seat), with the catch rate."""
+    seat's share of ``min_n`` dealt at that seat), with the catch rate: of catchers who
+    cannot see the discard, or with ``misere_catchers="double_dummy"`` an upper bound
+    (its ``model`` says so)."""
     seats = seats_of(variant)
     frames, dealt = [], 0
     for seat in seats:
@@ -319,11 +325,13 @@ def misere_chart(variant, seed: int, min_n: int, *, budget: int = DEAL_BUDGET,
             seed, lambda d, seat=seat: hole_pattern(d.hands[:, seat]),
             np.full(len(_PATTERNS), _share(min_n, len(seats))), budget=budget)
         dealt = max(dealt, n)
-        played = _play(variant, deals, seat, "first_call", ["pass", "misere"], seed, workers)
+        played = _play(variant, deals, seat, "first_call", ["pass", "misere"], seed, workers,
+                       misere_catchers)
         frames.append(_wide(played.value, ["pass", "misere"], pattern=cls,
                             caught=played.caught[:, 1]))
     wide = pl.concat(frames)
-    table = cell_table(wide, ["pattern"], ["misere"], min_n)
+    model = MODEL if misere_catchers == "hidden" else UPPER_BOUND_MODEL
+    table = cell_table(wide, ["pattern"], ["misere"], min_n, model=model)
     catches = (wide.filter(pl.col("misere").is_not_null() & pl.col("pass").is_not_null())
                .group_by("pattern").agg(catches=pl.col("caught").sum(), played=pl.len()))
     catches = with_proportion(catches, "catches", "played", "catch_rate").select(
