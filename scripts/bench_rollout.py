@@ -1,14 +1,15 @@
 """Benchmark of counterfactual rollouts (``scripts/bench.py rollout`` runs this too):
 branch plays per second of :func:`prefstats.sim.rollout.rollout` (compiled, every option of
-a deal branched from one shared start; open deals and misère settled by the solver, as
-the heuristic plays by default), on one core and on ``--workers`` threads, against
+a deal branched from one shared start; a lone whister's open deal settled by the
+solver, misère played card by card by catchers who cannot see the discard, as the
+heuristic plays by default), on one core and on ``--workers`` threads, against
 the Python forced driver (:func:`~prefstats.sim.rollout.play_forced_hands`: the same
 forcing through the ``Player`` protocol) in the same run, and the peak memory of the
 run (the workers are threads: the compiled driver releases the GIL). A branch play
 is one deal played with one option, scored. Each option's own rate
-on one core is printed too (the option sets the work: a forced misère is one solver
-call of a misère the players would never bid), and ``play_batch`` on the same deals,
-so figures measured on a busy machine can be scaled to its known speed.
+on one core is printed too (the option sets the work: a forced misère is a misère the
+players would never bid, played out by the hidden catchers), and ``play_batch`` on
+the same deals, so figures measured on a busy machine can be scaled to its known speed.
 
     .venv/bin/python scripts/bench_rollout.py --deals 100000 --workers 2
     .venv/bin/python scripts/bench_rollout.py --full 1000000   # the 5-minute criterion

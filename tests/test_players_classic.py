@@ -265,7 +265,10 @@ def test_b384_gusarik_whisted_games_are_played_out_not_double_dummy():
     assert not games["double_dummy"].any() and not games["open"].any()
     assert (games["tricks"].sum(axis=1) == 10).all()
     assert (games["played_by"][:, 2] != 0).all()  # the dummy's cards were played
-    assert states[states["kind"] == engine.MISERE_GAME]["double_dummy"].all()
+    misere = states["kind"] == engine.MISERE_GAME
+    assert not states[misere]["double_dummy"].any()  # the catchers cannot see the discard
+    seen = play_batch(deal(3000, seed=54), variant, misere_catchers="double_dummy")
+    assert seen[misere]["double_dummy"].all()
 
 
 def test_gusarik_defender_whists_without_seeing_the_dummy():

@@ -10,6 +10,7 @@ from prefstats.game.contracts import LEVEL
 from prefstats.game.scoring import ScoreSheet
 from prefstats.game.variants import get_variant
 from prefstats.players.builtin import DOUBLE_DUMMY_OPEN, POLICIES, default_params, default_tables
+from prefstats.players.misere import catchers_code
 from prefstats.sim.play import play_state, solver_table
 from prefstats.sim.pulka import (
     MAX_BOMBS,
@@ -39,7 +40,8 @@ def _play_deal(variant, d, bombs, blind_round, policy, key, deal_index, min_leve
             st["multiplier"] = level
     index = POLICIES.index(policy)
     ok = play_state(st, rules, index, default_params(policy), default_tables(policy, variant),
-                    bool(DOUBLE_DUMMY_OPEN[index]), np.uint64(key), deal_index,
+                    bool(DOUBLE_DUMMY_OPEN[index]), catchers_code("hidden"), np.uint64(key),
+                    deal_index,
                     np.zeros(1, dtype=engine.OBSERVATION)[0], solver_table(),
                     np.zeros(1, dtype=np.int64))  # fmt: skip
     assert ok

@@ -207,7 +207,7 @@ def _open_play_lines(deals, variant, out: list[str]) -> None:
     """Open deals (lone whister, misère) played card by card by the heuristic against
     the solver's settlement of the same deals, both reached by the heuristic auction."""
     cards = play_batch(deals, variant, double_dummy=False)
-    solved = play_batch(deals, variant, double_dummy=True)
+    solved = play_batch(deals, variant, double_dummy=True, misere_catchers="double_dummy")
     for name, mask in (("open games", (cards["kind"] == engine.GAME) & cards["open"]),
                        ("misère", cards["kind"] == engine.MISERE_GAME)):
         rows = np.flatnonzero(mask)

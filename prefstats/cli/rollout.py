@@ -126,6 +126,9 @@ def rollout_command(
     seed: int = typer.Option(DEFAULT_SEED, help="Seed of the deals and the players' "
                                                 "random choices."),
     policy: str = typer.Option("heuristic", help="Continuation policy: heuristic, random or pimc."),
+    misere_catchers: str = typer.Option("hidden", help="Misère catchers: hidden (they "
+                                        "cannot see the discard) or double_dummy (they "
+                                        "see it: an upper bound on the catch rate)."),
     workers: int | None = typer.Option(None, min=1, help="Threads (default: all cores); the "
                                        "figures are the same for any number."),
     output: Format = FORMAT,
@@ -151,7 +154,8 @@ def rollout_command(
     known = parse_cards(talon) if talon else None
     hand_deals(mask, seat, 0, talon=known)  # checks the hand and the talon
     rollout(rules, hand_deals(mask, seat, 0, talon=known), seat=seat, decision=decision,
-            options=names, policy=policy)  # checks the seat and the policy
+            options=names, policy=policy,
+            misere_catchers=misere_catchers)  # checks the seat, the policy, the catchers
     _compile_notice("rollout", quiet=not _show_progress(output))
     block = len(hand_deals(mask, seat, 1, talon=known))  # the talons: one deal each
     blocks = -(-deals // block)
@@ -172,7 +176,7 @@ def rollout_command(
             dealt = dealt[: deals - done * block]  # the last block may be cut at --deals
             frame = rollout(rules, dealt, seat=seat, decision=decision,
                             options=[names[o] for o in active], seed=seed, policy=policy,
-                            workers=workers)
+                            workers=workers, misere_catchers=misere_catchers)
             got = frame.select("legal", "value").to_numpy().reshape(-1, len(active), 2)
             values = np.full((len(got), len(names)), np.nan)
             values[:, active] = got[:, :, 1].astype(np.float64)
@@ -195,7 +199,7 @@ def rollout_command(
                    f"{int(ok.sum())} of {played:,} deals; too few to compare", err=True)
         raise typer.Exit(1)
     result.update(deals=played, hand=format_cards(mask), seat=seat, variant=variant,
-                  decision=decision, policy=policy,
+                  decision=decision, policy=policy, misere_catchers=misere_catchers,
                   talon=format_cards(known) if known is not None else None)
     if output is not Format.table:
         rows = [{"option": r["option"], "mean": r["mean"], "ci_lo": r["ci"][0],

@@ -481,9 +481,9 @@ def _finish_auction(st, rules, high, high_bidder, passed):
     if high >= NO_TALON_BID:  # the talon stays face down; no discard
         st.no_talon = True
         if high == MISERE + NO_TALON_BID:
-            _start_misere(st, rules)
-        else:
-            st.phase = CONTRACT
+            _start_misere(st, rules)  # the first hand leads, as on any misère
+            return
+        st.phase = CONTRACT
     else:
         st.hands[high_bidder] |= st.talon
         st.phase = DISCARD

@@ -128,6 +128,9 @@ MODELS = (
 )
 #: The player model every chart's advice holds for.
 MODEL = DEFAULT.name
+#: What a misère chart's model says when its catchers see the discard: their catch rate
+#: is an upper bound (the default catchers cannot see it).
+UPPER_BOUND = "double-dummy misère catchers (catch rate an upper bound)"
 #: Deals classified per call of the dealer while sampling.
 _BATCH = 500_000
 
@@ -245,7 +248,8 @@ class _Played:
 
 
 def _play(variant, deals: Deals, seat: int, decision: str, options: Sequence[str],
-          seed: int, workers: int, model: Model = DEFAULT) -> _Played:
+          seed: int, workers: int, model: Model = DEFAULT,
+          misere_catchers: str = "hidden") -> _Played:
     """:func:`~prefstats.sim.rollout.rollout_states` of ``deals`` in chunks (on
     ``workers`` threads: the compiled driver releases the GIL) by ``model``'s players,
     scored as :func:`~prefstats.sim.rollout.rollout` scores them."""
@@ -255,7 +259,8 @@ def _play(variant, deals: Deals, seat: int, decision: str, options: Sequence[str
     def chunk(a: int) -> tuple[np.ndarray, ...]:
         states, legal = rollout_states(variant, deals[a:a + CHUNK], seat=seat,
                                        decision=decision, options=options, key=key,
-                                       policy=model.policy, params=params)
+                                       policy=model.policy, params=params,
+                                       misere_catchers=misere_catchers)
         flat = states.reshape(-1)
         value = deal_values(variant, *score_states(variant, flat))[:, seat]
         value = np.where(legal, value.reshape(legal.shape), np.nan)
@@ -385,9 +390,12 @@ def first_call_chart(variant, seed: int, min_n: int, feature: str = "points", *,
 
 
 def misere_chart(variant, seed: int, min_n: int, *, budget: int = DEAL_BUDGET,
-                 workers: int = 1, model: Model = DEFAULT) -> Chart:
+                 workers: int = 1, model: Model = DEFAULT,
+                 misere_catchers: str = "hidden") -> Chart:
     """Misère against pass at the first call by hole pattern, every seat pooled (each
-    seat's share of ``min_n`` dealt at that seat), with the catch rate."""
+    seat's share of ``min_n`` dealt at that seat), with the catch rate: of catchers who
+    cannot see the discard, or with ``misere_catchers="double_dummy"`` an upper bound
+    (its ``model`` says so)."""
     seats = seats_of(variant)
     frames, dealt = [], 0
     for seat in seats:
@@ -396,13 +404,14 @@ def misere_chart(variant, seed: int, min_n: int, *, budget: int = DEAL_BUDGET,
             np.full(len(_PATTERNS), _share(min_n, len(seats))), budget=budget)
         dealt = max(dealt, n)
         played = _play(variant, deals, seat, "first_call", ["pass", "misere"], seed, workers,
-                       model)
+                       model, misere_catchers)
         frames.append(_wide(played.value, ["pass", "misere"], pattern=cls,
                             caught=played.caught[:, 1]))
     holes = pl.DataFrame({"pattern": range(len(_PATTERNS)),
                           "holes": [h for h, _ in _PATTERNS], "hole": [w for _, w in _PATTERNS]})
     wide = pl.concat(frames).join(holes, on="pattern", how="left")
-    table = cell_table(wide, ["pattern"], ["misere"], min_n, model=model.name)
+    label = model.name if misere_catchers == "hidden" else f"{model.name}, {UPPER_BOUND}"
+    table = cell_table(wide, ["pattern"], ["misere"], min_n, model=label)
     catches = (wide.filter(pl.col("misere").is_not_null() & pl.col("pass").is_not_null())
                .group_by("pattern").agg(catches=pl.col("caught").sum(), played=pl.len()))
     catches = with_proportion(catches, "catches", "played", "catch_rate").select(
@@ -410,7 +419,7 @@ def misere_chart(variant, seed: int, min_n: int, *, budget: int = DEAL_BUDGET,
     table = (holes.join(table, on="pattern").join(catches, on="pattern", how="left")
              .sort("pattern").drop("pattern"))
     return Chart("misere", "misere", ["holes", "hole"], ["misere"], table, dealt, min_n, {},
-                 wide, model.name)
+                 wide, label)
 
 
 def whist_chart(variant, seed: int, min_n: int, *, budget: int = WHIST_BUDGET,

@@ -382,7 +382,10 @@ def page(variant: Variant, made: list[Chart], found: dict[str, list[dict]], seed
              "are named as good. A bracketed advice in a chart is undecided. The first "
              "call's levels bid up to that level (every call of the seat the lowest legal "
              "bid up to it, in the strain the evaluator rates best); the contract after the "
-             "talon is the players'. The raspasy chart is the last first call after "
+             "talon is the players'. On misère the catchers see each other's cards and the "
+             "talon but not the declarer's discard (`misere_catchers=\"hidden\"`); catchers "
+             "who saw it (double dummy) would catch more often: theirs is an upper bound on "
+             "the catch rate. The raspasy chart is the last first call after "
              "everyone before passed: pass into the raspasy, or bid up to 6 or call misère "
              "(its first lead is the players', not charted).",
              "", "**Robust** advice holds under every other table of players below, each "

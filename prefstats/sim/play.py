@@ -46,6 +46,7 @@ from prefstats.players.builtin import (
     resolve_params,
     seat_key,
 )
+from prefstats.players.misere import catchers_code, hidden_misere_card, plays_hidden_misere
 from prefstats.solver import new_table, solve_kernel
 
 __all__ = ["play_batch", "play_hand"]
@@ -145,12 +146,15 @@ def play_hand(
     raspasy_step: int = 0,
     bombs: Sequence[int] | None = None,
     sheet: ScoreSheet | None = None,
+    misere_catchers: str = "hidden",
 ) -> np.void:
     """Play one deal with ``players`` (one per active seat, from the dealer's left) and
     return its final :data:`engine.STATE` record.
 
     Each decision goes to the seat that makes it, as an :class:`Observation`; forced
     decisions are made by the engine. An illegal decision raises ``IllegalActionError``.
+    When every player plays open deals double dummy, the driver settles them as
+    :func:`play_batch` does (``misere_catchers`` too).
 
     >>> from prefstats.game.deal import deal
     >>> from prefstats.game.variants import get_variant
@@ -164,23 +168,29 @@ def play_hand(
     if len(players) != 3:
         raise OptionError(f"expected three players, one per active seat, got {len(players)}")
     rules = engine.rules_array(variant)
+    catchers = catchers_code(misere_catchers)
+    double_dummy = all(p.double_dummy_open for p in players)
     st = new_state(hands, talon, talon_first=talon_first, min_level=min_level,
                    raspasy_step=raspasy_step, bombs=bombs)[0]
     obs = np.zeros(1, dtype=engine.OBSERVATION)[0]
     stats = np.zeros(1, dtype=np.int64)
     engine.advance_forced(st, rules)
     while st["phase"] != engine.DONE:
-        if _at_open_start(st) and all(players[s].double_dummy_open for s in range(3)):
+        hidden = double_dummy and plays_hidden_misere(st, catchers)
+        if double_dummy and not hidden and _at_open_start(st):
             _open_play_by_solver(st, rules, solver_table(), stats)
             break
         engine.observe(st, rules, obs)
         seat = int(st["controller"])
         player = players[seat]
-        if getattr(player, "sees_all", False):  # an oracle, for comparisons
-            seen: Observation = OracleObservation(obs.copy(), variant, sheet, st.copy())
+        if hidden:
+            action = int(hidden_misere_card(st, obs["legal"], solver_table(), stats))
         else:
-            seen = Observation(obs.copy(), variant, sheet)
-        action = int(player.act(seen))
+            if getattr(player, "sees_all", False):  # an oracle, for comparisons
+                seen: Observation = OracleObservation(obs.copy(), variant, sheet, st.copy())
+            else:
+                seen = Observation(obs.copy(), variant, sheet)
+            action = int(player.act(seen))
         if engine.apply(st, rules, action) != 0:
             raise IllegalActionError(
                 f"seat {seat}: illegal {engine.PHASES[int(st['phase'])]} decision {action}"
@@ -277,23 +287,29 @@ def seat_keys(base_key, deal_index):
 
 
 @njit(cache=True)
-def play_on(st, rules, policy, params, tables, double_dummy, keys, obs, table, stats,
-            seat, decision):
+def play_on(st, rules, policy, params, tables, double_dummy, catchers, keys, obs, table,
+            stats, seat, decision):
     """Play deal ``st`` on with built-in ``policy`` at every seat (``keys``: each seat's
     key, :func:`seat_keys`) to the end, or until ``seat`` is asked for ``decision``
     (:func:`at_decision`; none when ``decision`` < 0), whose observation is then in
-    ``obs``. Returns ``PLAYED``, ``REACHED`` or ``ILLEGAL`` (compiled; shared by every
-    batch loop)."""
+    ``obs``. With ``double_dummy`` open deals are settled by the solver, an open misère
+    by the model of the ``catchers`` (:mod:`prefstats.players.misere`). Returns
+    ``PLAYED``, ``REACHED`` or ``ILLEGAL`` (compiled; shared by every batch loop)."""
     engine.advance_forced(st, rules)
     while st.phase != engine.DONE:
-        if double_dummy and _at_open_start(st):
+        hidden = double_dummy and plays_hidden_misere(st, catchers)
+        if double_dummy and not hidden and _at_open_start(st):
             _open_play_by_solver(st, rules, table, stats)
             break
         engine.observe(st, rules, obs)
         if decision >= 0 and at_decision(obs, decision, seat):
             return REACHED
-        key = decision_key(keys[st.controller], decision_number(obs))
-        action = decide_with_solver(policy, obs, rules, params, tables, key, table, stats)
+        if hidden:
+            action = hidden_misere_card(st, obs.legal, table, stats)
+        else:
+            key = decision_key(keys[st.controller], decision_number(obs))
+            action = decide_with_solver(policy, obs, rules, params, tables, key, table,
+                                        stats)
         if engine.apply(st, rules, action) != 0:
             return ILLEGAL
         engine.advance_forced(st, rules)
@@ -301,18 +317,20 @@ def play_on(st, rules, policy, params, tables, double_dummy, keys, obs, table, s
 
 
 @njit(cache=True)
-def play_state(st, rules, policy, params, tables, double_dummy, base_key, deal_index, obs,
-               table, stats):
+def play_state(st, rules, policy, params, tables, double_dummy, catchers, base_key,
+               deal_index, obs, table, stats):
     """Play the freshly reset deal ``st`` to the end with built-in ``policy`` at every
-    seat. Returns false if a decision was illegal (a bug in the policy)."""
+    seat (``double_dummy``, ``catchers``: as :func:`play_on`). Returns false if a
+    decision was illegal (a bug in the policy)."""
     keys = seat_keys(base_key, deal_index)
-    return play_on(st, rules, policy, params, tables, double_dummy, keys, obs, table, stats,
-                   -1, -1) == PLAYED
+    return play_on(st, rules, policy, params, tables, double_dummy, catchers, keys, obs,
+                   table, stats, -1, -1) == PLAYED
 
 
 @njit(cache=True)
 def _batch_kernel(hands, talon, talon_first, min_level, raspasy_step, bombs, rules, policy,
-                  params, tables, double_dummy, base_key, index, states, obs_buf, table, stats):
+                  params, tables, double_dummy, catchers, base_key, index, states, obs_buf,
+                  table, stats):
     """Play deals ``i`` with the built-in ``policy`` at every seat; returns the number of
     the first deal where a decision was illegal, or -1."""
     obs = obs_buf[0]
@@ -321,8 +339,8 @@ def _batch_kernel(hands, talon, talon_first, min_level, raspasy_step, bombs, rul
         engine.reset(st, hands[i], talon[i], talon_first[i], min_level[i], raspasy_step[i])
         for s in range(3):
             st.bombs[s] = bombs[i, s]
-        if not play_state(st, rules, policy, params, tables, double_dummy, base_key,
-                          index[i], obs, table, stats):
+        if not play_state(st, rules, policy, params, tables, double_dummy, catchers,
+                          base_key, index[i], obs, table, stats):
             return i
     return -1
 
@@ -338,6 +356,7 @@ def play_batch(
     raspasy_step: int | np.ndarray = 0,
     bombs: int | npt.ArrayLike | None = None,
     double_dummy: bool | None = None,
+    misere_catchers: str = "hidden",
     offsets: np.ndarray | None = None,
 ) -> np.ndarray:
     """Play ``deals`` (a :class:`~prefstats.game.deal.Deals`) with the compiled built-in
@@ -345,7 +364,10 @@ def play_batch(
 
     Open deals (a lone whister, misère) are settled by one solver call when the policy
     plays them double dummy; ``double_dummy=False`` has them played card by card by the
-    policy instead (no solver). ``key`` seeds the players' random choices; deal ``i``
+    policy instead (no solver). An open misère played double dummy is played card by
+    card under ``misere_catchers`` (:mod:`prefstats.players.misere`): ``"hidden"``
+    catchers who cannot see the discard (the default), or ``"double_dummy"``, one solver
+    call (an upper bound on the catch rate). ``key`` seeds the players' random choices; deal ``i``
     uses ``deals.index[i]``, so a chunk of a run plays exactly as in the whole run.
     ``bombs`` (classic) is each seat's next bomb multiplier: one value, one per seat, or
     ``(n, 3)``; default 1 (no bombs). ``offsets`` of the players' calls default to the
@@ -378,7 +400,7 @@ def play_batch(
         engine.rules_array(variant), POLICIES.index(policy), prm,
         default_tables(policy, variant, offsets),
         bool(DOUBLE_DUMMY_OPEN[POLICIES.index(policy)] if double_dummy is None else double_dummy),
-        np.uint64(key),
+        catchers_code(misere_catchers), np.uint64(key),
         index, states, obs, solver_table(), stats,
     )
     if bad >= 0:

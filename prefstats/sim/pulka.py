@@ -80,6 +80,7 @@ from prefstats.game.scoring import (
 )
 from prefstats.game.variants import END_HELP, END_TOTAL, PULKA_ENDS, T_TABLE, opening_bombs
 from prefstats.players.builtin import DOUBLE_DUMMY_OPEN, POLICIES, default_tables, resolve_params
+from prefstats.players.misere import catchers_code
 from prefstats.sim.play import play_state, solver_table
 
 #: Deal numbers reserved for one pulka in the seed's pulka stream.
@@ -177,8 +178,8 @@ def update_bombs(st, n, place, queue, head, size, everyone=False):
 @njit(cache=True)
 def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, end_rule,
                   exit_level, opening, rules, table, policy, params, tables, double_dummy,
-                  player_key, state_buf, obs_buf, solver_table, stats, pool, mountain, whists,
-                  counts, record, deal_states, deal_places, status):
+                  catchers, player_key, state_buf, obs_buf, solver_table, stats, pool,
+                  mountain, whists, counts, record, deal_states, deal_places, status):
     """Play pulkas ``pulka_ids``; sheets in half points, ``counts`` rows by the ``C_*``
     columns. With ``record`` every deal's final state goes to ``deal_states`` (in order)
     and its (pulka row, deal number, dealer's place) to ``deal_places``. On an illegal
@@ -238,8 +239,8 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, 
                         return
                 if opening[k, 1] > 1:  # an opening circle's bomb level (B:398)
                     st.multiplier = opening[k, 1]
-            if not play_state(st, rules, policy, params, tables, double_dummy, player_key,
-                              first_deal + k, obs, solver_table, stats):
+            if not play_state(st, rules, policy, params, tables, double_dummy, catchers,
+                              player_key, first_deal + k, obs, solver_table, stats):
                 status[0] = ILLEGAL_DECISION
                 status[1] = p
                 return
@@ -342,6 +343,7 @@ def play_pulkas(
     player_key: int | np.integer = 0,
     max_deals: int = 5000,
     with_deals: bool = False,
+    misere_catchers: str = "hidden",
 ) -> dict[str, np.ndarray]:
     """Play the pulkas numbered ``pulka_ids`` to their end.
 
@@ -352,7 +354,8 @@ def play_pulkas(
     adds every deal: ``deal_states`` (final :data:`engine.STATE` records, in order; their
     ``bombs`` field holds each seat's bomb at the deal) and ``deal_places`` (n, 3): the
     pulka's row, the deal's number in it and the dealer's place. The pulkas are played
-    twice then (to size the arrays), with the same result.
+    twice then (to size the arrays), with the same result. ``misere_catchers``: the
+    model of the misère catchers (:func:`~prefstats.sim.play.play_batch`).
 
     A place holding more than :data:`MAX_BOMBS` unused bombs raises ``RuntimeError``.
     """
@@ -374,6 +377,7 @@ def play_pulkas(
     free, sizes, fixed = free_slots()
     index = POLICIES.index(policy)
     prm = resolve_params(policy, params)
+    catchers = catchers_code(misere_catchers)
 
     def play(record: bool, deal_states: np.ndarray, deal_places: np.ndarray) -> None:
         for array in (pool, mountain, whists, counts, status):
@@ -383,7 +387,7 @@ def play_pulkas(
             PULKA_ENDS.index(variant.pulka_end), variant.raspasy_exit, opening_deals(variant),
             engine.rules_array(variant), variant.scoring_table(), index,
             prm, default_tables(policy, variant), bool(DOUBLE_DUMMY_OPEN[index]),
-            np.uint64(player_key), np.zeros(1, dtype=engine.STATE),
+            catchers, np.uint64(player_key), np.zeros(1, dtype=engine.STATE),
             np.zeros(1, dtype=engine.OBSERVATION), solver_table(), np.zeros(1, dtype=np.int64),
             pool, mountain, whists, counts, record, deal_states, deal_places, status,
         )

@@ -76,6 +76,7 @@ from prefstats.players.builtin import (
     seat_key,
 )
 from prefstats.players.evaluate import declarer_tricks, load_tables
+from prefstats.players.misere import catchers_code
 from prefstats.sim.play import (
     CONTRACT_CALL,
     FIRST_CALL,
@@ -285,8 +286,8 @@ def _check_policy(policy: str) -> None:
 
 @njit(cache=True, nogil=True)
 def _rollout_kernel(hands, talon, talon_first, rules, policy, params, tables, double_dummy,
-                    base_key, index, seat, decision, codes, states, legal, reached, obs_buf,
-                    table, stats):
+                    catchers, base_key, index, seat, decision, codes, states, legal, reached,
+                    obs_buf, table, stats):
     """Deal ``i``'s branches are ``states[i * k + o]`` for its ``k`` option ``codes[i]``:
     the shared part is played once in the first slot and copied; a branch is forced
     each time the decision comes (max_bid: every call of the seat). Returns the first
@@ -298,8 +299,8 @@ def _rollout_kernel(hands, talon, talon_first, rules, policy, params, tables, do
         root = states[i * k]
         engine.reset(root, hands[i], talon[i], talon_first[i], 6, 0)
         keys = seat_keys(base_key, index[i])
-        status = play_on(root, rules, policy, params, tables, double_dummy, keys, obs,
-                         table, stats, seat, decision)
+        status = play_on(root, rules, policy, params, tables, double_dummy, catchers, keys,
+                         obs, table, stats, seat, decision)
         if status == ILLEGAL:
             return i
         reached[i] = status == REACHED
@@ -320,8 +321,8 @@ def _rollout_kernel(hands, talon, talon_first, rules, policy, params, tables, do
             while action >= 0:
                 if engine.apply(st, rules, action) != 0:
                     return i
-                status = play_on(st, rules, policy, params, tables, double_dummy, keys, obs,
-                                 table, stats, seat, decision)
+                status = play_on(st, rules, policy, params, tables, double_dummy, catchers,
+                                 keys, obs, table, stats, seat, decision)
                 if status == ILLEGAL:
                     return i
                 action = -1
@@ -345,19 +346,22 @@ def _arrays(deals):
 def rollout_states(variant, deals, *, seat: int, decision: str | None,
                    options: Sequence, key: int = 0, policy: str = "heuristic",
                    params: np.ndarray | None = None,
-                   offsets: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                   offsets: np.ndarray | None = None,
+                   misere_catchers: str = "hidden") -> tuple[np.ndarray, np.ndarray]:
     """The branches' final :data:`engine.STATE` records ``(n, k)`` and ``legal`` ``(n, k)``
     (compiled, one process); ``key`` seeds the players as in
     :func:`~prefstats.sim.play.play_batch`. A branch whose option is not legal holds the
     state at the decision (or, never reached, the unforced play). ``decision=None``
     forces nothing: one branch a deal, played as ``play_batch`` plays it (a check of
     the driver). ``offsets`` of the players' calls default to the variant's shipped fit
-    (:func:`~prefstats.players.builtin.default_tables`)."""
+    (:func:`~prefstats.players.builtin.default_tables`); ``misere_catchers`` as in
+    :func:`~prefstats.sim.play.play_batch`."""
     return _branches(variant, deals, seat, decision, options, key, policy, params,
-                     offsets)[:2]
+                     offsets, misere_catchers)[:2]
 
 
-def _branches(variant, deals, seat, decision, options, key, policy, params, offsets=None):
+def _branches(variant, deals, seat, decision, options, key, policy, params, offsets=None,
+              misere_catchers="hidden"):
     """:func:`rollout_states` and ``reached`` ``(n,)``: whether the decision came."""
     if decision is None:
         codes, forced = np.full(1, -1, dtype=np.int64), -1
@@ -365,6 +369,7 @@ def _branches(variant, deals, seat, decision, options, key, policy, params, offs
         codes, forced = option_codes(variant, decision, options), DECISIONS[decision]
     seat = _check_seat(variant, seat)
     _check_policy(policy)
+    catchers = catchers_code(misere_catchers)
     n, k = len(deals), len(codes)
     hands, talon, first, index = _arrays(deals)
     states = np.zeros(n * k, dtype=engine.STATE)
@@ -375,7 +380,7 @@ def _branches(variant, deals, seat, decision, options, key, policy, params, offs
     table, stats = _thread_solver()
     bad = _rollout_kernel(
         hands, talon, first, engine.rules_array(variant), code, prm,
-        default_tables(policy, variant, offsets), bool(DOUBLE_DUMMY_OPEN[code]),
+        default_tables(policy, variant, offsets), bool(DOUBLE_DUMMY_OPEN[code]), catchers,
         np.uint64(key), index, seat, forced, deal_codes(deals, seat, decision, codes), states,
         legal, reached, np.zeros(1, dtype=engine.OBSERVATION), table, stats)
     if bad >= 0:
@@ -384,12 +389,12 @@ def _branches(variant, deals, seat, decision, options, key, policy, params, offs
 
 
 def _chunk_values(variant, deals, seat, decision, options, key, policy, params,
-                  offsets=None):
+                  offsets=None, misere_catchers="hidden"):
     """``legal``, ``value``, ``kind``, ``contract`` ``(n, k)`` and ``reached`` ``(n,)`` of
     one chunk. The columns are copies: a field of the states is a view that would keep
     the chunk's states (296 bytes a branch) alive until the whole run ends."""
     states, legal, reached = _branches(variant, deals, seat, decision, options, key, policy,
-                                       params, offsets)
+                                       params, offsets, misere_catchers)
     flat = states.reshape(-1)
     value = deal_values(variant, *score_states(variant, flat))[:, seat].reshape(legal.shape)
     return (legal, np.where(legal, value, np.nan), states["kind"].copy(),
@@ -398,7 +403,8 @@ def _chunk_values(variant, deals, seat, decision, options, key, policy, params,
 
 def rollout(variant: Variant, deals: Deals, *, seat: int, decision: str, options: Sequence,
             seed: int = 0, policy: str = "heuristic", params: np.ndarray | None = None,
-            workers: int = 1, offsets: np.ndarray | None = None) -> pl.DataFrame:
+            workers: int = 1, offsets: np.ndarray | None = None,
+            misere_catchers: str = "hidden") -> pl.DataFrame:
     """Play each of ``deals`` once per option with ``seat``'s ``decision`` forced to it
     and every other decision by ``policy`` (see the module text); one row per (deal,
     option): ``deal`` (row in ``deals``), ``option`` (as given, as text), ``legal``,
@@ -410,7 +416,10 @@ def rollout(variant: Variant, deals: Deals, *, seat: int, decision: str, options
     unforced branches play as the dataset of that seed. ``workers`` threads share the
     deals (the compiled driver releases the GIL; each thread has its own solver table);
     the rows are the same for any ``workers``. ``offsets`` of the players' calls default
-    to the variant's shipped fit (a fit passes its candidates).
+    to the variant's shipped fit (a fit passes its candidates). ``misere_catchers``:
+    ``"hidden"`` (the default) has the misère catchers play against every discard they
+    cannot see, ``"double_dummy"`` as if they saw it, an upper bound on the catch rate
+    (:mod:`prefstats.players.misere`).
 
     >>> from prefstats.game.deal import deal
     >>> from prefstats.game.variants import get_variant
@@ -422,13 +431,14 @@ def rollout(variant: Variant, deals: Deals, *, seat: int, decision: str, options
     option_codes(variant, decision, options)
     _check_seat(variant, seat)
     _check_policy(policy)
+    catchers_code(misere_catchers)
     if workers < 1:
         raise OptionError(f"workers must be at least 1, got {workers}")
     options = [str(o) for o in options]
     key = int(player_key(seed))
     size = min(CHUNK, -(-len(deals) // workers)) if len(deals) else CHUNK
     tasks = [(variant, deals[a:a + size], seat, decision, options, key, policy, params,
-              offsets) for a in range(0, len(deals), size)]
+              offsets, misere_catchers) for a in range(0, len(deals), size)]
     if workers == 1 or len(tasks) == 1:
         parts = [_chunk_values(*t) for t in tasks]
     else:
@@ -500,7 +510,8 @@ class ForcedPlayer:
 
 
 def play_forced_hands(variant, deals, *, seat: int, decision: str, options: Sequence,
-                      key: int = 0, policy: str = "heuristic") -> tuple[np.ndarray, np.ndarray]:
+                      key: int = 0, policy: str = "heuristic",
+                      misere_catchers: str = "hidden") -> tuple[np.ndarray, np.ndarray]:
     """:func:`rollout_states` through the Python driver: three
     :class:`~prefstats.players.builtin.BuiltinPlayer` objects keyed as the batch driver
     keys them, ``seat``'s wrapped in a :class:`ForcedPlayer`; every deal replayed from
@@ -522,7 +533,8 @@ def play_forced_hands(variant, deals, *, seat: int, decision: str, options: Sequ
             players[seat] = forced  # type: ignore[call-overload]  # plays as one
             try:
                 states[i, o] = play_hand(deals.hands[i], deals.talon[i], players, variant,
-                                         talon_first=deals.talon_first[i])
+                                         talon_first=deals.talon_first[i],
+                                         misere_catchers=misere_catchers)
             except _Illegal:
                 continue
             legal[i, o] = forced.reached

@@ -59,7 +59,7 @@ compiled solves), ``_batch`` (many deals over threads), ``_intrinsics`` (array v
 without reference counts). The bit helpers (``popcount``, ``pext``, ...) come from
 :mod:`prefstats.game.cards`. The kernels callers in numba code use (``solve_kernel``,
 ``solve_position``, ``card_values_kernel``, ``card_values_batch_kernel``,
-``best_card_kernel``) are re-exported here.
+``best_card_kernel``, ``best_card_among``, ``most_reaching_cards``) are re-exported here.
 """
 
 from __future__ import annotations
@@ -75,9 +75,11 @@ from prefstats.game.cards import N_CARDS, format_cards
 from prefstats.game.tricks import legal_cards
 from prefstats.solver._batch import _batch_kernel, _leads_one
 from prefstats.solver._search import (
+    best_card_among,
     best_card_kernel,
     card_values_batch_kernel,
     card_values_kernel,
+    most_reaching_cards,
     solve_kernel,
     solve_position,
 )
@@ -85,7 +87,7 @@ from prefstats.solver._table import TT_BITS, TT_ENTRY_BYTES, TT_SIZE, new_table
 
 # The checked functions, the table and its size, then the compiled layer (trusts its
 # inputs; for callers in numba code): solve_kernel, solve_position, card_values_kernel,
-# card_values_batch_kernel, best_card_kernel.
+# card_values_batch_kernel, best_card_kernel, best_card_among, most_reaching_cards.
 __all__ = ["best_card", "card_values", "card_values_batch", "solve", "solve_batch", "solve_leads"]
 
 _table: tuple[np.ndarray, ...] | None = None

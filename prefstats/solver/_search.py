@@ -485,7 +485,16 @@ def _leader_and_rival(cards, reps, weight, lo, hi, maximise, visited):
 
 @njit(cache=True, error_model="numpy")
 def best_card_kernel(worlds, trick, tlen, leader, declarer, trump, misere, table, stats):
-    """The card of the seat to move with the best total value over ``worlds`` ((K, 3)
+    """:func:`best_card_among` every legal card."""
+    return best_card_among(worlds, trick, tlen, leader, declarer, trump, misere,
+                           np.int64(0xFFFFFFFF), table, stats)
+
+
+@njit(cache=True, error_model="numpy")
+def best_card_among(worlds, trick, tlen, leader, declarer, trump, misere, allowed, table,
+                    stats):
+    """The card of the seat to move among ``allowed`` (a mask holding legal cards) with
+    the best total value over ``worlds`` ((K, 3)
     int64, one decision's sampled worlds, as in :func:`card_values_batch_kernel`): the
     declarer's side the most tricks, on misère the fewest, the defence the other way;
     ties go to the lowest card. The same card as the totals of
@@ -531,11 +540,12 @@ def best_card_kernel(worlds, trick, tlen, leader, declarer, trump, misere, table
         hi[j, :] = ceil
     n_cards = 0
     for c in range(32):
-        n_cards += reps[0, c] >= 0
-    cards = np.empty(n_cards, np.int64)  # the legal cards, ascending
+        if reps[0, c] >= 0 and (allowed >> c) & 1:
+            n_cards += 1
+    cards = np.empty(n_cards, np.int64)  # the allowed legal cards, ascending
     n_cards = 0
     for c in range(32):
-        if reps[0, c] >= 0:
+        if reps[0, c] >= 0 and (allowed >> c) & 1:
             cards[n_cards] = c
             n_cards += 1
     row = np.empty(32, np.int64)
@@ -545,10 +555,15 @@ def best_card_kernel(worlds, trick, tlen, leader, declarer, trump, misere, table
     for j in range(k):
         if weight[j] == 0:
             continue
-        if cand < 0:  # the first world: the move ordering's first card leads
+        searched = 0  # the cards whose values this world needs: the allowed ones' runs
+        for c in cards:
+            searched |= np.int64(1) << reps[j, c]
+        if cand < 0:  # the first world: the move ordering's first allowed card leads
             h = worlds[j].copy()
             a = reps[j, _first_card(h, trick, tlen, leader, player, declarer, trump, misere,
                                     table[1][leader], row, scores)]
+            if not (searched >> a) & 1:
+                a = reps[j, cards[0]]
             cand = a
             lead, won, root = _play_card(h, seq, trick, tlen, leader, a, declarer, trump)
             guess = won + (1 if misere else _playout(h, seq, root, lead, declarer, trump,
@@ -567,7 +582,7 @@ def best_card_kernel(worlds, trick, tlen, leader, declarer, trump, misere, table
         guess = lo[j, a]
         # Every other card against it: mostly no better there; if better, made exact.
         for c in range(32):
-            if reps[j, c] != c or c == a:
+            if reps[j, c] != c or c == a or not (searched >> c) & 1:
                 continue
             if maximise and hi[j, c] > lo[j, a]:
                 t = max(lo[j, a], lo[j, c]) + 1
@@ -601,3 +616,53 @@ def best_card_kernel(worlds, trick, tlen, leader, declarer, trump, misere, table
         t = hi[wj, wc] if down else lo[wj, wc] + 1
         _narrow(worlds, wj, wc, t, lo, hi, trick, tlen, leader, declarer, trump, misere,
                 table, stats, seq)
+
+
+@njit(cache=True, error_model="numpy")
+def most_reaching_cards(worlds, trick, tlen, leader, declarer, trump, misere, target, table,
+                        stats):
+    """The legal cards of the seat to move after which the declarer takes at least
+    ``target`` (≥ 1) tricks from the current trick on in the most of ``worlds`` ((K, 3)
+    int64 hands, the mover's the same in each), as a mask, and in how many.
+
+    One boolean search a card and world, no exact values: what a defence counting the
+    worlds where a contract fails needs. Cards with no card that any world holds in play
+    between them are one run, searched once; a card's count stops once the worlds left
+    cannot lift it to the best so far.
+    """
+    table[1][:] = 0  # one history for the worlds of a decision
+    k = worlds.shape[0]
+    player = (leader + tlen) % 3
+    others = 0
+    for j in range(k):
+        others |= worlds[j, (player + 1) % 3] | worlds[j, (player + 2) % 3]
+    reps = np.empty(32, np.int64)
+    _run_reps(worlds[0, player], others, trick, tlen, trump, reps)
+    seq = np.zeros(_MAX_PLIES + 3, np.int64)
+    h = worlds[0]
+    left = (popcount(h[0] | h[1] | h[2]) + tlen) // 3  # tricks from the current one on
+    best = 0
+    most = -1
+    for c in range(32):
+        if reps[c] != c:
+            continue
+        won = 0  # the tricks the card surely gives the declarer, and may
+        if tlen == 2:
+            won = 1 if (leader + trick_winner(trick[0], trick[1], c, trump)) % 3 == declarer \
+                else 0
+        count = k if won >= target else 0
+        for j in range(k if won < target <= won + left - (tlen == 2) else 0):
+            if count + k - j < most:
+                break
+            res, _ = _card_search(worlds[j], trick, tlen, leader, declarer, trump, misere, c,
+                                  target, table, stats, seq)
+            count += res
+        if count > most:
+            most = count
+            best = 0
+        if count == most:
+            best |= np.int64(1) << c
+    for c in range(32):  # the rest of each best run
+        if reps[c] >= 0 and (best >> reps[c]) & 1:
+            best |= np.int64(1) << c
+    return best, most

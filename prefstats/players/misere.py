@@ -1,0 +1,123 @@
+"""Misère card play of open misère, by the two models of the catchers.
+
+On an open misère the catchers lie open and the talon was shown, so each catcher knows
+the declarer's twelve cards (his ten and the talon) but not which two he discarded:
+66 discards fit at the first card, fewer as the declarer's cards and voids show.
+
+- ``hidden`` (the default): the declarer plays double dummy (he sees every card), the
+  catchers choose each card against every discard still possible
+  (:func:`misere_worlds`): the card that catches the misère, the declarer taking a
+  trick, in the most of those worlds, ties broken by the most tricks in total over
+  them (a caught misère costs the declarer by the trick). What a table can do.
+- ``double_dummy``: the whole misère settled by one solver call, as if the catchers saw
+  the discard: an upper bound on the catch rate and on the catchers' tricks (the
+  declarer plays his double-dummy card in both models, which holds him to his
+  double-dummy tricks whatever the catchers play).
+
+The drivers (:mod:`prefstats.sim.play`) play misère this way when the players play open
+deals double dummy; :func:`catchers_code` names the model.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from prefstats.errors import OptionError
+from prefstats.game import engine
+from prefstats.game.cards import lowest_card, popcount
+from prefstats.players.oracle import double_dummy_card
+from prefstats.solver import best_card_among, most_reaching_cards
+
+HIDDEN, DOUBLE_DUMMY = 0, 1
+#: The models of the misère catchers, by name (the first is the default).
+MISERE_CATCHERS = ("hidden", "double_dummy")
+#: The cards of each suit (bit ``1 << suit`` of a void mask selects the suit's eight).
+_SUIT_CARDS = np.int64(0xFF)
+
+
+def catchers_code(name: str) -> int:
+    """The code of misère catchers model ``name`` (``OptionError`` if unknown).
+
+    >>> catchers_code("hidden"), catchers_code("double_dummy")
+    (0, 1)
+    """
+    if name not in MISERE_CATCHERS:
+        raise OptionError(f"unknown misère catchers {name!r}; choose from "
+                          f"{', '.join(MISERE_CATCHERS)}")
+    return MISERE_CATCHERS.index(name)
+
+
+@njit(cache=True)
+def misere_worlds(st):
+    """The positions the catchers cannot tell apart on misère ``st``: (K, 3) int64
+    hands, the catchers' own in each, the declarer's his twelve cards less the cards
+    he played and one pair that may be out of play (discarded, or an unseen talon).
+    A pair fits unless the declarer still held a card of a suit he has shown void in."""
+    declarer = st.declarer
+    left = (declarer + 1) % 3
+    right = (declarer + 2) % 3
+    a = np.int64(st.hands[left])
+    b = np.int64(st.hands[right])
+    # Every card the catchers do not see: the declarer's hand and the two out of play.
+    unseen = ~(a | b | np.int64(st.gone)) & np.int64(0xFFFFFFFF)
+    void_cards = np.int64(0)
+    for suit in range(4):
+        if (st.voids[declarer] >> suit) & 1:
+            void_cards |= _SUIT_CARDS << (8 * suit)
+    must = unseen & void_cards  # out of play for sure
+    n = popcount(unseen)
+    worlds = np.empty((n * (n - 1) // 2, 3), np.int64)
+    k = 0
+    rest = unseen
+    while rest:
+        x = lowest_card(rest)
+        rest &= rest - 1
+        more = rest
+        while more:
+            y = lowest_card(more)
+            more &= more - 1
+            out = (np.int64(1) << x) | (np.int64(1) << y)
+            if must & ~out:
+                continue
+            worlds[k, declarer] = unseen & ~out
+            worlds[k, left] = a
+            worlds[k, right] = b
+            k += 1
+    return worlds[:k]
+
+
+@njit(cache=True)
+def hidden_catcher_card(st, legal, table, stats):
+    """The catcher's card on misère ``st`` (``legal``: his legal cards) against every
+    discard still possible (see the module docstring); ties go to the lowest card."""
+    worlds = misere_worlds(st)
+    trick = np.zeros(3, np.int64)
+    for t in range(st.n_in_trick):
+        trick[t] = st.trick_cards[t]
+    cards = np.int64(legal)
+    if st.tricks[st.declarer] == 0:  # not caught yet: the cards that catch most often
+        cards &= most_reaching_cards(worlds, trick, np.int64(st.n_in_trick),
+                                     np.int64(st.leader), np.int64(st.declarer),
+                                     np.int64(-1), True, np.int64(1), table, stats)[0]
+        if popcount(cards) == 1:
+            return lowest_card(cards)
+    return best_card_among(worlds, trick, np.int64(st.n_in_trick), np.int64(st.leader),
+                           np.int64(st.declarer), np.int64(-1), True, cards, table, stats)
+
+
+@njit(cache=True)
+def hidden_misere_card(st, legal, table, stats):
+    """The card of the seat to act on open misère ``st`` under the ``hidden`` catchers:
+    the declarer's double-dummy card, a catcher's :func:`hidden_catcher_card`."""
+    if st.to_act == st.declarer:
+        return double_dummy_card(st, legal, table, stats)
+    return hidden_catcher_card(st, legal, table, stats)
+
+
+@njit(cache=True)
+def plays_hidden_misere(st, catchers):
+    """Whether the card of state ``st`` is an open misère's under the ``hidden``
+    catchers (``catchers``: :data:`MISERE_CATCHERS` code)."""
+    return (catchers == HIDDEN and st.phase == engine.PLAY and st.open
+            and st.kind == engine.MISERE_GAME)

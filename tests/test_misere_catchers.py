@@ -1,0 +1,173 @@
+"""Misère catchers who cannot see the declarer's discard, against double dummy."""
+
+import numpy as np
+import pytest
+
+from prefstats.errors import OptionError
+from prefstats.game import engine
+from prefstats.game.auction import PASS
+from prefstats.game.cards import FULL_DECK, cards_of
+from prefstats.game.cards import parse_cards as p
+from prefstats.game.contracts import MISERE
+from prefstats.game.tricks import legal_cards, trick_winner
+from prefstats.game.variants import get_variant
+from prefstats.players.misere import catchers_code, misere_worlds
+from prefstats.reports.hand_charts import hole_pattern, sample_cells
+from prefstats.sim.play import play_batch
+from prefstats.sim.rollout import hand_deals, play_forced_hands, rollout, rollout_states
+from prefstats.solver import card_values_batch
+from tests.engine_steps import run
+
+SOCHI = get_variant("sochi")
+#: Misère hands of seat 0: one short hole (a lone nine), two holes.
+ONE_HOLE = p("♠789 ♣789 ♦78 ♥7 ♥9")
+TWO_HOLES = p("♠789 ♣79 ♦78 ♥78 ♥10")
+
+
+def _misere_deals(hand, n):
+    deals = hand_deals(hand, 0, 1, seed=3)
+    return deals[np.linspace(0, len(deals) - 1, n).astype(int)]
+
+
+def _holed_deals(pattern, n):
+    """The first ``n`` deals where seat 0 holds a misère of hole ``pattern``."""
+    targets = np.zeros(12, dtype=np.int64)
+    targets[pattern] = n
+    return sample_cells(4, lambda d: hole_pattern(d.hands[:, 0]), targets)[0]
+
+
+def _card(name):
+    return cards_of(p(name))[0]
+
+
+def test_the_worlds_are_the_discards_the_catchers_cannot_tell_apart():
+    hands = (ONE_HOLE, p("♠10JQ ♣JQ ♥8 10JQA"), p("♠KA ♣KA ♦9 10JQKA"))
+    talon = p("♥K ♣10")
+    st, _ = run(SOCHI, [MISERE, PASS, PASS, talon], hands, talon)
+    assert st["phase"] == engine.PLAY and st["kind"] == engine.MISERE_GAME and st["open"]
+    worlds = misere_worlds(st)
+    assert len(worlds) == 66  # any two of his twelve cards
+    assert (worlds[:, 1] == hands[1]).all() and (worlds[:, 2] == hands[2]).all()
+    assert len({int(w) for w in worlds[:, 0]}) == 66
+    assert ONE_HOLE in worlds[:, 0].tolist()  # the true one among them
+    # He leads the ♥7: it was not discarded.
+    st, _ = run(SOCHI, [_card("♥7"), _card("♥8"), _card("♦9")], hands, talon, state=st)
+    assert len(misere_worlds(st)) == 55
+    # The ♥9 follows the ♥10; on the ♥J he shows out: the ♥K he may have kept is gone.
+    st, _ = run(SOCHI, [_card("♥10"), _card("♦10"), _card("♥9"),
+                        _card("♥J"), _card("♦J"), _card("♠7")], hands, talon, state=st)
+    worlds = misere_worlds(st)
+    assert len(worlds) == 8  # the ♥K and one of his eight other unseen cards
+    assert not (worlds[:, 0] & p("♥K")).any()
+    assert p("♠89 ♣789 ♦78") in worlds[:, 0].tolist()
+
+
+def test_hidden_catchers_never_catch_more_than_double_dummy():
+    """On the same deal and discard (the declarer plays double dummy in both), the
+    catchers who cannot see the discard take at most the double-dummy tricks, which the
+    one solver call of the double-dummy model gives."""
+    caught = {"hidden": 0, "double_dummy": 0}
+    for pattern in (9, 10):  # one long hole, two holes: mostly caught double dummy
+        deals = _holed_deals(pattern, 12)
+        tricks = {}
+        for model in caught:
+            states, legal = rollout_states(SOCHI, deals, seat=0, decision="first_call",
+                                           options=["misere"], misere_catchers=model)
+            st = states[:, 0]
+            assert legal.all()
+            mis = (st["kind"] == engine.MISERE_GAME) & (st["declarer"] == 0)
+            assert mis.sum() >= 8
+            tricks[model] = np.where(mis, st["tricks"][:, 0].astype(int), -1)
+            caught[model] += int((tricks[model] > 0).sum())
+            if model == "hidden":  # played card by card, every catcher's card chosen
+                assert not st[mis]["double_dummy"].any() and (st[mis]["n_played"] == 30).all()
+            else:
+                assert st[mis]["double_dummy"].all()
+        both = (tricks["hidden"] >= 0) & (tricks["double_dummy"] >= 0)
+        assert both.sum() >= 8
+        assert (tricks["hidden"][both] <= tricks["double_dummy"][both]).all()
+    assert caught["hidden"] <= caught["double_dummy"]
+    assert caught["hidden"] > 0
+
+
+def _catchers_choice(hands, gone, trick, leader, declarer, taken, voids):
+    """The hidden catchers' card from first principles: every discard pair of the cards
+    the catchers do not see that fits the declarer's voids, each valued by the solver."""
+    mover = (leader + len(trick)) % 3
+    unseen = FULL_DECK & ~(hands[(declarer + 1) % 3] | hands[(declarer + 2) % 3] | gone)
+    cards = cards_of(unseen)
+    worlds = []
+    for i, x in enumerate(cards):
+        for y in cards[i + 1:]:
+            hand = unseen & ~(1 << x) & ~(1 << y)
+            if any(hand >> (8 * s) & 0xFF for s in voids):
+                continue
+            world = list(hands)
+            world[declarer] = hand
+            worlds.append(world)
+    values = card_values_batch(worlds, trump=None, leader=leader, declarer=declarer,
+                               trick=trick, misere=True)
+    legal = [c for c in range(32) if values[0, c] >= 0 and hands[mover] >> c & 1]
+    score = {c: (int((taken + values[:, c] > 0).sum()), int(values[:, c].sum())) for c in legal}
+    return min(legal, key=lambda c: (-score[c][0], -score[c][1], c)), len(worlds)
+
+
+def test_the_catchers_cards_are_those_of_every_discard_solved_apart():
+    """Each card a catcher chose (with a choice) in hidden-catcher misères is the card
+    that catches in the most worlds, then takes the most tricks over them, found here
+    by enumerating the discards and valuing every card in each with the solver."""
+    deals = _misere_deals(TWO_HOLES, 4)
+    states, _ = rollout_states(SOCHI, deals, seat=0, decision="first_call",
+                               options=["misere"])
+    checked = 0
+    sizes = set()
+    for st in states[:, 0]:
+        if st["kind"] != engine.MISERE_GAME or st["declarer"] != 0 or not st["open"]:
+            continue
+        hands = [int(h) for h in st["dealt"]]
+        hands[0] = (hands[0] | int(st["talon"])) & ~int(st["discard"])
+        gone, trick, leader, taken, voids = 0, [], 0, 0, set()
+        for i in range(int(st["n_played"])):
+            card, seat = int(st["history"][i]), int(st["history_by"][i])
+            legal = legal_cards(hands[seat], trick_suit(trick), -1)
+            if seat != 0 and legal & (legal - 1):
+                chosen, n = _catchers_choice(hands, gone, trick, leader, 0, taken, voids)
+                assert card == chosen, (i, card, chosen)
+                sizes.add(n)
+                checked += 1
+            if seat == 0 and trick and card >> 3 != trick[0] >> 3:
+                voids.add(trick[0] >> 3)
+            hands[seat] &= ~(1 << card)
+            gone |= 1 << card
+            trick.append(card)
+            if len(trick) == 3:
+                leader = (leader + trick_winner(*trick, -1)) % 3
+                taken += leader == 0
+                trick = []
+    assert checked >= 20 and 55 in sizes and len(sizes) > 3  # he led the first card
+
+
+def trick_suit(trick):
+    return trick[0] >> 3 if trick else -1
+
+
+def test_both_drivers_play_the_hidden_catchers_alike():
+    deals = _misere_deals(ONE_HOLE, 3)
+    fast, fast_legal = rollout_states(SOCHI, deals, seat=0, decision="first_call",
+                                      options=["misere"], key=5)
+    slow, slow_legal = play_forced_hands(SOCHI, deals, seat=0, decision="first_call",
+                                         options=["misere"], key=5)
+    assert np.array_equal(fast_legal, slow_legal)
+    for field in ("tricks", "history", "discard", "kind"):
+        assert np.array_equal(fast[field], slow[field]), field
+    assert (fast["kind"] == engine.MISERE_GAME).any()
+
+
+def test_the_model_is_an_option_and_a_wrong_name_is_refused():
+    with pytest.raises(OptionError, match="misère catchers"):
+        catchers_code("blind")
+    with pytest.raises(OptionError, match="misère catchers"):
+        rollout(SOCHI, _misere_deals(ONE_HOLE, 1), seat=0, decision="first_call",
+                options=["misere"], misere_catchers="open")
+    with pytest.raises(OptionError, match="misère catchers"):
+        play_batch(_misere_deals(ONE_HOLE, 1), SOCHI, misere_catchers="seen")
