@@ -59,7 +59,8 @@ def test_every_module_uses_the_one_code():
     assert auction.WHIST_CALL_NAMES == ("pass", "whist", "half")
     assert tricks.RASPASY_TALON_MODES == ("suit_lead", "dealer", "none")
     assert tricks.DEALER_TALON == RaspasyTalon.DEALER
-    assert SEAT_NAMES[Seat.FIRST_HAND] == "first hand" and len(SEAT_NAMES) == 4
+    assert SEAT_NAMES[Seat.FIRST_HAND] == "first hand" and len(SEAT_NAMES) == len(Seat)
+    assert SEAT_NAMES[Seat.NEXT_TO_DEAL] == "next to deal"
 
 
 def test_no_module_defines_a_code_again():

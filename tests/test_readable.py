@@ -231,7 +231,7 @@ def test_pandas_is_a_declared_dependency():
 
 def documented_columns() -> set[str]:
     """Column names in docs/DATA.md's tables, ``_s``/``_p``/``_i_j`` patterns expanded
-    to four players (and ``a`` … ``b`` ranges written out)."""
+    to five players (and ``a`` … ``b`` ranges written out)."""
     import re
     from pathlib import Path
 
@@ -241,15 +241,16 @@ def documented_columns() -> set[str]:
         if line.startswith("| `"):
             for name in re.findall(r"`([a-z_0-9]+)`", line.split("|")[1]):
                 if name.endswith(("_s", "_p")):
-                    names.update(f"{name[:-2]}_{k}" for k in range(4))
+                    names.update(f"{name[:-2]}_{k}" for k in range(5))
                 elif name.endswith("_i_j"):
-                    names.update(f"{name[:-4]}_{i}_{j}" for i in range(4) for j in range(4))
+                    names.update(f"{name[:-4]}_{i}_{j}" for i in range(5) for j in range(5))
                 else:
                     names.add(name)
     return names
 
 
-@pytest.mark.parametrize(("name", "players"), [("sochi", 3), ("classic", 4), ("gusarik", 2)])
+@pytest.mark.parametrize(("name", "players"),
+                         [("sochi", 3), ("classic", 4), ("gusarik", 2), ("sochi", 5)])
 def test_column_dictionary_lists_every_deals_column(name, players):
     variant = get_variant(name, players=players)
     frame = to_frame(play_batch(deal(5, seed=1), variant), variant)
