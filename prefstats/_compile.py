@@ -7,9 +7,7 @@ stands at 0%. So a command first calls each kernel it needs once, on a tiny inpu
 its own process (:func:`warm_up`): later calls, in this process or in its workers, load
 the machine code from the cache. On a terminal a progress display names what is
 compiling and counts the steps ("compiling the players and the solver: 3/5"), with the
-time each step took here the last time the cache was made. On a machine with a core to
-spare, a second process meanwhile compiles the double-dummy solver and builds the
-endgame table (:data:`BESIDE`), so the players' compile finds the solver in the cache.
+time each step took here the last time the cache was made.
 
 :data:`STEPS` holds the steps (a label, the cached kernels the step makes, a call on a
 tiny input) and :data:`COMMANDS` which steps each command needs, so a command compiles
@@ -23,7 +21,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -166,35 +163,6 @@ COMMANDS: dict[str, tuple[str, ...]] = {
 }
 
 
-#: Steps a second process makes while this one compiles, on a machine of two cores or
-#: more, before the kernels that need them: the double-dummy solver (deep inside the
-#: players: this process then loads it from the cache rather than compiling it) and
-#: the endgame table.
-BESIDE = ("solver", "endgame")
-#: The steps whose kernels call the solver.
-_PLAYERS = {"play", "pulka", "rollout", "replay", "strength"}
-
-
-def run_steps(names: Iterable[str]) -> None:
-    """Make the steps ``names`` in this process, without a display."""
-    for name in names:
-        _endgame() if name == "endgame" else STEPS[name].run()
-
-
-def _beside(todo: list[str]) -> subprocess.Popen | None:
-    """Start making the :data:`BESIDE` steps in a second process when ``todo`` compiles
-    the players on a machine with a core to spare."""
-    if (os.cpu_count() or 1) < 2 or not _PLAYERS & set(todo):
-        return None
-    steps = [n for n in BESIDE if not STEPS[n].done()]
-    if not steps:
-        return None
-    # -P: the working folder is not put first on the path (PYTHONPATH still counts).
-    code = f"from prefstats import _compile; _compile.run_steps({steps!r})"
-    return subprocess.Popen([sys.executable, "-P", "-c", code], stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
 def needed(command: str) -> list[str]:
     """The steps of ``command`` whose kernels (or table) the cache does not hold yet."""
     return [name for name in COMMANDS[command] if not STEPS[name].done()]
@@ -259,25 +227,17 @@ def warm_up(command: str, *, show: bool | None = None) -> dict[str, float]:
     show = sys.stderr.isatty() if show is None else show
     measured = _measured()
     times: dict[str, float] = {}
-    beside = _beside(todo)
-    if beside is not None and "endgame" in todo:  # made beside: last, only if still missing
-        todo = [n for n in todo if n != "endgame"] + ["endgame"]
-    try:
-        with _Display(show, headline(todo, measured), len(todo)) as display:
-            for i, name in enumerate(todo):
-                step = STEPS[name]
-                display.step(step_text(step.label, i + 1, len(todo), measured.get(name)))
-                started = time.perf_counter()
-                if name == "endgame":
-                    _endgame(display.part)
-                else:
-                    step.run()
-                times[name] = time.perf_counter() - started
-                display.advance()
-    finally:
-        if beside is not None:  # what it still makes, this command does not need
-            beside.terminate()
-            beside.wait()
+    with _Display(show, headline(todo, measured), len(todo)) as display:
+        for i, name in enumerate(todo):
+            step = STEPS[name]
+            display.step(step_text(step.label, i + 1, len(todo), measured.get(name)))
+            started = time.perf_counter()
+            if name == "endgame":
+                _endgame(display.part)
+            else:
+                step.run()
+            times[name] = time.perf_counter() - started
+            display.advance()
     _record(times)
     return times
 
