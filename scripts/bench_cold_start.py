@@ -112,14 +112,17 @@ def main(argv: list[str] | None = None) -> None:
         started = machine()
         commands = {} if args.only_make_run else {k: " ".join(v[2:]) for k, v in runs.items()}
         steps = {}
+
+        def run(label: str, argv: list[str], env: dict, cwd: Path) -> None:
+            seconds, cpu = timed(argv, env, cwd)
+            figures[label] = {"wall": round(seconds, 1), "cpu": round(cpu, 1)}
+            print(f"  {label:32} {seconds:8.1f} s ({cpu:.1f} s of CPU)", flush=True)
+
         if args.make_run or args.only_make_run:
             clone = args.clone or work / "clone"
             subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
-            seconds, cpu = timed(["make", "run"], {**env, "PYTHONPATH": ""}, clone)
-            figures["make run (cold)"] = {"wall": round(seconds, 1), "cpu": round(cpu, 1)}
+            run("make run (cold)", ["make", "run"], {**env, "PYTHONPATH": ""}, clone)
             commands["make run"] = "git clone … && make run"
-            print(f"  {'make run, fresh clone (cold)':32} {seconds:8.1f} s ({cpu:.1f} s of CPU)",
-                  flush=True)
             for path in (cache / "numba").glob("*/compile-times.json"):
                 steps = json.loads(path.read_text("utf-8"))
             if args.clone is None:
@@ -127,10 +130,7 @@ def main(argv: list[str] | None = None) -> None:
             shutil.rmtree(cache, ignore_errors=True)
         for phase in () if args.only_make_run else ("cold", "warm"):
             for name, command in runs.items():
-                seconds, cpu = timed(command, env, work)
-                figures[f"{name} ({phase})"] = {"wall": round(seconds, 1), "cpu": round(cpu, 1)}
-                print(f"  {name + f' ({phase})':32} {seconds:8.1f} s ({cpu:.1f} s of CPU)",
-                      flush=True)
+                run(f"{name} ({phase})", command, env, work)
         for path in (cache / "numba").glob("*/compile-times.json"):
             steps = json.loads(path.read_text("utf-8"))
         if args.cache is None:
