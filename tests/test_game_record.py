@@ -196,11 +196,13 @@ def test_the_command_line_analyses_a_game_and_writes_its_tables(game, tmp_path):
     assert result.exit_code == 0, result.output
     assert "Anna:" in result.output and "decisions with a choice" in result.output
     assert "= luck" in result.output and "rating" in result.output
-    out = tmp_path / "out"
+    assert (tmp_path / "out" / "summary_games.csv").exists()
+    out = tmp_path / "out" / "short"  # a folder's game: its own subfolder
     tables = {"decisions", "losses", "players", "score", "timeline", "mistakes", "leads"}
     assert {p.name for p in out.iterdir()} >= {f"{t}.{x}" for t in tables
                                                for x in ("csv", "parquet")} | {
-        "index.html", "report.md", "timeline.png", "players.png"}
+        "index.html", "report.md", "timeline.png", "players.png", "train.json", "train.html",
+        "result.json"}
     import polars as pl
 
     players = pl.read_csv(out / "players.csv")

@@ -49,7 +49,8 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
@@ -683,6 +684,43 @@ def _matches(finals: np.ndarray, before: np.ndarray) -> np.ndarray:
     return ok
 
 
+#: The rollouts kept while :func:`shared_rollouts` runs (None: none are kept).
+_shared: dict | None = None
+
+
+@contextmanager
+def shared_rollouts() -> Iterator[None]:
+    """Within the block, a call decision rolled out with the same inputs -- the seat and
+    its hand, the talon it saw, the decision and its options, the deals, the seed, the
+    policy and the variant -- is rolled out once and its branches reused: games played
+    on the same cards by players who call alike share their rollouts. The figures are
+    those of rolling out each time (the rollouts are a function of these inputs; what the
+    record heard is applied to the kept branches)."""
+    global _shared
+    outer, _shared = _shared, {} if _shared is None else _shared
+    try:
+        yield
+    finally:
+        _shared = outer
+
+
+def _rollout_chunk(variant, part, seat, decision, names, seed, policy, where
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One chunk of a decision's rollout deals: each branch's value to ``seat``
+    ``(n, k)``, whether every option was legal ``(n,)``, and the first branch's final
+    states ``(n,)`` (what the calls heard are checked on)."""
+    key = (variant.to_toml(), seat, decision, tuple(names), seed, policy, *where)
+    if _shared is not None and key in _shared:
+        return _shared[key]
+    finals, legal = rollout_states(variant, part, seat=seat, decision=decision,
+                                   options=names, key=int(player_key(seed)), policy=policy)
+    value = deal_values(variant, *score_states(variant, finals.reshape(-1)))[:, seat]
+    out = (value.reshape(legal.shape), legal.all(axis=1), finals[:, 0].copy())
+    if _shared is not None:
+        _shared[key] = out
+    return out
+
+
 def _rollout_row(step, record, variant, decision, *, steps, deals, seed, policy, condition,
                  tick) -> dict:
     options = _options(variant, decision, step.legal)
@@ -710,13 +748,10 @@ def _rollout_row(step, record, variant, decision, *, steps, deals, seed, policy,
     kept = 0
     for a in range(0, deals, ROLLOUT_CHUNK):
         part = dealt[a:a + ROLLOUT_CHUNK]
-        finals, legal = rollout_states(variant, part, seat=seat, decision=decision,
-                                       options=names, key=int(player_key(seed)), policy=policy)
-        flat = finals.reshape(-1)
-        value = deal_values(variant, *score_states(variant, flat))[:, seat].reshape(legal.shape)
-        ok = legal.all(axis=1)
+        value, ok, first = _rollout_chunk(variant, part, seat, decision, names, seed, policy,
+                                          (hand, talon, deals, a))
         if condition == "record":
-            ok &= _matches(finals[:, 0], st)
+            ok = ok & _matches(first, st)
         parts.append(value[ok])
         kept += int(ok.sum())
         tick(len(part))

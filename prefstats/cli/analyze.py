@@ -68,12 +68,17 @@ def analyze_command(
                                                  "none: keep every deal."),
     output: str = typer.Option("table", "--format", help="table or json (one deal)."),
     out: str | None = typer.Option(None, "--out", help="Folder for a game's tables and page "
-                                                       "(default: analysis/GAME)."),
+                                                       "(default: analysis/GAME); for a "
+                                                       "folder of games, one subfolder "
+                                                       "each and the summary."),
+    workers: int | None = typer.Option(None, min=1, help="Processes analysing a folder's "
+                                                         "games (default: all cores)."),
 ) -> None:
     """Value every decision of one played deal -- cards and discard double dummy, calls by
     rollouts over the cards the seat could not see -- in whists against its best
-    alternative. Given a game (or a folder of games), analyse each deal and write each
-    player's loss by decision type, the tables and a page."""
+    alternative. Given a game (or a folder of games, in parallel), analyse each deal and
+    write each player's figures, the tables, a page and the mistakes to train; games
+    already analysed with the same settings are skipped."""
     from pathlib import Path
 
     from rich.console import Console
@@ -87,7 +92,7 @@ def analyze_command(
     path = Path(record)
     if path.is_dir() or (path.is_file() and is_game_file(path)):
         _analyze_games(path, variant, GAME_DEALS if deals is None else deals, seed, policy,
-                       condition, out)
+                       condition, out, workers)
         return
     deals = 2000 if deals is None else deals
     if output not in ("table", "json"):
@@ -118,20 +123,26 @@ def analyze_command(
                             f"({condition} conditioning)", [str(n) for n in names])
 
 
-def _analyze_games(path, variant, deals, seed, policy, condition, out) -> None:
+def _analyze_games(path, variant, deals, seed, policy, condition, out, workers) -> None:
     """Every game at ``path`` (a game file, or each game ``*.json``/``*.txt`` of a folder)
-    analysed deal by deal; each player's losses printed, the tables and page written."""
+    analysed deal by deal into its results folder (a folder's games in parallel, those
+    already done skipped); each player's figures printed, a folder's summary written."""
     from pathlib import Path
 
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    import prefstats
-    from prefstats.analysis.game import analyze_game, is_game_file, load_game
-    from prefstats.analysis.game_stats import game_tables, rating_scale
-    from prefstats.reports.charts import source_line
-    from prefstats.reports.game import write_game_page
+    from prefstats.analysis.game import is_game_file, load_game
+    from prefstats.reports.games import (
+        Settings,
+        analyse_games,
+        batch_summary,
+        check_names,
+        done_result,
+        result_key,
+    )
     from prefstats.sim.rollout import POLICIES
+    from prefstats.sim.simulate import usable_cores
 
     if variant is not None:
         raise OptionError("--variant: a game record names its variant in its header")
@@ -139,51 +150,73 @@ def _analyze_games(path, variant, deals, seed, policy, condition, out) -> None:
         raise OptionError(f"--deals must be at least 1, got {deals}")
     if policy not in POLICIES:
         raise OptionError(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+    workers = workers or usable_cores()
+    folder = path.is_dir()
     files = sorted(p for p in path.iterdir() if p.suffix.lower() in (".json", ".txt")
-                   and is_game_file(p)) if path.is_dir() else [path]
+                   and is_game_file(p)) if folder else [path]
     games = [load_game(f) for f in files]  # every record checked before any analysis
     if not games:
         raise OptionError(f"{path}: no game records (*.json, *.txt) in the folder")
+    root = Path(out) if out else Path("analysis") / (path.name if folder else path.stem)
+    jobs = [(f, root / f.stem if folder else root) for f in files]
+    check_names(jobs)
+    settings = Settings(deals, seed, policy, condition)
+    results: dict[int, dict] = {}
+    for i, (f, dest) in enumerate(jobs):
+        result = done_result(dest, result_key(f, settings))
+        if result is not None:
+            results[i] = result
+    todo = [i for i in range(len(jobs)) if i not in results]
+    if results:
+        typer.echo(f"{len(results)} of {len(jobs)} game(s) already analysed with these "
+                   f"settings (their result.json matches): skipped")
     console = Console(stderr=True)
-    _compile_notice("analyze")
-    for file, game in zip(files, games, strict=True):
-        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TextColumn("{task.fields[step]}"), TimeElapsedColumn())
-        with Progress(*columns, console=console, transient=True,
-                      disable=not sys.stderr.isatty()) as bar:
-            task = bar.add_task(f"{file.name}: deal", total=len(game.deals), step="")
+    if todo:
+        _compile_notice("analyze")
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[step]}"), TimeElapsedColumn())
+    total = sum(len(games[i].deals) for i in todo)
+    under_way: dict[int, float] = {}
+    with Progress(*columns, console=console, transient=True,
+                  disable=not sys.stderr.isatty() or not todo) as bar:
+        task = bar.add_task(f"{len(todo)} game(s): deals", total=total, step="")
+        finished = 0
 
-            def tick(k: int, done: int, total: int, task=task, bar=bar) -> None:
-                bar.update(task, completed=k - 1 + (done / total if total else 1),
-                           step=f"deal {k}: {done:,}/{total:,}")
+        def tick(k: int, done: float) -> None:
+            under_way[k] = done
+            bar.update(task, completed=finished + sum(under_way.values()),
+                       step=", ".join(f"{jobs[todo[k]][0].name} deal "
+                                      f"{min(int(d) + 1, len(games[todo[k]].deals))}"
+                                      for k, d in under_way.items()))
 
-            frame = analyze_game(game, deals=deals, seed=seed, policy=policy,
-                                 condition=condition, progress=tick)
-        folder = Path(out) / file.stem if out and len(files) > 1 else \
-            Path(out or Path("analysis") / file.stem)
-        tables = game_tables(game, frame, seed=seed)
-        scale = rating_scale()
-        bands = ", ".join(f"{name} up to {top:g}" if top != float("inf") else f"{name} above"
-                          for name, top in scale.bands)
-        meta = [f"{len(game.deals)} deals, {game.header.get('variant', 'sochi')}; calls valued "
-                f"by rollouts of {deals} deals with the {policy} policy ({condition} "
-                f"conditioning), cards and discards double dummy",
-                f"loss: whists to the deciding player (to his side for double-dummy rows), "
-                f"the best option minus the one made; rating: each loss capped at "
-                f"{scale.cap:.1f} whists"]
-        source = source_line(version=prefstats.__version__, deals=f"{len(game.deals)} deals",
-                             seed=seed, command=f"prefstats analyze {file.name} --deals {deals}")
-        write_game_page(f"{file.name}: the game analysed", tables, folder, meta=meta,
-                        bands=bands, source=source)
-        typer.echo(f"{file.name}: {len(game.deals)} deals, calls valued by {deals} rollout "
-                   f"deals ({policy} policy)")
-        for r in tables["players"].iter_rows(named=True):
-            rating = "-" if r["rating"] is None else f"{r['rating']:.0f} ({r['band']})"
-            lead = "-" if r["lead_dd"] is None else (
-                f"{r['lead_dd']:.0%} of {r['leads']} double-dummy best, "
-                f"{r['lead_search']:.0%} as the search player")
-            typer.echo(f"  {r['name']}: result {r['result']:+.1f} = luck {r['luck']:+.1f} "
-                       f"+ skill {r['skill']:+.1f}; rating {rating} over {r['choices']} real "
-                       f"choices; {r['loss']:.2f} whists lost in {r['decisions']} decisions "
-                       f"with a choice; leads {lead}")
-        typer.echo(f"  tables and page: {folder}")
+        for k, result in analyse_games([jobs[i] for i in todo], settings, workers=workers,
+                                       progress=tick):
+            under_way.pop(k, None)
+            finished += result["deals"]
+            results[todo[k]] = result
+            bar.update(task, completed=finished + sum(under_way.values()))
+            bar.console.print(f"{jobs[todo[k]][0].name}: done")
+    for i, (_, dest) in enumerate(jobs):
+        _print_game(results[i], dest)
+    if folder:
+        batch_summary([results[i] for i in range(len(jobs))], root)
+        typer.echo(f"summary of {len(jobs)} game(s): {root}/summary_games.csv, "
+                   f"{root}/summary_players.csv")
+
+
+def _print_game(result: dict, folder) -> None:
+    """One game's figures as the command prints them."""
+    s = result["settings"]
+    typer.echo(f"{result['game']}: {result['deals']} deals, calls valued by {s['deals']} "
+               f"rollout deals ({s['policy']} policy)")
+    for r in result["players"]:
+        rating = "-" if r["rating"] is None else f"{r['rating']:.0f} ({r['band']})"
+        lead = "-" if r["lead_dd"] is None else (
+            f"{r['lead_dd']:.0%} of {r['leads']} double-dummy best, "
+            f"{r['lead_search']:.0%} as the search player")
+        typer.echo(f"  {r['name']}: result {r['result']:+.1f} = luck {r['luck']:+.1f} "
+                   f"+ skill {r['skill']:+.1f}; rating {rating} over {r['choices']} real "
+                   f"choices; {r['loss']:.2f} whists lost in {r['decisions']} decisions "
+                   f"with a choice; leads {lead}")
+    typer.echo(f"  tables, page and {result['positions']} position(s) to train "
+               f"(train.html): {folder}")

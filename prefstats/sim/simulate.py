@@ -414,7 +414,7 @@ def _prepare(folder: Path | Remote, spec: RunSpec, run: str,
     return manifest, todo, remove, dirty
 
 
-def _worker_setup(main: int) -> None:
+def worker_setup(main: int) -> None:
     """In each worker process: leave Ctrl-C to the main process (which then stops the
     workers), and exit once the main process is gone -- killed outright, it stops none."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -439,7 +439,7 @@ def _local(spec: RunSpec, todo: list[int], run: str, workers: int,
     from joblib.externals.loky import ProcessPoolExecutor
 
     # A pool of this run's own, shut down (workers killed) however the run ends.
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_setup,
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=worker_setup,
                                initargs=(os.getpid(),))
     try:
         futures = {pool.submit(write_chunk, spec, i, run, folder) for i in todo}
