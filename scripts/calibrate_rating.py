@@ -112,6 +112,23 @@ def read_results(path: Path, settings: dict) -> dict[int, dict]:
     return done
 
 
+def _keep(jobs, results: Path, done: dict[int, dict], todo: int) -> None:
+    """Append each pulka to ``results`` as it finishes (flushed to the disk) and print it."""
+    start = time.perf_counter()
+    with results.open("a", encoding="utf-8") as f:
+        for k, row in enumerate(jobs, 1):
+            f.write(json.dumps(row) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+            done[row["pulka"]] = row
+            wall = time.perf_counter() - start
+            print(f"pulka {row['pulka'] + 1} ({k}/{todo}, {wall:.0f} s, "
+                  f"{wall / k:.1f} s a pulka): "
+                  + ", ".join(f"{p} {row['rating'][p]:.1f}" for p in PLAYERS)
+                  + f"; play {sum(row['play_s'].values()):.1f} s, analysis "
+                    f"{sum(row['analysis_s'].values()):.1f} s", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--pulkas", type=int, default=12, help="Pulkas per player.")
@@ -140,21 +157,13 @@ def main() -> None:
     todo = [j for j in range(args.pulkas) if j not in done]
     print(f"{len(done)} of {args.pulkas} pulkas already in {results}; {len(todo)} to play "
           f"on {args.workers} worker(s)", flush=True)
-    start = time.perf_counter()
     jobs = Parallel(n_jobs=args.workers, return_as="generator_unordered")(
         delayed(pulka)(j, settings, scale) for j in todo)
-    with results.open("a", encoding="utf-8") as f:
-        for k, row in enumerate(jobs, 1):
-            f.write(json.dumps(row) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
-            done[row["pulka"]] = row
-            wall = time.perf_counter() - start
-            print(f"pulka {row['pulka'] + 1} ({k}/{len(todo)}, {wall:.0f} s, "
-                  f"{wall / k:.1f} s a pulka): "
-                  + ", ".join(f"{p} {row['rating'][p]:.1f}" for p in PLAYERS)
-                  + f"; play {sum(row['play_s'].values()):.1f} s, analysis "
-                    f"{sum(row['analysis_s'].values()):.1f} s", flush=True)
+    try:
+        _keep(jobs, results, done, len(todo))
+    except KeyboardInterrupt:
+        raise SystemExit(f"stopped: {len(done)} of {args.pulkas} pulkas kept in {results}; "
+                         f"the same command continues") from None
     rows = [done[j] for j in range(args.pulkas)]
     ratings = {p: [r["rating"][p] for r in rows] for p in PLAYERS}
     choices = {p: sum(r["choices"][p] for r in rows) for p in PLAYERS}

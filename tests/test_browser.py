@@ -50,3 +50,31 @@ def test_a_planted_overflow_and_broken_image_are_caught(browser, tmp_path):
     assert any("px wide" in p for p in problems)
     assert any("missing.png did not load" in p for p in problems)
     assert any("nowhere.html to a missing file" in p for p in problems)
+
+
+def test_the_training_page_asks_then_answers(browser, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    from prefstats.analysis.game import GameRecord, analyze_game, load_game
+    from prefstats.analysis.train import train_document
+    from prefstats.reports.train import write_train_page
+
+    game = load_game(ROOT / "examples" / "pulka.json")
+    game = GameRecord({"variant": "sochi", "names": game.names()},
+                      [{k: v for k, v in game.deals[0].items()
+                        if k not in ("pool", "mountain", "whists")}])
+    doc = train_document(game, analyze_game(game, deals=2), source="one.json")
+    page = write_train_page(doc, tmp_path / "train.html")
+    assert shots.check_page(browser, page) == []
+    first = browser.find_elements(By.CSS_SELECTOR, "section.position")[0]
+    assert first.find_element(By.CSS_SELECTOR, "details.answer").get_attribute("open") is None
+    first.find_elements(By.CSS_SELECTOR, "button.option")[0].click()
+    assert first.find_element(By.CSS_SELECTOR, "details.answer").get_attribute("open")
+    assert first.find_element(By.CSS_SELECTOR, ".verdict").text
+    player = doc["positions"][0]["player"]
+    Select(browser.find_element(By.ID, "player")).select_by_value(str(player))
+    shown = [s for s in browser.find_elements(By.CSS_SELECTOR, "section.position")
+             if s.is_displayed()]
+    assert len(shown) == sum(p["player"] == player for p in doc["positions"])
+    assert "1 answered" in browser.find_element(By.ID, "score").text

@@ -36,6 +36,7 @@ from prefstats.game.auction import WHIST_CALL_NAMES, call_name
 from prefstats.game.cards import card_name, format_cards
 from prefstats.game.contracts import Contract
 from prefstats.game.variants import Variant
+from prefstats.sim.rollout import best_strains, max_bid_top
 
 #: The ``format`` of a training file, and its ``version``.
 FORMAT = "prefstats training positions"
@@ -45,8 +46,8 @@ POSITION_FIELDS = ("id", "deal", "field", "player", "name", "type", "decision", 
                    "plays_for", "seats", "view", "question", "options", "done", "best",
                    "gain", "gain_se", "method", "values")
 QUESTIONS = {"call": "What is your first call?",
-             "max_bid": "How high do you compete: up to which level, in your hand's best "
-                        "strain?",
+             "max_bid": "How high do you compete: the highest bid you make, in {strain} "
+                        "(your hand's best strain), before you pass?",
              "discard": "Which two cards do you put away?",
              "contract": "Which contract do you name?",
              "whist": "What is your whist call?",
@@ -101,6 +102,14 @@ def position_view(steps: list[Step], i: int, variant: Variant) -> dict:
     }
 
 
+def _question(decision: str, step: Step) -> str:
+    if decision != "max_bid":
+        return QUESTIONS[decision]
+    hand = np.array([int(step.state[0]["dealt"][step.seat])], dtype=np.int64)
+    strain = str(Contract(int(max_bid_top(6, int(best_strains(hand, step.seat)[0])))))[1:]
+    return QUESTIONS[decision].format(strain=strain)
+
+
 def train_positions(game: GameRecord, frame: pl.DataFrame,
                     steps: list[list[Step]] | None = None) -> list[dict]:
     """Every decision of ``frame`` (the game's :func:`analyze_game` frame) that lost
@@ -120,7 +129,7 @@ def train_positions(game: GameRecord, frame: pl.DataFrame,
             "plays_for": r["plays_for"],
             "seats": [names[place_of(k, s)] for s in range(3)],
             "view": position_view(steps[k], r["step"], variant),
-            "question": QUESTIONS[r["decision"]],
+            "question": _question(r["decision"], steps[k][r["step"]]),
             "options": [{"option": a["option"], "value": a["value"]}
                         for a in r["alternatives"]],
             "done": r["done"], "best": r["best"], "gain": r["loss"],
