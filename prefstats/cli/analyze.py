@@ -183,6 +183,8 @@ def _analyze_games(path, variant, deals, seed, policy, condition, out, workers) 
         finished = 0
 
         def tick(k: int, done: float) -> None:
+            if todo[k] in results:
+                return  # a worker's last word, come after its game
             under_way[k] = done
             bar.update(task, completed=finished + sum(under_way.values()),
                        step=", ".join(f"{jobs[todo[k]][0].name} deal "
