@@ -191,13 +191,18 @@ def _analyze_games(path, variant, deals, seed, policy, condition, out, workers) 
                                       f"{min(int(d) + 1, len(games[todo[k]].deals))}"
                                       for k, d in under_way.items()))
 
-        for k, result in analyse_games([jobs[i] for i in todo], settings, workers=workers,
-                                       progress=tick):
-            under_way.pop(k, None)
-            finished += result["deals"]
-            results[todo[k]] = result
-            bar.update(task, completed=finished + sum(under_way.values()))
-            bar.console.print(f"{jobs[todo[k]][0].name}: done")
+        try:
+            for k, result in analyse_games([jobs[i] for i in todo], settings,
+                                           workers=workers, progress=tick):
+                under_way.pop(k, None)
+                finished += result["deals"]
+                results[todo[k]] = result
+                bar.update(task, completed=finished + sum(under_way.values()))
+                bar.console.print(f"{jobs[todo[k]][0].name}: done")
+        except KeyboardInterrupt:
+            console.print(f"stopped: {len(results)} of {len(jobs)} game(s) done and kept; "
+                          f"the same command continues with the others")
+            raise typer.Exit(130) from None
     for i, (_, dest) in enumerate(jobs):
         _print_game(results[i], dest)
     if folder:
