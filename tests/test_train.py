@@ -181,6 +181,9 @@ def test_a_folder_is_analysed_in_parallel_and_resumed(tmp_path):
     assert again.exit_code == 0, again.output
     assert "2 of 3 game(s) already analysed" in again.output
     assert _outputs(tmp_path / "two") == a
+    done = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "two"), "--workers", "2"])
+    assert done.exit_code == 0 and "3 of 3 game(s) already analysed" in done.output
+    assert _outputs(tmp_path / "two") == a
     (folder / "c.txt").write_text(dump_game_text(_short([15])), "utf-8")
     changed = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "two")])
     assert "2 of 3 game(s) already analysed" in changed.output

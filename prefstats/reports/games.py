@@ -134,7 +134,7 @@ def analyse_games(jobs: list[tuple[Path, Path]], settings: Settings, *, workers:
     ``workers`` processes (in this one for 1); yields ``(index, result)`` as each game
     finishes. ``progress(index, deals)`` follows the deals done of a game under way.
     Stopped (Ctrl-C), the workers are stopped and the unfinished games stay undone."""
-    if workers == 1 or len(jobs) == 1:
+    if workers == 1 or len(jobs) <= 1:
         for i, (file, folder) in enumerate(jobs):
             report = None if progress is None else (lambda d, i=i: progress(i, d))
             yield i, analyse_game_file(file, folder, settings, report)
