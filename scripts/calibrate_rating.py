@@ -20,10 +20,11 @@ and each is appended, as it finishes, to ``--results`` (one JSON line: its ratin
 choices and the seconds its play and its analysis took); a run stopped at any point
 and started again with the same settings plays only the pulkas missing. The figures do
 not depend on the workers. Almost all the time is the analysis's rollouts of the
-calls (the play of the pulkas is a fraction of a second); the search player calls as
-the heuristic does, so on the same cards their games ask the same rollouts, which are
-made once (:func:`~prefstats.analysis.analyze.shared_rollouts`: the same figures, the
-rollout deals and the rating unchanged).
+calls (the play of the pulkas is a fraction of a second). A rollout depends on the seat,
+its hand, the talon seen, the decision and its options -- not on the calls heard, which
+only choose the deals that count -- so on the same cards the three players' games ask
+mostly the same rollouts, made once (:func:`~prefstats.analysis.analyze.shared_rollouts`:
+the same figures, the rollout deals and the rating unchanged).
 
     python scripts/calibrate_rating.py --pulkas 12 --deals 10 --rollout 50
     python scripts/calibrate_rating.py --pulkas 200 --deals 10 --check   # order only
@@ -82,8 +83,8 @@ def pulka_rating(policy: str, seed: int, deals: int, rollout: int, scale: Rating
 
 
 def pulka(j: int, settings: dict, scale: RatingScale) -> dict:
-    """Pulka ``j`` of every player (seed ``seed + j``: the same cards), its rollouts
-    shared among them (the search player calls as the heuristic does)."""
+    """Pulka ``j`` of every player (seed ``seed + j``: the same cards), the rollouts its
+    games have in common made once."""
     start = time.perf_counter()
     out: dict = {"settings": settings, "pulka": j, "rating": {}, "choices": {},
                  "play_s": {}, "analysis_s": {}}

@@ -693,7 +693,7 @@ def shared_rollouts() -> Iterator[None]:
     """Within the block, a call decision rolled out with the same inputs -- the seat and
     its hand, the talon it saw, the decision and its options, the deals, the seed, the
     policy and the variant -- is rolled out once and its branches reused: games played
-    on the same cards by players who call alike share their rollouts. The figures are
+    on the same cards share their rollouts, whoever made the calls. The figures are
     those of rolling out each time (the rollouts are a function of these inputs; what the
     record heard is applied to the kept branches)."""
     global _shared
