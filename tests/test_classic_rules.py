@@ -596,4 +596,4 @@ def test_b414_switched_misere_scores_as_an_ordinary_misere():
                         score_states(variant, np.stack([light])), strict=True):
             assert (a == b).all()
         pool = score_states(variant, np.stack([switched]))[0][0]
-        assert pool[0] == variant.misere_made * bombs[0]  # clean: made, not doubled
+        assert pool[0] == 2 * variant.misere_made * bombs[0]  # halves: made, not doubled
