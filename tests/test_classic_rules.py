@@ -2,10 +2,14 @@
 the ladder with bids without the talon, misère over the nines, blind passes, dark bids,
 and the open dummy of Gusarik."""
 
+import json
+
 import numpy as np
 import pytest
 from engine_steps import observe, run
 
+from prefstats.analysis.analyze import parse_record, replay
+from prefstats.analysis.game import record_of_state
 from prefstats.game import engine
 from prefstats.game.auction import (
     BLIND_PASS,
@@ -537,8 +541,8 @@ def test_b414_dark_declarer_may_switch_to_a_light_misere():
     assert obs["hand"] == HANDS[0] and obs["talon"] == 0  # his cards, not the talon yet
     assert engine.apply(st, rules, 2) == -1 and st["phase"] == engine.SWITCH
     st, rules = run(CLASSIC, [engine.LIGHT_MISERE], HANDS, TALON, st)
-    assert st["phase"] == engine.DISCARD and st["bid"] == MISERE
-    assert st["dark"] == 0 and st["multiplier"] == 4  # his bomb, not doubled
+    assert st["phase"] == engine.DISCARD and st["contract"] == MISERE
+    assert st["bid"] == 0 and st["dark"] == 0 and st["multiplier"] == 4  # his bomb, not doubled
     assert _observe(st, rules)["hand"] == int(HANDS[0]) | TALON
     st, rules = run(CLASSIC, [TALON], HANDS, TALON, st)
     assert st["kind"] == engine.MISERE_GAME and st["contract"] == MISERE
@@ -564,7 +568,8 @@ def test_b414_switch_only_for_a_dark_trick_bid_with_the_talon_and_the_option_on(
         assert st["phase"] == phase
     kept, _ = _dark_six()
     kept, _ = run(CLASSIC, [engine.KEEP_DARK], HANDS, TALON, kept)
-    assert kept["phase"] == engine.DISCARD and kept["bid"] == 0 and kept["multiplier"] == 2
+    assert kept["phase"] == engine.DISCARD and kept["contract"] == -1
+    assert kept["bid"] == 0 and kept["multiplier"] == 2
     with pytest.raises(ValueError, match=r"dark_switch_to_misere.*needs dark_bids"):
         get_variant("sochi", dark_switch_to_misere=True)
 
@@ -597,3 +602,22 @@ def test_b414_switched_misere_scores_as_an_ordinary_misere():
             assert (a == b).all()
         pool = score_states(variant, np.stack([switched]))[0][0]
         assert pool[0] == 2 * variant.misere_made * bombs[0]  # halves: made, not doubled
+
+
+def test_b414_records_replay_the_switch():
+    """A record names B:414's switch as the contract, misère, after a dark trick bid;
+    replaying it (and a kept dark game) gives the engine's own final state."""
+    variant = get_variant("classic", jump_bids=True)
+    st, rules = _dark_six(variant, MISERE_HANDS, MISERE_TALON)
+    st, _ = run(variant, [engine.LIGHT_MISERE, MISERE_TALON], MISERE_HANDS, MISERE_TALON, st)
+    switched = _lowest_cards(st, rules)
+    kept, _ = _dark_six()
+    kept, _ = run(variant, [engine.KEEP_DARK, TALON, parse_call("6♥")], HANDS, TALON, kept)
+    kept = _lowest_cards(kept, rules)
+    for final, choice in ((switched, engine.LIGHT_MISERE), (kept, engine.KEEP_DARK)):
+        record = record_of_state(final)
+        assert record["calls"] == ["dark", "6♠", "pass", "pass"]
+        steps, replayed = replay(parse_record(json.dumps(record)), variant)
+        assert replayed[0].tobytes() == final.tobytes()
+        assert [s.action for s in steps if s.phase == engine.SWITCH] == [choice]
+    assert record_of_state(switched)["contract"] == "misère"

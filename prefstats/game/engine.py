@@ -513,8 +513,8 @@ def _switch(st, action):
     """The dark declarer keeps his game, or switches to a misère that counts as an
     ordinary one: "played in the light, and caught in the light" (B:414); "the talon is
     opened and the double stake disappears" (B:105)."""
-    if action == LIGHT_MISERE:
-        st.bid = MISERE
+    if action == LIGHT_MISERE:  # his bid stays the auction's; he plays misère
+        st.contract = MISERE
         st.dark ^= np.uint8(1 << st.declarer)
         st.multiplier = st.bombs[st.declarer]
     _take_talon(st)
@@ -630,7 +630,7 @@ def apply(st, rules, action):
     if phase == DISCARD:
         st.hands[st.declarer] &= np.uint32(~action & 0xFFFFFFFF)
         st.discard = action
-        if st.bid == MISERE:
+        if st.bid == MISERE or st.contract == MISERE:  # bid, or switched to (B:414)
             _start_misere(st, rules)
         else:
             st.phase = CONTRACT

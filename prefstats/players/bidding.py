@@ -558,7 +558,7 @@ def discard_decision(obs, rules, params, tables):
     below the bid) is worth most after the discard; on misère, the safest ten."""
     hand = np.int64(obs.hand)
     leads = _leads(obs.seat, rules)
-    if obs.bid == MISERE:
+    if obs.bid == MISERE or obs.contract == MISERE:  # bid, or switched to (B:414)
         return ev.best_discard(tables, hand, ev.MISERE_STRAIN, leads)[0]
     probs = np.empty(N_TRICKS)
     best = -1e18
