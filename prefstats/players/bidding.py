@@ -32,8 +32,7 @@ in the light (``dark_switch_to_misere``, B:414) when it is one he would call at 
 call and worth more than his doubled dark game. The seat's bomb multiplies its game
 values (a raspasy is valued at ordinary rates), less ``bomb_reserve`` per extra
 multiplier when the game is made or credited, which spends the bomb (a failed game keeps
-it). Bids
-without the talon are valued on the dealt hand (the ``POST`` model, less
+it). Bids without the talon are valued on the dealt hand (the ``POST`` model, less
 ``no_talon_margin`` tricks) and made when needed to outrank and worth more than going
 up with the talon; such a contract is named for the dealt hand. Gusarik: the tables
 hold the two players' values; the lone defender, seeing his hand and the dummy's,
