@@ -2,10 +2,14 @@
 the ladder with bids without the talon, misère over the nines, blind passes, dark bids,
 and the open dummy of Gusarik."""
 
+import json
+
 import numpy as np
 import pytest
 from engine_steps import observe, run
 
+from prefstats.analysis.analyze import parse_record, replay
+from prefstats.analysis.game import record_of_state
 from prefstats.game import engine
 from prefstats.game.auction import (
     BLIND_PASS,
@@ -24,9 +28,10 @@ from prefstats.game.auction import (
     legal_whist_calls,
     parse_call,
 )
-from prefstats.game.cards import parse_cards
+from prefstats.game.cards import lowest_card, parse_cards
 from prefstats.game.contracts import N_CONTRACTS, parse_contract
 from prefstats.game.deal import deal
+from prefstats.game.scoring import score_states
 from prefstats.game.variants import PRESETS, get_variant
 from prefstats.sim.play import new_state
 
@@ -199,8 +204,11 @@ def test_dark_bidder_is_blind_in_the_auction_and_doubles_the_game():
     assert obs["seat"] == 0 and obs["hand"] == 0 and obs["visible"][0] == 0
     st, rules = _run(CLASSIC, [parse_call("6♠"), PASS, PASS], st)
     assert st["dark"] == 1 and st["declarer"] == 0 and st["multiplier"] == 8
-    assert st["phase"] == engine.DISCARD
-    assert _observe(st, rules)["hand"] == int(HANDS[0]) | TALON  # he looks now
+    assert st["phase"] == engine.SWITCH
+    assert _observe(st, rules)["hand"] == int(HANDS[0])  # he looks now (B:414)
+    st, rules = _run(CLASSIC, [engine.KEEP_DARK], st)
+    assert st["phase"] == engine.DISCARD and st["multiplier"] == 8
+    assert _observe(st, rules)["hand"] == int(HANDS[0]) | TALON
 
 
 def test_blind_passes_are_recorded_and_raspasy_follows():
@@ -448,7 +456,7 @@ def test_b215_lone_whister_lies_open_and_plays_the_passers_cards():
 
 
 def test_b412_dark_declarer_takes_the_talon_showing_nobody():
-    st, rules = _run(CLASSIC, [DARK, parse_call("6♠"), PASS, PASS])
+    st, rules = _run(CLASSIC, [DARK, parse_call("6♠"), PASS, PASS, engine.KEEP_DARK])
     assert _observe(st, rules)["talon"] == TALON  # the declarer sees what he takes
     st, rules = _run(CLASSIC, [TALON, parse_call("7♠")], st)
     obs = _observe(st, rules)
@@ -459,10 +467,11 @@ def test_b412_dark_declarer_takes_the_talon_showing_nobody():
 
 def test_b414_dark_six_is_whisted_by_both_closed():
     """B:414: "a six ordered blind forces both defenders and is played dark"."""
-    st, _ = _run(CLASSIC, [DARK, parse_call("6♠"), PASS, PASS, TALON, parse_call("6♥")])
+    dark_six = [DARK, parse_call("6♠"), PASS, PASS, engine.KEEP_DARK, TALON]
+    st, _ = _run(CLASSIC, [*dark_six, parse_call("6♥")])
     assert st["phase"] == engine.PLAY and st["n_whist"] == 0
     assert (st["first"], st["second"]) == (W_WHIST, W_WHIST) and not st["open"]
-    seven, _ = _run(CLASSIC, [DARK, parse_call("6♠"), PASS, PASS, TALON, parse_call("7♥")])
+    seven, _ = _run(CLASSIC, [*dark_six, parse_call("7♥")])
     assert seven["phase"] == engine.WHIST
 
 
@@ -504,3 +513,111 @@ def test_b105_dark_misere_is_overcalled_only_by_a_dark_nine_or_a_light_ten():
         assert engine.apply(st, rules, call) == 0
     legal = engine.legal_mask(st, rules)
     assert not legal >> parse_call("9♠") & 1 and legal >> parse_call("10♠") & 1
+
+
+# A perfect misère for seat 0 (the lowest three of three suits and ♥7), the rest high.
+MISERE_HANDS = (
+    parse_cards("♠987 ♣987 ♦987 ♥7"),
+    parse_cards("♠AKQJ10 ♣AKQJ10"),
+    parse_cards("♦AKQJ10 ♥QJ1098"),
+)
+MISERE_TALON = parse_cards("♥AK")
+
+
+def _dark_six(variant=CLASSIC, hands=HANDS, talon=TALON, bombs=(1, 1, 1)):
+    """Seat 0 wins 6♠ bid in the dark, the others pass."""
+    st = new_state(hands, talon, bombs=bombs)[0]
+    return run(variant, [DARK, parse_call("6♠"), PASS, PASS], hands, talon, st)
+
+
+def test_b414_dark_declarer_may_switch_to_a_light_misere():
+    """B:414: for "once in the dark", "after looking at his cards, but before the
+    talon, the player may change his order and order a misère", counted as an ordinary
+    one; B:105: "then the talon is opened and the double stake disappears"."""
+    st, rules = _dark_six(bombs=(4, 1, 1))
+    assert st["phase"] == engine.SWITCH and st["to_act"] == 0 and st["multiplier"] == 8
+    assert engine.legal_mask(st, rules) == 1 << engine.KEEP_DARK | 1 << engine.LIGHT_MISERE
+    obs = _observe(st, rules)
+    assert obs["hand"] == HANDS[0] and obs["talon"] == 0  # his cards, not the talon yet
+    assert engine.apply(st, rules, 2) == -1 and st["phase"] == engine.SWITCH
+    st, rules = run(CLASSIC, [engine.LIGHT_MISERE], HANDS, TALON, st)
+    assert st["phase"] == engine.DISCARD and st["contract"] == MISERE
+    assert st["bid"] == 0 and st["dark"] == 0 and st["multiplier"] == 4  # his bomb, not doubled
+    assert _observe(st, rules)["hand"] == int(HANDS[0]) | TALON
+    st, rules = run(CLASSIC, [TALON], HANDS, TALON, st)
+    assert st["kind"] == engine.MISERE_GAME and st["contract"] == MISERE
+    assert st["open"]  # caught in the light: the catchers lay their hands down
+    engine.apply(st, rules, engine.legal_mask(st, rules).bit_length() - 1)
+    obs = _observe(st, rules)
+    assert obs["seat"] == 1 and obs["talon"] == TALON  # the talon is opened
+
+
+def test_b414_switch_only_for_a_dark_trick_bid_with_the_talon_and_the_option_on():
+    """The switch is offered to the dark declarer of a trick bid with the talon when
+    ``dark_switch_to_misere`` is on (Classic): not to a light declarer, not to a dark
+    misère (already one), not to a bid without the talon (no talon to come)."""
+    assert get_variant("classic").dark_switch_to_misere
+    assert not any(get_variant(n).dark_switch_to_misere for n in PRESETS if n != "classic")
+    off = get_variant("classic", jump_bids=True, dark_switch_to_misere=False)
+    st, _ = _dark_six(off)
+    assert st["phase"] == engine.DISCARD and st["dark"] == 1 and st["multiplier"] == 2
+    for actions, phase in (([parse_call("6♠"), PASS, PASS], engine.DISCARD),
+                           ([DARK, MISERE, PASS, PASS], engine.DISCARD),
+                           ([DARK, parse_call("6♠ nt"), PASS, PASS], engine.CONTRACT)):
+        st, _ = _run(CLASSIC, actions)
+        assert st["phase"] == phase
+    kept, _ = _dark_six()
+    kept, _ = run(CLASSIC, [engine.KEEP_DARK], HANDS, TALON, kept)
+    assert kept["phase"] == engine.DISCARD and kept["contract"] == -1
+    assert kept["bid"] == 0 and kept["multiplier"] == 2
+    with pytest.raises(ValueError, match=r"dark_switch_to_misere.*needs dark_bids"):
+        get_variant("sochi", dark_switch_to_misere=True)
+
+
+def _lowest_cards(st, rules):
+    """Play the deal out, each seat its lowest legal card."""
+    while st["phase"] != engine.DONE:
+        assert engine.apply(st, rules, lowest_card(engine.legal_mask(st, rules))) == 0
+    return st
+
+
+def test_b414_switched_misere_scores_as_an_ordinary_misere():
+    """B:414: the switched misère "counts as an ordinary misère": the same entries as a
+    misère bid in the light on the same cards, with the declarer's bomb and no dark
+    double."""
+    variant = get_variant("classic", jump_bids=True)
+    for bombs in ((1, 1, 1), (2, 1, 1)):
+        st, rules = _dark_six(variant, MISERE_HANDS, MISERE_TALON, bombs)
+        st, _ = run(variant, [engine.LIGHT_MISERE, MISERE_TALON], MISERE_HANDS,
+                    MISERE_TALON, st)
+        switched = _lowest_cards(st, rules)
+        light = new_state(MISERE_HANDS, MISERE_TALON, bombs=bombs)[0]
+        light, _ = run(variant, [MISERE, PASS, PASS, MISERE_TALON], MISERE_HANDS,
+                       MISERE_TALON, light)
+        light = _lowest_cards(light, rules)
+        assert switched["multiplier"] == light["multiplier"] == bombs[0]
+        assert (switched["tricks"] == light["tricks"]).all() and switched["open"]
+        for a, b in zip(score_states(variant, np.stack([switched])),
+                        score_states(variant, np.stack([light])), strict=True):
+            assert (a == b).all()
+        pool = score_states(variant, np.stack([switched]))[0][0]
+        assert pool[0] == 2 * variant.misere_made * bombs[0]  # halves: made, not doubled
+
+
+def test_b414_records_replay_the_switch():
+    """A record names B:414's switch as the contract, misère, after a dark trick bid;
+    replaying it (and a kept dark game) gives the engine's own final state."""
+    variant = get_variant("classic", jump_bids=True)
+    st, rules = _dark_six(variant, MISERE_HANDS, MISERE_TALON)
+    st, _ = run(variant, [engine.LIGHT_MISERE, MISERE_TALON], MISERE_HANDS, MISERE_TALON, st)
+    switched = _lowest_cards(st, rules)
+    kept, _ = _dark_six()
+    kept, _ = run(variant, [engine.KEEP_DARK, TALON, parse_call("6♥")], HANDS, TALON, kept)
+    kept = _lowest_cards(kept, rules)
+    for final, choice in ((switched, engine.LIGHT_MISERE), (kept, engine.KEEP_DARK)):
+        record = record_of_state(final)
+        assert record["calls"] == ["dark", "6♠", "pass", "pass"]
+        steps, replayed = replay(parse_record(json.dumps(record)), variant)
+        assert replayed[0].tobytes() == final.tobytes()
+        assert [s.action for s in steps if s.phase == engine.SWITCH] == [choice]
+    assert record_of_state(switched)["contract"] == "misère"

@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from prefstats.game import engine
-from prefstats.game.auction import BLIND_PASS, DARK, N_CALLS, NO_TALON_BID, PASS
+from prefstats.game.auction import BLIND_PASS, DARK, MISERE, N_CALLS, NO_TALON_BID, PASS
+from prefstats.game.cards import parse_cards
 from prefstats.game.deal import deal
 from prefstats.game.variants import get_variant
 from prefstats.players.builtin import (
@@ -17,7 +18,7 @@ from prefstats.players.builtin import (
     seat_key,
 )
 from prefstats.players.params import heuristic_params
-from prefstats.sim.play import play_batch, play_hand, play_hands
+from prefstats.sim.play import new_state, play_batch, play_hand, play_hands
 
 TABLES = [("classic", 3), ("classic", 4), ("gusarik", 2), ("sochi", 3), ("sochi", 4)]
 IDS = ["classic", "classic4", "gusarik", "sochi-b", "sochi4-b"]
@@ -186,6 +187,51 @@ def test_dark_bidder_bids_the_lowest_bid_then_passes():
         assert calls[i + 1] == 0  # 6♠: nobody had bid
         checked += 1
     assert checked > 500
+
+
+def test_b414_built_in_dark_declarer_switches_on_a_misere_hand():
+    """B:414: the built-in dark declarer switches to a light misère when his hand,
+    seen without the talon, is a misère he would call at a first call; with a game in
+    his hand he keeps the dark game."""
+    variant = get_variant("classic")
+    rules = engine.rules_array(variant)
+    tables = default_tables("heuristic", variant)
+    params = default_params("heuristic")
+    misere = [parse_cards(h) for h in ("♠987 ♣987 ♦987 ♥7", "♠AKQJ10 ♣AKQJ10",
+                                         "♦AKQJ10 ♥QJ1098")]
+    game = [parse_cards(h) for h in ("♠AKQJ1098 ♣AK ♥9", "♣QJ1098 ♦AKQJ10",
+                                      "♠7 ♣7 ♦987 ♥AKQJ10")]
+    for hands, talon, switch in ((misere, parse_cards("♥AK"), engine.LIGHT_MISERE),
+                                 (game, parse_cards("♥87"), engine.KEEP_DARK)):
+        st = new_state(hands, talon)[0]
+        for call in (DARK, 0, PASS, PASS):  # 6♠ in the dark, the others pass
+            assert engine.apply(st, rules, call) == 0
+        obs = np.zeros(1, dtype=engine.OBSERVATION)[0]
+        engine.observe(st, rules, obs)
+        assert obs["phase"] == engine.SWITCH
+        assert decide(HEURISTIC, obs, rules, params, tables, np.uint64(0)) == switch
+
+
+def test_b414_both_drivers_agree_on_switched_misere():
+    """The compiled batch driver and the Python engine with built-in players make the
+    same deals, switches to a light misère (B:414) included: seat 0 always bids dark."""
+    variant = get_variant("classic")
+    params = heuristic_params(dark_bid=1.0, blind_pass=0.0)
+    d = deal(1500, seed=49)
+    states = play_batch(d, variant, params=params, key=5)
+    dark = (states["calls"][:, 0] == DARK) & (states["declarer"] == 0)
+    switched = dark & (states["kind"] == engine.MISERE_GAME) & (states["bid"] != MISERE)
+    assert switched.sum() >= 2 and (states["multiplier"][switched] == 1).all()
+    assert (states["kind"][switched] == engine.MISERE_GAME).all()
+    assert (states["dark"][switched] == 0).all() and states["open"][switched].all()
+    kept = np.flatnonzero(dark & ~switched)[:10]
+    picked = np.concatenate([np.flatnonzero(switched), kept])
+    for i in picked:
+        players = [BuiltinPlayer("heuristic", params) for _ in range(3)]
+        for s, p in enumerate(players):
+            p.start_deal(seat_key(np.uint64(5), d.index[i], s))
+        st = play_hand(d.hands[i], d.talon[i], players, variant, talon_first=d.talon_first[i])
+        assert st.tobytes() == states[i].tobytes()
 
 
 # ---- rates -----------------------------------------------------------------------------------

@@ -5,12 +5,13 @@ import numpy as np
 import pytest
 
 from prefstats.game import engine
-from prefstats.game.auction import BLIND_PASS, WHIST_CALL_NAMES
+from prefstats.game.auction import BLIND_PASS, DARK, MISERE, WHIST_CALL_NAMES
 from prefstats.game.contracts import LEVEL
 from prefstats.game.scoring import ScoreSheet
 from prefstats.game.variants import get_variant
 from prefstats.players.builtin import DOUBLE_DUMMY_OPEN, POLICIES, default_params, default_tables
 from prefstats.players.misere import catchers_code
+from prefstats.players.params import heuristic_params
 from prefstats.sim.play import play_state, solver_table
 from prefstats.sim.pulka import (
     MAX_BOMBS,
@@ -224,6 +225,25 @@ def test_bombs_multiply_the_games_they_are_spent_on(level, opening_bomb):
     assert (bomb == opening_bomb).sum() > 5  # the bomb round's bombs
     assert (r["bombs_spent"] > 0).any()
     assert (r["bombs_earned"] >= 3).all()
+
+
+def test_b414_pulkas_play_switched_miseres_at_the_bomb_alone():
+    """Classic pulkas whose first hand always bids dark: some dark declarers switch to a
+    light misère before the talon (B:414), scored at their bomb alone, not doubled
+    (B:105), and a clean one spends the bomb as any made misère; the pulkas sum to zero."""
+    variant = get_variant("classic")
+    r = play_pulkas(variant, range(30), seed=3, pool_target=20, with_deals=True,
+                    params=heuristic_params(dark_bid=1.0, blind_pass=0.0))
+    assert r["finished"].all() and abs(r["result"].sum(axis=1)).max() < 1e-9
+    states = r["deal_states"]
+    decl = np.maximum(states["declarer"], 0)
+    dark_call = (states["calls"] == DARK).any(axis=1)
+    switched = dark_call & (states["kind"] == engine.MISERE_GAME) & (states["bid"] != MISERE)
+    assert switched.sum() >= 2
+    bomb = states["bombs"][np.arange(len(states)), decl]
+    assert (states["multiplier"][switched] == bomb[switched]).all()
+    assert (states["dark"][switched] == 0).all() and states["open"][switched].all()
+    assert (bomb[switched] > 1).any()  # a bomb from the opening circles
 
 
 def test_pulkas_are_reproducible_by_seed_and_number():

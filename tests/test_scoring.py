@@ -390,8 +390,10 @@ def test_settle_checks_shapes():
 def deals(draw, variant):
     """One legal deal for ``variant`` as (method name, args, kwargs)."""
     n = variant.players
-    dealer = draw(st.integers(0, n - 1)) if n == 4 else None
-    active = [p for p in range(n) if p != dealer]
+    dealer = draw(st.integers(0, n - 1)) if n >= 4 else None
+    # with five, the player after the dealer sits out too (B:474)
+    out = {dealer, (dealer + 1) % n} if n == 5 else {dealer}
+    active = [p for p in range(n) if p not in out]
 
     def split_tricks(players):
         cuts = sorted(
@@ -423,7 +425,7 @@ def deals(draw, variant):
 @st.composite
 def variants(draw):
     name = draw(st.sampled_from(PRESETS))
-    players = draw(st.sampled_from([3, 4]))
+    players = draw(st.sampled_from([3, 4, 5]))
     options = draw(
         st.fixed_dictionaries(
             {},
@@ -463,7 +465,12 @@ def test_deal_values_add_up_without_help(pulka):
 @given(pulkas(), st.data())
 def test_relabelling_players_permutes_the_scores(pulka, data):
     variant, history = pulka
-    perm = data.draw(st.permutations(range(variant.players)))
+    n = variant.players
+    if n == 5:  # who sits out with the dealer is his neighbour: only rotations keep it
+        turn = data.draw(st.integers(0, n - 1))
+        perm = [(p + turn) % n for p in range(n)]
+    else:
+        perm = data.draw(st.permutations(range(n)))
     assert_relabelling_permutes_the_scores(variant, history, perm)
 
 

@@ -89,9 +89,12 @@ CONDITIONS = ("record", "none")
 #: Deals per compiled rollout call: the progress bar moves between them.
 ROLLOUT_CHUNK = 1000
 LAY_NAMES = ("closed", "open")
+#: The dark declarer's switch (B:414) by its decision: a record names it as the
+#: contract, "misère", which he then plays in the light.
+SWITCH_NAMES = ("keep dark", "light misère")
 DECISION_OF_PHASE = {engine.AUCTION: "call", engine.DISCARD: "discard",
                      engine.CONTRACT: "contract", engine.WHIST: "whist", engine.LAY: "lay",
-                     engine.PLAY: "card"}
+                     engine.SWITCH: "switch", engine.PLAY: "card"}
 
 
 # ---- reading a record ----------------------------------------------------------------
@@ -375,6 +378,12 @@ def replay(record: DealRecord, variant: Variant) -> tuple[list[Step], np.ndarray
             path = (key, used[key])
             used[key] += 1
             action = _call(record, path, names[path[1]], phase)
+        elif phase == engine.SWITCH:  # a dark bid whose contract is misère switched
+            path = ("contract",)
+            switched = ("contract" in record.data
+                        and _single(record, "contract", record.data["contract"]) == MISERE)
+            singles["contract"] |= switched
+            action = engine.LIGHT_MISERE if switched else engine.KEEP_DARK
         else:
             key = {engine.DISCARD: "discard", engine.CONTRACT: "contract", engine.LAY: "lay"}[phase]
             path = (key,)
@@ -610,6 +619,8 @@ def _done_name(step: Step) -> str:
         return str(Contract(step.action))
     if phase == engine.LAY:
         return LAY_NAMES[step.action]
+    if phase == engine.SWITCH:
+        return SWITCH_NAMES[step.action]
     if phase == engine.DISCARD:
         return format_cards(step.action)
     return card_name(step.action)

@@ -16,16 +16,19 @@ the open dummy, which never bids, joins the defence (played by the other player;
 up once the contract and the whist call are made, B:384) and sits raspasy out. Sitting
 on the dealer's left it is the first hand (B:382): it leads trick 1 of a game or misère
 (``R_FIRST_HAND``), then seats 0 and 1 follow clockwise. Phases run
-``AUCTION → DISCARD → CONTRACT → WHIST → [LAY] → PLAY → DONE``; a raspasy (all pass)
-goes from the auction straight to play, a game that nobody whists (or a standing
-half-whist) straight to ``DONE``; ``LAY`` (``lone_whist_play = "whister_chooses"``) is
-the lone whister's choice to stand closed or lie open. Forced decisions (one legal
-choice) are made by the engine.
+``AUCTION → [SWITCH] → DISCARD → CONTRACT → WHIST → [LAY] → PLAY → DONE``; a raspasy
+(all pass) goes from the auction straight to play, a game that nobody whists (or a
+standing half-whist) straight to ``DONE``; ``SWITCH`` (``dark_switch_to_misere``) is
+the dark declarer's choice, his cards seen and the talon not yet, to keep his dark game
+or switch to a misère in the light (B:105, B:414); ``LAY`` (``lone_whist_play =
+"whister_chooses"``) is the lone whister's choice to stand closed or lie open. Forced
+decisions (one legal choice) are made by the engine.
 
 Decisions are ints: a call (see :mod:`prefstats.game.auction`: a bid, ``PASS``, ``BLIND_PASS``,
 ``DARK``), a discard (mask of the two cards), a contract code (0..25; ``no_talon`` says
 whether it is played without the talon), a whist call (``W_PASS``, ``W_WHIST``,
-``W_HALF``), a card index. A contract without the talon skips the discard.
+``W_HALF``), a switch (``KEEP_DARK``, ``LIGHT_MISERE``), a card index. A contract
+without the talon skips the discard.
 """
 
 from __future__ import annotations
@@ -72,11 +75,14 @@ from prefstats.game.tricks import (
 )
 from prefstats.game.variants import Variant
 
-AUCTION, DISCARD, CONTRACT, WHIST, PLAY, DONE, LAY = range(7)
-PHASES = ("auction", "discard", "contract", "whist", "play", "done", "lay")
+AUCTION, DISCARD, CONTRACT, WHIST, PLAY, DONE, LAY, SWITCH = range(8)
+PHASES = ("auction", "discard", "contract", "whist", "play", "done", "lay", "switch")
 #: The lone whister's decision in phase ``LAY`` (``lone_whist_play = "whister_chooses"``,
 #: B:215): stand closed, each defender playing his own cards, or lie open.
 LAY_CLOSED, LAY_OPEN = range(2)
+#: The dark declarer's decision in phase ``SWITCH`` (``dark_switch_to_misere``, B:414):
+#: keep his dark game, or switch to a misère played and caught in the light.
+KEEP_DARK, LIGHT_MISERE = range(2)
 #: Longest auction: every bid is above the last, a hold repeats one; three passes and
 #: three "dark" calls end it.
 MAX_CALLS = 2 * (N_CONTRACTS + N_CONTRACTS) + 8
@@ -119,10 +125,12 @@ STATE = np.dtype(
         ("played_by", np.uint32, (4,)),  # cards played by each seat (index 3: the talon)
         ("tricks", np.uint8, (4,)),  # per seat; index 3: tricks the talon took
         ("no_talon", np.bool_),  # a contract without the talon: it stays unseen
-        ("dark", np.uint8),  # seats that bid in the dark (bit per seat)
+        # seats that bid in the dark (bit per seat); a declarer who switched to a light
+        # misère (SWITCH) loses his: his game is no longer dark
+        ("dark", np.uint8),
         ("blind", np.uint8),  # seats that passed in the dark
         ("bombs", np.uint8, (3,)),  # multiplier of each seat's oldest unused bomb (1: none)
-        ("multiplier", np.int16),  # the game's: the declarer's bomb x 2 if he bid dark
+        ("multiplier", np.int16),  # the game's: the declarer's bomb x 2 if his game is dark
         # The play history (public; see OBSERVATION): forced cards and led talon cards too.
         ("n_played", np.int8),
         ("history", np.int8, (MAX_HISTORY,)),
@@ -181,7 +189,7 @@ OBSERVATION = np.dtype(
 # rank of every call (:func:`~prefstats.game.auction.ladder_rank`) follows from ``R_RANK``.
 (R_PLAYERS, R_HOLD, R_JUMP, R_HALF_WHIST, R_TEN_CHECKED, R_STALINGRAD, R_TALON, R_DUMMY,
  R_DARK_BIDS, R_BLIND_PASS, R_FIRST_LEADS, R_THIRD_FIRST, R_LAY_CHOICE, R_DEALER_STAYS,
- R_DARK_MISERE, R_BOMB_RASPASY, R_FIRST_HAND, R_DARK_SEVEN, R_RANK) = range(19)
+ R_DARK_MISERE, R_BOMB_RASPASY, R_FIRST_HAND, R_DARK_SEVEN, R_DARK_SWITCH, R_RANK) = range(20)
 N_RULES = R_RANK + N_CALLS
 
 #: The ``rules`` argument of the compiled functions: a variant's options laid out by
@@ -200,6 +208,7 @@ def rules_array(variant: Variant) -> RulesArray:
     rules[R_DARK_MISERE] = dark_misere_floor(variant)
     rules[R_BOMB_RASPASY] = variant.blind_pass and variant.bomb_level != "passers"
     rules[R_DARK_SEVEN] = variant.dark_overcall == "seven"
+    rules[R_DARK_SWITCH] = variant.dark_switch_to_misere
     rules[R_PLAYERS] = variant.players
     rules[R_HOLD] = HOLD_MODES.index(variant.hold)
     rules[R_JUMP] = variant.jump_bids
@@ -360,6 +369,8 @@ def legal_mask(st, rules):
         return _whist(st, rules)[0]
     if phase == LAY:
         return 1 << LAY_CLOSED | 1 << LAY_OPEN
+    if phase == SWITCH:
+        return 1 << KEEP_DARK | 1 << LIGHT_MISERE
     if phase == PLAY:
         seat = st.to_act
         if st.n_in_trick == 0:
@@ -484,10 +495,29 @@ def _finish_auction(st, rules, high, high_bidder, passed):
             _start_misere(st, rules)  # the first hand leads, as on any misère
             return
         st.phase = CONTRACT
+    elif rules[R_DARK_SWITCH] and _bid_dark(st) and high != MISERE:
+        st.phase = SWITCH  # he looks at his cards before the talon (B:414)
     else:
-        st.hands[high_bidder] |= st.talon
-        st.phase = DISCARD
+        _take_talon(st)
     _set_turn(st, rules, high_bidder)
+
+
+@njit(cache=True)
+def _take_talon(st):
+    st.hands[st.declarer] |= st.talon
+    st.phase = DISCARD
+
+
+@njit(cache=True)
+def _switch(st, action):
+    """The dark declarer keeps his game, or switches to a misère that counts as an
+    ordinary one: "played in the light, and caught in the light" (B:414); "the talon is
+    opened and the double stake disappears" (B:105)."""
+    if action == LIGHT_MISERE:  # his bid stays the auction's; he plays misère
+        st.contract = MISERE
+        st.dark ^= np.uint8(1 << st.declarer)
+        st.multiplier = st.bombs[st.declarer]
+    _take_talon(st)
 
 
 @njit(cache=True)
@@ -600,7 +630,7 @@ def apply(st, rules, action):
     if phase == DISCARD:
         st.hands[st.declarer] &= np.uint32(~action & 0xFFFFFFFF)
         st.discard = action
-        if st.bid == MISERE:
+        if st.bid == MISERE or st.contract == MISERE:  # bid, or switched to (B:414)
             _start_misere(st, rules)
         else:
             st.phase = CONTRACT
@@ -610,6 +640,8 @@ def apply(st, rules, action):
     elif phase == LAY:
         st.open = action == LAY_OPEN
         _start_play(st, rules)
+    elif phase == SWITCH:
+        _switch(st, action)
     elif phase == WHIST:
         st.whist_calls[st.n_whist] = action
         st.n_whist += 1
@@ -696,7 +728,7 @@ def observe(st, rules, obs):
         obs.talon = shown
     else:
         # shown once taken -- by a dark declarer to nobody (B:103, B:412)
-        shown = st.declarer >= 0 and not st.no_talon
+        shown = st.declarer >= 0 and not st.no_talon and st.phase != SWITCH
         if shown and _bid_dark(st) and seat != st.declarer:
             shown = st.phase == DONE
         obs.talon = st.talon if shown else 0

@@ -277,6 +277,15 @@ class Variant:
             ("next", "seven"),
         ),
     )
+    dark_switch_to_misere: bool = field(
+        default=False,
+        metadata=_doc(
+            "dark_bids: a dark declarer of a trick bid with the talon may, after looking "
+            "at his cards and before he takes the talon, switch to a misère played and "
+            "caught in the light, scored as an ordinary misère without the dark double "
+            "(B:105, B:414)"
+        ),
+    )
     bomb_rounds: int = field(
         default=0,
         metadata=_doc(
@@ -488,6 +497,9 @@ class Variant:
         if self.dark_overcall != "next" and not self.dark_bids:
             raise VariantError(f"dark_overcall: {self.dark_overcall!r} overcalls a bid in the "
                                "dark; needs dark_bids")
+        if self.dark_switch_to_misere and not self.dark_bids:
+            raise VariantError("dark_switch_to_misere: a switch from a bid in the dark to a "
+                               "light misère (B:414) needs dark_bids")
         if self.dark_misere_high and not self.dark_bids:
             raise VariantError("dark_misere_high: a misère bid in the dark needs dark_bids")
         if self.dark_misere_high and self.misere_place != "over_eight":

@@ -23,6 +23,7 @@ PHASE_METHODS = {
     engine.WHIST: "whist",
     engine.PLAY: "play",
     engine.LAY: "lay",
+    engine.SWITCH: "switch",
 }
 
 
@@ -148,7 +149,8 @@ class Player(Protocol):
 
 class BasePlayer:
     """A :class:`Player` with one method per decision: ``bid``, ``discard`` (a mask of
-    two cards), ``contract``, ``whist`` and ``play`` (a card index).
+    two cards), ``contract``, ``whist`` and ``play`` (a card index); ``lay`` and
+    ``switch`` (Classic's rarer choices) have defaults.
 
     >>> from prefstats.game.auction import PASS
     >>> from prefstats.game.codes import Kind
@@ -190,6 +192,11 @@ class BasePlayer:
         he lies open, as every variant plays without the option (A:S3)."""
         return engine.LAY_OPEN
 
+    def switch(self, obs: Observation) -> int:
+        """A dark declarer's choice before the talon (``dark_switch_to_misere``, B:414):
+        by default he keeps the dark game he bid."""
+        return engine.KEEP_DARK
+
 
 class RandomLegalPlayer(BasePlayer):
     """Chooses uniformly among the legal decisions (for tests and baselines).
@@ -205,7 +212,7 @@ class RandomLegalPlayer(BasePlayer):
     def _pick(self, obs: Observation) -> int:
         return int(self.rng.choice(obs.legal))
 
-    bid = contract = whist = play = lay = _pick
+    bid = contract = whist = play = lay = switch = _pick
 
     def discard(self, obs: Observation) -> int:
         a, b = self.rng.choice(cards_of(int(obs.record["legal"])), size=2, replace=False)

@@ -27,10 +27,12 @@ preset, zero where none is shipped).
 
 Classic: a blind pass or "dark" is drawn before looking, with the chances of the
 parameters (:mod:`prefstats.players.params`); the dark bidder bids the lowest legal
-bid blind and then passes. The seat's bomb multiplies its game values (a raspasy is valued
-at ordinary rates), less ``bomb_reserve`` per extra multiplier when the game is made or
-credited, which spends the bomb (a failed game keeps it). Bids
-without the talon are valued on the dealt hand (the ``POST`` model, less
+bid blind and then passes; if he wins, he looks at his cards and switches to a misère
+in the light (``dark_switch_to_misere``, B:414) when it is one he would call at a first
+call and worth more than his doubled dark game. The seat's bomb multiplies its game
+values (a raspasy is valued at ordinary rates), less ``bomb_reserve`` per extra
+multiplier when the game is made or credited, which spends the bomb (a failed game keeps
+it). Bids without the talon are valued on the dealt hand (the ``POST`` model, less
 ``no_talon_margin`` tricks) and made when needed to outrank and worth more than going
 up with the talon; such a contract is named for the dealt hand. Gusarik: the tables
 hold the two players' values; the lone defender, seeing his hand and the dummy's,
@@ -375,6 +377,19 @@ def _blind_call(obs, params, key, high):
 
 
 @njit(cache=True)
+def _safe_misere_value(tables, params, hand, leads, talon, bomb, cost):
+    """The value of a misère on ``hand`` (taking the ``talon`` or not) under the seat's
+    ``bomb`` (less ``cost`` when it is made, which spends the bomb); very low when its
+    catch chance, with the fitted offset of the hand's class, is above ``misere_risk``."""
+    tricks, catch = ev.misere_risk(tables, hand, leads, talon)
+    catch = min(max(catch - _offset(tables, adj.misere_cell(adj.hole_class(hand))), 0.0), 1.0)
+    value = _misere_value(tables, tricks, catch)
+    if bomb > 1:
+        value = np.float64(bomb) * value - cost * (1.0 - catch)
+    return value if catch <= params[MISERE_RISK] else -1e18
+
+
+@njit(cache=True)
 def _best_above(values, rules, call):
     """The best of ``values`` (per contract code, all with the talon or all without)
     among the contracts a win with bid ``call`` allows: not below it on the ladder."""
@@ -464,22 +479,13 @@ def bid_decision(obs, rules, params, tables, key):
                     top_nt = code
     misere = -1  # misère (as a first call) when it is safe and worth more than the rest
     floor = max(best, pass_value)
-    catch_offset = _offset(tables, adj.misere_cell(adj.hole_class(hand)))
     if (legal >> MISERE) & 1:
-        tricks, catch = ev.misere_risk(tables, hand, leads, True)
-        catch = min(max(catch - catch_offset, 0.0), 1.0)
-        value = _misere_value(tables, tricks, catch)
-        if bomb > 1:
-            value = mult * value - cost * (1.0 - catch)
-        if catch <= params[MISERE_RISK] and value > floor:
+        value = _safe_misere_value(tables, params, hand, leads, True, bomb, cost)
+        if value > floor:
             misere, floor = MISERE, value
     if no_talon and (legal >> (MISERE + NO_TALON_BID)) & 1:
-        tricks, catch = ev.misere_risk(tables, hand, leads, False)
-        catch = min(max(catch - catch_offset, 0.0), 1.0)
-        value = _misere_value(tables, tricks, catch)
-        if bomb > 1:
-            value = mult * value - cost * (1.0 - catch)
-        if catch <= params[MISERE_RISK] and value > floor:
+        value = _safe_misere_value(tables, params, hand, leads, False, bomb, cost)
+        if value > floor:
             misere = MISERE + NO_TALON_BID
     if misere >= 0:
         return misere
@@ -511,6 +517,34 @@ def bid_decision(obs, rules, params, tables, key):
 
 
 @njit(cache=True)
+def switch_decision(obs, rules, params, tables):
+    """The dark declarer, his cards seen and the talon not yet (B:414), switches to a
+    misère in the light when it is one he would call at a first call -- its catch
+    chance within ``misere_risk`` -- worth more than the dark game he holds: his best
+    contract not below his bid, valued as at a first call, at the dark multiplier."""
+    hand = np.int64(obs.hand)
+    seat = obs.seat
+    leads = _leads(seat, rules)
+    bomb = max(np.int64(obs.bombs[seat]), 1)
+    cost = params[BOMB_RESERVE] * (bomb - 1)
+    misere = _safe_misere_value(tables, params, hand, leads, True, bomb, cost)
+    shift = params[AGGRESSION] + _offset(tables, adj.call_cell(
+        0, seat, adj.trick_class(tables, hand, leads)))
+    probs = np.empty(N_TRICKS)
+    values = np.empty(N_CONTRACTS)
+    for strain in range(5):
+        mean = ev.declarer_tricks(tables, hand, strain, leads, True) + shift
+        _trick_probs(mean, ev.sigma(tables, ev.PRE, strain), probs)
+        for level in range(6, 11):
+            code = _contract(level, strain)
+            values[code] = _game_value(tables, code, probs, params,
+                                       np.float64(obs.multiplier), cost)
+    if misere > _best_above(values, rules, obs.bid):
+        return engine.LIGHT_MISERE
+    return engine.KEEP_DARK
+
+
+@njit(cache=True)
 def _from_bid(bid):
     """Mask of the trick contracts (codes) not below ``bid`` (a bid with the talon)."""
     return ((np.int64(1) << N_CONTRACTS) - 1) & ~((np.int64(1) << bid) - 1) & ~(
@@ -523,7 +557,7 @@ def discard_decision(obs, rules, params, tables):
     below the bid) is worth most after the discard; on misère, the safest ten."""
     hand = np.int64(obs.hand)
     leads = _leads(obs.seat, rules)
-    if obs.bid == MISERE:
+    if obs.bid == MISERE or obs.contract == MISERE:  # bid, or switched to (B:414)
         return ev.best_discard(tables, hand, ev.MISERE_STRAIN, leads)[0]
     probs = np.empty(N_TRICKS)
     best = -1e18

@@ -32,6 +32,7 @@ from prefstats.players.bidding import (
     discard_decision,
     heuristic_tables,
     lay_decision,
+    switch_decision,
     whist_decision,
 )
 from prefstats.players.cardplay import play_decision
@@ -62,6 +63,7 @@ def seat_key(base_key, deal_index, seat):
 _AT_DISCARD = engine.MAX_CALLS
 _AT_WHIST = _AT_DISCARD + 2
 _AT_PLAY = _AT_WHIST + 3
+_AT_SWITCH = _AT_PLAY + 4 * 10
 
 
 @njit(cache=True)
@@ -69,7 +71,7 @@ def decision_number(obs):
     """Which decision of the deal ``obs`` asks for, the same in every branch of the deal
     that reaches it: the call's index in the auction, the discard, the contract, the
     whist call's index, the card's place in the play (4 a trick: a led talon card
-    counts)."""
+    counts), the dark declarer's switch (numbered last, so the others keep theirs)."""
     phase = obs.phase
     if phase == engine.AUCTION:
         return np.int64(obs.n_calls)
@@ -79,6 +81,8 @@ def decision_number(obs):
         return np.int64(_AT_DISCARD + 1)
     if phase == engine.WHIST:
         return np.int64(_AT_WHIST + obs.n_whist)
+    if phase == engine.SWITCH:
+        return np.int64(_AT_SWITCH)
     return np.int64(_AT_PLAY + 4 * obs.trick + obs.n_in_trick)
 
 
@@ -113,6 +117,8 @@ def decide(policy, obs, rules, params, tables, key):
         return whist_decision(obs, rules, params, tables)
     if phase == engine.LAY:
         return lay_decision(obs, rules, params, tables)
+    if phase == engine.SWITCH:
+        return switch_decision(obs, rules, params, tables)
     return play_decision(obs, rules, params, tables)
 
 
