@@ -52,6 +52,9 @@ from prefstats.sim.play import play_hand
 
 #: Options closer in value than this (whists) are worth the same.
 EQUAL = 1e-9
+#: Standard errors from zero an estimated gain must be before it is advice: a guide's
+#: rule, or a rollout-valued mistake given to train.
+DECISIVE_SE = 3.0
 #: The calibration written by ``scripts/calibrate_rating.py``.
 RATING_FILE = "rating.toml"
 

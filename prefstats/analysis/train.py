@@ -29,7 +29,7 @@ import polars as pl
 
 from prefstats.analysis.analyze import Step
 from prefstats.analysis.game import GameRecord, game_variant, place_of
-from prefstats.analysis.game_stats import EQUAL, deal_steps
+from prefstats.analysis.game_stats import DECISIVE_SE, EQUAL, deal_steps
 from prefstats.errors import RecordError
 from prefstats.game import engine
 from prefstats.game.auction import WHIST_CALL_NAMES, call_name
@@ -113,12 +113,17 @@ def _question(decision: str, step: Step) -> str:
 def train_positions(game: GameRecord, frame: pl.DataFrame,
                     steps: list[list[Step]] | None = None) -> list[dict]:
     """Every decision of ``frame`` (the game's :func:`analyze_game` frame) that lost
-    whists -- ``loss`` above zero -- as a training position, in the order of the game."""
+    whists, as a training position, in the order of the game: a ``loss`` above zero,
+    and for a loss estimated by rollouts at least :data:`DECISIVE_SE` standard errors
+    above it (a smaller one may be the rollout's noise, and the position would teach
+    it)."""
     variant = game_variant(game)
     steps = steps if steps is not None else deal_steps(game, variant)
     names = game.names()
     out = []
-    lost = frame.filter(pl.col("loss") > EQUAL).sort("deal", "step", maintain_order=True)
+    lost = frame.filter((pl.col("loss") > EQUAL) & (
+        (pl.col("method") != "rollout") | (pl.col("loss") >= DECISIVE_SE * pl.col("loss_se"))
+    )).sort("deal", "step", maintain_order=True)
     for r in lost.iter_rows(named=True):
         k = r["deal"] - 1
         rollout = r["method"] == "rollout"

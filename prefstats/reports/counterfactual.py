@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import polars as pl
 
+from prefstats.analysis.game_stats import DECISIVE_SE
 from prefstats.game.auction import dummy_seat
 from prefstats.game.contracts import LEVEL
 from prefstats.reports.classes import bidding_class, estimated_tricks, high_cards, misere_holes
@@ -24,8 +25,6 @@ from prefstats.sim.rollout import rollout
 
 #: z of a two-sided 95% CI.
 Z95 = 1.96
-#: Standard errors from zero a gain must be for the guide to advise on it.
-DECISIVE_SE = 3.0
 
 
 def by_points(hands: np.ndarray) -> np.ndarray:
