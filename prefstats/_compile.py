@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -42,11 +43,21 @@ TIMES = "compile-times.json"
 class Step:
     """What a step compiles (``label``, as the display names it), the cached kernels it
     leaves (as :func:`prefstats._cache.is_compiled` names them; empty for the endgame
-    table, which is a file) and ``run``, a call of them on a tiny input."""
+    table, which is a file) and ``run``, a call of them on a tiny input.
+
+    A step that reaches the solver's search (``search``) waits, before ``run``, for a
+    second process started with the first such step (:func:`side`), which compiles the
+    search and then the misère catchers into the cache; meanwhile this process compiles
+    ``parts`` (what needs no search) and, once the search is cached, ``after``. numba
+    compiles in one thread, so this is how a compile uses two cores.
+    """
 
     label: str
     kernels: tuple[str, ...]
     run: Callable[[], object]
+    search: bool = False
+    parts: Callable[[], object] | None = None
+    after: Callable[[], object] | None = None
 
     def done(self) -> bool:
         """Whether the cache already holds what this step makes."""
@@ -78,6 +89,21 @@ def _chunk(kind: str, **spec) -> None:
     from prefstats.sim.simulate import RunSpec, run_chunk
 
     run_chunk(RunSpec(_variant(), 2, 0, 2, kind=kind, **spec), 0, "")
+
+
+def _part(name: str) -> Callable[[], None]:
+    def compile_part() -> None:
+        from prefstats.sim.play import compile_parts
+
+        compile_parts(_variant(), name)
+
+    return compile_part
+
+
+def side() -> None:
+    """What the second process of a warm-up compiles, in this order."""
+    for name in ("search", "catchers"):
+        _part(name)()
 
 
 def _rollout() -> None:
@@ -124,20 +150,25 @@ def _strength() -> None:
     gauge("heuristic", "random", deals=2, seed=0, samples=2, variant=_VARIANT)
 
 
+#: A step of a driver (a kernel playing whole deals): everything below it compiled in
+#: two processes.
+_DRIVER = {"search": True, "parts": _part("engine"), "after": _part("players")}
+
 #: Every step, by name.
 STEPS: dict[str, Step] = {
     "deal": Step("the dealer", ("game/deal._deal_kernel",), _deal),
     "endgame": Step("the endgame table (built once, about 85 million positions)", (),
                     _endgame),
     "play": Step("the players and the solver", ("sim/play._batch_kernel",),
-                 lambda: _chunk("deals")),
+                 lambda: _chunk("deals"), **_DRIVER),
     "pulka": Step("whole pulkas", ("sim/pulka._pulka_kernel",),
-                  lambda: _chunk("pulkas", pool_target=1)),
-    "rollout": Step("rollouts", ("sim/rollout._rollout_kernel",), _rollout),
+                  lambda: _chunk("pulkas", pool_target=1), **_DRIVER),
+    "rollout": Step("rollouts", ("sim/rollout._rollout_kernel",), _rollout, **_DRIVER),
     "classes": Step("the report's hand classes", ("reports/classes._best_strain_tricks",),
                     _classes),
     "solver": Step("the double-dummy solver", ("solver/_batch._leads_one",
-                                               "solver/_batch._batch_kernel"), _solver),
+                                               "solver/_batch._batch_kernel"), _solver,
+                   search=True),
     "replay": Step("the engine, decision by decision", ("game/engine.apply",), _replay),
     "strength": Step("the strength gauge", ("analysis/strength._play_out",), _strength),
 }
@@ -227,19 +258,59 @@ def warm_up(command: str, *, show: bool | None = None) -> dict[str, float]:
     show = sys.stderr.isatty() if show is None else show
     measured = _measured()
     times: dict[str, float] = {}
-    with _Display(show, headline(todo, measured), len(todo)) as display:
-        for i, name in enumerate(todo):
-            step = STEPS[name]
-            display.step(step_text(step.label, i + 1, len(todo), measured.get(name)))
-            started = time.perf_counter()
-            if name == "endgame":
-                _endgame(display.part)
-            else:
-                step.run()
-            times[name] = time.perf_counter() - started
-            display.advance()
+    search = _start_search() if any(STEPS[n].search for n in todo) else None
+    try:
+        with _Display(show, headline(todo, measured), len(todo)) as display:
+            for i, name in enumerate(todo):
+                step = STEPS[name]
+                text = step_text(step.label, i + 1, len(todo), measured.get(name))
+                display.step(text)
+                started = time.perf_counter()
+                if name == "endgame":
+                    _endgame(display.part)
+                else:
+                    if step.parts is not None:
+                        step.parts()
+                    if step.search and search is not None:
+                        display.step(f"{text}, the search in a second process")
+                        _await(search, lambda: _cache.is_compiled(_SEARCH))
+                        if step.after is not None:
+                            step.after()
+                            _await(search, lambda: False)
+                        display.step(text)
+                    step.run()
+                times[name] = time.perf_counter() - started
+                display.advance()
+    finally:
+        if search is not None and search.poll() is None:  # not needed, or interrupted
+            search.kill()
+            search.wait()
     _record(times)
     return times
+
+
+#: The search, as :func:`prefstats._cache.is_compiled` names it.
+_SEARCH = "solver/_search._search"
+
+
+def _await(process: subprocess.Popen, done: Callable[[], bool]) -> None:
+    """Wait until ``done()`` or the second ``process`` has ended."""
+    while process.poll() is None and not done():
+        time.sleep(0.1)
+
+
+def _start_search() -> subprocess.Popen | None:
+    """The second process compiling the solver's search into this cache (run from the
+    folder above this package, so it imports this very copy), or None if it cannot
+    start: then the steps compile the search themselves, as they would anyway if it
+    failed."""
+    try:
+        return subprocess.Popen([sys.executable, "-c", "from prefstats import _compile; "
+                                 "_compile.side()"], cwd=_cache.PACKAGE.parent,
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+    except OSError:
+        return None
 
 
 class _Display:

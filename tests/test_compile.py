@@ -124,3 +124,21 @@ def test_a_fresh_cache_warmed_for_the_demo_runs_a_tiny_demo_without_compiling(tm
         "before = _compile.cache_files()\ntiny_demo()\n"
         "print('new', sorted(_compile.cache_files() - before))\n")
     assert "new []" in _fresh(tmp_path, code)
+
+
+def test_the_search_and_the_parts_compile_as_the_drivers_call_them():
+    """The warm-up compiles the search in a second process and the players' parts in
+    the first, each for the argument types the drivers use: done after the drivers
+    themselves, both only load what the drivers cached and add no file (a type that
+    differs would add a second compiled version, and the cold start would compile
+    everything twice)."""
+    from prefstats.game.variants import get_variant
+    from prefstats.sim.play import compile_parts
+    from prefstats.solver._search import compile_search
+
+    _compile.STEPS["play"].run()
+    before = _compile.cache_files()
+    assert any(f.startswith("solver/_search._search-") for f in before)
+    compile_search()
+    compile_parts(get_variant("sochi"))
+    assert _compile.cache_files() == before

@@ -21,10 +21,11 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
+from numba import njit, typeof
 
 from prefstats.errors import CardError, IllegalActionError, OptionError
 from prefstats.game import engine
@@ -39,6 +40,7 @@ from prefstats.players.builtin import (
     DOUBLE_DUMMY_OPEN,
     POLICIES,
     BuiltinPlayer,
+    decide,
     decide_with_solver,
     decision_key,
     decision_number,
@@ -47,7 +49,7 @@ from prefstats.players.builtin import (
     seat_key,
 )
 from prefstats.players.misere import catchers_code, hidden_misere_card, plays_hidden_misere
-from prefstats.solver import new_table, solve_kernel
+from prefstats.solver import compile_search, new_table, solve_kernel
 
 __all__ = ["play_batch", "play_hand"]
 
@@ -343,6 +345,39 @@ def _batch_kernel(hands, talon, talon_first, min_level, raspasy_step, bombs, rul
                           base_key, index[i], obs, table, stats):
             return i
     return -1
+
+
+def compile_parts(variant: Variant, part: str, policy: str = "heuristic") -> None:
+    """Compile one ``part`` of what the drivers call, for the argument types the drivers
+    give it (those of the objects :func:`play_batch` makes), without running it. The
+    warm-up compiles the parts in two processes at once, the drivers then load them
+    from the cache: ``"search"``, the solver's search, most of the compile time
+    (:func:`~prefstats.solver._search.compile_search`); ``"engine"``, the state machine
+    and the built-in players' decisions, which need no search; and, once the search is
+    in the cache, ``"catchers"`` (the hidden misère catchers) and ``"players"`` (the
+    players who search)."""
+    if part == "search":
+        compile_search()
+        return
+    st = np.zeros(1, dtype=engine.STATE)[0]
+    obs = np.zeros(1, dtype=engine.OBSERVATION)[0]
+    rules = engine.rules_array(variant)
+    params, tables = resolve_params(policy), default_tables(policy, variant)
+    table, stats, n, key = solver_table(), np.zeros(1, dtype=np.int64), 0, np.uint64(0)
+    calls: dict[str, list[tuple[Any, tuple]]] = {
+        "engine": [(engine.reset, (st, np.zeros(3, dtype=np.uint32), np.uint32(0), n, n, n)),
+                   (engine.advance_forced, (st, rules)),
+                   (engine.observe, (st, rules, obs)),
+                   (engine.apply, (st, rules, n)),
+                   (plays_hidden_misere, (st, n)),
+                   (decide, (n, obs, rules, params, tables, key))],
+        "catchers": [(hidden_misere_card, (st, n, table, stats))],
+        "players": [(decide_with_solver, (n, obs, rules, params, tables, key, table, stats))],
+    }
+    if part not in calls:
+        raise OptionError(f"unknown part {part!r}; choose from search, {', '.join(calls)}")
+    for function, args in calls[part]:
+        function.compile(tuple(typeof(a) for a in args))
 
 
 def play_batch(

@@ -79,6 +79,7 @@ from prefstats.solver._search import (
     best_card_kernel,
     card_values_batch_kernel,
     card_values_kernel,
+    compile_search,
     most_reaching_cards,
     solve_kernel,
     solve_position,

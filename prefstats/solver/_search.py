@@ -666,3 +666,18 @@ def most_reaching_cards(worlds, trick, tlen, leader, declarer, trump, misere, ta
         if reps[c] >= 0 and (best >> reps[c]) & 1:
             best |= np.int64(1) << c
     return best, most
+
+
+def compile_search() -> None:
+    """Compile :func:`_search`, the largest function of the engine (most of the compile
+    time of the drivers), for the argument types every driver calls it with, without
+    running it: the warm-up does this in a second process while the first compiles the
+    players, and the drivers then load it from the cache."""
+    from numba import typeof
+
+    endgame = np.zeros(1, dtype=np.uint8)
+    endgame.flags.writeable = False  # the endgame table is read-only, as in ``new_table``
+    table = (np.full((1, 2), -1, dtype=np.int64), np.zeros((3, 32), dtype=np.int64), endgame)
+    vector = np.zeros(1, dtype=np.int64)
+    _search.compile(tuple(typeof(a) for a in (vector, vector, 0, 0, 0, 0, False, 0, table,
+                                              vector)))
