@@ -4,7 +4,8 @@ PYTHON ?= python3
 TEST_WORKERS ?= 2
 VENV := .venv
 # `make run` installs only what running needs; the test suite, benchmarks and lint add
-# the development extras (the runtime's stamp is then up to date too).
+# the development extras (the runtime's stamp is then up to date too). No byte-compiling
+# at install: Python compiles the modules it imports on first use, pip all of them.
 RUN_STAMP := $(VENV)/.run-stamp
 DEV_STAMP := $(VENV)/.dev-stamp
 
@@ -14,11 +15,11 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(RUN_STAMP): pyproject.toml | $(VENV)/bin/python
-	$(VENV)/bin/python -m pip install --quiet -e .
+	$(VENV)/bin/python -m pip install --quiet --no-compile -e .
 	touch $(RUN_STAMP)
 
 $(DEV_STAMP): pyproject.toml | $(VENV)/bin/python
-	$(VENV)/bin/python -m pip install --quiet -e '.[dev]'
+	$(VENV)/bin/python -m pip install --quiet --no-compile -e '.[dev]'
 	touch $(DEV_STAMP) $(RUN_STAMP)
 
 run: $(RUN_STAMP)
