@@ -726,7 +726,8 @@ def _rollout_chunk(variant, part, seat, decision, names, seed, policy, where
     finals, legal = rollout_states(variant, part, seat=seat, decision=decision,
                                    options=names, key=int(player_key(seed)), policy=policy)
     value = deal_values(variant, *score_states(variant, finals.reshape(-1)))[:, seat]
-    out = (value.reshape(legal.shape), legal.all(axis=1), finals[:, 0].copy())
+    out = (np.asarray(value).reshape(legal.shape), np.asarray(legal.all(axis=1)),
+           finals[:, 0].copy())
     if _shared is not None:
         _shared[key] = out
     return out
