@@ -12,5 +12,6 @@ def pytest_sessionstart(session) -> None:
         return  # a worker (the controller compiled), or one process: it compiles on use
     from prefstats import _compile
 
-    for command in _compile.COMMANDS:
+    # the demo's steps first: they compile nearly everything, both processes busy
+    for command in ("demo", *_compile.COMMANDS):
         _compile.warm_up(command)
