@@ -31,10 +31,10 @@ same pass.
 
 The *raspasy* decision is the last first call of the auction when every seat before has
 passed (seat 2; Gusarik's seat 1): ``pass`` plays the raspasy, ``6`` (``max_bid``) and
-``misere`` avoid it. Only deals where the forced pass ends in a raspasy are kept (the
-others bid before the seat spoke), so a cell holds the hands of its class that face the
-choice; ``raspasy_value`` is the pass branch's mean value to the seat (what the
-raspasy costs a deal, with its CI).
+``misere`` avoid it. Only deals where the forced pass ends in a raspasy are kept (in
+the others a seat bid before the seat spoke), and only they play the misère and the bid,
+so a cell holds the hands of its class that face the choice; ``raspasy_value`` is the
+pass branch's mean value to the seat (what the raspasy costs a deal, with its CI).
 
 **Robustness**: every chart is made under the default players (:data:`DEFAULT`) and again
 under each of :data:`MODELS` (every player of the table, the seat's own unforced
