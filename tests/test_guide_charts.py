@@ -18,6 +18,7 @@ from prefstats.game.deal import deal
 from prefstats.game.variants import get_variant
 from prefstats.reports import hand_charts as hc
 from prefstats.reports.counterfactual import by_points
+from prefstats.sim.rollout import MIN_PIECE
 
 SOCHI = get_variant("sochi")
 
@@ -226,3 +227,24 @@ def test_the_raspasy_chart_is_the_last_seat_after_everyone_passed(name, players,
     assert len(values) == len(chart.wide)
     cost = chart.table.group_by("aces_kings", "longest").agg(pl.col("raspasy_value").first())
     assert cost["raspasy_value"].drop_nulls().len() > 0
+
+
+def test_charts_are_the_same_for_any_number_of_workers():
+    one = hc.raspasy_chart(SOCHI, 3, 5, budget=200, batch=200)
+    assert len(one.wide) > 2 * MIN_PIECE  # two workers share every rollout
+    two = hc.raspasy_chart(SOCHI, 3, 5, budget=200, batch=200, workers=2)
+    assert one.wide.equals(two.wide) and one.table.equals(two.table)
+
+
+def test_a_branch_plays_alike_alone_or_beside_the_others():
+    # the raspasy chart plays the misère only on the deals whose pass faced the raspasy
+    d = deal(80, seed=3)
+    both = hc._play(SOCHI, d, 2, "first_call", ["pass", "misere"], 3, 1)
+    faced = np.flatnonzero(both.raspasy[:, 0])
+    assert 0 < len(faced) < len(d)
+    passed = hc._play(SOCHI, d, 2, "first_call", ["pass"], 3, 2)
+    misere = hc._play(SOCHI, d[faced], 2, "first_call", ["misere"], 3, 2)
+    assert np.array_equal(passed.value[:, 0], both.value[:, 0], equal_nan=True)
+    assert np.array_equal(passed.raspasy[:, 0], both.raspasy[:, 0])
+    assert np.array_equal(misere.value[:, 0], both.value[faced, 1], equal_nan=True)
+    assert np.array_equal(misere.caught[:, 0], both.caught[faced, 1])

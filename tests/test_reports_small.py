@@ -134,6 +134,7 @@ def test_preset_command_names_the_preset(data, tmp_path):
     md = (tmp_path / "report.md").read_text("utf-8")
     assert "Sochi, 4 players, with whist_split = \"gentleman\"" in md
     assert "--config variant-sochi-4p-" in md
+    assert "players: built-in heuristic" in md and "misère catchers: hidden" in md
 
 
 def test_pulkas_of_another_variant_are_refused(data, tmp_path):

@@ -14,6 +14,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from prefstats.errors import OptionError
 from prefstats.game.variants import get_variant
 from prefstats.players import adjust
 from prefstats.sim.pulka import play_pulkas
@@ -24,7 +25,7 @@ from prefstats.sim.simulate import (
     simulate,
     simulate_pulkas,
 )
-from prefstats.sim.storage import DatasetError, load, manifest_of, parse_manifest
+from prefstats.sim.storage import DatasetError, load, manifest_of, parse_manifest, signature
 
 SOCHI = get_variant("sochi")
 
@@ -94,6 +95,15 @@ def test_other_arguments_are_refused_and_force_replaces(tmp_path):
         _run(tmp_path, hands=1000, seed=8)
     _run(tmp_path, hands=1000, seed=8, force=True)
     assert manifest_of(tmp_path)["spec"]["seed"] == 8
+
+
+def test_the_manifest_records_the_misere_catchers(reference):
+    assert manifest_of(reference)["spec"]["players"]["misere_catchers"] == "hidden"
+    seeing = RunSpec(SOCHI, 1000, 7, misere_catchers="double_dummy").describe()
+    assert seeing["players"]["misere_catchers"] == "double_dummy"
+    assert signature(seeing) != signature(RunSpec(SOCHI, 1000, 7).describe())
+    with pytest.raises(OptionError, match="misère catchers"):
+        RunSpec(SOCHI, 1000, 7, misere_catchers="seeing")
 
 
 def test_data_of_other_fitted_players_is_not_resumed(tmp_path, monkeypatch):

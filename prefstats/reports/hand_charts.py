@@ -31,10 +31,10 @@ same pass.
 
 The *raspasy* decision is the last first call of the auction when every seat before has
 passed (seat 2; Gusarik's seat 1): ``pass`` plays the raspasy, ``6`` (``max_bid``) and
-``misere`` avoid it. Only deals where the forced pass ends in a raspasy are kept (the
-others bid before the seat spoke), so a cell holds the hands of its class that face the
-choice; ``raspasy_value`` is the pass branch's mean value to the seat (what the
-raspasy costs a deal, with its CI).
+``misere`` avoid it. Only deals where the forced pass ends in a raspasy are kept (in
+the others a seat bid before the seat spoke), and only they play the misère and the bid,
+so a cell holds the hands of its class that face the choice; ``raspasy_value`` is the
+pass branch's mean value to the seat (what the raspasy costs a deal, with its CI).
 
 **Robustness**: every chart is made under the default players (:data:`DEFAULT`) and again
 under each of :data:`MODELS` (every player of the table, the seat's own unforced
@@ -51,7 +51,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -68,7 +67,7 @@ from prefstats.players.params import policy_params
 from prefstats.reports.classes import high_cards
 from prefstats.reports.counterfactual import DECISIVE_SE, Z95, by_points, by_tricks, seats_of
 from prefstats.reports.stats import with_proportion
-from prefstats.sim.rollout import CHUNK, rollout_states
+from prefstats.sim.rollout import in_pieces, rollout_states
 from prefstats.sim.simulate import player_key
 
 #: Pairs a cell needs before it is advised on (the committed reports; CI uses fewer).
@@ -250,17 +249,17 @@ class _Played:
 def _play(variant, deals: Deals, seat: int, decision: str, options: Sequence[str],
           seed: int, workers: int, model: Model = DEFAULT,
           misere_catchers: str = "hidden") -> _Played:
-    """:func:`~prefstats.sim.rollout.rollout_states` of ``deals`` in chunks (on
-    ``workers`` threads: the compiled driver releases the GIL) by ``model``'s players,
-    scored as :func:`~prefstats.sim.rollout.rollout` scores them."""
+    """:func:`~prefstats.sim.rollout.rollout_states` of ``deals`` in pieces shared by
+    ``workers`` threads (:func:`~prefstats.sim.rollout.in_pieces`: the compiled driver
+    releases the GIL, and the result is the same for any ``workers``) by ``model``'s
+    players, scored as :func:`~prefstats.sim.rollout.rollout` scores them."""
     key = int(player_key(seed))
     params = model.params()
 
-    def chunk(a: int) -> tuple[np.ndarray, ...]:
-        states, legal = rollout_states(variant, deals[a:a + CHUNK], seat=seat,
-                                       decision=decision, options=options, key=key,
-                                       policy=model.policy, params=params,
-                                       misere_catchers=misere_catchers)
+    def piece(part: Deals) -> tuple[np.ndarray, ...]:
+        states, legal = rollout_states(variant, part, seat=seat, decision=decision,
+                                       options=options, key=key, policy=model.policy,
+                                       params=params, misere_catchers=misere_catchers)
         flat = states.reshape(-1)
         value = deal_values(variant, *score_states(variant, flat))[:, seat]
         value = np.where(legal, value.reshape(legal.shape), np.nan)
@@ -269,12 +268,7 @@ def _play(variant, deals: Deals, seat: int, decision: str, options: Sequence[str
         return (value, states["contract"][:, 0].copy(), states["declarer"][:, 0].copy(),
                 caught, legal & (states["kind"] == RASPASY))
 
-    starts = range(0, len(deals), CHUNK)
-    if workers > 1 and len(deals) > CHUNK:
-        with ThreadPoolExecutor(workers) as pool:
-            parts = list(pool.map(chunk, starts))
-    else:
-        parts = [chunk(a) for a in starts]
+    parts = in_pieces(piece, deals, workers)
     if not parts:
         k = len(options)
         return _Played(np.zeros((0, k)), np.zeros(0, np.int8), np.zeros(0, np.int8),
@@ -495,18 +489,22 @@ def raspasy_chart(variant, seed: int, min_n: int, *, budget: int = RASPASY_BUDGE
         chunk = chunk[np.flatnonzero(count[cell] < min_n)]
         if not len(chunk):
             continue
-        first = _play(variant, chunk, seat, "first_call", ["pass", "misere"], seed, workers,
-                      model)
-        faced = np.flatnonzero(first.raspasy[:, 0])  # every seat before passed
+        passed = _play(variant, chunk, seat, "first_call", ["pass"], seed, workers, model)
+        faced = np.flatnonzero(passed.raspasy[:, 0])  # every seat before passed
         if not len(faced):
             continue
-        chunk, first_value = chunk[faced], first.value[faced]
+        # Only the deals that face the choice play the other branches (a misère with
+        # hidden catchers costs milliseconds a deal); each branch of a deal is keyed by
+        # the deal alone, so it plays as it would beside the others.
+        chunk = chunk[faced]
+        misere = _play(variant, chunk, seat, "first_call", ["misere"], seed, workers, model)
         bids = _play(variant, chunk, seat, "max_bid", ["6"], seed, workers, model)
         hands = chunk.hands[:, seat]
         ak = _clip("aces_kings", high_cards(hands))
         longest = _clip("longest", suit_lengths(hands).max(axis=1))
         np.add.at(count, (ak - a_low) * cols + longest - l_low, ~np.isnan(bids.value[:, 0]))
-        frames.append(_wide(np.hstack([first_value, bids.value]), ["pass", "misere", "6"],
+        frames.append(_wide(np.hstack([passed.value[faced], misere.value, bids.value]),
+                            ["pass", "misere", "6"],
                             aces_kings=ak, longest=longest))
     features = ["aces_kings", "longest"]
     wide = pl.concat(frames) if frames else _wide(np.zeros((0, 3)), ["pass", "misere", "6"],

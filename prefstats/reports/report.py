@@ -43,7 +43,9 @@ def _meta(path: Path, manifest: Mapping[str, Any], variant: Variant, rows: int,
              f"`{meta.remake_command(spec, variant)}`",
              f"variant: {describe(variant)}" + (f", {variant.players} players"
                                                  if meta.own_table(variant) else ""),
-             f"players: built-in {players['policy']}" + (f" ({params})" if params else "")]
+             f"players: built-in {players['policy']}" + (f" ({params})" if params else "")
+             + (f"; misère catchers: {players['misere_catchers']}"
+                if "misere_catchers" in players else "")]
     if pulkas is not None:
         lines.append(f"pulkas: made by `{meta.remake_command(pulkas['spec'], variant)}`")
     if overrides(variant):

@@ -43,11 +43,11 @@ An option that is illegal where the decision is reached, or a decision never rea
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import polars as pl
@@ -114,6 +114,11 @@ POLICY_CHOICE = -3
 AT_LEVEL = -10
 #: Deals per compiled call (and per task with several workers): bounds the states held.
 CHUNK = 20_000
+#: Deals a task holds at least when a batch is split among workers (a misère with hidden
+#: catchers takes milliseconds a deal, so even a small batch is worth sharing).
+MIN_PIECE = 32
+
+T = TypeVar("T")
 
 _local = threading.local()
 _pools: dict[int, ThreadPoolExecutor] = {}
@@ -134,6 +139,18 @@ def _pool(workers: int) -> ThreadPoolExecutor:
     if workers not in _pools:
         _pools[workers] = ThreadPoolExecutor(workers, thread_name_prefix="rollout")
     return _pools[workers]
+
+
+def in_pieces(task: Callable[[Any], T], deals, workers: int) -> list[T]:
+    """``task`` of each piece of ``deals`` in order, on ``workers`` threads: at least one
+    piece a worker (of :data:`MIN_PIECE` deals or more), at most :data:`CHUNK` deals a
+    piece. The players are keyed by each deal's ``index``, so the results do not depend
+    on how the deals are split."""
+    size = min(CHUNK, max(MIN_PIECE, -(-len(deals) // workers)))
+    pieces = [deals[a:a + size] for a in range(0, len(deals), size)]
+    if workers == 1 or len(pieces) < 2:
+        return [task(p) for p in pieces]
+    return list(_pool(workers).map(task, pieces))
 
 
 def default_options(variant, decision: str) -> list[str]:
@@ -436,13 +453,9 @@ def rollout(variant: Variant, deals: Deals, *, seat: int, decision: str, options
         raise OptionError(f"workers must be at least 1, got {workers}")
     options = [str(o) for o in options]
     key = int(player_key(seed))
-    size = min(CHUNK, -(-len(deals) // workers)) if len(deals) else CHUNK
-    tasks = [(variant, deals[a:a + size], seat, decision, options, key, policy, params,
-              offsets, misere_catchers) for a in range(0, len(deals), size)]
-    if workers == 1 or len(tasks) == 1:
-        parts = [_chunk_values(*t) for t in tasks]
-    else:
-        parts = list(_pool(workers).map(lambda t: _chunk_values(*t), tasks))
+    parts = in_pieces(lambda part: _chunk_values(variant, part, seat, decision, options, key,
+                                                 policy, params, offsets, misere_catchers),
+                      deals, workers)
     n, k = len(deals), len(options)
     if parts:
         legal, value, kind, contract, reached = (np.concatenate([p[j] for p in parts])
@@ -626,16 +639,19 @@ class DecisionSpec(RunSpec):
 
         return decisions_table(self.variant, deal(count, seed=self.seed, start=start),
                                self.decisions, seed=self.seed, policy=self.policy,
-                               params=np.array(self.params))
+                               params=np.array(self.params),
+                               misere_catchers=self.misere_catchers)
 
 
 def decisions_table(variant, deals, decisions: Sequence[str], *, seed: int,
-                    policy: str = "heuristic", params: np.ndarray | None = None) -> pa.Table:
+                    policy: str = "heuristic", params: np.ndarray | None = None,
+                    misere_catchers: str = "hidden") -> pa.Table:
     """Long form, ordered by deal, decision, seat and option: ``deal_id`` (the deal's
     number in the seed's stream), ``seat``, ``decision``, ``option``, ``legal``,
     ``value`` (whists to the seat, null where not legal), ``kind`` and ``contract`` (the
     branch's deal kind and contract codes, as the deals' columns; ``contract`` -1 where
-    none or not legal), for every (deal, seat) that reached the decision."""
+    none or not legal), for every (deal, seat) that reached the decision;
+    ``misere_catchers`` as in :func:`rollout`."""
     key = int(player_key(seed))
     parts = []
     for decision in decisions:
@@ -645,7 +661,8 @@ def decisions_table(variant, deals, decisions: Sequence[str], *, seed: int,
             for a in range(0, len(deals), CHUNK):
                 part = deals[a:a + CHUNK]
                 legal, value, kind, contract, reached = _chunk_values(
-                    variant, part, seat, decision, list(options), key, policy, params)
+                    variant, part, seat, decision, list(options), key, policy, params,
+                    misere_catchers=misere_catchers)
                 rows = np.flatnonzero(reached)
                 parts.append({"deal_id": np.repeat(np.asarray(part.index)[rows], k),
                               "seat": np.full(len(rows) * k, seat),

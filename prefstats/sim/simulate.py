@@ -46,6 +46,7 @@ from prefstats.game.scoring import deal_values, score_states
 from prefstats.game.variants import Variant
 from prefstats.players import adjust
 from prefstats.players.builtin import POLICIES, resolve_params
+from prefstats.players.misere import catchers_code
 from prefstats.players.params import check_params, parameters
 from prefstats.sim.play import play_batch
 from prefstats.sim.pulka import STRIDE, play_pulkas
@@ -101,7 +102,9 @@ def default_chunk_size(hands: int) -> int:
 class RunSpec:
     """Everything that defines a dataset's rows: ``size`` deals (``kind="deals"``),
     pulkas played to ``pool_target`` (``kind="pulkas"``, a row a pulka) or the deals of
-    those pulkas (``kind="pulka-deals"``, a row a deal)."""
+    those pulkas (``kind="pulka-deals"``, a row a deal). ``misere_catchers``: the model
+    of the misère catchers (:func:`~prefstats.sim.play.play_batch`), recorded with the
+    players in the manifest."""
 
     variant: Variant
     size: int
@@ -111,6 +114,7 @@ class RunSpec:
     params: tuple[float, ...] = field(default=())
     kind: str = "deals"
     pool_target: int | None = None
+    misere_catchers: str = "hidden"
 
     def __post_init__(self) -> None:
         if self.size < 1 or self.chunk_size < 1:
@@ -126,6 +130,7 @@ class RunSpec:
             raise OptionError(f"at most {MAX_PULKAS:,} pulkas a dataset, got {self.size:,}")
         if self.seed < 0:
             raise OptionError(f"seed must be non-negative, got {self.seed}")
+        catchers_code(self.misere_catchers)
         if self.policy not in POLICIES:
             raise OptionError(f"unknown policy {self.policy!r}; choose from {POLICIES}")
         # the policy's own parameters (its defaults if none), checked against it
@@ -146,7 +151,8 @@ class RunSpec:
             "variant": tomllib.loads(self.variant.to_toml()),
             "players": {"policy": self.policy, "params": dict(zip(names, self.params,
                                                                   strict=True)),
-                        "fit": adjust.fit_id(self.variant)},
+                        "fit": adjust.fit_id(self.variant),
+                        "misere_catchers": self.misere_catchers},
             "seed": self.seed,
             size_key({"kind": self.kind}): self.size,
             "chunk_size": self.chunk_size,
@@ -281,7 +287,8 @@ def run_chunk(spec: RunSpec, index: int, run: str) -> tuple[int, bytes, int, int
         ids = np.arange(start, start + count, dtype=np.int64)
         result = play_pulkas(spec.variant, ids, seed=spec.seed, pool_target=spec.pool_target,  # type: ignore[arg-type]
                              policy=spec.policy, params=params, player_key=player_key(spec.seed),
-                             with_deals=spec.kind == "pulka-deals")
+                             with_deals=spec.kind == "pulka-deals",
+                             misere_catchers=spec.misere_catchers)
         if spec.kind == "pulkas":
             table = pulkas_table(result, ids)
         else:
@@ -293,7 +300,7 @@ def run_chunk(spec: RunSpec, index: int, run: str) -> tuple[int, bytes, int, int
     else:
         deals = deal(count, seed=spec.seed, start=start)
         states = play_batch(deals, spec.variant, policy=spec.policy, params=params,
-                            key=player_key(spec.seed))
+                            key=player_key(spec.seed), misere_catchers=spec.misere_catchers)
         table = deals_table(states, deals.index, spec.variant)
     table = enum_table(table)  # the decisions' kind and contract too
     meta = {"signature": run, "chunk": index, "first_unit": start, "units": count,
