@@ -11,8 +11,9 @@ from __future__ import annotations
 from html import escape
 from pathlib import Path
 
-#: Seat names of a three-player deal, from the dealer's left.
-SEAT_NAMES = ("first hand", "second hand", "the dealer")
+from prefstats.game.codes import SEAT_NAMES
+
+#: The red suits, printed red.
 RED = ("♦", "♥")
 
 STYLE = """
