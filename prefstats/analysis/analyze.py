@@ -198,11 +198,15 @@ def load_record(path: str | Path) -> DealRecord:
     ['calls', 'comment', 'contract']
     """
     path = Path(path)
+    return parse_record(read_text(path, "deal record"), path.name)
+
+
+def read_text(path: Path, what: str) -> str:
+    """The text of file ``path``, or a :class:`RecordError` naming it as ``what``."""
     try:
-        text = path.read_text("utf-8")
+        return path.read_text("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{path}: cannot read the deal record: {exc}") from None
-    return parse_record(text, path.name)
+        raise RecordError(f"{path}: cannot read the {what}: {exc}") from None
 
 
 def record_variant(record: DealRecord) -> Variant:

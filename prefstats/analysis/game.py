@@ -37,6 +37,7 @@ from prefstats.analysis.analyze import (
     _field,
     _positions,
     analyze,
+    read_text,
     replay,
 )
 from prefstats.errors import OptionError, RecordError
@@ -336,12 +337,8 @@ def dump_game_text(game: GameRecord) -> str:
 def load_game(path: str | Path) -> GameRecord:
     """The game record at ``path``: JSON (``.json``) or the text form (any other name)."""
     path = Path(path)
-    try:
-        text = path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{path}: cannot read the game record: {exc}") from None
     parse = parse_game_json if path.suffix.lower() == ".json" else parse_game_text
-    return parse(text, path.name)
+    return parse(read_text(path, "game record"), path.name)
 
 
 def is_game_file(path: str | Path) -> bool:

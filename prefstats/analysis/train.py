@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from prefstats.analysis.analyze import Step
+from prefstats.analysis.analyze import Step, read_text
 from prefstats.analysis.game import GameRecord, game_variant, place_of
 from prefstats.analysis.game_stats import DECISIVE_SE, EQUAL, deal_steps
 from prefstats.errors import RecordError
@@ -185,8 +185,4 @@ def parse_train(text: str, source: str = "train.json") -> dict:
 def load_train(path: str | Path) -> dict:
     """The training document at ``path`` (:func:`parse_train`)."""
     path = Path(path)
-    try:
-        text = path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{path}: cannot read the training file: {exc}") from None
-    return parse_train(text, path.name)
+    return parse_train(read_text(path, "training file"), path.name)
