@@ -430,8 +430,8 @@ class Variant:
             "the 'preference': a declarer who holds A K Q of all four suits after taking "
             "the talon ends the pulka: his mountain written off, every pool filled to the "
             "target, he writing pool_value whists a point on each player he fills (B:189-"
-            "201; 'agreed in advance', B:201). Recorded on the score sheet "
-            "(record_preference); the simulation never deals it (1 in 225,792,840)"
+            "201; 'agreed in advance', B:201). The score sheet records it "
+            "(record_preference); simulated pulkas end at the talon, the deal not played out"
         ),
     )
     misere_prize: int = field(
@@ -600,9 +600,10 @@ CONTRACT_FIELDS = 8
 #: ``whist_responsibility`` (``RESPONSIBILITY_*``), the flag ``talon_whists``, the flag
 #: ``dealer_raspasy_pool``, ``raspasy_ties`` (``TIES_*``), the flag
 #: ``half_responsible_until_closed``, the zero-trick pool of a bomb raspasy (halves per point of
-#: its rate, and fixed halves: ``raspasy_zero_pool`` at the bomb's rate), and the count of raspasy
-#: steps. The table ends with one pair per raspasy step from ``T_RASPASY`` on: mountain per trick
-#: and the zero-trick pool, both in halves; the last step repeats.
+#: its rate, and fixed halves: ``raspasy_zero_pool`` at the bomb's rate), ``misere_prize``
+#: (halves), the flag ``preference``, and the count of raspasy steps. The table ends with one
+#: pair per raspasy step from ``T_RASPASY`` on: mountain per trick and the zero-trick pool,
+#: both in halves; the last step repeats.
 (
     T_MISERE_MADE,
     T_MISERE_FAILED,
@@ -625,9 +626,10 @@ CONTRACT_FIELDS = 8
     T_BOMB_ZERO_PER,
     T_BOMB_ZERO_FIXED,
     T_MISERE_PRIZE,
+    T_PREFERENCE,
     T_RASPASY_STEPS,
     T_RASPASY,
-) = range(N_CONTRACTS * CONTRACT_FIELDS, N_CONTRACTS * CONTRACT_FIELDS + 23)
+) = range(N_CONTRACTS * CONTRACT_FIELDS, N_CONTRACTS * CONTRACT_FIELDS + 24)
 WHIST_SPLITS = _FIELDS["whist_split"].metadata["choices"]
 SPLIT_GREEDY, SPLIT_GENTLEMAN = range(len(WHIST_SPLITS))
 RESPONSIBILITIES = _FIELDS["whist_responsibility"].metadata["choices"]
@@ -679,6 +681,7 @@ def _scoring_table(variant: Variant) -> np.ndarray:
         int(2 * v.raspasy_zero_pool.per),  # a bomb raspasy's zero-trick pool is this x
         2 * v.raspasy_zero_pool.fixed,  # its rate, plus this (halves)
         2 * v.misere_prize,
+        v.preference,
         len(steps),
     ]
     for rate in steps:

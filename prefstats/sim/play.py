@@ -233,6 +233,9 @@ PLAYED, ILLEGAL, REACHED = 0, 1, 2
 FIRST_CALL, WHIST_CALL = 0, 1
 #: Every call of the seat in the auction; the declarer's contract after the talon.
 MAX_BID, CONTRACT_CALL = 2, 3
+#: The declarer's discard, the talon in his hand, whoever he is (the pulka's stop to look
+#: for the "preference", B:199).
+TALON_TAKEN = 4
 #: A forced option meaning "the lowest legal bid of a trick game with the talon"; every
 #: other forced option is the call itself (``PASS``, ``MISERE``, ``DARK``, ``W_HALF`` ...).
 LOWEST_BID = -2
@@ -243,7 +246,10 @@ def at_decision(obs, decision, seat):
     """Whether observation ``obs`` asks ``seat`` for its first call of the auction
     (``FIRST_CALL``), its first whist call on a trick game (``WHIST_CALL``), any call of
     the auction (``MAX_BID``) or the contract (``CONTRACT_CALL``). Calls the engine makes
-    itself (a whist that must be) are no decision."""
+    itself (a whist that must be) are no decision. ``TALON_TAKEN``: the discard,
+    ``seat`` not looked at."""
+    if decision == TALON_TAKEN:
+        return obs.phase == engine.DISCARD
     if obs.seat != seat:
         return False
     if decision == FIRST_CALL:

@@ -15,6 +15,15 @@ deal to deal; a played game or misère resets both. With ``dealer_stays`` > 1 th
 deals again after a raspasy, at most that many deals running (B:221). The pulka ends by
 the variant's ``pulka_end`` rule.
 
+**The preference** (option ``preference``, B:189-199). A declarer who holds A K Q of
+all four suits once he has the talon in his hand ends the pulka there: "the game stops
+and is considered finished". The deal stops at his discard, not played out (its state
+stays in the ``DISCARD`` phase, kind undecided), and the sheet gets the settlement of
+:func:`~prefstats.game.scoring.preference_totals`, the one the score sheet's
+``record_preference`` writes: his mountain written off, every pool filled to the
+target, ``pool_value`` whists a point on each player he fills. A declarer without the
+talon (a contract without it) never holds the twelve cards.
+
 **Bombs** (Classic, RULES.md §10.1). Each place keeps its unused bombs, oldest first
 (at most :data:`MAX_BOMBS`; more raise an error rather than being lost). Before every
 deal each seat's ``bombs`` field of the engine state is the multiplier of its place's
@@ -67,7 +76,7 @@ from numba import njit
 from prefstats.errors import OptionError
 from prefstats.game import engine
 from prefstats.game.auction import BLIND_PASS, game_played
-from prefstats.game.cards import popcount
+from prefstats.game.cards import ACE, KING, QUEEN, RANK_MASKS, popcount
 from prefstats.game.codes import WITH_DUMMY
 from prefstats.game.contracts import LEVEL
 from prefstats.game.deal import Deals, _deal_kernel, free_slots
@@ -75,13 +84,21 @@ from prefstats.game.scoring import (
     apply_help,
     deal_values,
     help_barred,
+    preference_totals,
     responsible_shortfall,
     state_totals,
 )
-from prefstats.game.variants import END_HELP, END_TOTAL, PULKA_ENDS, T_TABLE, opening_bombs
+from prefstats.game.variants import (
+    END_HELP,
+    END_TOTAL,
+    PULKA_ENDS,
+    T_PREFERENCE,
+    T_TABLE,
+    opening_bombs,
+)
 from prefstats.players.builtin import DOUBLE_DUMMY_OPEN, POLICIES, default_tables, resolve_params
 from prefstats.players.misere import catchers_code
-from prefstats.sim.play import play_state, solver_table
+from prefstats.sim.play import ILLEGAL, REACHED, TALON_TAKEN, play_on, seat_keys, solver_table
 
 #: Deal numbers reserved for one pulka in the seed's pulka stream.
 STRIDE = 1 << 16
@@ -91,11 +108,13 @@ PULKA_STREAM = 1
 MAX_BOMBS = 64
 _BATCH = 64  # deals dealt at a time for a pulka
 _LEVEL = np.asarray(LEVEL, dtype=np.int64)
+#: The "preference" (B:189-197): A K Q of all four suits.
+PREFERENCE = RANK_MASKS[ACE] | RANK_MASKS[KING] | RANK_MASKS[QUEEN]
 #: Why a pulka stopped early (``status[0]`` of the kernel).
 OK, ILLEGAL_DECISION, BOMB_OVERFLOW, BOMB_ROUND_REFUSED = range(4)
 #: Columns of the kernel's ``counts``.
 (C_DEALS, C_RASPASY, C_GAMES, C_MISERES, C_FINISHED, C_BOMBS_EARNED,
- C_BOMBS_SPENT) = range(7)  # fmt: skip
+ C_BOMBS_SPENT, C_PREFERENCE) = range(8)  # fmt: skip
 
 
 @njit(cache=True)
@@ -176,16 +195,18 @@ def update_bombs(st, n, place, queue, head, size, everyone=False):
 
 
 @njit(cache=True)
-def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, end_rule,
-                  exit_level, opening, rules, table, policy, params, tables, double_dummy,
-                  catchers, player_key, state_buf, obs_buf, solver_table, stats, pool,
-                  mountain, whists, counts, record, deal_states, deal_places, status):
+def _pulka_kernel(key0, key1, free, sizes, fixed, chosen_hands, chosen_talon, chosen_turned,
+                  pulka_ids, max_deals, target, end_rule, exit_level, opening, rules, table,
+                  policy, params, tables, double_dummy, catchers, player_key, state_buf,
+                  obs_buf, solver_table, stats, pool, mountain, whists, counts, record,
+                  deal_states, deal_places, status):
     """Play pulkas ``pulka_ids``; sheets in half points, ``counts`` rows by the ``C_*``
     columns. With ``record`` every deal's final state goes to ``deal_states`` (in order)
     and its (pulka row, deal number, dealer's place) to ``deal_places``. On an illegal
     decision, a refused bomb-round pass or too many bombs, ``status`` gets the reason
     (``ILLEGAL_DECISION`` ...) and the pulka's row, and the kernel stops. ``opening`` is
-    :func:`opening_deals`."""
+    :func:`opening_deals`; the ``chosen_*`` deals, if any, are the first deals of every
+    pulka in place of the stream's."""
     n = pool.shape[1]
     bidders = 2 if table[T_TABLE] == WITH_DUMMY else 3
     hands = np.empty((_BATCH, 3), dtype=np.uint32)
@@ -218,6 +239,10 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, 
             if b == 0:
                 _deal_kernel(key0, key1, first_deal + k, _BATCH, free, sizes, fixed, hands,
                             talon, turned)
+            if k < len(chosen_talon):
+                hands[b, :] = chosen_hands[k]
+                talon[b] = chosen_talon[k]
+                turned[b] = chosen_turned[k]
             bomb_round = k < len(opening)
             if bomb_round:
                 dealer = opening[k, 0]
@@ -239,8 +264,23 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, 
                         return
                 if opening[k, 1] > 1:  # an opening circle's bomb level (B:398)
                     st.multiplier = opening[k, 1]
-            if not play_state(st, rules, policy, params, tables, double_dummy, catchers,
-                              player_key, first_deal + k, obs, solver_table, stats):
+            keys = seat_keys(player_key, first_deal + k)
+            stop = TALON_TAKEN if table[T_PREFERENCE] else -1
+            outcome = play_on(st, rules, policy, params, tables, double_dummy, catchers, keys,
+                              obs, solver_table, stats, -1, stop)
+            if outcome == REACHED:
+                if int(st.hands[st.declarer]) & PREFERENCE == PREFERENCE:
+                    # "The game stops and is considered finished" (B:199).
+                    preference_totals(table, target, pool[p], mountain[p],
+                                      place[st.declarer], placed)
+                    _add_to_sheet(pool[p], mountain[p], whists[p], placed)
+                    k += 1
+                    counts[p, C_PREFERENCE] = 1
+                    counts[p, C_FINISHED] = 1
+                    break
+                outcome = play_on(st, rules, policy, params, tables, double_dummy, catchers,
+                                  keys, obs, solver_table, stats, -1, -1)
+            if outcome == ILLEGAL:
                 status[0] = ILLEGAL_DECISION
                 status[1] = p
                 return
@@ -263,11 +303,7 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, 
                            helped)
             else:
                 helped[:] = placed
-            for i in range(n):
-                pool[p, i] += helped[i]
-                mountain[p, i] += helped[n + i]
-                for j in range(n):
-                    whists[p, i, j] += helped[2 * n + i * n + j]
+            _add_to_sheet(pool[p], mountain[p], whists[p], helped)
             earned, spent = update_bombs(st, n, place, queue, head, size,
                                          bomb_round and opening[k, 1] > 1)
             if earned < 0:
@@ -290,6 +326,17 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, pulka_ids, max_deals, target, 
                 counts[p, C_FINISHED] = 1
                 break
         counts[p, C_DEALS] = k
+
+
+@njit(cache=True)
+def _add_to_sheet(pool, mountain, whists, deal):
+    """Add a deal's dense totals (as :func:`state_totals` writes them, by places)."""
+    n = pool.shape[0]
+    for i in range(n):
+        pool[i] += deal[i]
+        mountain[i] += deal[n + i]
+        for j in range(n):
+            whists[i, j] += deal[2 * n + i * n + j]
 
 
 @njit(cache=True)
@@ -344,18 +391,21 @@ def play_pulkas(
     max_deals: int = 5000,
     with_deals: bool = False,
     misere_catchers: str = "hidden",
+    deals: Deals | None = None,
 ) -> dict[str, np.ndarray]:
     """Play the pulkas numbered ``pulka_ids`` to their end.
 
     Returns arrays by pulka: ``pool``, ``mountain`` (points, per place), ``whists``
     (``[i, j]`` written by place i on j), ``result`` (the settlement in whists),
     ``deals``, ``raspasy``, ``games``, ``miseres``, ``finished`` (false when
-    ``max_deals`` ran out first), ``bombs_earned`` and ``bombs_spent``. ``with_deals``
+    ``max_deals`` ran out first), ``bombs_earned``, ``bombs_spent`` and ``preference``
+    (the pulka ended by the preference, its last deal stopped at the talon). ``with_deals``
     adds every deal: ``deal_states`` (final :data:`engine.STATE` records, in order; their
     ``bombs`` field holds each seat's bomb at the deal) and ``deal_places`` (n, 3): the
     pulka's row, the deal's number in it and the dealer's place. The pulkas are played
     twice then (to size the arrays), with the same result. ``misere_catchers``: the
-    model of the misère catchers (:func:`~prefstats.sim.play.play_batch`).
+    model of the misère catchers (:func:`~prefstats.sim.play.play_batch`). ``deals``: the
+    first deals of every pulka, in place of the stream's (chosen deals, for tests).
 
     A place holding more than :data:`MAX_BOMBS` unused bombs raises ``RuntimeError``.
     """
@@ -371,19 +421,23 @@ def play_pulkas(
     pool = np.zeros((count, n), dtype=np.int64)
     mountain = np.zeros((count, n), dtype=np.int64)
     whists = np.zeros((count, n, n), dtype=np.int64)
-    counts = np.zeros((count, 7), dtype=np.int64)
+    counts = np.zeros((count, C_PREFERENCE + 1), dtype=np.int64)
     status = np.zeros(2, dtype=np.int64)
     key0, key1 = pulka_keys(seed)
     free, sizes, fixed = free_slots()
     index = POLICIES.index(policy)
     prm = resolve_params(policy, params)
     catchers = catchers_code(misere_catchers)
+    none = np.zeros((0, 3), dtype=np.uint32), np.zeros(0, dtype=np.uint32), np.zeros(0)
+    given = none if deals is None else (deals.hands, deals.talon, deals.talon_first)
+    chosen = [np.ascontiguousarray(a, dtype=d)  # one compiled signature either way
+              for a, d in zip(given, (np.uint32, np.uint32, np.int8), strict=True)]
 
     def play(record: bool, deal_states: np.ndarray, deal_places: np.ndarray) -> None:
         for array in (pool, mountain, whists, counts, status):
             array[:] = 0
         _pulka_kernel(
-            key0, key1, free, sizes, fixed, ids, max_deals, 2 * pool_target,
+            key0, key1, free, sizes, fixed, *chosen, ids, max_deals, 2 * pool_target,
             PULKA_ENDS.index(variant.pulka_end), variant.raspasy_exit, opening_deals(variant),
             engine.rules_array(variant), variant.scoring_table(), index,
             prm, default_tables(policy, variant), bool(DOUBLE_DUMMY_OPEN[index]),
@@ -418,5 +472,6 @@ def play_pulkas(
         "finished": counts[:, C_FINISHED].astype(bool),
         "bombs_earned": counts[:, C_BOMBS_EARNED],
         "bombs_spent": counts[:, C_BOMBS_SPENT],
+        "preference": counts[:, C_PREFERENCE].astype(bool),
         **({"deal_states": deal_states, "deal_places": deal_places} if with_deals else {}),
     }

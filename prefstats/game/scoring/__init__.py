@@ -13,8 +13,8 @@ The package's private modules hold one concern each: ``_checks`` (input checks),
 deals), ``_random`` (test data), ``_settle`` (settlement), ``_help`` (compiled help),
 ``_sheet`` (:class:`ScoreSheet`) and ``_files`` (a pulka from a file). Import from
 ``prefstats.game.scoring``; the kernels (``deal_totals``, ``state_totals``, ``apply_help``,
-``help_barred``, ``responsible_shortfall``, ``whisted_against``) are importable there for
-compiled callers but are not part of the public API. Amounts are kept
+``preference_totals``, ``help_barred``, ``responsible_shortfall``, ``whisted_against``) are
+importable there for compiled callers but are not part of the public API. Amounts are kept
 in **half points** (``int64``), so they are exact: every rate is an integer (prices are
 even) and only the gentleman split halves.
 
@@ -87,6 +87,7 @@ from prefstats.game.scoring._entries import (
 from prefstats.game.scoring._files import load_pulka, sheet_from_records
 from prefstats.game.scoring._help import apply_help as apply_help
 from prefstats.game.scoring._help import help_barred as help_barred
+from prefstats.game.scoring._help import preference_totals as preference_totals
 from prefstats.game.scoring._help import responsible_shortfall as responsible_shortfall
 from prefstats.game.scoring._help import whisted_against as whisted_against
 from prefstats.game.scoring._kernels import deal_totals as deal_totals

@@ -120,3 +120,20 @@ def apply_help(table, target, pool, mountain, deal, no_help, raspasy, out):
             out[2 * n + player * n + best] += table[T_POOL_VALUE] * given
             pool_now[best] += given
             rest -= given
+
+
+@njit(cache=True)
+def preference_totals(table, target, pool, mountain, player, out):
+    """The settlement of the "preference" (B:189-199) as a deal's dense totals, written
+    over ``out``: ``player``'s mountain written off, every pool (his own too) filled to
+    ``target``, and ``pool_value`` whists a point written by him on each player he fills,
+    as help writes them (B:317). ``pool`` and ``mountain`` are the sheet's, all in half
+    points. Compiled: the score sheet and the pulka simulator share it."""
+    n = table[T_PLAYERS]
+    out[:] = 0
+    for i in range(n):
+        missing = max(0, target - pool[i])
+        out[i] = missing
+        if i != player:
+            out[2 * n + player * n + i] = table[T_POOL_VALUE] * missing
+    out[n + player] = -mountain[player]

@@ -26,7 +26,12 @@ from prefstats.game.scoring._entries import (
     misere_entries,
     raspasy_entries,
 )
-from prefstats.game.scoring._help import apply_help, responsible_shortfall, whisted_against
+from prefstats.game.scoring._help import (
+    apply_help,
+    preference_totals,
+    responsible_shortfall,
+    whisted_against,
+)
 from prefstats.game.scoring._settle import _scaled_scores, entry_totals
 from prefstats.game.variants import (
     Variant,
@@ -167,14 +172,12 @@ class ScoreSheet:
         n = v.players
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
             raise RecordError(f"player: expected a seat 0..{n - 1}, got {player!r}")
-        missing = np.maximum(2 * self.pool_target - self._pool, 0)
-        mountain = np.zeros(n, dtype=np.int64)
-        mountain[player] = -self._mountain[player]
-        whists = np.zeros((n, n), dtype=np.int64)
-        whists[player] = v.pool_value * missing
-        whists[player, player] = 0
+        deal = np.empty(2 * n + n * n, dtype=np.int64)
+        preference_totals(v.scoring_table(), 2 * self.pool_target, self._pool, self._mountain,
+                          player, deal)
+        pool, mountain, whists = deal[:n], deal[n : 2 * n], deal[2 * n :].reshape(n, n)
         self._preference = True  # after the checks: a refused call changes nothing
-        self._add(_rows_of(missing, mountain, whists), missing, mountain, whists)
+        self._add(_rows_of(pool, mountain, whists), pool, mountain, whists)
 
     def _scaled(self) -> np.ndarray:
         v = self.variant
