@@ -99,11 +99,12 @@ def _with_preference(seed, pulka_id, k):
                  np.append(stream.talon_first, np.int8(lowest_card(talon))))
 
 
-def test_b189_the_preference_ends_the_pulka_at_the_talon_with_the_sheets_settlement():
+@pytest.mark.parametrize("players", [3, 4])
+def test_b189_the_preference_ends_the_pulka_at_the_talon_with_the_sheets_settlement(players):
     """B:189-199: the first hand takes the talon and holds A K Q of all four suits: "the
     game stops and is considered finished" -- the deal stops at his discard and the pulka
     ends with the settlement ScoreSheet.record_preference writes on the same sheet."""
-    v = get_variant("sochi", preference=True)
+    v = get_variant("sochi", players=players, preference=True)
     k, target = 3, 10
     deals = _with_preference(4, 0, k)
     r = play_pulkas(v, [0], seed=4, pool_target=target, deals=deals, with_deals=True)
@@ -125,7 +126,8 @@ def test_b189_the_preference_ends_the_pulka_at_the_talon_with_the_sheets_settlem
 
     # Off (B:201: agreed in advance): the same deals, the same first deals, then the
     # preference hand played out as a trick game and the pulka goes on.
-    off = play_pulkas(get_variant("sochi"), [0], seed=4, pool_target=target, deals=deals,
+    off = play_pulkas(get_variant("sochi", players=players), [0], seed=4, pool_target=target,
+                      deals=deals,
                       with_deals=True, max_deals=k + 1)
     assert not off["preference"][0] and off["deals"].tolist() == [k + 1]
     np.testing.assert_array_equal(off["deal_states"][:k], r["deal_states"][:k])
