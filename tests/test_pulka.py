@@ -7,7 +7,7 @@ from prefstats.game import engine
 from prefstats.game.auction import WHIST_CALL_NAMES
 from prefstats.game.cards import lowest_card, parse_cards
 from prefstats.game.deal import Deals
-from prefstats.game.scoring import ScoreSheet
+from prefstats.game.scoring import ScoreSheet, score_states
 from prefstats.game.variants import get_variant
 from prefstats.sim.play import play_batch
 from prefstats.sim.pulka import STRIDE, play_pulkas, pulka_deals
@@ -113,6 +113,7 @@ def test_b189_the_preference_ends_the_pulka_at_the_talon_with_the_sheets_settlem
     last = r["deal_states"][-1]
     assert last["phase"] == engine.DISCARD and last["declarer"] == 0
     assert last["kind"] == engine.UNDECIDED and last["tricks"].sum() == 0
+    assert all(not a.any() for a in score_states(v, r["deal_states"][-1:]))  # its deal row
     sheet, played = _replay(v, 0, 4, target, "heuristic", 0, stop=k)
     assert played == k and not sheet.finished
     dealer = (v.players - 1 + k) % v.players

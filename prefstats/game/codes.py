@@ -41,7 +41,7 @@ class Kind(IntEnum):
     ('MISERE', 3)
     """
 
-    UNDECIDED = 0  # still in the auction
+    UNDECIDED = 0  # still in the auction, or a pulka's deal stopped by the preference
     GAME = 1  # a trick contract
     MISERE = 2  # misère: the declarer must take no trick
     RASPASY = 3  # all passed: everybody plays to take few tricks

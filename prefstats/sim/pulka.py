@@ -18,11 +18,11 @@ the variant's ``pulka_end`` rule.
 **The preference** (option ``preference``, B:189-199). A declarer who holds A K Q of
 all four suits once he has the talon in his hand ends the pulka there: "the game stops
 and is considered finished". The deal stops at his discard, not played out (its state
-stays in the ``DISCARD`` phase, kind undecided), and the sheet gets the settlement of
-:func:`~prefstats.game.scoring.preference_totals`, the one the score sheet's
-``record_preference`` writes: his mountain written off, every pool filled to the
-target, ``pool_value`` whists a point on each player he fills. A declarer without the
-talon (a contract without it) never holds the twelve cards.
+stays in the ``DISCARD`` phase, kind undecided: its deal row scores nothing), and the
+sheet gets the settlement of :func:`~prefstats.game.scoring.preference_totals`, the one
+the score sheet's ``record_preference`` writes: his mountain written off, every pool
+filled to the target, ``pool_value`` whists a point on each player he fills. A
+declarer without the talon (a contract without it) never holds the twelve cards.
 
 **Bombs** (Classic, RULES.md §10.1). Each place keeps its unused bombs, oldest first
 (at most :data:`MAX_BOMBS`; more raise an error rather than being lost). Before every

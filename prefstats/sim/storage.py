@@ -242,7 +242,8 @@ def _call_names() -> list[str]:
     return [call_name(c) if c in calls else f"unused {c}" for c in range(N_CALLS)]
 
 
-#: What a deal became (``kind`` 0..3; 0, still in the auction, never ends a deal).
+#: What a deal became (``kind`` 0..3; 0, still in the auction, ends only a pulka's deal stopped
+#: by the preference, at the talon).
 KIND = pl.Enum(KINDS)
 #: The 26 contracts in ladder order (``contract`` 0..25: "6♠" … "10NT", "misère").
 CONTRACT = pl.Enum([str(c) for c in LADDER])

@@ -16,6 +16,7 @@ from prefstats.game.codes import (
     MISERE_GAME,
     RASPASY,
     TALON_UNUSED,
+    UNDECIDED,
     W_HALF,
     W_PASS,
     W_WHIST,
@@ -326,10 +327,15 @@ def state_totals(table, st, tricks, out):
     - a game or misère is scored at ``st.multiplier``, and so is a bomb raspasy (the
       engine sets its multiplier, B:398); any other raspasy has multiplier 1;
     - ``talon`` is the talon's mask for a trick game with the talon (``not
-      st.no_talon``), else 0.
+      st.no_talon``), else 0;
+    - a deal stopped before its game was decided (a pulka's preference, stopped at the
+      talon) writes nothing: its settlement is the pulka's.
     """
     n = table[T_PLAYERS]
     kind = st.kind
+    if kind == UNDECIDED:
+        out[:] = 0
+        return
     declarer = max(st.declarer, 0)
     for s in range(n):
         tricks[s] = st.tricks[s] if s < 4 else 0  # the engine's seats: three and the talon
