@@ -18,7 +18,7 @@ if [ -n "$players" ]; then
 fi
 # shellcheck disable=SC2086  # $table is empty or two words
 $cli simulate --variant "$variant" $table --hands 200000 --seed 1 --chunk-size 25000 \
-    --out "data/$dir" --quiet
+    --out "data/$dir" --quiet --force
 # shellcheck disable=SC2086
 $cli guide "data/$dir" --variant "$variant" $table --seed 1 --out "reports/$dir" \
     --workers "${WORKERS:-2}"
