@@ -72,12 +72,13 @@ from prefstats.sim.rollout import (
     OPTIONS,
     best_strains,
     hand_deals,
+    in_pieces,
     max_bid_call,
     max_bid_top,
     option_codes,
     rollout_states,
 )
-from prefstats.sim.simulate import player_key
+from prefstats.sim.simulate import player_key, usable_cores
 from prefstats.solver import card_values_batch, solve_batch
 
 __all__ = ["RecordError", "analyze", "load_record", "parse_record", "replay"]
@@ -727,8 +728,15 @@ def _rollout_chunk(variant, part, seat, decision, names, seed, policy, where
     key = (variant.to_toml(), seat, decision, tuple(names), seed, policy, *where)
     if _shared is not None and key in _shared:
         return _shared[key]
-    finals, legal = rollout_states(variant, part, seat=seat, decision=decision,
-                                   options=names, key=int(player_key(seed)), policy=policy)
+    def played(piece):
+        return rollout_states(variant, piece, seat=seat, decision=decision, options=names,
+                              key=int(player_key(seed)), policy=policy)
+
+    # on every core's thread (the compiled rollout releases the GIL); the players are
+    # keyed by each deal's number, so the pieces give what the whole would
+    pieces = in_pieces(played, part, usable_cores())
+    finals = np.concatenate([p[0] for p in pieces])
+    legal = np.concatenate([p[1] for p in pieces])
     value = deal_values(variant, *score_states(variant, finals.reshape(-1)))[:, seat]
     out = (np.asarray(value).reshape(legal.shape), np.asarray(legal.all(axis=1)),
            finals[:, 0].copy())
