@@ -15,20 +15,17 @@ the whole branch (auction, discard and play), the misère taking nearly all of i
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
 
-import numba
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchtools import machine_load
+from benchtools import deal_parser, machine_load, one_thread
 
 from prefstats.game import engine
-from prefstats.game.variants import get_variant
 from prefstats.players.misere import MISERE_CATCHERS
 from prefstats.reports.hand_charts import _PATTERNS, hole_pattern, sample_cells
 from prefstats.sim.rollout import rollout_states
@@ -39,13 +36,8 @@ PATTERNS = {"no hole": 0, "lone 9": 2, "lone 10": 3, "long hole": 9, "two holes"
 
 
 def main(argv: list[str] | None = None) -> dict[str, float]:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--deals", type=int, default=40, help="deals of each hole pattern")
-    ap.add_argument("--variant", default="sochi")
-    ap.add_argument("--seed", type=int, default=1)
-    args = ap.parse_args(argv)
-    numba.set_num_threads(1)
-    variant = get_variant(args.variant)
+    args = deal_parser(__doc__, 40, "deals of each hole pattern").parse_args(argv)
+    variant = one_thread(args.variant)
     targets = np.zeros(len(_PATTERNS), dtype=np.int64)
     targets[list(PATTERNS.values())] = args.deals
     deals, cls, _ = sample_cells(args.seed, lambda d: hole_pattern(d.hands[:, 0]), targets)

@@ -7,34 +7,26 @@ milliseconds a searched card takes, and the strength gauge on a small sample.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
 
-import numba
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchtools import best_time
+from benchtools import best_time, deal_parser, one_thread
 
 from prefstats.analysis.strength import format_gauge, gauge
 from prefstats.game.deal import deal
-from prefstats.game.variants import get_variant
 from prefstats.players.params import policy_params
 from prefstats.sim.play import play_batch
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--deals", type=int, default=400, help="deals played by policy pimc")
+    ap = deal_parser(__doc__, 400, "deals played by policy pimc")
     ap.add_argument("--gauge-deals", type=int, default=600, help="deals of the gauge")
     ap.add_argument("--samples", type=int, default=32, help="PIMC samples a card")
-    ap.add_argument("--variant", default="sochi")
-    ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
-    numba.set_num_threads(1)
-    variant = get_variant(args.variant)
+    variant = one_thread(args.variant)
     deals = deal(args.deals, seed=args.seed)
     params = policy_params("pimc", samples=args.samples)
     play_batch(deals[:20], variant, policy="pimc", params=params)  # compile or load

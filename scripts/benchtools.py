@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import time
 from collections.abc import Callable
@@ -36,3 +37,22 @@ def play_batch_rate(deals, variant, clock: Callable[[], float] = time.perf_count
 
     play_batch(deals[:20], variant)  # compile or load the cached kernels
     return len(deals) / best_time(lambda: play_batch(deals, variant), 1, clock)
+
+
+def deal_parser(doc: str, deals: int, deals_help: str) -> argparse.ArgumentParser:
+    """The options of a benchmark that plays deals: how many, the variant, the seed."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--deals", type=int, default=deals, help=deals_help)
+    ap.add_argument("--variant", default="sochi")
+    ap.add_argument("--seed", type=int, default=1)
+    return ap
+
+
+def one_thread(variant: str):
+    """The variant named, with numba's parallel loops on one thread: figures per core."""
+    import numba
+
+    from prefstats.game.variants import get_variant
+
+    numba.set_num_threads(1)
+    return get_variant(variant)
