@@ -86,14 +86,30 @@ def test_cell_table_advises_only_at_three_standard_errors_and_greys_thin_cells()
 
 
 @pytest.fixture(scope="module")
-def made(tmp_path_factory):
+def guide_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("charts")
     result = CliRunner().invoke(app, ["guide", "--variant", "sochi", "--out", str(out),
                                       "--min-n", "12", "--budget", "400000",
                                       "--whist-budget", "1500", "--raspasy-budget", "3000",
                                       "--models", "timid,search", "--model-n", "40"])
     assert result.exit_code == 0, result.output
-    return out
+    return out, result.output
+
+
+@pytest.fixture(scope="module")
+def made(guide_run):
+    return guide_run[0]
+
+
+def test_guide_says_which_chart_is_under_way_and_what_each_table_took(guide_run):
+    lines = [x for x in guide_run[1].splitlines() if x.startswith("guide: ")]
+    charts = [x for x in lines if " chart " in x]
+    assert len(charts) == 15  # five charts under each of three tables, in order
+    assert charts[0].startswith("guide: 1/15 chart first_call_points, players heuristic")
+    assert charts[-1].startswith("guide: 15/15 chart raspasy, players search")
+    for model in ("heuristic", "timid", "search"):
+        assert any(x.startswith(f"guide: the charts under {model} took ") for x in lines)
+    assert lines[-1].endswith(" in all")
 
 
 def test_guide_variant_writes_charts_tables_and_records(made):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Callable, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -564,6 +566,7 @@ def guide_command(
     players: int | None = typer.Option(None, help="Players at the table: 3 or 4 (default: "
                                                   "the preset's; gusarik is 2)."),
     workers: int = typer.Option(1, min=1, help="Rollout threads."),
+    quiet: bool = typer.Option(False, help="No progress display, no timings."),
 ) -> None:
     """Write guide.md: when to bid, misère, whist or pass, each rule with its figure. With
     --variant: the hand charts (PNG, SVG, CSV, Parquet, guide.json) and a guide led by
@@ -594,14 +597,70 @@ def guide_command(
                + f" --seed {seed} --min-n {min_n} --budget {budget} --whist-budget "
                f"{whist_budget} --raspasy-budget {raspasy_budget} --models {models} "
                f"--model-n {model_n}")
-    _report_output("guide",
-                   lambda: write_guide(rules, out, seed, min_n=min_n, workers=workers,
-                                       budget=budget, whist_budget=whist_budget,
-                                       raspasy_budget=raspasy_budget,
-                                       models=tuple(known[m] for m in names),
-                                       model_n=model_n, command=command,
-                                       observed=observed).parent,
-                   "guide.md", "guide.json")
+    with _chart_progress(quiet) as progress:
+        _report_output("guide",
+                       lambda: write_guide(rules, out, seed, min_n=min_n, workers=workers,
+                                           budget=budget, whist_budget=whist_budget,
+                                           raspasy_budget=raspasy_budget,
+                                           models=tuple(known[m] for m in names),
+                                           model_n=model_n, command=command,
+                                           observed=observed, progress=progress).parent,
+                       "guide.md", "guide.json")
+
+
+@contextmanager
+def _chart_progress(quiet: bool):
+    """The guide's progress: on a terminal a bar naming the chart under way; elsewhere a
+    line a chart (a long run's log). Then each table of players' time on stderr (the
+    default players' is the figure the charts' budget is about)."""
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    if quiet:
+        yield None
+        return
+    console = Console(stderr=True)
+    spent: dict[str, float] = {}
+    start = last = time.monotonic()
+    current: list[str] = []
+
+    def lap() -> None:
+        nonlocal last
+        now = time.monotonic()
+        if current:
+            spent[current[0]] = spent.get(current[0], 0.0) + now - last
+        last = now
+
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+                  MofNCompleteColumn(), TimeElapsedColumn(), console=console,
+                  transient=True, disable=not console.is_terminal) as bar:
+        task = bar.add_task("hand charts", total=None)
+
+        def progress(done: int, total: int, chart: str, model: str) -> None:
+            lap()
+            current[:] = [model] if model else []
+            text = f"chart {chart}, players {model}" if chart else "pictures and tables"
+            bar.update(task, completed=done, total=total, description=text)
+            if not console.is_terminal:
+                count = f"{done + 1}/{total} " if chart else ""
+                typer.echo(f"guide: {count}{text} "
+                           f"({_minutes(time.monotonic() - start)} in)", err=True)
+
+        yield progress
+    for model, seconds in spent.items():
+        typer.echo(f"guide: the charts under {model} took {_minutes(seconds)}", err=True)
+    typer.echo(f"guide: {_minutes(time.monotonic() - start)} in all", err=True)
+
+
+def _minutes(seconds: float) -> str:
+    return f"{int(seconds // 60)} min {seconds % 60:.0f} s"
 
 
 @app.command("strength")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import matplotlib as mpl
@@ -64,34 +65,56 @@ _TITLES = {"first_call_points": "First call by hand points",
            "whist": "Whist", "misere": "Misère", "raspasy": "Raspasy"}
 
 
+#: What :func:`charts` reports before each chart: charts done, charts in all, the
+#: chart's name and the model it is made under (both empty once every chart is made).
+Progress = Callable[[int, int, str, str], None]
+
+
 def charts(variant: Variant, seed: int, min_n: int = CELL_PAIRS, *, workers: int = 1,
            budget: int = DEAL_BUDGET, whist_budget: int = WHIST_BUDGET,
            raspasy_budget: int = RASPASY_BUDGET, models: tuple[Model, ...] = MODELS,
-           model_n: int = MODEL_PAIRS) -> list[Chart]:
+           model_n: int = MODEL_PAIRS, progress: Progress | None = None) -> list[Chart]:
     """Every chart of ``variant`` on the stream of ``seed``, cells filled to ``min_n``
     under the default players and to ``model_n`` under each of ``models`` (with the
     whist and raspasy budgets scaled alike), with its advice's robustness
-    (:func:`~prefstats.reports.hand_charts.with_robustness`)."""
-    def makers(n: int, m: Model) -> list[Chart]:
+    (:func:`~prefstats.reports.hand_charts.with_robustness`). ``progress`` is told
+    before each chart is made."""
+    def makers(n: int, m: Model) -> list[tuple[str, Callable[[], Chart]]]:
         # The whist and raspasy charts roll out deals until their cells fill or their
         # budget runs out; another model's cells hold fewer pairs, so its budget shrinks
         # alike (rare cells would otherwise cost the whole budget, search 20 times over).
         scale = min(1.0, n / min_n)
         return [
-            first_call_chart(variant, seed, n, "points", budget=budget, workers=workers,
-                             model=m),
-            first_call_chart(variant, seed, n, "expected_tricks", budget=budget,
-                             workers=workers, model=m),
-            whist_chart(variant, seed, n, budget=max(1, round(whist_budget * scale)),
-                        workers=workers, model=m),
-            misere_chart(variant, seed, n, budget=budget, workers=workers, model=m),
-            raspasy_chart(variant, seed, n, budget=max(1, round(raspasy_budget * scale)),
-                          workers=workers, model=m),
+            ("first_call_points",
+             lambda: first_call_chart(variant, seed, n, "points", budget=budget,
+                                      workers=workers, model=m)),
+            ("first_call_expected_tricks",
+             lambda: first_call_chart(variant, seed, n, "expected_tricks", budget=budget,
+                                      workers=workers, model=m)),
+            ("whist", lambda: whist_chart(variant, seed, n,
+                                          budget=max(1, round(whist_budget * scale)),
+                                          workers=workers, model=m)),
+            ("misere", lambda: misere_chart(variant, seed, n, budget=budget, workers=workers,
+                                            model=m)),
+            ("raspasy", lambda: raspasy_chart(variant, seed, n,
+                                              budget=max(1, round(raspasy_budget * scale)),
+                                              workers=workers, model=m)),
         ]
 
-    made = makers(min_n, DEFAULT)
-    others = [makers(m.pairs(model_n), m) for m in models]
-    return [with_robustness(chart, [o[i] for o in others]) for i, chart in enumerate(made)]
+    plan = [(m, makers(n, m)) for m, n in [(DEFAULT, min_n),
+                                           *((m, m.pairs(model_n)) for m in models)]]
+    total = sum(len(todo) for _, todo in plan)
+    made: list[list[Chart]] = []
+    for m, todo in plan:
+        made.append([])
+        for name, make in todo:
+            if progress is not None:
+                progress(sum(map(len, made)), total, name, m.name)
+            made[-1].append(make())
+    if progress is not None:
+        progress(total, total, "", "")
+    return [with_robustness(chart, [o[i] for o in made[1:]])
+            for i, chart in enumerate(made[0])]
 
 
 def _num(x) -> float | None:
@@ -420,16 +443,17 @@ def write_guide(variant: Variant, out: str | Path, seed: int, *, min_n: int = CE
                 workers: int = 1, budget: int = DEAL_BUDGET, whist_budget: int = WHIST_BUDGET,
                 raspasy_budget: int = RASPASY_BUDGET, models: tuple[Model, ...] = MODELS,
                 model_n: int = MODEL_PAIRS, command: str = "",
-                observed: list[str] | None = None) -> Path:
+                observed: list[str] | None = None, progress: Progress | None = None) -> Path:
     """Make every chart of ``variant`` into the folder ``out``: per chart a PNG and SVG,
-    its table as CSV and Parquet, ``guide.json`` and ``guide.md`` (returned)."""
+    its table as CSV and Parquet, ``guide.json`` and ``guide.md`` (returned);
+    ``progress`` as for :func:`charts`."""
     from prefstats import __version__
 
     target = Path(out)
     target.mkdir(parents=True, exist_ok=True)
     made = charts(variant, seed, min_n, workers=workers, budget=budget,
                   whist_budget=whist_budget, raspasy_budget=raspasy_budget, models=models,
-                  model_n=model_n)
+                  model_n=model_n, progress=progress)
     found = {c.name: rules(c) for c in made}
     cells = []
     for chart in made:
