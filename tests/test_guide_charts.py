@@ -91,7 +91,8 @@ def guide_run(tmp_path_factory):
     result = CliRunner().invoke(app, ["guide", "--variant", "sochi", "--out", str(out),
                                       "--min-n", "12", "--budget", "400000",
                                       "--whist-budget", "1500", "--raspasy-budget", "3000",
-                                      "--models", "timid,search", "--model-n", "40"])
+                                      "--models", "timid,search", "--model-n", "40",
+                                      "--timings", str(out / "bench" / "timings.json")])
     assert result.exit_code == 0, result.output
     return out, result.output
 
@@ -110,6 +111,11 @@ def test_guide_says_which_chart_is_under_way_and_what_each_table_took(guide_run)
     for model in ("heuristic", "timid", "search"):
         assert any(x.startswith(f"guide: the charts under {model} took ") for x in lines)
     assert lines[-1].endswith(" in all")
+    timings = json.loads((guide_run[0] / "bench" / "timings.json").read_text())
+    assert set(timings["wall_seconds"]) == {"heuristic", "timid", "search", "all"}
+    assert sum(timings["wall_seconds"].values()) <= 2 * timings["wall_seconds"]["all"]
+    assert timings["command"].startswith("prefstats guide --variant sochi --seed 1")
+    assert {"version", "date", "machine", "cpu_seconds"} <= set(timings)
 
 
 def test_guide_variant_writes_charts_tables_and_records(made):

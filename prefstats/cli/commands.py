@@ -566,7 +566,10 @@ def guide_command(
     players: int | None = typer.Option(None, help="Players at the table: 3 or 4 (default: "
                                                   "the preset's; gusarik is 2)."),
     workers: int = typer.Option(1, min=1, help="Rollout threads."),
-    quiet: bool = typer.Option(False, help="No progress display, no timings."),
+    quiet: bool = typer.Option(False, help="No progress display, no timings on stderr."),
+    timings: str | None = typer.Option(None, help="JSON file for the time each table of "
+                                                  "players' charts took (e.g. "
+                                                  "reports/bench/guide-sochi.json)."),
 ) -> None:
     """Write guide.md: when to bid, misère, whist or pass, each rule with its figure. With
     --variant: the hand charts (PNG, SVG, CSV, Parquet, guide.json) and a guide led by
@@ -597,7 +600,7 @@ def guide_command(
                + f" --seed {seed} --min-n {min_n} --budget {budget} --whist-budget "
                f"{whist_budget} --raspasy-budget {raspasy_budget} --models {models} "
                f"--model-n {model_n}")
-    with _chart_progress(quiet) as progress:
+    with _chart_progress(quiet, timings, command + f" --workers {workers}") as progress:
         _report_output("guide",
                        lambda: write_guide(rules, out, seed, min_n=min_n, workers=workers,
                                            budget=budget, whist_budget=whist_budget,
@@ -609,10 +612,11 @@ def guide_command(
 
 
 @contextmanager
-def _chart_progress(quiet: bool):
+def _chart_progress(quiet: bool, timings: str | None, command: str):
     """The guide's progress: on a terminal a bar naming the chart under way; elsewhere a
     line a chart (a long run's log). Then each table of players' time on stderr (the
-    default players' is the figure the charts' budget is about)."""
+    default players' is the figure the charts' budget is about) and, to ``timings``, as
+    JSON with the version, command, date and machine."""
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -623,12 +627,10 @@ def _chart_progress(quiet: bool):
         TimeElapsedColumn,
     )
 
-    if quiet:
-        yield None
-        return
     console = Console(stderr=True)
     spent: dict[str, float] = {}
     start = last = time.monotonic()
+    cpu = time.process_time()
     current: list[str] = []
 
     def lap() -> None:
@@ -640,7 +642,7 @@ def _chart_progress(quiet: bool):
 
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
                   MofNCompleteColumn(), TimeElapsedColumn(), console=console,
-                  transient=True, disable=not console.is_terminal) as bar:
+                  transient=True, disable=quiet or not console.is_terminal) as bar:
         task = bar.add_task("hand charts", total=None)
 
         def progress(done: int, total: int, chart: str, model: str) -> None:
@@ -648,19 +650,39 @@ def _chart_progress(quiet: bool):
             current[:] = [model] if model else []
             text = f"chart {chart}, players {model}" if chart else "pictures and tables"
             bar.update(task, completed=done, total=total, description=text)
-            if not console.is_terminal:
+            if not quiet and not console.is_terminal:
                 count = f"{done + 1}/{total} " if chart else ""
                 typer.echo(f"guide: {count}{text} "
                            f"({_minutes(time.monotonic() - start)} in)", err=True)
 
         yield progress
-    for model, seconds in spent.items():
-        typer.echo(f"guide: the charts under {model} took {_minutes(seconds)}", err=True)
-    typer.echo(f"guide: {_minutes(time.monotonic() - start)} in all", err=True)
+    wall = time.monotonic() - start
+    if not quiet:
+        for model, seconds in spent.items():
+            typer.echo(f"guide: the charts under {model} took {_minutes(seconds)}", err=True)
+        typer.echo(f"guide: {_minutes(wall)} in all", err=True)
+    if timings:
+        import datetime
+        import os
+
+        from prefstats import __version__
+        from prefstats.sim.storage import atomic_write
+
+        one, five, fifteen = os.getloadavg()
+        doc = {"version": __version__, "command": command,
+               "date": datetime.date.today().isoformat(),
+               "machine": f"{os.cpu_count()} cores, load average {one:.2f}, {five:.2f}, "
+                          f"{fifteen:.2f} (1, 5, 15 min) at the end",
+               "wall_seconds": {**{m: round(t, 1) for m, t in spent.items()},
+                                "all": round(wall, 1)},
+               "cpu_seconds": round(time.process_time() - cpu, 1)}
+        Path(timings).parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(Path(timings), (json.dumps(doc, indent=1) + "\n").encode("utf-8"))
 
 
 def _minutes(seconds: float) -> str:
-    return f"{int(seconds // 60)} min {seconds % 60:.0f} s"
+    whole = round(seconds)
+    return f"{whole // 60} min {whole % 60} s"
 
 
 @app.command("strength")
