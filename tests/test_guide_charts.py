@@ -6,6 +6,7 @@ tested for robustness under other tables of players, the raspasy chart, and
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -196,15 +197,39 @@ def test_greyed_cells_carry_no_advice(made):
     assert not thin.filter(~pl.col("any"))["decided"].any()
 
 
-def test_committed_guides_rules_agree_with_their_cells():
-    from pathlib import Path
+REPORTS = Path(__file__).parent.parent / "reports"
+CHARTS = ("first_call_points", "first_call_expected_tricks", "whist", "misere", "raspasy")
 
-    guides = sorted(Path(__file__).parent.parent.glob("reports/*/guide.json"))
+
+def test_committed_guides_rules_agree_with_their_cells():
+    guides = sorted(REPORTS.glob("*/guide.json"))
     assert guides
     for path in guides:
         doc = json.loads(path.read_text())
-        if "models" in doc:  # made with the robustness models
-            rules_agree_with_cells(doc)
+        assert doc["models"], f"{path}: robustness not measured"
+        rules_agree_with_cells(doc)
+        assert {r["decision"] for r in doc["records"] if r["kind"] == "rule"} == {
+            "first_call", "whist", "misere", "raspasy"}, path
+        for name in CHARTS:
+            for ext in ("png", "svg", "csv", "parquet"):
+                assert (path.parent / f"{name}.{ext}").stat().st_size > 0
+
+
+def test_committed_sochi_whist_at_six_with_two_aces_and_kings_turns_on_trump_length():
+    whist = pl.read_csv(REPORTS / "sochi" / "whist.csv").filter(
+        (pl.col("level") == 6) & (pl.col("aces_kings") == 2) & (pl.col("option") == "whist"))
+    cell = {r["trumps"]: r for r in whist.iter_rows(named=True)}
+    assert cell[0]["enough"] and cell[4]["enough"]
+    assert cell[0]["ci_high"] < cell[4]["ci_low"]  # none of his trumps against 4 or more
+    assert (cell[0]["advice"], cell[4]["advice"]) == ("pass", "whist")
+
+
+def test_committed_misere_charts_rate_a_clean_hand_and_every_single_hole():
+    for path in sorted(REPORTS.glob("*/misere.csv")):
+        misere = pl.read_csv(path).filter(pl.col("holes") <= 1)
+        assert misere.height == sum(1 for h, _ in hc._PATTERNS if h <= 1), path
+        assert misere["enough"].all() and (misere["n"] >= 1000).all(), path
+        assert misere["catch_rate"].is_not_null().all(), path
 
 
 def _chart(name: str, gains: dict[tuple[int, str], tuple[float, int]], min_n: int):
