@@ -6,9 +6,10 @@ name or option is copied by hand into the site.
   ``_``), and the facade's names read from ``prefstats/__init__.py``;
 - ``reference/cli.md``: ``prefstats COMMAND --help`` of every command, in one process;
 - ``results.md``: the committed reports (``reports/*/report.md``: dataset, command,
-  version) and every benchmark or report JSON committed under the folders of
-  ``RESULT_GLOBS``, each figure with its version, command and date; a new file there
-  appears on the next build.
+  version), the hand guides (one row each: rules, robust rules, what making it took) and
+  every other benchmark or report JSON committed under the folders of ``RESULT_GLOBS``,
+  each figure with its version, command and date; a new file there appears on the next
+  build.
 
 Nothing here runs the engine: the package is read as text, and the CLI is only asked
 for its help.
@@ -165,7 +166,7 @@ print(__import__("json").dumps(out))
 def cli_page() -> str:
     env = dict(os.environ, TYPER_USE_RICH="0", COLUMNS="88", PYTHONPATH=str(ROOT))
     done = subprocess.run([sys.executable, "-c", _HELP], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120, check=True)
+                          capture_output=True, text=True, timeout=600, check=True)
     parts = ["# The command line\n\nEvery command's `--help`, as the installed `prefstats` "
              "prints it (rendered at build time). A value that cannot be read exits with "
              "status 2 and a one-line message.\n"]
@@ -255,6 +256,12 @@ def json_section(path: Path) -> str:
             f"- date: {when}\n\n| figure | value |\n|---|---|\n{table}\n")
 
 
+def shown_as_guide(path: Path) -> bool:
+    """A guide's records and times, summed up in the guides' table rather than listed."""
+    return path.name == "guide.json" or (path.parent.name == "bench"
+                                         and path.name.startswith("guide-"))
+
+
 def cold_start_section(path: Path) -> str:
     """The first run against a warm rerun (``scripts/bench_cold_start.py``), with the
     machine and its load: a first run compiles the engine once."""
@@ -309,6 +316,45 @@ def scale_section(path: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
+def guides_section(root: Path) -> str:
+    """One row per committed hand guide (``reports/<dir>/guide.json``): its rules, how many
+    hold under every other table of players, and what making it took
+    (``reports/bench/guide-<dir>.json``, with the machine's load)."""
+    rows = []
+    for path in sorted(root.glob("reports/*/guide.json")):
+        data = json.loads(path.read_text("utf-8"))
+        rules = [r for r in data.get("records", []) if r.get("kind") == "rule"]
+        robust = sum(r.get("robust") is True for r in rules)
+        models = ", ".join(m["name"] for m in data.get("models", [])) or "none"
+        folder = path.parent.name
+        timing = root / "reports" / "bench" / f"guide-{folder}.json"
+        took = "not recorded"
+        if timing.is_file():
+            t = json.loads(timing.read_text("utf-8"))
+            wall = t.get("wall_seconds", {})
+            took = (f"{minutes(wall.get(data.get('model', 'heuristic')))} default players, "
+                    f"{minutes(wall.get('all'))} in all ({t.get('cpu_seconds', 0) / 60:,.0f}"
+                    f" CPU min; {t.get('machine', 'load not recorded')})")
+        rows.append(f"| [{folder}]({path.parent.relative_to(root).as_posix()}/guide.md) | "
+                    f"{data.get('version', '—')} | {data.get('seed', '—')} | {len(rules)} "
+                    f"({robust} robust) | {models} | {took} | {commit_date(path)} |")
+    if not rows:
+        return ""
+    return ("## Hand guides\n\n"
+            "Each committed guide (`prefstats guide --variant X`, by `sh scripts/make_guide.sh "
+            "VARIANT [PLAYERS]`): its rules, each read off a cell of at least "
+            "the guide's minimum pairs, how many of them hold under every other table of "
+            "players, and what making it took.\n\n"
+            "| guide | version | seed | rules | other tables | time | committed |\n"
+            "|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
+
+
+def minutes(seconds: float | None) -> str:
+    if seconds is None:
+        return "—"
+    return f"{int(seconds // 60)} min {seconds % 60:.0f} s"
+
+
 def results_page() -> str:
     parts = [
         "# Results\n\n"
@@ -347,7 +393,9 @@ def results_page() -> str:
     cold = ROOT / "reports" / "bench" / "cold_start.json"
     if cold.is_file():
         parts.append(cold_start_section(cold))
-    found = sorted({p for pattern in RESULT_GLOBS for p in ROOT.glob(pattern) if p.is_file()})
+    parts.append(guides_section(ROOT))
+    found = sorted({p for pattern in RESULT_GLOBS for p in ROOT.glob(pattern)
+                    if p.is_file() and not shown_as_guide(p)})
     parts.append("## Benchmarks and report data (JSON)\n")
     if found:
         parts.extend(json_section(p) for p in found)
