@@ -212,6 +212,7 @@ def test_the_command_line_analyses_a_game_and_writes_its_tables(game, tmp_path):
         players["result"].to_list())
     page = (out / "index.html").read_text("utf-8")
     assert "Loss by decision type" in page and "The worst mistakes" in page
+    assert "href='train.html'" in page  # the mistakes to practise, beside the page
 
 
 def test_the_command_line_refuses_a_corrupt_game(game, tmp_path):

@@ -94,7 +94,8 @@ def game_report(title: str, tables: dict[str, pl.DataFrame], *, meta: list[str],
     return Report(title, meta, [Section("The game", "Each player's figures, then the score "
                                         "deal by deal, the losses, the worst mistakes "
                                         "and the opening leads.", blocks)],
-                  source=source)
+                  source=source,
+                  links=[("the mistakes to practise, one position at a time", "train.html")])
 
 
 def write_game_page(title: str, tables: dict[str, pl.DataFrame], out: str | Path, *,
