@@ -201,21 +201,8 @@ REPORTS = Path(__file__).parent.parent / "reports"
 CHARTS = ("first_call_points", "first_call_expected_tricks", "whist", "misere", "raspasy")
 
 
-#: Committed guides made before the robustness models and the raspasy chart, still to
-#: be remade (`sh scripts/make_guide.sh VARIANT`); each fails the test below until then.
-STALE = ("gusarik",)
-
-
 def _current_guides() -> list[Path]:
-    return sorted(p for p in REPORTS.glob("*/guide.json") if p.parent.name not in STALE)
-
-
-@pytest.mark.parametrize("name", STALE)
-@pytest.mark.xfail(strict=True, reason="made before the robustness models and the raspasy "
-                                       "chart; remade by scripts/make_guide.sh")
-def test_stale_committed_guides_are_remade(name):
-    doc = json.loads((REPORTS / name / "guide.json").read_text())
-    assert doc.get("models") and (REPORTS / name / "raspasy.csv").is_file()
+    return sorted(REPORTS.glob("*/guide.json"))
 
 
 def test_committed_guides_rules_agree_with_their_cells():
