@@ -14,9 +14,10 @@ import pytest
 from typer.testing import CliRunner
 
 from prefstats.cli import app
+from prefstats.errors import VariantError
 from prefstats.game.cards import parse_cards, suit_lengths
 from prefstats.game.deal import deal
-from prefstats.game.variants import get_variant
+from prefstats.game.variants import PRESETS, get_variant
 from prefstats.reports import hand_charts as hc
 from prefstats.reports.counterfactual import by_points
 from prefstats.sim.rollout import MIN_PIECE
@@ -203,6 +204,17 @@ CHARTS = ("first_call_points", "first_call_expected_tricks", "whist", "misere", 
 
 def _current_guides() -> list[Path]:
     return sorted(REPORTS.glob("*/guide.json"))
+
+
+def test_every_preset_and_its_four_player_table_has_a_committed_guide():
+    expected = set(PRESETS)
+    for name in PRESETS:
+        try:
+            get_variant(name, players=4)
+        except VariantError:  # Gusarik: two players and a dummy
+            continue
+        expected.add(f"{name}-4p")
+    assert {p.parent.name for p in _current_guides()} == expected
 
 
 def test_committed_guides_rules_agree_with_their_cells():
