@@ -350,9 +350,11 @@ def guides_section(root: Path) -> str:
 
 
 def minutes(seconds: float | None) -> str:
+    """As the guide prints its times (the package is not imported here)."""
     if seconds is None:
         return "—"
-    return f"{int(seconds // 60)} min {seconds % 60:.0f} s"
+    whole = round(seconds)
+    return f"{whole // 60} min {whole % 60} s"
 
 
 def results_page() -> str:

@@ -48,6 +48,11 @@ def test_a_guide_is_one_row_with_its_rules_and_its_times(hooks, tmp_path):
     assert "| 0 (0 robust) | none | not recorded |" in gusarik
 
 
+def test_times_round_to_the_second_as_the_guide_prints_them(hooks):
+    assert hooks.minutes(59.6) == "1 min 0 s"
+    assert hooks.minutes(None) == "—"
+
+
 def test_no_guide_no_section(hooks, tmp_path):
     assert hooks.guides_section(tmp_path) == ""
 
