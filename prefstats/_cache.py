@@ -2,11 +2,13 @@
 
 numba caches each compiled function beside a stamp of its own source file, so a change
 in a function it calls from another module would replay stale machine code. prefstats
-keys its cache folder instead on the code that compiled functions can depend on: every
-module that uses numba and every prefstats module those import, read as syntax trees
-without docstrings (so comments, docstrings and layout do not count), with numba's,
-numpy's and Python's versions. An edit to the CLI, the reports or any prose recompiles
-nothing; an edit to a kernel or a constant it reads starts a new folder.
+keys its cache folder instead on the code that compiled functions can depend on, with
+numba's, numpy's and Python's versions: of every module that uses numba and every
+prefstats module those import, the syntax tree without docstrings and without the
+plain-Python functions that neither compiled code nor module-level code reaches
+(:func:`_compiled_code`). An edit to the CLI, the reports, any prose or a Python helper
+beside the kernels recompiles nothing; an edit to a kernel or a constant it reads starts
+a new folder.
 
 :func:`register` is called once, by the first import of :mod:`prefstats.game` (which
 every compiled module imports; ``import prefstats`` alone imports no numba): it only
@@ -62,6 +64,61 @@ def _semantic(tree: ast.Module) -> ast.Module:
         elif isinstance(node, ast.AnnAssign):
             node.annotation = ast.Constant(None)
     return tree
+
+
+def _numba_names(tree: ast.Module) -> set[str]:
+    """The names a module binds to numba or to what it imports from numba."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names
+                         if a.name.split(".")[0] == "numba")
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "numba":
+            names.update(a.asname or a.name for a in node.names)
+    return names
+
+
+def _references(nodes: list[ast.AST]) -> set[str]:
+    """Every name and attribute the nodes mention."""
+    found: set[str] = set()
+    for node in nodes:
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Name):
+                found.add(sub.id)
+            elif isinstance(sub, ast.Attribute):
+                found.add(sub.attr)
+    return found
+
+
+def _compiled_code(trees: dict[str, ast.Module]) -> dict[str, ast.Module]:
+    """The trees without the top-level Python functions compiled code cannot depend on.
+
+    A function stays when it mentions numba (a kernel, or a factory of kernels) or when
+    something that stays names it: compiled code calls only compiled functions, and
+    module-level code may compute a constant a kernel reads. Matching by bare name across
+    all modules keeps a function whenever in doubt."""
+    kept: dict[str, list[ast.stmt]] = {}
+    python: list[tuple[str, int, ast.stmt]] = []
+    for name, tree in trees.items():
+        numba_names = _numba_names(tree)
+        kept[name] = []
+        for i, node in enumerate(tree.body):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and \
+                    not _references([node]) & numba_names:
+                python.append((name, i, node))
+            else:
+                kept[name].append(node)
+    reached = _references([n for nodes in kept.values() for n in nodes])
+    while True:
+        newly = [item for item in python if item[2].name in reached]
+        if not newly:
+            break
+        python = [item for item in python if item[2].name not in reached]
+        reached |= _references([node for _, _, node in newly])
+    dropped = {(name, i) for name, i, _ in python}
+    return {name: ast.Module(body=[node for i, node in enumerate(tree.body)
+                                   if (name, i) not in dropped], type_ignores=[])
+            for name, tree in trees.items()}
 
 
 def _without_docstrings(tree: ast.AST) -> str:
@@ -143,9 +200,10 @@ def key() -> str:
     except OSError:
         pass
     digest = hashlib.sha256(_versions())
-    for name in compiled_modules():
+    trees = _compiled_code({name: _tree(_sources()[name]) for name in compiled_modules()})
+    for name, tree in trees.items():
         digest.update(name.encode() + b"\0")
-        digest.update(_without_docstrings(_tree(_sources()[name])).encode() + b"\0")
+        digest.update(ast.dump(tree).encode() + b"\0")
     value = digest.hexdigest()[:16]
     try:
         memo.parent.mkdir(parents=True, exist_ok=True)

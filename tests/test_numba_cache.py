@@ -3,6 +3,7 @@ compiled (not on every file), without moving anyone else's numba functions."""
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import os
 import shutil
@@ -73,6 +74,35 @@ def test_comments_docstrings_annotations_and_uncompiled_modules_keep_the_key(tmp
     assert edited.count("np.int64) -> np.int64") == 1
     cards.write_text(edited, "utf-8")
     assert _run(root, tmp_path / "cache", KEY) == before
+
+
+def test_a_python_function_added_beside_the_kernels_keeps_the_key(tmp_path):
+    root = _copy(tmp_path)
+    before = _run(root, tmp_path / "cache", KEY)
+    for module in ("sim/storage.py", "sim/play.py", "solver/_search.py"):
+        _append(root / "prefstats" / module,
+                "\n\ndef added_helper(rows):\n    return [r * 2 for r in rows]\n")
+    assert _run(root, tmp_path / "cache", KEY) == before
+
+
+def test_what_compiled_code_can_reach_stays_in_the_key():
+    source = (
+        "import numba as nb\nfrom numba import njit\n"
+        "def _build():\n    return 3\n"
+        "TABLE = _build()\n"
+        "def _leaf():\n    return 4\n"
+        "def _used_by_build_only():\n    return _leaf()\n"
+        "@njit(cache=True)\ndef kernel(x):\n    return x + TABLE\n"
+        "def factory():\n    @nb.njit\n    def inner(x):\n        return x\n"
+        "    return inner\n"
+        "def wrapper(x):\n    return kernel(x)\n"
+    )
+    other = "X = _used_by_build_only\ndef unrelated():\n    return 1\n"
+    trees = {"a": ast.parse(source), "b": ast.parse(other)}
+    kept = {name: {getattr(n, "name", None) for n in tree.body}
+            for name, tree in _cache._compiled_code(trees).items()}
+    assert {"_build", "kernel", "factory", "_used_by_build_only", "_leaf"} <= kept["a"]
+    assert "wrapper" not in kept["a"] and "unrelated" not in kept["b"]
 
 
 def test_a_changed_kernel_constant_is_compiled_anew(tmp_path):
