@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import tempfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -136,6 +137,12 @@ def test_the_flat_paths_of_0_2_are_gone(old):
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module(old)
     importlib.import_module(REMOVED[old])
+
+
+def test_the_changelog_names_each_removed_path_and_where_it_went():
+    text = " ".join((Path(__file__).parents[1] / "CHANGELOG.md").read_text("utf-8").split())
+    missing = [old for old, new in REMOVED.items() if f"`{old}` → `{new}`" not in text]
+    assert missing == []
 
 
 def test_the_facade_verbs_survive_a_layered_import():
