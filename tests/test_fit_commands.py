@@ -26,8 +26,8 @@ def run(*args: str):
 @pytest.mark.parametrize(("args", "message"), [
     (["evaluator", "--part", "nonsense"], "parts: unknown nonsense"),
     (["evaluator", "--scale", "0"], "scale must be above 0"),
-    (["rating", "--pulkas", "1"], "pulkas must be at least 2"),
-    (["bidding", "--deals", "0"], "deals_per_round and rounds must be at least 1"),
+    (["rating", "--pulkas", "1"], "Invalid value for '--pulkas'"),
+    (["bidding", "--deals", "0"], "Invalid value for '--deals'"),
     (["bidding", "--variant", "bridge"], "unknown variant"),
 ])
 def test_bad_input_is_refused(args, message):

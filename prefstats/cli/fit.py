@@ -52,8 +52,8 @@ def bidding_command(
     variant: str = typer.Option("sochi", help="Preset whose players' calls are refitted."),
     players: int | None = typer.Option(None, help="Players at the table (default: the "
                                        "preset's)."),
-    deals: int = typer.Option(20_000, help="Fresh deals per round."),
-    rounds: int = typer.Option(6, help="Most rounds that move the offsets."),
+    deals: int = typer.Option(20_000, min=1, help="Fresh deals per round."),
+    rounds: int = typer.Option(6, min=1, help="Most rounds that move the offsets."),
     seed: int = typer.Option(1, help="Seed of the rounds' deals."),
     step: float = typer.Option(0.5, help="First step, in tricks."),
     workers: int = typer.Option(1, min=1, help="Threads sharing each rollout."),
@@ -94,9 +94,9 @@ def bidding_command(
 
 @fit_app.command("rating")
 def rating_command(
-    pulkas: int = typer.Option(12, help="Pulkas per player (at least 2)."),
-    deals: int = typer.Option(10, help="Deals per pulka."),
-    rollout: int = typer.Option(50, help="Rollout deals per call decision."),
+    pulkas: int = typer.Option(12, min=2, help="Pulkas per player."),
+    deals: int = typer.Option(10, min=1, help="Deals per pulka."),
+    rollout: int = typer.Option(50, min=1, help="Rollout deals per call decision."),
     seed: int = typer.Option(1000, help="Seed of pulka 0 (pulka j: seed + j)."),
     check: bool = typer.Option(False, help="Only print the players' order; write nothing."),
     workers: int | None = typer.Option(None, min=1, help="Processes, one pulka each at a "
