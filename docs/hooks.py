@@ -1,9 +1,9 @@
 """MkDocs hooks: the pages made from the source tree at build time, so that no number,
 name or option is copied by hand into the site.
 
-- ``reference/*.md``: one page per layer of the package, a mkdocstrings block per public
-  module (found by walking the package: every module whose name does not start with
-  ``_``), and the facade's names read from ``prefstats/__init__.py``;
+- ``API.md`` and ``reference/*.md``: what is public by tier, then one page per layer of
+  the package, a mkdocstrings block per public module, and the facade's names: all
+  read from the one list in ``prefstats/__init__.py`` (``PUBLIC``, ``KERNELS``);
 - ``reference/cli.md``: ``prefstats COMMAND --help`` of every command, in one process;
 - ``results.md``: the committed reports (``reports/*/report.md``: dataset, command,
   version), the hand guides (one row each: rules, robust rules, what making it took) and
@@ -64,7 +64,7 @@ def on_files(files, config):
 
 def generated_pages() -> dict[str, str]:
     pages = {"reference/index.md": facade_page(), "reference/cli.md": cli_page(),
-             "results.md": results_page()}
+             "API.md": api_page(), "results.md": results_page()}
     for layer, text in LAYERS.items():
         pages[f"reference/{layer}.md"] = layer_page(layer, text)
     return pages
@@ -72,55 +72,91 @@ def generated_pages() -> dict[str, str]:
 
 # --- the API reference -------------------------------------------------------------
 
-def public_modules(layer: str) -> list[str]:
-    """The public modules of one layer, the layer's package first."""
-    base = PACKAGE / layer
-    found = []
-    for path in sorted(base.rglob("*.py")):
-        parts = path.relative_to(PACKAGE).with_suffix("").parts
-        if parts[-1] == "__init__":
-            parts = parts[:-1]
-        if any(p.startswith("_") for p in parts) or "data" in parts or "presets" in parts:
-            continue
-        found.append(".".join(("prefstats", *parts)))
-    return sorted(found, key=lambda m: (m.count("."), m))
+def public_list() -> tuple[dict[str, tuple[str, ...]], str]:
+    """``prefstats.PUBLIC`` (each tier-1 module and the facade's names from it) and
+    ``prefstats.KERNELS`` (tier 2), read from ``prefstats/__init__.py``."""
+    found: dict[str, object] = {}
+    for node in ast.parse((PACKAGE / "__init__.py").read_text("utf-8")).body:
+        target = node.target if isinstance(node, ast.AnnAssign) else (
+            node.targets[0] if isinstance(node, ast.Assign) else None)
+        if isinstance(target, ast.Name) and target.id in ("PUBLIC", "KERNELS"):
+            found[target.id] = ast.literal_eval(node.value)
+    if set(found) != {"PUBLIC", "KERNELS"}:
+        raise RuntimeError("prefstats/__init__.py lacks the PUBLIC list or KERNELS")
+    return found["PUBLIC"], found["KERNELS"]  # type: ignore[return-value]
+
+
+def source_of(module: str) -> Path:
+    path = PACKAGE.joinpath(*module.split(".")[1:])
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+
+
+def exported(module: str) -> list[str]:
+    """The names of ``module``'s ``__all__``, read as text."""
+    for node in ast.parse(source_of(module).read_text("utf-8")).body:
+        if (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
+                and node.targets[0].id == "__all__"):
+            return list(ast.literal_eval(node.value))
+    return []
+
+
+def layer_modules(layer: str) -> list[str]:
+    """The public modules of one layer, in the order of the list."""
+    public, _ = public_list()
+    prefix = f"prefstats.{layer}"
+    return [m for m in public if m == prefix or m.startswith(prefix + ".")]
 
 
 def layer_page(layer: str, text: str) -> str:
-    blocks = [f"# `prefstats.{layer}`\n\n{text} Each module lists its public names in "
-              "`__all__`; only those are shown.\n"]
-    for module in public_modules(layer):
+    blocks = [f"# `prefstats.{layer}`\n\n{text} Only the public modules are shown (the list "
+              "`prefstats.PUBLIC`), each with the names of its `__all__`.\n"]
+    modules = layer_modules(layer)
+    if f"prefstats.{layer}" not in modules:
+        blocks.append(f"::: prefstats.{layer}\n    options:\n      members: false\n"
+                      "      show_root_heading: false\n")
+    for module in modules:
         blocks.append(f"::: {module}\n    options:\n      heading_level: 2\n")
     return "\n".join(blocks)
 
 
 def facade_names() -> dict[str, str]:
-    """The facade's names and the module each comes from, read from ``_LAZY``."""
-    tree = ast.parse((PACKAGE / "__init__.py").read_text("utf-8"))
-    for node in tree.body:
-        if (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
-                and node.targets[0].id == "_LAZY"):
-            lazy = ast.literal_eval(node.value)
-            return {name: module for module, names in lazy.items() for name in names}
-    raise RuntimeError("prefstats/__init__.py has no _LAZY table")
+    """The facade's names and the module each comes from."""
+    public, _ = public_list()
+    return {name: module for module, names in public.items() for name in names}
+
+
+def docstring_of(module: str, name: str, seen: int = 0) -> str | None:
+    """``name``'s docstring in ``module``, read as text, following a re-export."""
+    for node in ast.parse(source_of(module).read_text("utf-8")).body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef) and node.name == name:
+            return ast.get_docstring(node)
+        if (isinstance(node, ast.ImportFrom) and node.module and seen < 3
+                and node.module.startswith("prefstats")
+                and any(alias.name == name for alias in node.names)):
+            return docstring_of(node.module, name, seen + 1)
+    return None
+
+
+def first_sentence(doc: str | None) -> str:
+    """A docstring's first sentence, its reStructuredText roles and literals as Markdown."""
+    if not doc:
+        return ""
+    text = " ".join(doc.split("\n\n")[0].split())
+    text = re.sub(r":[a-z]+:`~?([^`]+)`", r"`\1`", text).replace("``", "`")
+    cut = min((i for i in (text.find(". "), text.find("; ")) if i > 0), default=len(text))
+    text = text[:cut].rstrip(".")
+    return text if len(text) <= 160 else text[:157].rsplit(" ", 1)[0] + " …"
 
 
 def first_line(module: str, name: str) -> str:
-    """The first sentence of ``name``'s docstring in ``module``, read as text, its
-    reStructuredText roles and literals as Markdown code."""
-    parts = module.split(".")[1:]
-    path = PACKAGE.joinpath(*parts)
-    path = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
-    for node in ast.parse(path.read_text("utf-8")).body:
-        if (isinstance(node, ast.FunctionDef | ast.ClassDef) and node.name == name
-                and (doc := ast.get_docstring(node))):
-            text = " ".join(doc.split("\n\n")[0].split())
-            text = re.sub(r":[a-z]+:`~?([^`]+)`", r"`\1`", text).replace("``", "`")
-            cut = min((i for i in (text.find(". "), text.find("; ")) if i > 0),
-                      default=len(text))
-            text = text[:cut].rstrip(".")
-            return text if len(text) <= 160 else text[:157].rsplit(" ", 1)[0] + " …"
-    return ""
+    """The first sentence of ``name``'s docstring in ``module``."""
+    return first_sentence(docstring_of(module, name))
+
+
+def module_page(module: str) -> str:
+    """The reference page (and anchor) that shows ``module``."""
+    layer = module.split(".")[1]
+    return f"reference/{layer}.md#{module}" if layer in LAYERS else f"reference/index.md#{module}"
 
 
 def facade_page() -> str:
@@ -141,6 +177,39 @@ def facade_page() -> str:
         "::: prefstats\n    options:\n      members: false\n      show_root_heading: false\n"
         + "".join(f"\n::: {module}\n" for module in sorted(own))
     )
+
+
+def api_page() -> str:
+    """What is public, by tier: made from ``prefstats.PUBLIC`` and the docstrings."""
+    public, kernels = public_list()
+    parts = [
+        "# The public API\n\n"
+        "Outside tools, notebooks and users call what this page lists; a change that breaks "
+        "one of these is a breaking change (a new minor version before 1.0, and a line in "
+        "the changelog); anything may be added. The page is made at build time from the one "
+        "list in the package, `prefstats.PUBLIC`, and the modules' docstrings.\n\n"
+        "- **Tier 1**: the facade (`import prefstats as ps`, [its page](reference/index.md)) "
+        "and the modules below, each listing its names in `__all__`, every name documented "
+        "with an example the tests run; they check their input and raise a "
+        "`prefstats.PrefstatsError` (a `ValueError`) naming what is wrong.\n"
+        f"- **Tier 2**: `{kernels}`, the compiled functions a user's own numba code may "
+        "call; they trust their input and stay stable within a minor version.\n"
+        "- Everything else is internal, whatever its name: it imports, but may change in "
+        "any release. `python -m prefstats` is the `prefstats` command "
+        "([its reference](reference/cli.md)).\n\n"
+        "## Tier 1\n\n| module | what it is | names |\n|---|---|---|"]
+    for module in public:
+        what = first_sentence(ast.get_docstring(ast.parse(source_of(module).read_text("utf-8"))))
+        what = what.replace("|", r"\|")
+        names = ", ".join(f"`{n}`" + (" (`ps`)" if n in public[module] else "")
+                          for n in exported(module))
+        parts.append(f"| [`{module}`]({module_page(module)}) | {what} | "
+                     f"{names} |")
+    parts.append(f"\n## Tier 2: `{kernels}`\n")
+    parts.append(first_sentence(ast.get_docstring(ast.parse(source_of(kernels).read_text(
+        "utf-8")))) + ". Its names: " + ", ".join(f"`{n}`" for n in exported(kernels))
+        + ".\n")
+    return "\n".join(parts)
 
 
 # --- the command-line reference ----------------------------------------------------

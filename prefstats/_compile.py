@@ -170,7 +170,7 @@ STEPS: dict[str, Step] = {
                                                "solver/_batch._batch_kernel"), _solver,
                    search=True),
     "replay": Step("the engine, decision by decision", ("game/engine.apply",), _replay),
-    "strength": Step("the strength gauge", ("analysis/strength._play_out",), _strength),
+    "strength": Step("the strength gauge", ("analysis/strength.play_out",), _strength),
 }
 
 #: The steps each command needs, in order (the endgame table before the first kernel

@@ -1,6 +1,6 @@
 """The compiled layer for numba callers: tier 2 of the public API.
 
-Tier 1 (``import prefstats as ps`` and the modules of ``prefstats.PUBLIC_MODULES``)
+Tier 1 (``import prefstats as ps`` and the modules of ``prefstats.PUBLIC``)
 checks its input and works on Python and numpy values. This namespace gathers, in one
 place, the compiled functions a user's own ``@numba.njit`` code may call, and the data
 layouts they share:
@@ -20,7 +20,7 @@ layouts they share:
   :func:`best_card_kernel`.
 
 The contract: these trust their inputs (a bad mask or state is undefined behaviour, not
-an error) and stay stable within a minor version (0.3.x); a minor release may change
+an error) and stay stable within a minor version (0.4.x); a minor release may change
 them, and says so in the changelog. They are the same objects as in their defining
 modules, so numba compiles each once.
 

@@ -14,11 +14,7 @@ first). ``--models`` times the other tables of players too, as
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchtools import machine_load
 

@@ -15,19 +15,15 @@ the whole branch (auction, discard and play), the misère taking nearly all of i
 
 from __future__ import annotations
 
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from benchtools import deal_parser, machine_load, one_thread
 
 from prefstats.game import engine
 from prefstats.players.misere import MISERE_CATCHERS
-from prefstats.reports.hand_charts import _PATTERNS, hole_pattern, sample_cells
+from prefstats.reports.hand_charts import PATTERNS as HOLE_PATTERNS
+from prefstats.reports.hand_charts import hole_pattern, sample_cells
 from prefstats.sim.rollout import rollout_states
 
 #: The patterns measured: no hole, a lone 9, a lone 10, a long hole, two holes, three.
@@ -38,7 +34,7 @@ PATTERNS = {"no hole": 0, "lone 9": 2, "lone 10": 3, "long hole": 9, "two holes"
 def main(argv: list[str] | None = None) -> dict[str, float]:
     args = deal_parser(__doc__, 40, "deals of each hole pattern").parse_args(argv)
     variant = one_thread(args.variant)
-    targets = np.zeros(len(_PATTERNS), dtype=np.int64)
+    targets = np.zeros(len(HOLE_PATTERNS), dtype=np.int64)
     targets[list(PATTERNS.values())] = args.deals
     deals, cls, _ = sample_cells(args.seed, lambda d: hole_pattern(d.hands[:, 0]), targets)
     run = dict(seat=0, decision="first_call", options=["misere"], key=args.seed)

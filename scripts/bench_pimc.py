@@ -7,11 +7,7 @@ milliseconds a searched card takes, and the strength gauge on a small sample.
 
 from __future__ import annotations
 
-import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchtools import best_time, deal_parser, one_thread
 

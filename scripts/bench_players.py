@@ -18,14 +18,9 @@ printed, since the mix sets the speed.
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 
 import numba
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from benchtools import best_time, machine_load
 
 from prefstats.game import engine

@@ -19,15 +19,10 @@ from __future__ import annotations
 
 import argparse
 import resource
-import sys
 import time
-from pathlib import Path
 
 import numba
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from benchtools import best_time, machine_load, play_batch_rate
 
 from prefstats.game import engine

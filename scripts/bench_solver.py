@@ -21,16 +21,12 @@ versions.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
 import numba
 import numpy as np
 from benchtools import machine_load
 from numba import njit
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from prefstats import solver
 from prefstats.game.cards import lowest_card

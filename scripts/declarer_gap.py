@@ -18,16 +18,13 @@ with the costliest decisions to read.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from prefstats.analysis import regret as rg
-from prefstats.analysis.strength import SIDE_A, SIDE_B, _mean_ci, _play_out
+from prefstats.analysis.strength import SIDE_A, SIDE_B, mean_ci, play_out
 from prefstats.game.cards import card_name, format_cards
 from prefstats.game.contracts import LADDER, LEVEL, TRUMP
 from prefstats.game.variants import get_variant
@@ -47,7 +44,7 @@ def closed_games(deals: int, seed: int, variant, samples: int):
         if pimc_declarer:
             sides[rows, declarer] = SIDE_B
         searched = np.zeros(len(work), dtype=np.int64)
-        bad = _play_out(work, sides, rules, codes, prm, tables, key, index, obs, table, stats,
+        bad = play_out(work, sides, rules, codes, prm, tables, key, index, obs, table, stats,
                         searched)
         if bad >= 0:
             raise RuntimeError(f"illegal card in deal {int(index[bad])}")
@@ -132,7 +129,7 @@ def main(argv: list[str] | None = None) -> None:
         before = np.load(args.against)
         if not np.array_equal(before["games"], games):
             raise SystemExit(f"{args.against} holds other games")
-        ci = _mean_ci(heuristic - before["tricks"])
+        ci = mean_ci(heuristic - before["tricks"])
         print(_line("earlier run", before["tricks"], level))
         print(f"gain against the earlier run: {ci['mean']:+.4f} [{ci['low']:+.4f}, "
               f"{ci['high']:+.4f}] tricks a game, {np.mean(heuristic != before['tricks']):.1%}"
@@ -140,7 +137,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.samples:
         t0 = time.perf_counter()
         pimc = play(True)
-        ci = _mean_ci(pimc - heuristic)
+        ci = mean_ci(pimc - heuristic)
         print(_line(f"PIMC declarer (K={args.samples})", pimc, level)
               + f"  ({time.perf_counter() - t0:.0f} s)")
         print(f"given away by the heuristic declarer: {ci['mean']:+.3f} [{ci['low']:+.3f}, "

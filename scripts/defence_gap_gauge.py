@@ -24,17 +24,14 @@ with the costliest decisions to read.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 import prefstats
 from prefstats.analysis import regret as rg
-from prefstats.analysis.strength import SIDE_A, SIDE_B, _mean_ci, _play_out
+from prefstats.analysis.strength import SIDE_A, SIDE_B, mean_ci, play_out
 from prefstats.game.cards import card_name, format_cards
 from prefstats.game.contracts import LADDER, TRUMP
 from prefstats.game.tricks import beats
@@ -50,7 +47,7 @@ def declarer_tricks(games, ctx, defence_side: int) -> np.ndarray:
     sides = np.full((len(work), 3), defence_side, dtype=np.int8)
     sides[rows, declarer] = SIDE_A
     searched = np.zeros(len(work), dtype=np.int64)
-    bad = _play_out(work, sides, rules, codes, prm, tables, key, index, obs, table, stats,
+    bad = play_out(work, sides, rules, codes, prm, tables, key, index, obs, table, stats,
                     searched)
     if bad >= 0:
         raise RuntimeError(f"an illegal card in closed game {bad}")
@@ -120,7 +117,7 @@ def print_regret(rows: np.ndarray, games: np.ndarray, samples: int, show: int) -
 
 
 def _ci(diff: np.ndarray) -> str:
-    ci = _mean_ci(diff)
+    ci = mean_ci(diff)
     return f"{ci['mean']:+.4f} [{ci['low']:+.4f}, {ci['high']:+.4f}]"
 
 

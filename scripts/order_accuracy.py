@@ -21,13 +21,8 @@ matters.
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from bench_solver import random_deals
 
 from prefstats.game.cards import lowest_card

@@ -15,14 +15,10 @@ strength test than the gauge for a change that searches fewer of them.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 from numba import njit
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from prefstats.analysis.strength import SIDE_A, SIDE_B, first_cards
 from prefstats.game import engine
@@ -31,7 +27,7 @@ from prefstats.game.contracts import TRUMP
 from prefstats.game.variants import get_variant
 from prefstats.players.builtin import PIMC, decide_with_solver, decision_key, decision_number
 from prefstats.players.knowledge import observation_knowledge
-from prefstats.players.pimc import _KEY_SPLIT, _sampled, searches
+from prefstats.players.pimc import KEY_SPLIT, sampled, searches
 from prefstats.sim.play import seat_keys
 from prefstats.solver import TT_BITS, best_card_kernel, card_values_batch_kernel, new_table
 
@@ -44,7 +40,7 @@ WIDTH = 24
 @njit
 def _record(states, sides, rules, codes, params, tables, base_key, index, obs_buf, table,
             stats, rec, n_rec):
-    """``_play_out`` of :mod:`prefstats.analysis.strength`, writing each PIMC decision's record."""
+    """``play_out`` of :mod:`prefstats.analysis.strength`, writing each PIMC decision's record."""
     obs = obs_buf[0]
     held = np.zeros(3, np.int64)
     counts = np.zeros(3, np.int64)
@@ -87,9 +83,9 @@ def _record(states, sides, rules, codes, params, tables, base_key, index, obs_bu
 @njit
 def _sample_one(r, worlds):
     key = np.uint64(r[KEY])
-    return _sampled(r[SEAT], r[HELD:HELD + 3], r[COUNTS:COUNTS + 3], r[PLAYED], r[OUT],
+    return sampled(r[SEAT], r[HELD:HELD + 3], r[COUNTS:COUNTS + 3], r[PLAYED], r[OUT],
                     r[VOIDS:VOIDS + 3], r[TALON], r[HOLDER], r[TRICK:TRICK + 3], r[TLEN],
-                    r[TR], key, key ^ _KEY_SPLIT, 0, worlds)
+                    r[TR], key, key ^ KEY_SPLIT, 0, worlds)
 
 
 @njit

@@ -1,8 +1,8 @@
-"""The public API in its tiers: tier 1 is ``prefstats.__all__`` (the facade) and the
-``__all__`` of each module in ``prefstats.PUBLIC_MODULES``, small and each name
-documented with an example that doctest runs (``--doctest-modules`` in pyproject);
-tier 2 is ``prefstats.kernels``, the compiled functions for numba callers, counted
-apart from tier 1.
+"""The public API in its tiers, made from the one list ``prefstats.PUBLIC``: tier 1 is
+``prefstats.__all__`` (the facade) and the ``__all__`` of each module listed, small and
+each name documented with an example that doctest runs (``--doctest-modules`` in
+pyproject); tier 2 is ``prefstats.KERNELS``, the compiled functions for numba callers,
+counted apart from tier 1.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ MAX_PUBLIC_NAMES = 150
 
 def tier_one() -> list[tuple[str, str]]:
     """(module, name) of every tier-1 name: the facade's, then each public module's."""
-    modules = ["prefstats", *prefstats.PUBLIC_MODULES]
+    modules = ["prefstats", *prefstats.PUBLIC]
     return [(m, n) for m in modules for n in importlib.import_module(m).__all__]
 
 
@@ -30,7 +30,18 @@ def test_the_public_api_is_small():
     """prefstats.kernels is tier 2 and not counted here."""
     names = tier_one()
     assert len(names) <= MAX_PUBLIC_NAMES
-    assert "prefstats.kernels" not in prefstats.PUBLIC_MODULES
+    assert prefstats.KERNELS not in prefstats.PUBLIC
+
+
+def test_the_facade_is_made_from_the_list():
+    """Each facade name is in its module's ``__all__``, and is the module's object."""
+    facade = {(m, n) for m, names in prefstats.PUBLIC.items() for n in names}
+    assert sorted(n for _, n in facade) == prefstats.__all__
+    for module_name, name in sorted(facade):
+        module = importlib.import_module(module_name)
+        assert name in module.__all__, f"{module_name}.{name}"
+        assert getattr(prefstats, name) is getattr(module, name)
+    assert tuple(prefstats.PUBLIC) == prefstats.PUBLIC_MODULES
 
 
 def examples_of(module_name: str) -> set[str]:
@@ -49,8 +60,7 @@ def test_every_public_name_has_an_example_doctest_runs(module, name):
 
 
 def test_the_kernels_namespace_is_compiled_and_documented():
-    from prefstats import kernels
-
+    kernels = importlib.import_module(prefstats.KERNELS)
     assert kernels.__doc__ and "tier 2" in kernels.__doc__
     assert kernels.__all__ and all(hasattr(kernels, n) for n in kernels.__all__)
     assert not set(kernels.__all__) & {n for _, n in tier_one()}

@@ -59,7 +59,7 @@ def test_hole_patterns_name_the_lone_card_and_pool_the_rest():
         "♠789 ♣9 ♦8 ♥789JQ",      # two holes
         "♠89 ♣9 ♦8 ♥789JQK",      # three or more
     )], dtype=np.uint32)
-    names = [hc._PATTERNS[p] for p in hc.hole_pattern(hands)]
+    names = [hc.PATTERNS[p] for p in hc.hole_pattern(hands)]
     assert names == [(0, ""), (1, "lone 8"), (1, "lone J"), (1, "two cards"), (1, "long"),
                      (2, ""), (3, "")]
 
@@ -138,7 +138,7 @@ def test_guide_variant_writes_charts_tables_and_records(made):
     assert points.select("points", "seat").n_unique() == 9 * 3  # ≤3 .. 11+ by 3 seats
     assert {"gain", "ci_low", "ci_high", "n", "model", "advice"} <= set(points.columns)
     misere = pl.read_csv(made / "misere.csv")
-    assert misere.height == len(hc._PATTERNS) and "catch_rate" in misere.columns
+    assert misere.height == len(hc.PATTERNS) and "catch_rate" in misere.columns
     whist = pl.read_parquet(made / "whist.parquet")
     assert set(whist["level"]) <= {6, 7, 8, 9} and set(whist["trumps"]) <= set(range(-1, 5))
     text = (made / "guide.md").read_text()
@@ -243,7 +243,7 @@ def test_committed_sochi_whist_at_six_with_two_aces_and_kings_turns_on_trump_len
 def test_committed_misere_charts_rate_a_clean_hand_and_every_single_hole():
     for path in (p.parent / "misere.csv" for p in _current_guides()):
         misere = pl.read_csv(path).filter(pl.col("holes") <= 1)
-        assert misere.height == sum(1 for h, _ in hc._PATTERNS if h <= 1), path
+        assert misere.height == sum(1 for h, _ in hc.PATTERNS if h <= 1), path
         assert misere["enough"].all() and (misere["n"] >= 1000).all(), path
         assert misere["catch_rate"].is_not_null().all(), path
 

@@ -67,9 +67,9 @@ def test_every_public_module_says_what_it_exports(name):
 
 
 def test_only_the_public_modules_export_names():
-    """``PUBLIC_MODULES`` is the one list of the public modules: no other module has an
-    ``__all__`` (the facade and the tier-2 ``prefstats.kernels`` apart)."""
-    listed = {*PUBLIC_MODULES, "prefstats", "prefstats.kernels"}
+    """``prefstats.PUBLIC`` is the one list of the public modules: no other module has an
+    ``__all__`` (the facade and the tier-2 ``prefstats.KERNELS`` apart)."""
+    listed = {*PUBLIC_MODULES, "prefstats", __import__("prefstats").KERNELS}
     exporting = [
         module_name(path) for path in [PACKAGE / "__init__.py", *MODULES]
         if any(isinstance(node, ast.Assign) and any(
@@ -90,32 +90,3 @@ def test_the_package_re_exports_the_everyday_names():
     assert prefstats.get_variant is get_variant and prefstats.ScoreSheet is ScoreSheet
     assert all(hasattr(prefstats, n) for n in prefstats.__all__)
     assert set(prefstats.__all__) <= set(dir(prefstats))
-
-
-@pytest.mark.parametrize("old", sorted(__import__("prefstats")._MOVED))
-def test_an_old_import_path_still_works_and_warns(old):
-    """Each moved module imports from its old path for one release: the same module,
-    with a DeprecationWarning naming the new path."""
-    import importlib
-
-    import prefstats
-
-    new = prefstats._MOVED[old]
-    saved = sys.modules.pop(old, None)
-    try:
-        with pytest.warns(DeprecationWarning, match=new.replace(".", r"\.")):
-            module = importlib.import_module(old)
-        assert module is importlib.import_module(new)
-    finally:
-        if saved is not None:
-            sys.modules[old] = saved
-
-
-def test_an_old_path_leaves_the_facade_verbs_alone():
-    """``import prefstats.deal`` (the old module) keeps ``prefstats.deal`` the function."""
-    import prefstats
-
-    with pytest.warns(DeprecationWarning):
-        sys.modules.pop("prefstats.deal", None)
-        import prefstats.deal
-    assert callable(prefstats.deal) and prefstats.deal.__module__ == "prefstats.game.deal"

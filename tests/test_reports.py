@@ -11,20 +11,12 @@ from scipy import stats
 from prefstats.game.auction import W_HALF, W_PASS, W_WHIST
 from prefstats.game.cards import parse_cards
 from prefstats.game.engine import GAME, MISERE_GAME, RASPASY
-from prefstats.reports import (
-    bidding_table,
-    misere_table,
-    paired_differences,
-    pulka_seat_luck,
-    raspasy_chain,
-    raspasy_costs,
-    raspasy_tricks,
-    seat_luck,
-    thresholds,
-    variant_metrics,
-    whist_table,
-)
+from prefstats.reports.bidding import bidding_table, misere_table, thresholds
+from prefstats.reports.compare import paired_differences, variant_metrics
+from prefstats.reports.raspasy import raspasy_chain, raspasy_costs, raspasy_tricks
+from prefstats.reports.seats import pulka_seat_luck, seat_luck
 from prefstats.reports.stats import finish_means, mean_aggs, with_proportion
+from prefstats.reports.whist import whist_table
 
 # Three hands of ten and a talon, disjoint: ♠ long for seat 0; 2 aces+kings for seat 1.
 HANDS = (parse_cards("♠AKQJ1098 ♣A ♦A"), parse_cards("♠7 ♣KQJ ♦KQJ ♥KQ7"),

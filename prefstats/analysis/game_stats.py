@@ -9,7 +9,7 @@ skill, and the game's worst mistakes (``docs/ANALYZE.md``, "A whole game").
   double-dummy valuation) counts as one bad mistake, not as a game's worth of them;
   times :attr:`RatingScale.scale` (whists per 100 decisions). Lower is better. Bands
   (``strong``, ``average``, ``beginner``) come from ``data/rating.toml``, written by
-  ``scripts/calibrate_rating.py`` from simulated pulkas of the search, heuristic and
+  ``prefstats fit rating`` from simulated pulkas of the search, heuristic and
   random players.
 - **Lead accuracy**: the share of a player's opening leads (the first card of a played
   game) that were double-dummy best, and the share that agree with the search player
@@ -55,7 +55,7 @@ EQUAL = 1e-9
 #: Standard errors from zero an estimated gain must be before it is advice: a guide's
 #: rule, or a rollout-valued mistake given to train.
 DECISIVE_SE = 3.0
-#: The calibration written by ``scripts/calibrate_rating.py``.
+#: The calibration written by ``prefstats fit rating``.
 RATING_FILE = "rating.toml"
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from prefstats.analysis.strength import MAX_DEALS, SIDE_A, SIDE_B, _mean_ci, _play_out
+from prefstats.analysis.strength import MAX_DEALS, SIDE_A, SIDE_B, mean_ci, play_out
 from prefstats.errors import OptionError
 from prefstats.game import engine
 from prefstats.game.deal import deal
@@ -84,7 +84,7 @@ def skill_edge(variant: str | Variant, *, deals: int, seed: int, field: str = "h
         sides = np.full((deals, 3), SIDE_A, dtype=np.int8)
         if weak_seat is not None:
             sides[:, weak_seat] = SIDE_B
-        bad = _play_out(states, sides, rules, codes, params, tables, key, index, obs, table,
+        bad = play_out(states, sides, rules, codes, params, tables, key, index, obs, table,
                         stats, np.zeros(deals, dtype=np.int64))
         if bad >= 0:
             raise RuntimeError(f"an illegal decision in deal {int(index[bad])}")
@@ -93,7 +93,7 @@ def skill_edge(variant: str | Variant, *, deals: int, seed: int, field: str = "h
     everyone = values(None)
     seats = 2 if v.players == 2 else 3  # Gusarik's seat 2 is the dummy, decided for
     per_deal = np.mean([everyone[:, s] - values(s)[:, s] for s in range(seats)], axis=0)
-    ci = _mean_ci(per_deal)
+    ci = mean_ci(per_deal)
     return {"edge": ci["mean"], "low": ci["low"], "high": ci["high"],
             "se": float(per_deal.std(ddof=1) / np.sqrt(deals)), "deals": deals,
             "seats": seats, "places": v.players}

@@ -73,7 +73,7 @@ def _to_first_card(hands, talon, talon_first, rules, policy, params, tables, bas
 
 
 @njit(cache=True)
-def _play_out(states, sides, rules, codes, params, tables, base_key, index, obs_buf, table,
+def play_out(states, sides, rules, codes, params, tables, base_key, index, obs_buf, table,
               stats, searched):
     """Play each deal to its end, the cards of seat ``s`` decided by the policy of side
     ``sides[i, s]`` (``codes``/``params`` rows: A, B); ``searched[i]`` counts the PIMC
@@ -98,7 +98,7 @@ def _play_out(states, sides, rules, codes, params, tables, base_key, index, obs_
     return -1
 
 
-def _mean_ci(diff: np.ndarray) -> dict[str, float]:
+def mean_ci(diff: np.ndarray) -> dict[str, float]:
     """Mean of paired differences with its normal 95% interval."""
     mean = float(diff.mean()) if len(diff) else float("nan")
     half = 1.96 * float(diff.std(ddof=1)) / np.sqrt(len(diff)) if len(diff) > 1 else float("nan")
@@ -118,7 +118,7 @@ def _params_rows(policies: tuple[str, str], samples: int | None) -> np.ndarray:
 
 class FirstCards(NamedTuple):
     """Seeded deals bid by policy A and stopped at their first card, with what
-    ``_play_out`` needs to play them on under either policy."""
+    ``play_out`` needs to play them on under either policy."""
 
     states: np.ndarray
     index: np.ndarray
@@ -189,7 +189,7 @@ def gauge(policy: str, against: str, *, deals: int, seed: int = 1, samples: int 
         work = states[which].copy()
         searched = np.zeros(len(work), dtype=np.int64)
         t0 = time.perf_counter()
-        bad = _play_out(work, np.ascontiguousarray(sides, dtype=np.int8), rules, codes, prm,
+        bad = play_out(work, np.ascontiguousarray(sides, dtype=np.int8), rules, codes, prm,
                         tables, key, index[which], obs, table, stats, searched)
         took = time.perf_counter() - t0
         if bad >= 0:
@@ -220,11 +220,11 @@ def gauge(policy: str, against: str, *, deals: int, seed: int = 1, samples: int 
         if PIMC in codes else None,
         "declarer": {"games": len(games), "tricks_A": _mean(tricks["A"]),
                      "tricks_B": _mean(tricks["B declarer"]),
-                     "given_away": _mean_ci(tricks["B declarer"] - tricks["A"]),
+                     "given_away": mean_ci(tricks["B declarer"] - tricks["A"]),
                      "made_A": made["A"], "made_B": made["B declarer"]},
         "defence": {"games": len(games), "tricks_A": _mean(tricks["A"]),
                     "tricks_B": _mean(tricks["B defence"]),
-                    "given_away": _mean_ci(tricks["A"] - tricks["B defence"]),
+                    "given_away": mean_ci(tricks["A"] - tricks["B defence"]),
                     "made_A": made["A"], "made_B": made["B defence"]},
     }
     # raspasy: seat s by A among B players, against everybody by B
@@ -239,7 +239,7 @@ def gauge(policy: str, against: str, *, deals: int, seed: int = 1, samples: int 
         under_b.append(all_b["tricks"][:, seat].astype(np.int64))
     ta, tb = np.concatenate(under_a), np.concatenate(under_b)
     result["raspasy"] = {"deals": n_r, "tricks_A": _mean(ta), "tricks_B": _mean(tb),
-                         "difference": _mean_ci(ta - tb)}
+                         "difference": mean_ci(ta - tb)}
     result["timing"] = timing
     searches_done = sum(t["pimc_searches"] for t in timing.values())
     result["pimc_ms_per_search"] = (1e3 * sum(t["seconds"] for t in timing.values()

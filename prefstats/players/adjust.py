@@ -2,7 +2,7 @@
 
 The heuristic prices its calls from the evaluator's estimates (:mod:`.bidding`). Where
 rollouts show that a class of hands pays to call otherwise (:mod:`prefstats.analysis.fit`,
-``scripts/fit_bidding.py``), the fit moves an offset of that class, so the players'
+``prefstats fit bidding``), the fit moves an offset of that class, so the players'
 calls become the best response to the field they play in. The offsets are one row of
 256 floats appended to the heuristic's tables (:func:`.bidding.heuristic_tables`), so
 both drivers read them alike; a preset's fitted row ships as data

@@ -3,7 +3,7 @@
 Every estimate is a sum of table entries, one per suit, indexed by the suit's 8-bit
 holding (bit r = rank r, see :mod:`prefstats.game.cards`) and the suit's role, plus a few
 shape and lead corrections. The tables are fitted by least squares to double-dummy
-solver results on sampled deals (``scripts/fit_evaluator.py`` rebuilds them) and ship
+solver results on sampled deals (``prefstats fit evaluator`` rebuilds them) and ship
 as ``prefstats/players/data/evaluator.npz``. The models:
 
 - ``POST``: declarer's tricks with a 10-card hand after the discard, per strain;

@@ -38,7 +38,7 @@ DEFAULT_WORLDS = 32
 
 
 @njit(cache=True, error_model="numpy")
-def _sampled(seat, held, counts, played, out, voids, talon, talon_holder, trick, tlen, trump,
+def sampled(seat, held, counts, played, out, voids, talon, talon_holder, trick, tlen, trump,
              key0, key1, start, worlds):
     """Fill ``worlds`` with samples for the decision of :func:`pimc_kernel`; returns the
     card to play without them when every legal card is the same one (see
@@ -67,7 +67,7 @@ def pimc_kernel(seat, held, counts, played, out, voids, talon, talon_holder, tri
     int8; untouched when the card needs no search). Ties go to the lowest card.
     :func:`pimc_choice_kernel` finds the same card faster when the values are not
     wanted."""
-    only = _sampled(seat, held, counts, played, out, voids, talon, talon_holder, trick, tlen,
+    only = sampled(seat, held, counts, played, out, voids, talon, talon_holder, trick, tlen,
                     trump, key0, key1, start, worlds)
     if only >= 0:
         return only
@@ -94,7 +94,7 @@ def pimc_choice_kernel(seat, held, counts, played, out, voids, talon, talon_hold
                        worlds):
     """:func:`pimc_kernel`'s card, from only the searches that settle it
     (:func:`prefstats.solver.best_card_kernel`): the one the players use."""
-    only = _sampled(seat, held, counts, played, out, voids, talon, talon_holder, trick, tlen,
+    only = sampled(seat, held, counts, played, out, voids, talon, talon_holder, trick, tlen,
                     trump, key0, key1, start, worlds)
     if only >= 0:
         return only
@@ -130,7 +130,7 @@ def searches(obs):
             and (obs.kind == engine.GAME or obs.kind == engine.MISERE_GAME))
 
 
-_KEY_SPLIT = np.uint64(0xD1B54A32D192ED03)
+KEY_SPLIT = np.uint64(0xD1B54A32D192ED03)
 
 
 @njit(cache=True)
@@ -149,7 +149,7 @@ def pimc_play(obs, samples, key, table, stats):
     trump = np.int64(-1) if misere else np.int64(TRUMP[obs.contract])
     return pimc_choice_kernel(obs.playing_for, held, counts, played, out, voids, talon,
                               holder, trick, obs.n_in_trick, obs.leader, obs.declarer, trump,
-                              misere, key, key ^ _KEY_SPLIT, 0, table, stats,
+                              misere, key, key ^ KEY_SPLIT, 0, table, stats,
                               np.zeros((samples, 3), np.int64))
 
 

@@ -159,7 +159,7 @@ _EDGES = {"points": (3, 11), "expected_tricks": (2, 10), "level": (6, 9),
 _MERGED_BELOW = ("points", "expected_tricks", "longest")
 _RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")
 #: Misère hole patterns: code -> (holes, hole), in the chart's order.
-_PATTERNS = ((0, ""), *((1, f"lone {r}") for r in _RANKS[1:]), (1, "two cards"),
+PATTERNS = ((0, ""), *((1, f"lone {r}") for r in _RANKS[1:]), (1, "two cards"),
              (1, "long"), (2, ""), (3, ""))
 _MISERE = KINDS.index("misere")
 
@@ -182,7 +182,7 @@ def _clip(feature: str, values: np.ndarray) -> np.ndarray:
 
 
 def hole_pattern(hands: np.ndarray) -> np.ndarray:
-    """Each hand's misère hole pattern, an index of ``_PATTERNS``: no hole; one hole by
+    """Each hand's misère hole pattern, an index of ``PATTERNS``: no hole; one hole by
     what it is (a singleton by its card, two cards, three or more); two; three or more."""
     held = suit_holdings(hands)
     unsafe = ~SAFE[held]
@@ -395,14 +395,14 @@ def misere_chart(variant, seed: int, min_n: int, *, budget: int = DEAL_BUDGET,
     for seat in seats:
         deals, cls, n = sample_cells(
             seed, lambda d, seat=seat: hole_pattern(d.hands[:, seat]),
-            np.full(len(_PATTERNS), _share(min_n, len(seats))), budget=budget)
+            np.full(len(PATTERNS), _share(min_n, len(seats))), budget=budget)
         dealt = max(dealt, n)
         played = _play(variant, deals, seat, "first_call", ["pass", "misere"], seed, workers,
                        model, misere_catchers)
         frames.append(_wide(played.value, ["pass", "misere"], pattern=cls,
                             caught=played.caught[:, 1]))
-    holes = pl.DataFrame({"pattern": range(len(_PATTERNS)),
-                          "holes": [h for h, _ in _PATTERNS], "hole": [w for _, w in _PATTERNS]})
+    holes = pl.DataFrame({"pattern": range(len(PATTERNS)),
+                          "holes": [h for h, _ in PATTERNS], "hole": [w for _, w in PATTERNS]})
     wide = pl.concat(frames).join(holes, on="pattern", how="left")
     label = model.name if misere_catchers == "hidden" else f"{model.name}, {UPPER_BOUND}"
     table = cell_table(wide, ["pattern"], ["misere"], min_n, model=label)

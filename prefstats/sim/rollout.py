@@ -9,7 +9,7 @@ which decision it is (:func:`~prefstats.players.builtin.decision_number`), so th
 branches of a deal share every random draw that both reach (common random numbers):
 their differences are the decision's effect, not noise of the players' dice.
 
-Decisions and options (API.md, "Counterfactual decisions"):
+Decisions and options:
 
 - ``first_call``: ``pass``, ``bid`` (the lowest legal bid of a trick game with the
   talon), ``misere``; ``dark`` and ``blind_pass`` where the variant has them. Only the

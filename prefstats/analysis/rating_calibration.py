@@ -1,61 +1,57 @@
-"""Calibrate the performance rating of a whole game (prefstats/analysis/game_stats.py):
-write prefstats/analysis/data/rating.toml, the cap, the scale and the bands, from
-simulated pulkas of the search player (pimc), the built-in heuristic and the random
-player, each at all three places of its own pulkas.
+"""Calibrate the performance rating of a whole game (:mod:`prefstats.analysis.game_stats`):
+the cap, the scale and the bands of ``prefstats/analysis/data/rating.toml``, from simulated
+pulkas of the search player (pimc), the built-in heuristic and the random player, each
+at all three places of its own pulkas (``prefstats fit rating``).
 
 The cap on one decision's loss is a rule figure, not a fit: what one decisive trick of
 the cheapest game is worth to its declarer (6♠ made against 6♠ one down, both
 defenders whisting), in whists of the variant's settlement. Each pulka is the first
-``--deals`` deals of the seed's deal stream (pulka ``j`` of every player: seed
-``--seed + j``, the same cards), analysed with ``--rollout`` rollout deals per call
+``deals`` deals of the seed's deal stream (pulka ``j`` of every player: seed
+``seed + j``, the same cards), analysed with ``rollout`` rollout deals per call
 decision; a pulka's rating is its three players' capped loss over their real choices.
 The bands' edges are the midpoints between the players' mean ratings: ``strong`` up
 to midway from search to heuristic, ``average`` up to midway from heuristic to random,
-``beginner`` beyond. The script also prints, pulka by pulka (the same cards), how often the
-search player rates better than the heuristic (or ties: the two differ only in the card
-play of closed deals) and the heuristic better than random, and the mean gaps.
+``beginner`` beyond. The summary also says, pulka by pulka (the same cards), how often
+the search player rates better than the heuristic (or ties: the two differ only in the
+card play of closed deals) and the heuristic better than random, and the mean gaps.
 
-Pulkas run in parallel (``--workers`` processes, one pulka of all three players each)
-and each is appended, as it finishes, to ``--results`` (one JSON line: its ratings,
+Pulkas run in parallel (``workers`` processes, one pulka of all three players each)
+and each is appended, as it finishes, to a results file (one JSON line: its ratings,
 choices and the seconds its play and its analysis took); a run stopped at any point
 and started again with the same settings plays only the pulkas missing. The figures do
 not depend on the workers. Almost all the time is the analysis's rollouts of the
-calls (the play of the pulkas is a fraction of a second). A rollout depends on the seat,
-its hand, the talon seen, the decision and its options -- not on the calls heard, which
-only choose the deals that count -- so on the same cards the three players' games ask
-mostly the same rollouts, made once (:func:`~prefstats.analysis.analyze.shared_rollouts`:
-the same figures, the rollout deals and the rating unchanged).
-
-    python scripts/calibrate_rating.py --pulkas 12 --deals 10 --rollout 50
-    python scripts/calibrate_rating.py --pulkas 200 --deals 10 --check   # order only
+calls; on the same cards the three players' games ask mostly the same rollouts, made
+once (:func:`~prefstats.analysis.analyze.shared_rollouts`).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 from joblib import Parallel, delayed
 
-import prefstats
+from prefstats import __version__
 from prefstats.analysis.analyze import shared_rollouts
 from prefstats.analysis.game import analyze_game, play_game
 from prefstats.analysis.game_stats import RatingScale, player_ratings
+from prefstats.errors import OptionError
 from prefstats.game.codes import GAME, W_WHIST
 from prefstats.game.contracts import parse_contract
 from prefstats.game.scoring import deal_values, score_batch
 from prefstats.game.variants import get_variant
-from prefstats.sim.simulate import usable_cores
 
 PLAYERS = ("pimc", "heuristic", "random")
 BANDS = ("strong", "average", "beginner")
 SCALE = 100.0  # whists per 100 decisions
-OUT = Path(__file__).parents[1] / "prefstats" / "analysis" / "data" / "rating.toml"
+#: Where the shipped calibration lives (the package's data, in a source tree).
+SHIPPED = Path(__file__).resolve().parent / "data" / "rating.toml"
+#: The default folder of the results files, one a setting.
 RESULTS = Path.home() / ".cache" / "prefstats" / "calibrate_rating"
 
 
@@ -113,7 +109,8 @@ def read_results(path: Path, settings: dict) -> dict[int, dict]:
     return done
 
 
-def _keep(jobs, results: Path, done: dict[int, dict], todo: int) -> None:
+def _keep(jobs, results: Path, done: dict[int, dict], todo: int,
+          log: Callable[[str], None]) -> None:
     """Append each pulka to ``results`` as it finishes (flushed to the disk) and print it."""
     start = time.perf_counter()
     with results.open("a", encoding="utf-8") as f:
@@ -123,94 +120,75 @@ def _keep(jobs, results: Path, done: dict[int, dict], todo: int) -> None:
             os.fsync(f.fileno())
             done[row["pulka"]] = row
             wall = time.perf_counter() - start
-            print(f"pulka {row['pulka'] + 1} ({k}/{todo}, {wall:.0f} s, "
-                  f"{wall / k:.1f} s a pulka): "
-                  + ", ".join(f"{p} {row['rating'][p]:.1f}" for p in PLAYERS)
-                  + f"; play {sum(row['play_s'].values()):.1f} s, analysis "
-                    f"{sum(row['analysis_s'].values()):.1f} s", flush=True)
+            log(f"pulka {row['pulka'] + 1} ({k}/{todo}, {wall:.0f} s, {wall / k:.1f} s a "
+                "pulka): " + ", ".join(f"{p} {row['rating'][p]:.1f}" for p in PLAYERS)
+                + f"; play {sum(row['play_s'].values()):.1f} s, analysis "
+                  f"{sum(row['analysis_s'].values()):.1f} s")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--pulkas", type=int, default=12, help="Pulkas per player.")
-    parser.add_argument("--deals", type=int, default=10, help="Deals per pulka.")
-    parser.add_argument("--rollout", type=int, default=50,
-                        help="Rollout deals per call decision.")
-    parser.add_argument("--seed", type=int, default=1000)
-    parser.add_argument("--check", action="store_true",
-                        help="Only report the order of the players; write nothing.")
-    parser.add_argument("--workers", type=int, default=usable_cores(),
-                        help="Processes, one pulka each at a time (default: all cores).")
-    parser.add_argument("--results", default=None,
-                        help="The file of the pulkas done, one JSON line each, read first "
-                             "and added to as pulkas finish (default: under "
-                             "~/.cache/prefstats/calibrate_rating/).")
-    parser.add_argument("--out", default=str(OUT))
-    args = parser.parse_args()
+def calibrate(pulkas: int = 12, deals: int = 10, rollout: int = 50, seed: int = 1000, *,
+              workers: int | None = 1, results: Path | None = None,
+              log: Callable[[str], None] = print) -> dict:
+    """Play and analyse ``pulkas`` pulkas of every player (those already in ``results``
+    with the same settings kept) and sum them up: the cap, each player's mean rating and
+    its standard error, their choices, and the players' order pulka by pulka.
+    ``workers``: processes, one pulka each at a time (``None``: all cores)."""
+    for name, value, least in (("pulkas", pulkas, 2), ("deals", deals, 1),
+                               ("rollout", rollout, 1), ("workers", workers or 1, 1)):
+        if value < least:
+            raise OptionError(f"{name} must be at least {least}, got {value}")
     cap = decisive_trick()
     scale = RatingScale(cap, SCALE, (("all", math.inf),), {}, "")
-    settings = {"deals": args.deals, "rollout": args.rollout, "seed": args.seed,
-                "version": prefstats.__version__}
-    results = Path(args.results) if args.results else RESULTS / (
-        f"seed{args.seed}-deals{args.deals}-rollout{args.rollout}.jsonl")
+    settings = {"deals": deals, "rollout": rollout, "seed": seed, "version": __version__}
+    results = results or RESULTS / f"seed{seed}-deals{deals}-rollout{rollout}.jsonl"
     results.parent.mkdir(parents=True, exist_ok=True)
-    done = {j: r for j, r in read_results(results, settings).items() if j < args.pulkas}
-    todo = [j for j in range(args.pulkas) if j not in done]
-    print(f"{len(done)} of {args.pulkas} pulkas already in {results}; {len(todo)} to play "
-          f"on {args.workers} worker(s)", flush=True)
-    jobs = Parallel(n_jobs=args.workers, return_as="generator_unordered")(
+    done = {j: r for j, r in read_results(results, settings).items() if j < pulkas}
+    todo = [j for j in range(pulkas) if j not in done]
+    log(f"{len(done)} of {pulkas} pulkas already in {results}; {len(todo)} to play on "
+        f"{workers or 'all cores as'} worker(s)")
+    jobs = Parallel(n_jobs=workers or -1, return_as="generator_unordered")(
         delayed(pulka)(j, settings, scale) for j in todo)
     try:
-        _keep(jobs, results, done, len(todo))
+        _keep(jobs, results, done, len(todo), log)
     except KeyboardInterrupt:
-        raise SystemExit(f"stopped: {len(done)} of {args.pulkas} pulkas kept in {results}; "
+        raise SystemExit(f"stopped: {len(done)} of {pulkas} pulkas kept in {results}; "
                          f"the same command continues") from None
-    rows = [done[j] for j in range(args.pulkas)]
-    ratings = {p: [r["rating"][p] for r in rows] for p in PLAYERS}
-    choices = {p: sum(r["choices"][p] for r in rows) for p in PLAYERS}
-    a = {p: np.array(ratings[p]) for p in PLAYERS}
-    means = {p: float(a[p].mean()) for p in PLAYERS}
-    ses = {p: float(a[p].std(ddof=1) / math.sqrt(len(a[p]))) if len(a[p]) > 1 else None
-           for p in PLAYERS}
+    rows = [done[j] for j in range(pulkas)]
+    a = {p: np.array([r["rating"][p] for r in rows]) for p in PLAYERS}
     order = {}
     for better, worse in (("pimc", "heuristic"), ("heuristic", "random")):
         gap = a[worse] - a[better]  # the same cards: paired by pulka
         order[f"{better}_vs_{worse}"] = {
             "better": float((gap > 0).mean()), "tied": float((gap == 0).mean()),
             "worse": float((gap < 0).mean()), "mean_gap": float(gap.mean()),
-            "se": float(gap.std(ddof=1) / math.sqrt(len(gap))) if len(gap) > 1 else None}
-    print(json.dumps({"cap": cap, "mean": means, "se": ses, "pulkas": args.pulkas,
-                      "share_of_pulkas": order,
-                      "seconds_per_pulka": round(float(np.mean([r["seconds"] for r in rows])),
-                                                 1),
-                      "play_s": {p: round(float(np.mean([r["play_s"][p] for r in rows])), 2)
-                                 for p in PLAYERS},
-                      "analysis_s": {p: round(float(np.mean([r["analysis_s"][p]
-                                                             for r in rows])), 2)
-                                     for p in PLAYERS}}, indent=1))
-    if args.check:
-        return
+            "se": float(gap.std(ddof=1) / math.sqrt(len(gap)))}
+    return {"cap": cap, "mean": {p: float(a[p].mean()) for p in PLAYERS},
+            "se": {p: float(a[p].std(ddof=1) / math.sqrt(len(a[p]))) for p in PLAYERS},
+            "choices": {p: sum(r["choices"][p] for r in rows) for p in PLAYERS},
+            "pulkas": pulkas, "deals": deals, "share_of_pulkas": order,
+            "seconds_per_pulka": round(float(np.mean([r["seconds"] for r in rows])), 1),
+            "play_s": {p: round(float(np.mean([r["play_s"][p] for r in rows])), 2)
+                       for p in PLAYERS},
+            "analysis_s": {p: round(float(np.mean([r["analysis_s"][p] for r in rows])), 2)
+                           for p in PLAYERS}}
+
+
+def rating_toml(summary: dict, command: str) -> str:
+    """The calibration file of a :func:`calibrate` summary, made by ``command``."""
+    means = summary["mean"]
     edges = [(means["pimc"] + means["heuristic"]) / 2,
              (means["heuristic"] + means["random"]) / 2]
-    command = (f"scripts/calibrate_rating.py --pulkas {args.pulkas} --deals {args.deals} "
-               f"--rollout {args.rollout} --seed {args.seed}")
     lines = [f"# Written by {command}: the performance rating of a whole game.",
              "# cap: one decision's loss counts at most this (whists): one decisive trick of",
              "# the cheapest game (6 spades made against one down, both whisting, Sochi).",
              "# scale: rating = scale x mean capped loss per real choice (whists per 100).",
              "# bands: midpoints between the calibrated players' mean ratings.",
-             f'source = "{command}"', f"cap = {cap!r}", f"scale = {SCALE!r}", ""]
+             f'source = "{command}"', f"cap = {summary['cap']!r}", f"scale = {SCALE!r}", ""]
     for name, top in zip(BANDS, [*edges, math.inf], strict=True):
         up_to = "inf" if top == math.inf else round(top, 3)
         lines += ["[[bands]]", f'name = "{name}"', f"up_to = {up_to}", ""]
     for p in PLAYERS:
-        lines += [f"[calibration.{p}]", f"mean = {means[p]:.3f}",
-                  f"se = {ses[p]:.3f}" if ses[p] is not None else "se = nan",
-                  f"pulkas = {args.pulkas}", f"deals = {args.deals}",
-                  f"choices = {choices[p]}", ""]
-    Path(args.out).write_text("\n".join(lines), "utf-8")
-    print(f"wrote {args.out}")
-
-
-if __name__ == "__main__":
-    main()
+        lines += [f"[calibration.{p}]", f"mean = {means[p]:.3f}", f"se = {summary['se'][p]:.3f}",
+                  f"pulkas = {summary['pulkas']}", f"deals = {summary['deals']}",
+                  f"choices = {summary['choices'][p]}", ""]
+    return "\n".join(lines)

@@ -1,7 +1,7 @@
-"""Rebuild the heuristic player's evaluation tables from double-dummy solver results.
+"""Fit the heuristic player's evaluation tables to double-dummy solver results.
 
-Samples seeded deals, solves them (``prefstats.solver.solve_batch``, all cores) and fits
-every model of :mod:`prefstats.players.evaluate` by ridge-regularised least squares:
+Samples seeded deals, solves them (:func:`prefstats.solver.solve_batch`, all cores) and
+fits every model of :mod:`prefstats.players.evaluate` by ridge-regularised least squares:
 
 1. ``post``: a declarer's 10 cards (the talon stands for his discard), strain = his
    longest suit mostly, else a random suit or no-trumps; target: the solver's tricks.
@@ -15,26 +15,23 @@ every model of :mod:`prefstats.players.evaluate` by ridge-regularised least squa
    tables fitted so far (Sochi); each defender's hand and the contract's level against
    the defence's tricks (the first hand leading, as in play).
 
-Each table entry is shrunk (ridge, ``--ridge``) towards a per-role prior of suit length,
-honours and crude misère danger, so rare holdings get sensible values. Defaults (24,000
-post, 30,000 pre, 2 x 5,000 misère and 20,000 defence deals, seed 2026) take about five
-minutes on two cores::
-
-    .venv/bin/python scripts/fit_evaluator.py            # writes the shipped tables
-    .venv/bin/python scripts/fit_evaluator.py --scale 0.1 --out /tmp/ev.npz   # quick
+Each table entry is shrunk (ridge) towards a per-role prior of suit length, honours and
+crude misère danger, so rare holdings get sensible values. ``prefstats fit evaluator``
+runs it; the defaults (24,000 post, 30,000 pre, 2 x 5,000 misère and 20,000 defence
+deals, seed 2026) take about five minutes on two cores.
 """
 
 from __future__ import annotations
 
-import argparse
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-import numba
 import numpy as np
 import scipy.sparse as sp
 from numba import njit
 
+from prefstats.errors import OptionError
 from prefstats.game import engine
 from prefstats.game.contracts import LEVEL, NO_TRUMP, TRUMP
 from prefstats.game.deal import deal
@@ -45,10 +42,13 @@ from prefstats.players.builtin import HEURISTIC, decide
 from prefstats.players.params import heuristic_params
 from prefstats.solver import solve_batch
 
+#: The parts of the tables, each fitted on its own deals.
 PARTS = ("post", "pre", "defence", "misere")
-# The default OpenMP layer has crashed this script at exit after long parallel solves.
-numba.config.THREADING_LAYER = "workqueue"
-OUT = Path(__file__).resolve().parent.parent / "prefstats" / "players" / "data" / ev.DATA_FILE
+#: Deals of each part at scale 1: post, pre, misère (twice), defence.
+DEALS = (24_000, 30_000, 5_000, 20_000)
+Log = Callable[[str], None]
+#: Where the shipped tables live (the package's data, in a source tree).
+SHIPPED = Path(__file__).resolve().parent / "data" / ev.DATA_FILE
 _LEN = np.array([int(h).bit_count() for h in range(256)])
 _HONOURS = np.array([[(h >> r) & 1 for r in (7, 6, 5, 4)] for h in range(256)])  # A K Q J
 _POINTS = np.array([sum((4, 3, 2, 1)[i] * ((h >> r) & 1) for i, r in enumerate((7, 6, 5, 4)))
@@ -93,7 +93,7 @@ def _post_estimates(tables, hands, leads, out):
 
 
 def fit(tables: np.ndarray, model: int, hands, strains, leads, levels, y, ridge: float,
-        logistic: bool = False) -> None:
+        log: Log, logistic: bool = False) -> None:
     """Fit ``model``'s entries of ``tables`` (in place) to targets ``y``: least squares,
     or a logistic regression of 0/1 targets (iteratively reweighted least squares)."""
     n = len(y)
@@ -153,26 +153,27 @@ def fit(tables: np.ndarray, model: int, hands, strains, leads, levels, y, ridge:
     pred = np.zeros(n)
     _design(tables, model, hands.astype(np.int64), strains.astype(np.int64),
             leads.astype(np.float64), levels.astype(np.int64), rows, cols, vals, pred)
-    assert np.allclose(pred, x @ beta), "compiled estimate disagrees with the fit"
+    if not np.allclose(pred, x @ beta):
+        raise RuntimeError("the compiled estimate disagrees with the fit")
     resid = y - (1 / (1 + np.exp(-pred)) if logistic else pred)
     nt = strains == NO_TRUMP
     block = ev.BLOCK * model
     for k, sel in ((ev.K_SIGMA_TRUMP, ~nt), (ev.K_SIGMA_NT, nt)):
         if sel.any():
             tables[ev.COEF, block + k] = float(np.sqrt(np.mean(resid[sel] ** 2)))
-    print(f"  {ev.MODEL_NAMES[model]:14s} n={n:6d}  MAE {np.abs(resid).mean():.3f}  "
+    log(f"  {ev.MODEL_NAMES[model]:14s} n={n:6d}  MAE {np.abs(resid).mean():.3f}  "
           f"(constant predictor {np.abs(y - y.mean()).mean():.3f})  "
           f"sd {resid.std():.3f}")
 
 
-def _timed_solve(label: str, *args, **kw) -> np.ndarray:
+def _timed_solve(label: str, log: Log, *args, **kw) -> np.ndarray:
     t0 = time.perf_counter()
     out = solve_batch(*args, **kw).astype(np.float64)
-    print(f"  solved {len(out)} {label} deals in {time.perf_counter() - t0:.1f} s")
+    log(f"  solved {len(out)} {label} deals in {time.perf_counter() - t0:.1f} s")
     return out
 
 
-def fit_post(tables, n: int, seed: int, ridge: float) -> None:
+def fit_post(tables, n: int, seed: int, ridge: float, log: Log) -> None:
     d = deal(n, seed=seed)
     rng = np.random.default_rng(seed)
     hold = holdings(d.hands)  # (n, 3, 4)
@@ -184,12 +185,12 @@ def fit_post(tables, n: int, seed: int, ridge: float) -> None:
     u = rng.random(n)
     strain = np.where(u < 0.6, longest, np.where(u < 0.8, rng.integers(0, 4, n), NO_TRUMP))
     leads = declarer == 0
-    y = _timed_solve("post", d.hands, np.where(strain == NO_TRUMP, -1, strain), 0, declarer)
+    y = _timed_solve("post", log, d.hands, np.where(strain == NO_TRUMP, -1, strain), 0, declarer)
     fit(tables, ev.POST, d.hands[np.arange(n), declarer], strain, leads, np.full(n, 6), y,
-        ridge)
+        ridge, log)
 
 
-def fit_pre(tables, n: int, seed: int, ridge: float) -> None:
+def fit_pre(tables, n: int, seed: int, ridge: float, log: Log) -> None:
     d = deal(n, seed=seed)
     rng = np.random.default_rng(seed)
     hands = d.hands.astype(np.int64)
@@ -206,13 +207,13 @@ def fit_pre(tables, n: int, seed: int, ridge: float) -> None:
     _discards(tables, full, strain, leads, discard)
     played = hands.copy()
     played[idx, declarer] = full & ~discard
-    y = _timed_solve("pre", played, np.where(strain == NO_TRUMP, -1, strain), 0, declarer)
-    fit(tables, ev.PRE, dealt, strain, leads, np.full(n, 6), y, ridge)
+    y = _timed_solve("pre", log, played, np.where(strain == NO_TRUMP, -1, strain), 0, declarer)
+    fit(tables, ev.PRE, dealt, strain, leads, np.full(n, 6), y, ridge, log)
     after = np.zeros((n, 5))
     _post_estimates(tables, played[idx, declarer], leads, after)
     bias = (after[idx, strain] - y).mean()
     tables[ev.COEF, ev.BLOCK * ev.POST + ev.K_DISCARD_BIAS] = bias
-    print(f"  post after the chosen discard overestimates by {bias:.3f} tricks")
+    log(f"  post after the chosen discard overestimates by {bias:.3f} tricks")
 
 
 @njit(cache=True)
@@ -227,7 +228,7 @@ def _contracts(hands, talon, first, rules, params, tables, states, obs_buf):
             engine.apply(st, rules, decide(HEURISTIC, obs, rules, params, tables, 0))
 
 
-def fit_defence(tables, n: int, seed: int, ridge: float) -> None:
+def fit_defence(tables, n: int, seed: int, ridge: float, log: Log) -> None:
     """Defence against the contracts the heuristic itself bids and names (Sochi values)."""
     d = deal(n, seed=seed)
     states = np.zeros(n, dtype=engine.STATE)
@@ -245,11 +246,11 @@ def fit_defence(tables, n: int, seed: int, ridge: float) -> None:
     strain = np.where(trump < 0, NO_TRUMP, trump)
     level = LEVEL[g["contract"]].astype(np.int64)
     leads = (declarer == 0).astype(np.float64)
-    y = _timed_solve("defence", played, trump, 0, declarer)
+    y = _timed_solve("defence", log, played, trump, 0, declarer)
     defenders = np.concatenate([(declarer + 1) % 3, (declarer + 2) % 3])
     both = np.concatenate([idx, idx])
     fit(tables, ev.DEFENCE, hands[both, defenders], np.tile(strain, 2), np.tile(leads, 2),
-        np.tile(level, 2), np.tile(10 - y, 2), ridge)
+        np.tile(level, 2), np.tile(10 - y, 2), ridge, log)
     block = ev.BLOCK * ev.DEFENCE
     for lv in range(6, 11):  # the team's mean tricks, to tell one defender's share
         for k, sel in ((ev.K_MEAN_TRUMP, strain != NO_TRUMP),
@@ -258,7 +259,7 @@ def fit_defence(tables, n: int, seed: int, ridge: float) -> None:
             tables[ev.COEF, block + k + lv - 6] = (10 - y[at]).mean() if at.any() else 10 - lv
 
 
-def fit_misere(tables, n: int, seed: int, ridge: float) -> None:
+def fit_misere(tables, n: int, seed: int, ridge: float, log: Log) -> None:
     """After the discard, then before the talon (the dealt hand, its best discard)."""
     pool = deal(40 * n, seed=seed)
     danger = _UNSAFE[holdings(pool.hands)].sum(-1)  # (40n, 3)
@@ -269,7 +270,7 @@ def fit_misere(tables, n: int, seed: int, ridge: float) -> None:
     keep = np.concatenate([np.flatnonzero(best == 1)[: n - n_safe],
                            np.flatnonzero(best == 0)[:n_safe]])
     _fit_misere(tables, ev.MISERE_TRICKS, pool.hands[keep], danger[keep].argmin(1), y_of=None,
-                ridge=ridge)
+                ridge=ridge, log=log)
     # Before the talon: one or two unsafe suits, the talon may mend them; a few worse
     # hands keep the estimate sane where misère is hopeless.
     keep = np.concatenate([np.flatnonzero(best == 1)[n: 2 * n - n // 2],
@@ -283,51 +284,48 @@ def fit_misere(tables, n: int, seed: int, ridge: float) -> None:
     _discards(tables, full, np.full(len(keep), ev.MISERE_STRAIN), (seat == 0) * 1.0, discard)
     played = hands.copy()
     played[rows, seat] = full & ~discard
-    _fit_misere(tables, ev.MISERE_PRE_TRICKS, hands, seat, y_of=played, ridge=ridge)
+    _fit_misere(tables, ev.MISERE_PRE_TRICKS, hands, seat, y_of=played, ridge=ridge, log=log)
 
 
-def _fit_misere(tables, model, hands, seat, y_of, ridge) -> None:
+def _fit_misere(tables, model, hands, seat, y_of, ridge, log: Log) -> None:
     """Fit ``model`` and its catch model (the next) on ``hands``' declarer ``seat``; the
     solver plays ``y_of`` (default: the hands themselves)."""
-    y = _timed_solve(ev.MODEL_NAMES[model], hands if y_of is None else y_of, -1, 0, seat,
+    y = _timed_solve(ev.MODEL_NAMES[model], log, hands if y_of is None else y_of, -1, 0, seat,
                      misere=True)
     own = hands[np.arange(len(hands)), seat]
     leads = seat == 0
     zeros = np.zeros(len(hands), dtype=np.int64)
-    fit(tables, model, own, zeros, leads, zeros + 6, y, ridge)
+    fit(tables, model, own, zeros, leads, zeros + 6, y, ridge, log)
     fit(tables, model + 1, own, zeros, leads, zeros + 6, (y > 0).astype(float), ridge / 10,
-        logistic=True)
+        log, logistic=True)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--scale", type=float, default=1.0, help="multiply every deal count")
-    ap.add_argument("--ridge", type=float, default=20.0)
-    ap.add_argument("--out", type=Path, default=OUT)
-    ap.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS),
-                    help="refit only these parts, keeping the rest of the shipped tables")
-    args = ap.parse_args()
-    n_post, n_pre, n_mis, n_def = (int(k * args.scale)
-                                   for k in (24_000, 30_000, 5_000, 20_000))
-    print(f"fitting on {n_post} post-talon, {n_pre} pre-talon, 2 x {n_mis} misère and {n_def} "
-          f"defence deals, seed {args.seed}")
+def fit_evaluator(out: Path = SHIPPED, *, seed: int = 2026, scale: float = 1.0,
+                  ridge: float = 20.0, parts: Sequence[str] = PARTS,
+                  log: Log = print) -> Path:
+    """Fit ``parts`` of the evaluation tables on ``scale`` times the default deals and
+    write them to ``out`` (the rest kept from the shipped tables); return ``out``."""
+    unknown = sorted(set(parts) - set(PARTS))
+    if unknown:
+        raise OptionError(f"parts: unknown {', '.join(unknown)} (one of {', '.join(PARTS)})")
+    if not 0 < scale <= 100:
+        raise OptionError(f"scale must be above 0 and at most 100, got {scale}")
+    n_post, n_pre, n_mis, n_def = (max(int(k * scale), 1) for k in DEALS)
+    log(f"fitting on {n_post} post-talon, {n_pre} pre-talon, 2 x {n_mis} misère and {n_def} "
+        f"defence deals, seed {seed}")
     t0 = time.perf_counter()
-    full = set(args.parts) == set(PARTS)
+    full = set(parts) == set(PARTS)
     tables = np.zeros((ev.N_EVAL_ROWS, 256)) if full else ev.load_tables().copy()
-    if "post" in args.parts:
-        fit_post(tables, n_post, args.seed, args.ridge)
-    if "pre" in args.parts:
-        fit_pre(tables, n_pre, args.seed + 1, args.ridge)
-    if "misere" in args.parts:
-        fit_misere(tables, n_mis, args.seed + 2, args.ridge)
-    if "defence" in args.parts:  # last: the heuristic's bidding reads the other models
-        fit_defence(tables, n_def, args.seed + 3, args.ridge)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(args.out, tables=tables, seed=args.seed,
+    if "post" in parts:
+        fit_post(tables, n_post, seed, ridge, log)
+    if "pre" in parts:
+        fit_pre(tables, n_pre, seed + 1, ridge, log)
+    if "misere" in parts:
+        fit_misere(tables, n_mis, seed + 2, ridge, log)
+    if "defence" in parts:  # last: the heuristic's bidding reads the other models
+        fit_defence(tables, n_def, seed + 3, ridge, log)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(out, tables=tables, seed=seed,
                         deals=np.array([n_post, n_pre, n_mis, n_def]))
-    print(f"wrote {args.out} in {time.perf_counter() - t0:.0f} s")
-
-
-if __name__ == "__main__":
-    main()
+    log(f"wrote {out} in {time.perf_counter() - t0:.0f} s")
+    return out
