@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import tomllib
 from pathlib import Path, PurePosixPath
 
 import pytest
@@ -114,3 +115,11 @@ def test_every_page_is_in_the_nav_and_mkdocs_is_told_to_check_it():
     written = {p.relative_to(ROOT / "docs").as_posix() for p in (ROOT / "docs").rglob("*.md")
                if "seeds" not in p.parts}
     assert written - listed == set()
+
+
+def test_the_layers_picture_shows_the_import_contract_in_its_order():
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
+    layers = contracts["tool"]["importlinter"]["contracts"][0]["layers"]
+    picture = (ROOT / "docs" / "explanation" / "layers.svg").read_text("utf-8")
+    shown = re.findall(r">(prefstats\.[a-z]+)</text>", picture)
+    assert [name for name in shown if name in layers] == layers
