@@ -9,6 +9,7 @@ import re
 import pytest
 
 from prefstats.game.variants import get_variant
+from prefstats.reports import article as article_module
 from prefstats.reports.article import METHODS, article_report, make_datasets, spoken_name
 from prefstats.reports.findings import finding, main_title
 from prefstats.reports.render import write_report
@@ -18,12 +19,17 @@ MAX_SUMMARY_WORDS = 150
 
 
 @pytest.fixture(scope="module")
-def article(tmp_path_factory):
-    """article.md of three tiny tables: Sochi, Sochi with 4 players, Gusarik."""
-    root = tmp_path_factory.mktemp("article")
+def sets(tmp_path_factory):
+    """The datasets of three tiny tables: Sochi, Sochi with 4 players, Gusarik."""
     variants = [get_variant("sochi"), get_variant("sochi", players=4), get_variant("gusarik")]
-    sets = make_datasets(root / "data", deals=400, pulkas=40, pool_target=4, seed=1,
-                         variants=variants, workers=1, progress=False)
+    return make_datasets(tmp_path_factory.mktemp("data"), deals=400, pulkas=40,
+                         pool_target=4, seed=1, variants=variants, workers=1, progress=False)
+
+
+@pytest.fixture(scope="module")
+def article(sets, tmp_path_factory):
+    """The article of :func:`sets` and its article.md."""
+    root = tmp_path_factory.mktemp("article")
     report = article_report(sets, "prefstats compare --deals 400 --pulkas 40")
     out = write_report(report, root / "out")
     return report, (out / "article.md").read_text("utf-8")
@@ -120,3 +126,9 @@ def test_the_methods_and_commands_end_the_article_and_the_main_text_is_short(art
     prose = [line for line in main.splitlines()
              if line and not line.startswith(("|", "![", "Data: ", "<", "- [", "  - ["))]
     assert sum(len(line.split()) for line in prose) <= MAX_WORDS
+
+
+def test_the_skill_edge_is_played_on_at_most_its_own_number_of_deals(sets, monkeypatch):
+    monkeypatch.setattr(article_module, "SKILL_DEALS", 200)
+    report = article_report(sets, "x")
+    assert "on the first 200 deals" in report.sections[-1].intro
