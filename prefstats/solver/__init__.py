@@ -210,11 +210,20 @@ def _one_row(hands: Sequence[int]) -> np.ndarray:
 
 def solve(hands: Sequence[int], *, trump: int | None, leader: int, declarer: int,
           misere: bool = False) -> int:
-    """Tricks the declarer takes under perfect play by all (see the module docstring).
+    """Count the tricks the declarer takes under perfect play by all (see the module text).
 
     >>> from prefstats.game.cards import parse_cards as p
     >>> solve([p("♠A ♥7"), p("♠K ♥8"), p("♠7 ♥A")], trump=None, leader=0, declarer=0)
     1
+
+    :param hands: the three seats' cards (masks).
+    :param trump: the trump suit, or None for no trump.
+    :param leader: the seat on lead.
+    :param declarer: the declarer's seat.
+    :param misere: the contract is a misère (the declarer takes as few tricks as he can).
+    :returns: the declarer's tricks.
+    :raises PrefstatsError: naming what is wrong with the position (a ``CardError`` for the
+        cards).
     """
     arr, lead, decl, tr, mis = _prepare(_one_row(hands), trump, leader, declarer, misere)
     h = arr[0].astype(np.int64)
@@ -314,16 +323,24 @@ def card_values_batch(hands: npt.ArrayLike, *, trump: int | None, leader: int, d
 
 def card_values(hands: Sequence[int], *, trump: int | None, leader: int, declarer: int,
                 trick: Sequence[int] = (), misere: bool = False) -> dict[int, int]:
-    """Declarer's tricks from the current trick on after each card the seat to move may
-    play, ``{card index: tricks}``, in a position inside a trick too: ``hands`` are the
-    cards the three seats still hold, ``trick`` the cards on the table, led by
-    ``leader`` (see :func:`card_values_batch`). The declarer's side plays the card of
-    the highest value (on misère the lowest), the defence the other extreme.
+    """Give the declarer's tricks after each card the seat to move may play.
+
+    The position may be inside a trick (see :func:`card_values_batch`). The declarer's side
+    plays the card of the highest value (on misère the lowest), the defence the other
+    extreme.
 
     >>> from prefstats.game.cards import card_name, parse_cards as p
     >>> v = card_values([p("♠AK"), p("♠Q ♥A"), p("♠8 ♥7")], trump=None, leader=0, declarer=0)
     >>> {card_name(c): t for c, t in v.items()}
     {'K♠': 2, 'A♠': 2}
+
+    :param hands: the cards the three seats still hold (masks).
+    :param trump: the trump suit, or None for no trump.
+    :param leader: the seat that led the current trick.
+    :param declarer: the declarer's seat.
+    :param trick: the cards on the table, in the order played.
+    :param misere: the contract is a misère (the declarer takes as few tricks as he can).
+    :returns: ``{card index: tricks}``, the declarer's tricks from the current trick on.
     """
     out = card_values_batch(_one_row(hands), trump=trump, leader=leader, declarer=declarer,
                             trick=trick, misere=misere)[0]
