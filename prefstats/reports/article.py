@@ -352,9 +352,10 @@ def _swings_section(sets, pulkas, colours) -> tuple[Section, Finding | None]:
     sd = {k: (f["sd"], f["sd_lo"], f["sd_hi"], f["n"]) for k, f in found.items()}
     deepest = min((k for k in worst if np.isfinite(worst[k][0])), key=lambda k: worst[k][0],
                   default=labels[0])
-    headline = finding(worst, lambda b, bv, s, sv: (
-        f"The deepest losses come in {b}, where one pulka in 100 ends below {bv} whists, "
-        f"against {sv} in {s}."),
+    losses = {k: (-v, -hi, -lo, n) for k, (v, lo, hi, n) in worst.items()}
+    headline = finding(losses, lambda b, bv, s, sv: (
+        f"The deepest losses come in {b}, where one pulka in 100 loses more than {bv} "
+        f"whists, against {sv} in {s}."),
         lambda b, s, t: f"The worst pulkas lose {t} times as much in {b} as in {s}", _num(0))
     return Section("How big are the swings?", _opening(headline, "the worst pulkas"), [
         Block("swings", "The spread of a pulka's settlement", "",
