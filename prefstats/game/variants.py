@@ -2,7 +2,7 @@
 
 A :class:`Variant` is an immutable, validated record of every rule option of RULES.md;
 the rules engine and the scoring read its fields and never its name. The presets ship as
-TOML files in ``prefstats/presets``: ``base.toml`` sets and documents every option, and
+TOML files in ``prefstats/game/presets``: ``base.toml`` sets and documents every option, and
 each preset file overrides the few that make it itself. A user file names a ``base``
 preset and overrides some options:
 
