@@ -123,3 +123,13 @@ def test_the_layers_picture_shows_the_import_contract_in_its_order():
     picture = (ROOT / "docs" / "explanation" / "layers.svg").read_text("utf-8")
     shown = re.findall(r">(prefstats\.[a-z]+)</text>", picture)
     assert [name for name in shown if name in layers] == layers
+
+
+def test_no_docstring_or_comment_cites_a_source_file_the_repository_lacks():
+    files = tracked()
+    paths = set(files) | {str(p) for f in files for p in PurePosixPath(f).parents}
+    cited = re.compile(r"`((?:prefstats|docs|tests|scripts)/[^`\s]+)`")
+    missing = [f"{f}: {path}" for f in files if f.startswith("prefstats/") and f.endswith(".py")
+               for path in cited.findall((ROOT / f).read_text("utf-8"))
+               if not PLACEHOLDER.search(path + "/") and path.rstrip("/") not in paths]
+    assert not missing
