@@ -132,19 +132,15 @@ def _coded(name: str, dtype: pl.DataType) -> bool:
 
 
 def readable(frame: pl.LazyFrame | pl.DataFrame | str | Path) -> pl.LazyFrame | pl.DataFrame:
-    """The same rows with their codes decoded (a lazy frame stays lazy).
+    """Decode the code columns of a dataset's rows (a lazy frame stays lazy).
 
-    ``frame`` is a dataset frame (:func:`prefstats.load`, lazy or collected, any
-    selection of its columns) or a dataset folder. Decoded: ``kind`` ("game", "misere",
-    "raspasy"), ``contract`` ("6♠" … "10NT", "misère"), ``bid`` and ``calls`` (call
-    names: "pass", "7♥", "7♥ nt" for a bid without the talon, "dark", "blind pass"),
-    ``first``, ``second`` and ``whist_calls`` ("pass", "whist", "half"), hands,
-    ``talon`` and ``discard`` (card strings), ``talon_first`` (a card), ``dark`` and
-    ``blind`` (lists of seats); ``declarer`` and ``solver_tricks`` of -1 become null.
-    Other columns (numbers, seats, amounts) are kept as they are.
-
-    A code outside its table (a frame that is not a dataset's) raises when the frame
-    is evaluated.
+    Decoded: ``kind`` ("game", "misere", "raspasy"), ``contract`` ("6♠" … "10NT",
+    "misère"), ``bid`` and ``calls`` (call names: "pass", "7♥", "7♥ nt" for a bid without
+    the talon, "dark", "blind pass"), ``first``, ``second`` and ``whist_calls`` ("pass",
+    "whist", "half"), hands, ``talon`` and ``discard`` (card strings), ``talon_first`` (a
+    card), ``dark`` and ``blind`` (lists of seats); ``declarer`` and ``solver_tricks`` of -1
+    become null. Other columns (numbers, seats, amounts) are kept as they are. A code
+    outside its table (a frame that is not a dataset's) raises when the frame is evaluated.
 
     >>> from prefstats.game.deal import deal
     >>> from prefstats.game.variants import get_variant
@@ -153,6 +149,10 @@ def readable(frame: pl.LazyFrame | pl.DataFrame | str | Path) -> pl.LazyFrame | 
     >>> frame = readable(to_frame(play_batch(deal(3, seed=1), v), v))
     >>> frame["hand_0"].dtype, frame.height
     (String, 3)
+
+    :param frame: a dataset frame (:func:`prefstats.load`, lazy or collected, any
+        selection of its columns) or a dataset folder.
+    :returns: the same rows with their codes decoded.
     """
     if isinstance(frame, str | Path):
         from prefstats.sim.storage import load
@@ -170,12 +170,11 @@ def readable(frame: pl.LazyFrame | pl.DataFrame | str | Path) -> pl.LazyFrame | 
 
 def to_frame(states: np.ndarray, variant: Variant, *, deal_ids: np.ndarray | None = None
              ) -> pl.DataFrame:
-    """Finished :data:`~prefstats.game.engine.STATE` records (from
-    :func:`~prefstats.sim.play.play_batch` or :func:`~prefstats.sim.play.play_hand`) as a polars
-    DataFrame with the columns of a deals dataset, as :func:`prefstats.load` reads them
-    (Enum code columns): pool, mountain and whist entries in points, values in whists
-    (see docs/DATA.md). ``deal_ids`` fills ``deal_id`` (e.g. ``deals.index``; default
-    ``0..n-1``). Pass the result to :func:`readable` to name the cards too.
+    """Turn finished :data:`~prefstats.game.engine.STATE` records into a deals table.
+
+    The columns are those of a deals dataset as :func:`prefstats.load` reads them (Enum
+    code columns): pool, mountain and whist entries in points, values in whists (see
+    docs/DATA.md). Pass the result to :func:`readable` to name the cards too.
 
     >>> from prefstats.game.deal import deal
     >>> from prefstats.game.variants import get_variant
@@ -184,6 +183,12 @@ def to_frame(states: np.ndarray, variant: Variant, *, deal_ids: np.ndarray | Non
     >>> frame = to_frame(play_batch(deal(3, seed=1), v), v)
     >>> frame.height, "kind" in frame.columns
     (3, True)
+
+    :param states: records from :func:`~prefstats.sim.play.play_batch` or
+        :func:`~prefstats.sim.play.play_hand`.
+    :param variant: the rules they were played under.
+    :param deal_ids: fills ``deal_id`` (e.g. ``deals.index``; default ``0..n-1``).
+    :returns: a polars DataFrame, one row per deal.
     """
     from prefstats.game import engine
     from prefstats.sim.simulate import deals_table

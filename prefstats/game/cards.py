@@ -103,13 +103,16 @@ def _parse_ranks(text: str, token: str) -> list[int]:
 def parse_cards(text: str) -> int:
     """Parse a set of cards into a mask.
 
-    Accepts suit groups with symbols or letters (``"♠AKQ ♣7 ♥10 9 8"``,
-    ``"S:AKQ C:7 H:T98"``, ``-`` or nothing for a void) and single cards written rank
-    first (``"As 10d Q♥"``). Ranks are ``7 8 9 10|T J Q K A``, case-insensitive.
-    Anything else, and any card named twice, raises ``CardError`` naming the token.
+    Suit groups with symbols or letters (``"♠AKQ ♣7 ♥10 9 8"``, ``"S:AKQ C:7 H:T98"``,
+    ``-`` or nothing for a void) and single cards written rank first (``"As 10d Q♥"``).
+    Ranks are ``7 8 9 10|T J Q K A``, case-insensitive.
 
     >>> parse_cards("S:A") == parse_cards("As") == 1 << 7
     True
+
+    :param text: the cards.
+    :returns: the mask of the cards.
+    :raises CardError: naming the token for anything else, and for a card named twice.
     """
     if not isinstance(text, str):
         raise CardError(f"parse_cards expects a string, got {type(text).__name__}")
@@ -142,13 +145,16 @@ def parse_cards(text: str) -> int:
 def format_cards(mask: int, *, voids: bool = False) -> str:
     """Write a mask as suit groups, highest rank first: ``'♠AKQ ♣7 ♥1098'``.
 
-    Void suits are left out unless ``voids`` is true (then shown as ``♦-``); the empty
-    set is ``'-'``. ``parse_cards(format_cards(m)) == m`` for every mask.
+    The empty set is ``'-'``; ``parse_cards(format_cards(m)) == m`` for every mask.
 
     >>> format_cards(parse_cards("S:AKQ H:T9"))
     '♠AKQ ♥109'
     >>> format_cards(parse_cards("♠AKQ"), voids=True)
     '♠AKQ ♣- ♦- ♥-'
+
+    :param mask: the cards.
+    :param voids: show void suits too (as ``♦-``); by default they are left out.
+    :returns: the cards as text.
     """
     mask = int(mask)
     if not 0 <= mask <= FULL_DECK:
@@ -414,10 +420,13 @@ def suit_holdings(masks) -> np.ndarray:
 
 
 def suit_lengths(masks: int | npt.ArrayLike) -> np.ndarray:
-    """Cards held in each suit: shape ``(..., 4)``, uint8.
+    """Count the cards held in each suit.
 
     >>> suit_lengths(parse_cards("♠AKQ ♥10 9")).tolist()
     [3, 0, 0, 2]
+
+    :param masks: one mask or an array of masks.
+    :returns: the lengths, shape ``(..., 4)``, uint8, in the order ♠ ♣ ♦ ♥.
     """
     return np.bitwise_count(suit_holdings(masks))
 

@@ -145,10 +145,12 @@ _CONTRACT = re.compile(r"^(10|[6-9])(.+)$")
 def parse_contract(text: str) -> Contract:
     """Parse ``"6♠"``, ``"6S"``, ``"7NT"``, ``"7БК"``, ``"misere"`` or ``"мизер"``.
 
-    Case and spaces are ignored; anything else raises ``ContractError``.
-
     >>> str(parse_contract("10 h")), str(parse_contract("Misère"))
     ('10♥', 'misère')
+
+    :param text: the contract; case and spaces are ignored.
+    :returns: the contract.
+    :raises ContractError: for anything else.
     """
     if isinstance(text, Contract):
         return text

@@ -272,15 +272,8 @@ def deal(
 ) -> Deals:
     """Deal ``n`` uniformly random deals: 3 hands of 10 cards and a 2-card talon.
 
-    ``seed`` makes the deals reproducible; ``start`` is the number of the first deal
-    in the seed's stream, so ``deal(n, seed=s, start=k)`` equals rows ``k .. k+n-1``
-    of one long run. ``fixed_hands`` (per seat) and ``fixed_talon`` fix cards (masks or
-    card text; a seat given fewer than 10 cards gets the rest dealt at random).
-    ``where`` keeps only deals for which it returns true and deals on until ``n``
-    match; ``Deals.index`` then holds the stream numbers of the kept deals. An
-    impossible constraint raises ``OptionError`` as soon as none of the first
-    ``first_block`` deals passed it (a rarer one too: pass a larger ``first_block``);
-    a rare one that did pass deals on up to ``max_tries`` deals, then raises.
+    ``deal(n, seed=s, start=k)`` equals rows ``k .. k+n-1`` of one long run of the seed.
+    With ``where``, ``Deals.index`` holds the stream numbers of the kept deals.
 
     >>> d = deal(2, seed=7, fixed_talon="♥AK")
     >>> format_cards(d.talon[0])
@@ -289,6 +282,22 @@ def deal(
     >>> d = deal(5, seed=7, where=lambda d: suit_lengths(d.hands[:, 0])[:, 0] >= 6)
     >>> bool((suit_lengths(d.hands[:, 0])[:, 0] >= 6).all())
     True
+
+    :param n: how many deals.
+    :param seed: makes the deals reproducible (default: fresh entropy, a new stream).
+    :param start: the number of the first deal in the seed's stream.
+    :param fixed_hands: cards fixed per seat (a mask or card text); a seat given fewer than
+        10 cards gets the rest dealt at random.
+    :param fixed_talon: cards fixed in the talon (a mask or card text).
+    :param where: keeps only the deals for which it returns true; dealing goes on until
+        ``n`` match.
+    :param max_tries: deals dealt at most for a rare ``where`` that did pass, then
+        ``OptionError``.
+    :param first_block: deals tried before an impossible constraint is refused (pass a
+        larger one for a very rare constraint).
+    :returns: the deals, a :class:`Deals`.
+    :raises OptionError: for an impossible or too rare constraint.
+    :raises CardError: for card text that cannot be read or a card given twice.
     """
     if n < 0 or start < 0:
         raise OptionError(f"n and start must be non-negative, got n={n}, start={start}")

@@ -2,7 +2,7 @@
 
 A :class:`Variant` is an immutable, validated record of every rule option of RULES.md;
 the rules engine and the scoring read its fields and never its name. The presets ship as
-TOML files in ``prefstats/presets``: ``base.toml`` sets and documents every option, and
+TOML files in ``prefstats/game/presets``: ``base.toml`` sets and documents every option, and
 each preset file overrides the few that make it itself. A user file names a ``base``
 preset and overrides some options:
 
@@ -763,8 +763,7 @@ def _preset(name: str) -> dict[str, Any]:
 def get_variant(name: str, *, players: int | None = None, **options: Any) -> Variant:
     """The preset ``name`` for ``players``, with ``options`` overriding its fields.
 
-    ``players`` defaults to the preset's own (2 for ``gusarik``, else 3). A preset's
-    ``[four_players]`` table holds what changes with 4 players.
+    A preset's ``[four_players]`` table holds what changes with 4 players.
 
     >>> get_variant("sochi", whist_split="gentleman").whist_split
     'gentleman'
@@ -772,6 +771,13 @@ def get_variant(name: str, *, players: int | None = None, **options: Any) -> Var
     Traceback (most recent call last):
     ...
     prefstats.errors.VariantError: colour: unknown option
+
+    :param name: a preset: ``sochi``, ``leningrad``, ``rostov``, ``classic`` or ``gusarik``.
+    :param players: players at the table (default: the preset's own, 2 for ``gusarik``,
+        else 3).
+    :param options: rule options overriding the preset's, by field name of :class:`Variant`.
+    :returns: the validated variant.
+    :raises VariantError: naming the option that is unknown, of a wrong type or impossible.
     """
     options = _renamed(options)
     for key in options:
@@ -870,14 +876,18 @@ def variant_from_mapping(values: Mapping[str, Any]) -> Variant:
 def load_variant(path: str | Path) -> Variant:
     """Read a variant from a TOML file with ``base = "..."`` plus option overrides.
 
-    Unknown keys, wrong types and impossible combinations raise ``VariantError`` naming
-    the key. ``load_variant`` reads back what :meth:`Variant.to_toml` writes.
+    It reads back what :meth:`Variant.to_toml` writes.
 
     >>> import pathlib, tempfile
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "house.toml"
     >>> _ = path.write_text(get_variant("rostov", players=4).to_toml(), "utf-8")
     >>> load_variant(path) == get_variant("rostov", players=4)
     True
+
+    :param path: the TOML file.
+    :returns: the validated variant.
+    :raises VariantError: naming the key for unknown keys, wrong types and impossible
+        combinations.
     """
     return load_variant_text(Path(path).read_text("utf-8"))
 

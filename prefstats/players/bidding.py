@@ -2,41 +2,11 @@
 
 Compiled functions of an observation record (see :mod:`prefstats.game.engine`), the rules
 array, the parameter array (:mod:`prefstats.players.params`) and the tables of
-:func:`heuristic_tables`. Every decision compares expected **deal values** -- the
-settlement of the deal's entries alone, in whists, to the deciding seat -- of its
-options:
-
-- the estimates of :mod:`prefstats.players.evaluate` give a normal distribution of the
-  tricks (declarer's, or the defence's together), with the fit's residual spread;
-- the value of each trick count is read from tables that :func:`heuristic_tables`
-  scores once per variant with :func:`prefstats.game.scoring.score_batch` and
-  :func:`~prefstats.game.scoring.deal_values`, so the variant's prices, whist rates, split
-  and responsibility rules are the scoring's own.
-
-Bidding: the highest contract worth more than passing (passing risks a raspasy while
-nobody has bid, valued by the hand's likely raspasy tricks) caps the bids; the player
-makes the lowest legal call up to it (the hold when senior), or misère as his first
-call when its catch probability is low and it is worth more. The discard and the
-contract maximise the same value after the talon (raising when it pays). A defender
-whists, passes or half-whists by the value of each call, guessing the other
-defender's call when it is not known yet.
-
-The estimates of trick games and whists carry the fitted offset of the hand's class, and
-a misère's catch chance its own (:mod:`.adjust`: fitted by counterfactual rollouts per
-preset, zero where none is shipped).
-
-Classic: a blind pass or "dark" is drawn before looking, with the chances of the
-parameters (:mod:`prefstats.players.params`); the dark bidder bids the lowest legal
-bid blind and then passes; if he wins, he looks at his cards and switches to a misère
-in the light (``dark_switch_to_misere``, B:414) when it is one he would call at a first
-call and worth more than his doubled dark game. The seat's bomb multiplies its game
-values (a raspasy is valued at ordinary rates), less ``bomb_reserve`` per extra
-multiplier when the game is made or credited, which spends the bomb (a failed game keeps
-it). Bids without the talon are valued on the dealt hand (the ``POST`` model, less
-``no_talon_margin`` tricks) and made when needed to outrank and worth more than going
-up with the talon; such a contract is named for the dealt hand. Gusarik: the tables
-hold the two players' values; the lone defender, seeing his hand and the dummy's,
-estimates the declarer's tricks from the twelve cards left.
+:func:`heuristic_tables`. Every decision compares the expected deal values of its
+options: the trick estimates of :mod:`prefstats.players.evaluate` (with the fitted
+offsets of :mod:`.adjust`) against tables that :func:`heuristic_tables` scores once per
+variant with the scoring itself. How each call is chosen, Classic's and Gusarik's
+included, is in the docs ("The player model").
 """
 
 from __future__ import annotations

@@ -2,41 +2,9 @@
 and -- when no solver settles them -- open deals and misère: compiled functions of an
 observation record that use only what the seat may know.
 
-What a seat knows: its own cards, the hands laid open (``obs.visible``), every card
-played, the talon when it was shown, its own discard, the suits each player has shown
-void in (in any trick) and how many cards each still holds. From these,
-:func:`possible_cards` gives each other seat's set of cards it may hold; every rule
-below reads only those sets.
-
-The rules, by seat:
-
-- declarer of a trick game: draw trumps while he holds the master trump and as many
-  trumps as the defence (one fewer under two masters; without the master: two more, or
-  as many with a run of three under their one higher trump; never when all of theirs
-  are above his; once the defence has none, run his down to two and lead one of those
-  rather than cash a side winner; force out a higher trump over four when the defence
-  holds one trump or one fewer than he), cash sure
-  winners outside trumps (a suit of masters first, then the shortest -- the longest at
-  no-trumps; a master card too when a defender may ruff it; none while a suit is still
-  to set up), then push his longest side suit, preferring a sequence and not leading
-  away from a tenace or a short honour; when following, win cheaply, ruff when void,
-  second hand low unless he splits touching honours under the one card above them;
-- defenders (who also read the play so far: the voids shown in every trick, the suits
-  the partner and the declarer led): lead the suit that scores best (length, top of a
-  sequence, a weak suit through the declarer, the partner's suit, a suit the declarer
-  is void in -- he must ruff or throw --; not the declarer's own side suit, no low
-  card up to the declarer when he plays last); cash the masters that set the
-  contract, otherwise a sure winner keeps until the sixth trick, the more so once
-  trumps are gone; when following, don't overtake a partner's safe winner (a declarer
-  shown void may ruff it), win cheaply, play high in front of the declarer after the
-  partner's lead, discard from worthless suits, keep guards and length where the
-  declarer may follow;
-- raspasy (each for himself): duck with the highest card that still loses, lead the
-  card that others must overtake, take an unavoidable trick with the highest card, and
-  throw the most dangerous high card when void; on a Gusarik raspasy the dummy sits
-  out (two cards a trick) and holds nothing in play;
-- misère: the declarer ducks like on raspasy; the catchers lead their lowest cards and
-  play under the declarer to force him.
+:func:`possible_cards` gives each other seat's set of cards it may hold, and every rule
+reads only those sets. The rules, seat by seat, are in the docs ("The player model",
+card play in detail).
 
 >>> import numpy as np
 >>> from prefstats.game import engine

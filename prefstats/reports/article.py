@@ -1,16 +1,8 @@
 """The rule-comparison article (``prefstats compare`` with no datasets): every preset,
-3 players and 4 where the preset has them, played on the same deals (one seed), each
-section answering one question with a chart, a table with a column per variant (95%
-CIs) and a sentence on what differs.
-
-Deal-level figures (what a raspasy costs each seat, what the scoring pays) come from
-``simulate`` datasets of one seed, which hold the same deals: they are paired, and the
-article refuses datasets that are not. Pulka figures (length, raspasy chains, luck,
-swings) come from ``simulate-pulkas --with-deals`` datasets of the same seed: pulka
-``j`` is dealt the same cards in every variant, but a rule that changes who bids or
-when a pulka ends soon sends them apart, so each variant's interval stands on its own.
-The skill edge of the luck section is played on the first deals of the seed
-(:func:`~prefstats.analysis.skill.skill_edge`), paired like the deal figures.
+3 players and 4 where the preset has them, played on the same deals (one seed). Its title
+is the finding on which the tables part most; a summary gives the five headline
+findings; each section opens with its finding, then a numbered figure, then the table;
+the methods and the commands that remake it come last.
 """
 
 from __future__ import annotations
@@ -26,8 +18,9 @@ import polars as pl
 
 from prefstats.analysis.skill import skill_edge
 from prefstats.game.engine import RASPASY
-from prefstats.game.variants import Variant, describe, differences, get_variant
+from prefstats.game.variants import Variant, describe, differences, get_variant, overrides
 from prefstats.reports import charts, compare, meta, seats
+from prefstats.reports.findings import Estimate, Finding, finding, main_title
 from prefstats.reports.render import Block, Report, Section, write_report
 from prefstats.reports.stats import MIN_SAMPLES
 from prefstats.sim.storage import DatasetError, load, manifest_of, to_codes
@@ -35,6 +28,22 @@ from prefstats.sim.storage import DatasetError, load, manifest_of, to_codes
 PRESETS = ("sochi", "leningrad", "rostov", "classic", "gusarik")
 #: Deals within which a pulka must close (a common tournament cap).
 CAP = 18
+#: The heading of the last section, where the main text ends.
+METHODS = "Methods and commands"
+#: Deals the skill edge is played on, at most: it plays each deal four times on one core,
+#: and at 50,000 its interval is already a few percent of the edge.
+SKILL_DEALS = 50_000
+
+
+def spoken_name(variant: Variant) -> str:
+    """The variant as players name it: "Sochi", "Sochi (4 players)"; a house variant
+    by its preset and the options it changes."""
+    if overrides(variant):
+        return describe(variant)
+    name = variant.base.capitalize()
+    if variant.players == get_variant(variant.base).players:
+        return name
+    return f"{name} ({variant.players} players)"
 
 
 @dataclass(frozen=True)
@@ -48,7 +57,7 @@ class Dataset:
 
     @property
     def label(self) -> str:
-        return describe(self.variant)
+        return spoken_name(self.variant)
 
 
 def article_variants() -> list[Variant]:
@@ -135,27 +144,17 @@ def _long(values: Mapping[str, tuple], name: str = "y") -> pl.DataFrame:
         "enough": [v[3] >= MIN_SAMPLES and np.isfinite(v[0]) for v in values.values()]})
 
 
-def _differs(values: Mapping[str, tuple], what: str, fmt: Callable[[float], str]) -> str:
-    """One sentence: where ``what`` is highest and lowest, and whether their 95% CIs
-    part."""
-    shown = {k: v for k, v in values.items() if v[3] >= MIN_SAMPLES and np.isfinite(v[0])}
-    if len(shown) < 2:
-        return f"Too few samples to compare {what}."
-    hi = max(shown, key=lambda k: shown[k][0])
-    lo = min(shown, key=lambda k: shown[k][0])
-    apart = shown[lo][2] < shown[hi][1]
-    return (f"{what[0].upper()}{what[1:]}: highest in {hi} ({fmt(shown[hi][0])}), lowest in "
-            f"{lo} ({fmt(shown[lo][0])}); " + ("their 95% intervals do not overlap." if apart
-                                               else "their 95% intervals overlap, so at this "
-                                               "size they are not told apart."))
-
-
 def _pct(x: float) -> str:
-    return f"{100 * x:.0f}%"
+    return f"{100 * x:.1f}%"
 
 
 def _num(digits: int) -> Callable[[float], str]:
     return lambda x: f"{x:,.{digits}f}"
+
+
+def _opening(found: Finding | None, what: str) -> str:
+    """A section's first sentence: its finding, or why there is none."""
+    return found.sentence if found else f"Too few samples to compare {what}."
 
 
 def _variant_bars(table: pl.DataFrame, path: Path, *, colours, **labels) -> list[Path]:
@@ -163,7 +162,7 @@ def _variant_bars(table: pl.DataFrame, path: Path, *, colours, **labels) -> list
                             zero_line=False, **labels)
 
 
-def _length_section(sets, pulkas, colours) -> Section:
+def _length_section(sets, pulkas, colours) -> tuple[Section, Finding | None]:
     curves, summary = [], {}
     for s in sets:
         table, row = compare.closing(pulkas[s.label], CAP)
@@ -181,22 +180,24 @@ def _length_section(sets, pulkas, colours) -> Section:
                                                       for k, r in summary.items()}),
         (f"closes within {CAP} deals", "share", within)], labels)
     best = max(within, key=lambda k: within[k][0])
-    title = (f"Pulkas of {best} close soonest: {_pct(within[best][0])} within {CAP} deals"
-             if within[best][0] > 0 else f"No variant's pulka closes within {CAP} deals")
+    title = (f"Pulkas of {best} close soonest: {100 * within[best][0]:.0f}% within {CAP} "
+             "deals" if within[best][0] > 0 else f"No variant's pulka closes within {CAP} deals")
     chart = partial(charts.line_chart, x="deals", y="closed", group="variant",
                     colours=colours, percent=True, marker_at=CAP, title=title,
                     xlabel="deals played (dotted: the 18-deal cap)",
                     ylabel="pulkas closed by then")
-    return Section("How long does a pulka last?", "Deals played until the pulka closes "
-                   "(unfinished pulkas never close). Pulka figures: the same deal stream, "
-                   "each variant's interval on its own (not paired).", [
-        Block("length", "Deals to close a pulka", _differs(
-            mean, "deals to close a pulka", _num(1)) + " " + _differs(
-            within, f"the chance of closing within {CAP} deals", _pct), table,
-            _columns(labels), chart, chart_table=pl.concat(curves))])
+    found = finding(mean, lambda b, bv, s, sv: (
+        f"A pulka lasts longest in {b}, {bv} deals on average, and is shortest in {s}, "
+        f"{sv}."), lambda b, s, t: f"A pulka lasts {t} times as long in {b} as in {s}",
+        _num(1))
+    return Section("How long does a pulka last?", _opening(found, "how long pulkas last"), [
+        Block("length", "Deals to close a pulka", "", table, _columns(labels), chart,
+              chart_table=pl.concat(curves),
+              caption=f"The share of pulkas closed by each deal, per table; the dotted line "
+                      f"is a cap of {CAP} deals.")]), found
 
 
-def _raspasy_section(sets, deals, pulka_deals, colours) -> Section:
+def _raspasy_section(sets, deals, pulka_deals, colours) -> tuple[Section, Finding | None]:
     labels = [s.label for s in sets]
     chains = {s.label: compare.raspasy_chains(pulka_deals[s.label]) for s in sets}
     share = {k: (c["share"], c["share_lo"], c["share_hi"], c["n"]) for k, c in chains.items()}
@@ -214,22 +215,24 @@ def _raspasy_section(sets, deals, pulka_deals, colours) -> Section:
                    *((f"value of a raspasy to the {seat} (whists, paired)", "whists", v)
                      for seat, v in costs.items())], labels)
     most = max(share, key=lambda k: share[k][0])
+    found = finding(share, lambda b, bv, s, sv: (
+        f"Raspasy come most often in {b}, {bv} of deals, and least often in {s}, {sv}."),
+        lambda b, s, t: f"Raspasy are {t} times as common in {b} as in {s}", _pct)
     return Section("How often do raspasy come, and what do they cost?",
-                   "A raspasy (all pass) makes every player take as few tricks as he can. "
-                   "Shares and runs are counted in whole pulkas (the exit rule and the "
-                   "progression in force); the value to each seat comes from the paired "
-                   "deal datasets (the same deals in every variant).", [
-        Block("raspasy", "Raspasy: how often, how long, what they cost",
-              _differs(share, "the share of raspasy", _pct) + " " + _differs(
-                  chain, "raspasy in a run", _num(2)), table, _columns(labels),
+                   _opening(found, "how often raspasy come"), [
+        Block("raspasy", "Raspasy: how often, how long, what they cost", "", table,
+              _columns(labels),
               partial(_variant_bars, colours=colours, percent=True,
                       title=f"Raspasy are most frequent in {most} "
-                            f"({_pct(share[most][0])} of deals)",
+                            f"({100 * share[most][0]:.0f}% of deals)",
                       xlabel="variant", ylabel="raspasy (share of deals in pulkas)"),
-              chart_table=_long(share))])
+              chart_table=_long(share),
+              caption="Raspasy (all pass) as a share of the deals of whole pulkas, with "
+                      "95% intervals; the table adds how long their runs are and what a "
+                      "raspasy costs each seat on the same deals.")]), found
 
 
-def _luck_section(sets, pulkas, edges, colours) -> Section:
+def _luck_section(sets, pulkas, edges, colours) -> tuple[Section, Finding | None]:
     labels = [s.label for s in sets]
     found = {s.label: compare.skill_against_luck(pulkas[s.label], edges[s.label])
              for s in sets}
@@ -251,7 +254,27 @@ def _luck_section(sets, pulkas, edges, colours) -> Section:
     shown = [k for k in need if np.isfinite(need[k][0])]
     fewest = min(shown, key=lambda k: need[k][0], default=labels[0])
     most = max(shown, key=lambda k: need[k][0], default=labels[0])
-    n_deals = next(iter(edges.values()))["deals"]
+    headline = finding(need, lambda b, bv, s, sv: (
+        f"Skill shows soonest in {s}, where the better player is ahead at 95% confidence "
+        f"after {sv} pulkas, and latest in {b}, after {bv}."),
+        lambda b, s, t: f"Skill shows {t} times sooner in {s} than in {b}", _num(1))
+    return Section("How much do the cards decide, and how much skill?",
+                   _opening(headline, "how soon skill shows"), [
+        Block("luck", "Luck against skill", "", table, _columns(labels),
+              partial(_variant_bars, colours=colours,
+                      title=(f"Skill shows soonest in {fewest} "
+                             f"({need[fewest][0]:,.1f} pulkas), latest in {most} "
+                             f"({need[most][0]:,.1f})"),
+                      xlabel="variant",
+                      ylabel="pulkas before the better player is ahead (95%)"),
+              chart_table=_long(need),
+              caption="Pulkas a player better by the measured edge needs to be ahead with "
+                      "95% confidence (fewer: skill shows sooner); the model is in the "
+                      "methods.")]), headline
+
+
+def _seats_section(sets, pulkas, colours) -> Section:
+    labels = [s.label for s in sets]
     seat_rows, tests = {}, {}
     for s in sets:
         places, test = seats.pulka_seat_luck(pulkas[s.label])
@@ -264,45 +287,13 @@ def _luck_section(sets, pulkas, edges, colours) -> Section:
     bars = pl.concat([_long(v).with_columns(place=pl.lit(f"place {p}"))
                       for p, v in sorted(seat_rows.items())])
     told = [k for k, t in tests.items() if t[3] >= MIN_SAMPLES and t[0] < 0.05]
-    seat_text = ("The place a player starts at is told apart (p < 0.05, the test that "
-                 f"every place's mean is zero) only in {', '.join(told)}; elsewhere the seat "
-                 "adds nothing measurable to the cards." if told else
-                 "In no variant is the place a player starts at told apart from the others "
-                 "(every p-value ≥ 0.05): the seat adds nothing measurable to the cards.")
+    seat_text = (f"The place a player starts at matters measurably only in {', '.join(told)}; "
+                 "elsewhere the seat adds nothing measurable to the cards." if told else
+                 "In no table does the place a player starts at win or lose measurably.")
     seat_title = (f"The starting place matters measurably only in {', '.join(told)}" if told
                   else "No starting place wins or loses measurably in any variant")
-    return Section("How much do the cards decide, and how much skill?", (
-        "A model, stated plainly. Every place of the pulka datasets is played by the same "
-        "built-in player, so the whole spread (SD) of a player's pulka result is the cards' "
-        "and the seat's. Skill is measured apart, deal by deal: on the article's first "
-        f"{n_deals:,} deals (the paired ones), the built-in heuristic's edge over a "
-        "careless player, the same heuristic rating his hand a trick too high when he bids "
-        "and when he whists (aggression 1.4 for 0.4, whist appetite 1 for 0), put in each "
-        "seat in turn among built-in players (seat-rotated; `prefstats.analysis.skill`). "
-        "That edge a deal, times the variant's mean deals a pulka, times the share of "
-        "deals a place decides (3 of 4 with 4 players), is the edge over a pulka; the "
-        "pulkas the better player needs to be ahead with 95% confidence are (1.96·SD / "
-        "edge)², and the cards' share of his pulka result is SD² / (SD² + edge²). "
-        "Intervals: 95%, bootstrap over the pulkas with the edge's own (normal) "
-        "uncertainty. The deals start fresh (no raspasy progression, no bombs) and the "
-        "pulka's closing rules are left out of the edge. The search player (`pimc`) would "
-        "be the natural stronger player, but it searches every card of a closed game, too "
-        "slow for every variant here; `prefstats strength --policy pimc --against "
-        "heuristic` gauges its card play. Not paired across variants (pulka figures)."), [
-        Block("luck", "Luck against skill",
-              _differs(need, "the pulkas before the better player is ahead", _num(1)),
-              table, _columns(labels),
-              partial(_variant_bars, colours=colours,
-                      title=(f"Skill shows soonest in {fewest} "
-                             f"({need[fewest][0]:,.1f} pulkas), latest in {most} "
-                             f"({need[most][0]:,.1f})"),
-                      xlabel="variant",
-                      ylabel="pulkas before the better player is ahead (95%)"),
-              chart_table=_long(need)),
-        Block("seats", "The seat's advantage", seat_text + (
-            " Place 0 is the first hand of the pulka's first deal, place 1 the second; the "
-            "last place deals first (with 3 players place 2, the third hand; with 4 place "
-            "3, who sits that deal out; in Gusarik place 1). Not paired."),
+    return Section("Does the seat matter?", seat_text, [
+        Block("seats", "The seat's advantage", "",
               _wide([*place_rows, ("p-value: the place does not matter", "p", tests)],
                     labels), _columns(labels),
               partial(charts.bar_chart, x="place", y="y", group="variant", colours=colours,
@@ -310,7 +301,10 @@ def _luck_section(sets, pulkas, edges, colours) -> Section:
                       xlabel="starting place (0: first hand of the first deal; the last "
                              "deals first)",
                       ylabel="mean pulka result (whists)"),
-              chart_table=bars)])
+              chart_table=bars,
+              caption="Mean pulka result by the place a player starts at, with 95% "
+                      "intervals; place 0 is the first hand of the first deal and the last "
+                      "place deals first.")])
 
 
 #: The scoring's rewards the incentives section lists, from :data:`compare.METRICS`.
@@ -320,7 +314,7 @@ _REWARDS = ("value of a made six (declarer)", "value of a failed whist (whister)
             "trick games made (of trick games)")
 
 
-def _incentives_section(sets, deals, colours) -> Section:
+def _incentives_section(sets, deals, colours) -> tuple[Section, Finding | None]:
     labels = [s.label for s in sets]
     metrics = compare.variant_metrics({s.label: deals[s.label] for s in sets})
     rows = []
@@ -330,30 +324,27 @@ def _incentives_section(sets, deals, colours) -> Section:
             rows.append((name, part["unit"][0], {r["variant"]: (
                 r["value"], r["value_lo"], r["value_hi"], r["n"]) for r in part.iter_rows(
                     named=True)}))
-    six = rows[0][2] if rows else {}
-    shown = {k: v for k, v in six.items() if v[3] >= MIN_SAMPLES}
-    title = "What a six, a failed whist and a caught misère are worth"
-    if shown:
-        hi, lo = max(shown, key=lambda k: shown[k][0]), min(shown, key=lambda k: shown[k][0])
-        title = (f"A made six pays most in {hi} ({shown[hi][0]:.1f} whists), least in {lo} "
-                 f"({shown[lo][0]:.1f})")
+    six: Mapping[str, Estimate] = rows[0][2] if rows else {}
+    found = finding(six, lambda b, bv, s, sv: (
+        f"A made six is worth most in {b}, {bv} whists to the declarer, and least in {s}, "
+        f"{sv}."), lambda b, s, t: f"A made six pays {t} times as much in {b} as in {s}",
+        _num(1))
+    title = (found.title if found else
+             "What a six, a failed whist and a caught misère are worth")
     bars = metrics.filter(pl.col("metric").is_in(_REWARDS[:3])).rename(
         {"value": "y", "value_lo": "y_lo", "value_hi": "y_hi"})
-    return Section("What does each variant reward?",
-                   "What the scoring pays on the same deals (paired): a made six, a failed "
-                   "whist, a caught misère, and how the players answered. Each variant's bid "
-                   "and whist thresholds by hand are its hand charts (`prefstats guide "
-                   "--variant NAME`), linked from the site index.", [
-        Block("incentives", "What the scoring pays",
-              _differs(six, "the value of a made six", _num(1)), _wide(rows, labels),
+    return Section("What does each variant reward?", _opening(found, "what a six pays"), [
+        Block("incentives", "What the scoring pays", "", _wide(rows, labels),
               _columns(labels),
               partial(charts.bar_chart, x="metric", y="y", group="variant", colours=colours,
                       zero_line=True, horizontal=True, title=title,
                       xlabel="", ylabel="mean value to the player (whists a deal)"),
-              chart_table=bars)])
+              chart_table=bars,
+              caption="What a made six, a failed whist and a caught misère are worth to the "
+                      "player, in whists, on the same deals in every table.")]), found
 
 
-def _swings_section(sets, pulkas, colours) -> Section:
+def _swings_section(sets, pulkas, colours) -> tuple[Section, Finding | None]:
     labels = [s.label for s in sets]
     found = {s.label: compare.swings(pulkas[s.label]) for s in sets}
     worst = {k: (f["worst"], f["worst_lo"], f["worst_hi"], f["n"]) for k, f in found.items()}
@@ -361,12 +352,13 @@ def _swings_section(sets, pulkas, colours) -> Section:
     sd = {k: (f["sd"], f["sd_lo"], f["sd_hi"], f["n"]) for k, f in found.items()}
     deepest = min((k for k in worst if np.isfinite(worst[k][0])), key=lambda k: worst[k][0],
                   default=labels[0])
-    return Section("How big are the swings?",
-                   "One player's settlement at the end of a pulka (whists): its spread and "
-                   "the worst and best 1% (percentiles, with distribution-free intervals). "
-                   "Not paired.", [
-        Block("swings", "The spread of a pulka's settlement",
-              _differs(worst, "the worst 1% (a lower value is a deeper loss)", _num(0)),
+    losses = {k: (-v, -hi, -lo, n) for k, (v, lo, hi, n) in worst.items()}
+    headline = finding(losses, lambda b, bv, s, sv: (
+        f"The deepest losses come in {b}, where one pulka in 100 loses more than {bv} "
+        f"whists, against {sv} in {s}."),
+        lambda b, s, t: f"The worst pulkas lose {t} times as much in {b} as in {s}", _num(0))
+    return Section("How big are the swings?", _opening(headline, "the worst pulkas"), [
+        Block("swings", "The spread of a pulka's settlement", "",
               _wide([("SD of the settlement", "whists", sd),
                      ("worst 1% (1st percentile)", "whists", worst),
                      ("best 1% (99th percentile)", "whists", best)], labels),
@@ -375,7 +367,9 @@ def _swings_section(sets, pulkas, colours) -> Section:
                       title=f"The deepest losses are in {deepest}: 1 pulka in 100 "
                             f"ends below {worst[deepest][0]:,.0f} whists",
                       xlabel="variant", ylabel="1st percentile of a result (whists)"),
-              chart_table=_long(worst))])
+              chart_table=_long(worst),
+              caption="The 1st percentile of one player's result at the end of a pulka, in "
+                      "whists: one pulka in 100 ends lower.")]), headline
 
 
 def _rules_section(sets) -> Section:
@@ -383,10 +377,70 @@ def _rules_section(sets) -> Section:
     differ = differences({s.label: s.variant for s in sets})
     table = pl.DataFrame({"option": list(differ),
                           **{k: [differ[o][k] for o in differ] for k in labels}})
-    return Section("Which rules differ?", "Every rule option whose value is not the same "
-                   "in all variants (`prefstats variants show NAME` explains each).", [
+    return Section("Which rules differ?", f"The {len(sets)} tables differ in {len(differ)} "
+                   "rule options (`prefstats variants show NAME` explains each).", [
         Block("rules", "Rules that differ", "", table,
               [("option", "option", "text"), *((k, k, "text") for k in labels)])])
+
+
+def _paired_section(sets, deals) -> Section:
+    return Section(f"Deal by deal against {sets[0].label}",
+                   "Every headline figure's difference from the first table on the same "
+                   "deals (shares in percentage points), and how much narrower pairing "
+                   "makes the interval than an unpaired comparison.", [
+        Block("paired", f"Differences from {sets[0].label}", "",
+              compare.paired_differences(deals),
+              [("variant", "variant", "text"), ("metric", "metric", "text"),
+               ("n", "n", "int"), ("paired", "paired", "text"),
+               ("difference", "diff", "unit_diff"), ("CI shrink", "ci_shrink", "share")])])
+
+
+def _methods_section(sets, manifests, sizes: str, command: str, n_deals: int) -> Section:
+    spec = manifests[sets[0].label]["spec"]
+    paragraphs = [
+        f"Every table is played on the same deals: seed {spec['seed']}, {sizes}, by the "
+        f"built-in {spec['players']['policy']} players. The article is made by `{command}`; "
+        "the commands below remake each table's data.",
+        "Deal figures (what a raspasy costs each seat, the skill edge, what the scoring "
+        "pays, the differences deal by deal) come from `prefstats simulate` datasets of one "
+        "seed, which hold the same deals: they are paired. Pulka figures (length, raspasy "
+        "shares and runs, luck, the seat, swings) come from `prefstats simulate-pulkas "
+        "--with-deals` datasets of the same seed: pulka j is dealt the same cards in every "
+        "table, but a rule that changes who bids or when a pulka ends soon sends them "
+        "apart, so each table's interval stands on its own.",
+        f"Every number is an estimate with its 95% interval; a figure on fewer than "
+        f"{MIN_SAMPLES} samples is left out. Raspasy are counted in whole pulkas, with the "
+        "exit rule and the progression in force. The swings are percentiles with "
+        "distribution-free intervals. The players are simulated, not people: these are the "
+        "rules' effects on one fixed way of playing.",
+        "Luck against skill is a model. Every place of a pulka is played by the same "
+        "built-in player, so the whole spread (SD) of a player's pulka result is the "
+        f"cards' and the seat's. Skill is measured apart, on the first {n_deals:,} deals: "
+        "the built-in heuristic's edge over a careless player (the same heuristic rating "
+        "his hand a trick too high when he bids and when he whists: aggression 1.4 for "
+        "0.4, whist appetite 1 for 0), put in each seat in turn among built-in players "
+        "(`prefstats.analysis.skill`). That edge a deal, times the mean deals a pulka, "
+        "times the share of deals a place decides (3 of 4 with 4 players), is the edge "
+        "over a pulka; the pulkas the better player needs to be ahead with 95% confidence "
+        "are (1.96·SD / edge)², and the cards' share of his pulka result is SD² / (SD² + "
+        "edge²). Intervals: bootstrap over the pulkas with the edge's own (normal) "
+        "uncertainty. The deals start fresh (no raspasy progression, no bombs). The search "
+        "player (`pimc`) would be the natural stronger player but is too slow for every "
+        "table here; `prefstats strength --policy pimc --against heuristic` gauges it.",
+        "The seat: place 0 is the first hand of the pulka's first deal, place 1 the "
+        "second; the last place deals first (with 4 players it sits that deal out). The "
+        "p-value tests that every place's mean is zero. Each table's bid and whist "
+        "thresholds by hand are its hand charts (`prefstats guide --variant NAME`)."]
+    commands = pl.DataFrame({
+        "table": [s.label for s in sets for _ in (0, 1)],
+        "data": ["deals", "pulkas"] * len(sets),
+        "command": [meta.remake_command(manifest_of(path)["spec"], s.variant) + extra
+                    for s in sets for path, extra in ((s.deals, ""),
+                                                      (s.pulkas, " --with-deals"))]})
+    return Section(METHODS, "\n\n".join(paragraphs), [
+        Block("commands", "Commands", "", commands,
+              [("table", "table", "text"), ("data", "data", "text"),
+               ("command", "command", "text")])])
 
 
 def article_report(sets: Sequence[Dataset], command: str) -> Report:
@@ -397,43 +451,36 @@ def article_report(sets: Sequence[Dataset], command: str) -> Report:
     pulkas = {s.label: load(s.pulkas) for s in sets}
     pulka_deals = {s.label: load(s.pulkas / "deals") for s in sets}
     spec = manifests[sets[0].label]["spec"]
-    edges = {s.label: skill_edge(s.variant, deals=spec["hands"], seed=spec["seed"])
-             for s in sets}
+    edges = {s.label: skill_edge(s.variant, deals=min(spec["hands"], SKILL_DEALS),
+                                 seed=spec["seed"]) for s in sets}
     colours = {s.label: charts.variant_colour(s.variant.base, s.variant.players)
                for s in sets}
     pspec = manifest_of(sets[0].pulkas)["spec"]
     sizes = (f"{spec['hands']:,} deals and {pspec['pulkas']:,} pulkas to "
-             f"{pspec['pool_target']} a variant")
+             f"{pspec['pool_target']} a table")
     source = charts.source_line(version=spec["package_version"], deals=sizes,
                                 seed=spec["seed"], command=command)
-    paired = compare.paired_differences(deals)
-    lines = [f"Every variant is played on the same deals: seed {spec['seed']}, {sizes}, "
-             f"by the built-in {spec['players']['policy']} players; made by `{command}`.",
-             "Paired (deal by deal, the same deals): what a raspasy costs each seat, the "
-             "skill edge, what the scoring pays, and the differences against "
-             f"{sets[0].label} at the end. Not paired (each variant's interval on its own): "
-             "the pulka figures, whose deals part once the rules send the bidding apart.",
-             "Every number: estimate [95% CI]; a figure on fewer than "
-             f"{MIN_SAMPLES} samples is left out. The players are simulated, not people: "
-             "these are the rules' effects on one fixed way of playing.",
-             *(f"{s.label}: `{meta.remake_command(manifests[s.label]['spec'], s.variant)}`"
-               for s in sets)]
-    differ = Section(f"Deal by deal against {sets[0].label}",
-                     "Every headline figure's difference from the first variant on the "
-                     "same deals (paired; shares in percentage points), and how much "
-                     "narrower pairing makes the interval than an unpaired comparison.", [
-        Block("paired", f"Differences from {sets[0].label}", "", paired,
-              [("variant", "variant", "text"), ("metric", "metric", "text"),
-               ("n", "n", "int"), ("paired", "paired", "text"),
-               ("difference", "diff", "unit_diff"), ("CI shrink", "ci_shrink", "share")])])
-    return Report(
-        "How the rules change the game: " + ", ".join(s.label for s in sets), lines, [
-            _rules_section(sets), _length_section(sets, pulkas, colours),
+    made = [_length_section(sets, pulkas, colours),
             _raspasy_section(sets, deals, pulka_deals, colours),
-            _luck_section(sets, pulkas, edges, colours), _incentives_section(sets, deals, colours),
-            _swings_section(sets, pulkas, colours), differ],
+            _luck_section(sets, pulkas, edges, colours),
+            _incentives_section(sets, deals, colours),
+            _swings_section(sets, pulkas, colours)]
+    found = [f for _, f in made]
+    sections = [section for section, _ in made]
+    sections.insert(3, _seats_section(sets, pulkas, colours))
+    for number, block in enumerate((b for section in sections for b in section.blocks), 1):
+        block.title = f"Figure {number}. {block.title}"
+    summary = (f"{len(sets)} tables of Preferans, each played on the same {sizes} by the "
+               "same built-in players. The five headline findings:")
+    return Report(
+        main_title(found, "At this size no rule difference between the tables is told "
+                          "apart"),
+        [f.short for f in found if f is not None],
+        [*sections, _paired_section(sets, deals), _rules_section(sets),
+         _methods_section(sets, manifests, sizes, command,
+                          next(iter(edges.values()))["deals"])],
         meta.variant_files(*(s.variant for s in sets)), source=source,
-        markdown="article.md")
+        markdown="article.md", summary=summary)
 
 
 def write_article(out: str | Path, data: str | Path, *, deals: int, pulkas: int,

@@ -53,6 +53,8 @@ class Block:
     notes: list[str] = field(default_factory=list)
     #: What the chart draws when it is not ``table`` (e.g. every class behind a summary).
     chart_table: pl.DataFrame | None = None
+    #: A line under the chart saying what it shows (also its alt text).
+    caption: str = ""
 
 
 @dataclass
@@ -267,9 +269,10 @@ def _markdown(report: Report, charts: dict[str, str | None]) -> str:
     for section in report.sections:
         lines += [f"## {section.title}", "", section.intro, ""]
         for b in section.blocks:
-            lines += [f"### {b.title}", "", b.text, ""]
+            lines += [f"### {b.title}", "", *((b.text, "") if b.text else ())]
             if charts.get(b.name):
-                lines += [f"![{b.title}]({charts[b.name]})", ""]
+                lines += [f"![{b.caption or b.title}]({charts[b.name]})", ""]
+                lines += [f"*{b.caption}*", ""] if b.caption else []
             rows = display_rows(b)
             if rows:
                 heads = [h for h, _, _ in b.columns]
@@ -368,16 +371,18 @@ def _html(report: Report, charts: dict[str, str | None]) -> str:
     parts += [f"<p><code>{e(name)}</code>:</p><pre>{e(text)}</pre>"
               for name, text in report.files.items()]
     for section, (anchor, anchors) in zip(report.sections, outline.sections, strict=True):
-        parts.append(f"<h2 id='{anchor}'>{e(section.title)}</h2>"
-                     f"<p>{inline_html(section.intro)}</p>")
+        parts.append(f"<h2 id='{anchor}'>{e(section.title)}</h2>" + "".join(
+            f"<p>{inline_html(p)}</p>" for p in section.intro.split("\n\n")))
         for b, a in zip(section.blocks, anchors, strict=True):
-            parts.append(f"<h3 id='{a}'>{e(b.title)}</h3><p>{inline_html(b.text)}</p>"
-                         "<div class='block'>")
+            text = f"<p>{inline_html(b.text)}</p>" if b.text else ""
+            parts.append(f"<h3 id='{a}'>{e(b.title)}</h3>{text}<div class='block'>")
             links = [(f"{b.name}.csv", f"{b.name}.csv")]
             if charts.get(b.name):
                 svg = Path(charts[b.name]).with_suffix(".svg").name
-                parts.append(f"<a href='{svg}'><img src='{charts[b.name]}' "
-                             f"alt='{e(b.title)}'></a>")
+                image = (f"<a href='{svg}'><img src='{charts[b.name]}' "
+                         f"alt='{e(b.caption or b.title)}'></a>")
+                parts.append(f"<figure>{image}<figcaption>{inline_html(b.caption)}"
+                             "</figcaption></figure>" if b.caption else image)
                 links += _chart_links(charts[b.name])
             rows = display_rows(b)
             if rows:

@@ -448,8 +448,10 @@ def _hand_charts(out: Path) -> list[tuple[str, str]]:
 
 
 def report(path: str | Path, out: str | Path, *, pulkas: str | Path | None = None) -> Path:
-    """Write the report of the dataset at ``path`` into ``out``, opening with the hand
-    charts and linking the guide when ``out`` holds them (``prefstats guide``).
+    """Write the report of the dataset at ``path`` into ``out``.
+
+    The report opens with the hand charts and links the guide when ``out`` holds them
+    (``prefstats guide``).
 
     >>> import tempfile
     >>> from prefstats.game.variants import get_variant
@@ -459,6 +461,13 @@ def report(path: str | Path, out: str | Path, *, pulkas: str | Path | None = Non
     ...              progress=False)
     >>> report(data, out).name  # doctest: +ELLIPSIS
     '...'
+
+    :param path: a deals dataset (``prefstats simulate``).
+    :param out: the report's folder (``index.html``, ``report.md``, charts, CSV).
+    :param pulkas: a pulka dataset of the same variant (``prefstats simulate-pulkas``),
+        for the pulka results by seat and the raspasy chains.
+    :returns: ``out``.
+    :raises DatasetError: for a dataset that is missing, damaged or of another variant.
     """
     written = dataset_report(path, pulkas=pulkas)
     written.lead = _hand_charts(Path(out))

@@ -400,25 +400,37 @@ def play_batch(
     misere_catchers: str = "hidden",
     offsets: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Play ``deals`` (a :class:`~prefstats.game.deal.Deals`) with the compiled built-in
-    ``policy`` at every seat; returns the final :data:`engine.STATE` records.
+    """Play ``deals`` with the compiled built-in ``policy`` at every seat.
 
-    Open deals (a lone whister, misère) are settled by one solver call when the policy
-    plays them double dummy; ``double_dummy=False`` has them played card by card by the
-    policy instead (no solver). An open misère played double dummy is played card by
-    card under ``misere_catchers`` (:mod:`prefstats.players.misere`): ``"hidden"``
-    catchers who cannot see the discard (the default), or ``"double_dummy"``, one solver
-    call (an upper bound on the catch rate). ``key`` seeds the players' random choices; deal ``i``
-    uses ``deals.index[i]``, so a chunk of a run plays exactly as in the whole run.
-    ``bombs`` (classic) is each seat's next bomb multiplier: one value, one per seat, or
-    ``(n, 3)``; default 1 (no bombs). ``offsets`` of the players' calls default to the
-    variant's shipped fit (:func:`~prefstats.players.builtin.default_tables`).
+    Deal ``i`` uses ``deals.index[i]`` for its random choices, so a chunk of a run plays
+    exactly as in the whole run.
 
     >>> from prefstats.game.deal import deal
     >>> from prefstats.game.variants import get_variant
     >>> states = play_batch(deal(3, seed=1), get_variant("sochi"))
     >>> len(states), bool((states["phase"] == engine.DONE).all())
     (3, True)
+
+    :param deals: the deals (a :class:`~prefstats.game.deal.Deals`).
+    :param variant: the rules.
+    :param policy: the built-in players: ``heuristic``, ``random`` or ``pimc``.
+    :param params: the players' parameters (default: the policy's,
+        :mod:`prefstats.players.params`).
+    :param key: seeds the players' random choices.
+    :param min_level: the lowest bid level, per deal or for all.
+    :param raspasy_step: the raspasy progression's step, per deal or for all.
+    :param bombs: (Classic) each seat's next bomb multiplier: one value, one per seat, or
+        ``(n, 3)``; default 1 (no bombs).
+    :param double_dummy: whether open deals (a lone whister, misère) are settled by one
+        solver call (default: when the policy plays them double dummy); ``False`` has
+        them played card by card by the policy.
+    :param misere_catchers: how an open misère played double dummy is caught
+        (:mod:`prefstats.players.misere`): ``"hidden"``, catchers who cannot see the
+        discard, or ``"double_dummy"``, one solver call (an upper bound on the catch rate).
+    :param offsets: the offsets of the players' calls (default: the variant's shipped fit,
+        :func:`~prefstats.players.builtin.default_tables`).
+    :returns: the final :data:`engine.STATE` record of each deal.
+    :raises OptionError: for an unknown policy or parameters out of range.
     """
     if policy not in POLICIES:
         raise OptionError(f"unknown built-in policy {policy!r}; choose from {POLICIES}")

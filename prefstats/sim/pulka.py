@@ -1,66 +1,12 @@
 """Whole pulkas (пулька): deals in turn until the pulka ends, on one score sheet.
 
-The players sit at fixed places ``0 .. N-1``; the deal rotates clockwise, the first
-dealer being place ``N-1`` (place 0's right neighbour). Seat ``s`` of a deal (0, 1, 2
-from the dealer's left) sits at place ``(dealer + 1 + s) % N``; with 4 players the
-dealer sits each deal out; with 5 the dealer and the next to deal, on his left, sit out
-(B:474) and seat ``s`` sits at place ``(dealer + 2 + s) % N`` (:func:`seat_places`); with
-2 (Gusarik) the dealer alternates, seats 0 and 1 are
-the players and seat 2 is the open dummy, which has no place and whose tricks belong to
-the defending player. Every deal is played by the built-in players, scored by the
-compiled scoring (:func:`~prefstats.game.scoring.state_totals`), helped past a closed pool
-(:func:`~prefstats.game.scoring.apply_help`) and added to the sheet. The raspasy
-progression and the higher minimum bid after a raspasy (``raspasy_exit``) carry from
-deal to deal; a played game or misère resets both. With ``dealer_stays`` > 1 the dealer
-deals again after a raspasy, at most that many deals running (B:221). The pulka ends by
-the variant's ``pulka_end`` rule.
-
-**The preference** (option ``preference``, B:189-199). A declarer who holds A K Q of
-all four suits once he has the talon in his hand ends the pulka there: "the game stops
-and is considered finished". The deal stops at his discard, not played out (its state
-stays in the ``DISCARD`` phase, kind undecided: its deal row scores nothing), and the
-sheet gets the settlement of :func:`~prefstats.game.scoring.preference_totals`, the one
-the score sheet's ``record_preference`` writes: his mountain written off, every pool
-filled to the target, ``pool_value`` whists a point on each player he fills. A
-declarer without the talon (a contract without it) never holds the twelve cards.
-
-**Bombs** (Classic, RULES.md §10.1). Each place keeps its unused bombs, oldest first
-(at most :data:`MAX_BOMBS`; more raise an error rather than being lost). Before every
-deal each seat's ``bombs`` field of the engine state is the multiplier of its place's
-oldest bomb (1 with none); the engine makes the game's ``multiplier`` of it (x 2 for a
-dark bid), and the game or misère is scored at that multiplier.
-
-- ``bomb_level = "round"`` (B:398-406): the pulka opens with ``bomb_rounds`` whole
-  circles of deals in which every bidder passes blind before looking (the calls are
-  made for them, right after the deal; :func:`opening_deals` gives the dealers): the
-  deals of the first level are bomb raspasy of a single bomb (x2), then double (x4),
-  triple (x8) ...; each earns every place a bomb of its level, those sitting out
-  included (B:406: 4 players, 3 circles, 12 bombs each). A later raspasy
-  with blind passers is a single bomb's: each blind passer earns a bomb of 2. A bomb
-  raspasy is scored at its multiplier a trick (2, 4, 8) and is no step of the raspasy
-  progression: the step and the lowest bid after it are those before it. The opening is
-  played in full: the pulka cannot end inside it (B:400: the game's end is named after
-  it).
-- ``bomb_level = "tree"`` (B:263-267): the same mechanism with every bomb a "tree", x2:
-  the pulka opens with ``bomb_rounds`` (one or two) full circles of obligatory raspasy,
-  each deal a tree for every place ("each of them brings every participant a tree: his
-  next game is scored double", B:265), scored as a single bomb's raspasy (2 a trick) and
-  no step of the progression; a later blind pass earns a tree as above (B:265, B:267).
-- ``bomb_level = "passers"``: a raspasy in which ``k`` > 0 players passed blind earns
-  each blind passer a bomb of ``2^k``; ``bomb_rounds`` deals open the pulka, every
-  bidder passing blind (8 with 3 or 4 players, where the dealer earns none; 4 in
-  Gusarik), scored as any raspasy (they count in the progression).
-- A made game spends the declarer's oldest bomb: a trick game that is not played (the
-  declarer is credited) or in which the declarer takes at least his level, a misère
-  without a trick. A failed game keeps it (its entries were still multiplied).
-- Blind passes must be legal: the variant refuses ``bomb_rounds`` without
-  ``blind_pass``.
-
-Deal ``k`` of pulka ``j`` is deal ``j · STRIDE + k`` of the seed's *pulka stream*: the
-deal stream of :func:`~prefstats.game.deal.deal` keyed by ``SeedSequence(seed,
-spawn_key=(PULKA_STREAM,))`` instead of ``SeedSequence(seed)`` (:func:`pulka_keys`).
-So a pulka is the same whatever chunk or worker plays it, and the pulkas of a seed
-share no deals with the deal dataset of the same seed (``make run`` makes both).
+The players sit at fixed places ``0 .. N-1`` and the deal rotates clockwise
+(:func:`seat_places`); each deal is played by the built-in players, scored, helped past
+a closed pool and added to the sheet, and the raspasy progression carries from deal to
+deal. Classic's bombs and the preference end or multiply deals as RULES.md says; the
+docs page "Whole pulkas" tells how. Deal ``k`` of pulka ``j`` is deal ``j · STRIDE + k``
+of the seed's pulka stream (:func:`pulka_keys`), so a pulka is the same whatever chunk
+or worker plays it.
 
 >>> from prefstats.game.variants import get_variant
 >>> r = play_pulkas(get_variant("sochi"), [0, 1], seed=3, pool_target=5)

@@ -422,21 +422,12 @@ def rollout(variant: Variant, deals: Deals, *, seat: int, decision: str, options
             seed: int = 0, policy: str = "heuristic", params: np.ndarray | None = None,
             workers: int = 1, offsets: np.ndarray | None = None,
             misere_catchers: str = "hidden") -> pl.DataFrame:
-    """Play each of ``deals`` once per option with ``seat``'s ``decision`` forced to it
-    and every other decision by ``policy`` (see the module text); one row per (deal,
-    option): ``deal`` (row in ``deals``), ``option`` (as given, as text), ``legal``,
-    ``value`` (the deal's value in whists to ``seat``, as the reports use it; null where
-    not legal), ``kind`` (``game``, ``misere``, ``raspasy``), ``reached`` (the
-    decision came, whether or not the option was legal there) and ``contract`` (the
-    contract code played, null on a raspasy or where not legal). The players' random
-    choices are keyed by ``seed`` as :func:`~prefstats.sim.simulate.simulate` keys them, so
-    unforced branches play as the dataset of that seed. ``workers`` threads share the
-    deals (the compiled driver releases the GIL; each thread has its own solver table);
-    the rows are the same for any ``workers``. ``offsets`` of the players' calls default
-    to the variant's shipped fit (a fit passes its candidates). ``misere_catchers``:
-    ``"hidden"`` (the default) has the misère catchers play against every discard they
-    cannot see, ``"double_dummy"`` as if they saw it, an upper bound on the catch rate
-    (:mod:`prefstats.players.misere`).
+    """Play each of ``deals`` once per option of ``seat``'s ``decision``, forced to it.
+
+    Every other decision is played by ``policy`` (see the module text). The players'
+    random choices are keyed by ``seed`` as :func:`~prefstats.sim.simulate.simulate` keys
+    them, so unforced branches play as the dataset of that seed; the rows are the same for
+    any ``workers``.
 
     >>> from prefstats.game.deal import deal
     >>> from prefstats.game.variants import get_variant
@@ -444,6 +435,29 @@ def rollout(variant: Variant, deals: Deals, *, seat: int, decision: str, options
     ...                 options=["pass", "bid"])
     >>> frame.select("deal", "option").rows()
     [(0, 'pass'), (0, 'bid'), (1, 'pass'), (1, 'bid')]
+
+    :param variant: the rules.
+    :param deals: the deals (a :class:`~prefstats.game.deal.Deals`).
+    :param seat: the seat whose decision is forced.
+    :param decision: ``first_call``, ``whist``, ``max_bid`` or ``contract`` (the module
+        text lists each one's options).
+    :param options: the options to force, one branch each.
+    :param seed: keys the players' random choices.
+    :param policy: the built-in players of every other decision.
+    :param params: their parameters (default: the policy's).
+    :param workers: threads sharing the deals (the compiled driver releases the GIL; each
+        thread has its own solver table).
+    :param offsets: the offsets of the players' calls (default: the variant's shipped fit;
+        a fit passes its candidates).
+    :param misere_catchers: ``"hidden"`` (the default): the misère catchers play against
+        every discard they cannot see; ``"double_dummy"``: as if they saw it, an upper bound
+        on the catch rate (:mod:`prefstats.players.misere`).
+    :returns: one row per (deal, option): ``deal`` (row in ``deals``), ``option`` (as
+        text), ``legal``, ``value`` (the deal's value in whists to ``seat``; null where not
+        legal), ``kind`` (``game``, ``misere``, ``raspasy``), ``reached`` (the decision
+        came, whether or not the option was legal there) and ``contract`` (the contract
+        code played; null on a raspasy or where not legal).
+    :raises OptionError: for an unknown decision or option, a bad seat or ``workers``.
     """
     option_codes(variant, decision, options)
     _check_seat(variant, seat)

@@ -2,45 +2,15 @@
 
 Exact minimax for three hands of equal size (1-10 cards): the declarer maximises his
 tricks against two cooperating defenders, or, on misère (no trumps), minimises them.
-Seats 0, 1, 2 play clockwise in that order; ``trump`` is a suit index or ``None``.
+Seats 0, 1, 2 play clockwise in that order; ``trump`` is a suit index or ``None``. How
+the search works (bounds, transposition and endgame tables, memory) is in the docs,
+"Counterfactual advice and the solver".
 
-The search is a numba-compiled alpha-beta reduced to boolean questions ("does the
-declarer take at least t tricks?", zero-window searches) asked around a guess, MTD(f)
-style; each answer comes with the bound it proved (fail-soft: "at least t + 2" when the
-proof showed that much), so the next question skips what is settled, and the table
-keeps the stronger bounds. It uses an explicit stack (recursive numba functions loaded
-from numba's on-disk cache can crash) and, as the bridge and Skat
-solvers do:
-
-- a transposition table at trick boundaries storing bounds on the declarer's remaining
-  tricks, keyed on ranks relative to the cards still in play, so positions that differ
-  only in which small cards are gone share an entry; entries hold the whole position,
-  so they stay valid across deals and the table never needs clearing;
-- one card searched per run of rank-adjacent cards in a hand (no other card in play
-  between them);
-- cut-offs from bounds at trick boundaries: quick tricks (top cards the leader can
-  cash), sure trumps (all of a player's trumps but those that can each meet a higher
-  trump of the other side), the top side cards of a declarer not on lead who holds a
-  sure trump (one holding trumps may not discard), the quick tricks of the only player
-  left with trumps wherever the lead is, and for misère a declarer who can duck
-  everything, must win the coming tricks (how many in a row), can escape the next one,
-  can exit safely, or keeps low cards under a defender's long suit (tricks he surely
-  loses);
-- a table of endgames, built once for each version of the source and kept with the
-  compiled functions, holds the exact value of every misère position of up to five
-  cards a hand and of every trick-contract position of up to four (on relative ranks,
-  the trump suit first and the other suits sorted by length: 85 million entries, two a
-  byte: 42 MB); the search looks such positions up, solves a position one trick
-  larger (six cards a hand in misère, five in trick contracts) by the minimax of one
-  trick over the table, and one two tricks larger by the minimax of one trick over
-  those, in loops rather than on the search's stack;
-- move ordering by card-play heuristics, the table's best lead first, then the lead
-  that last cut the search off at the same depth with the same leader ("killer"); for
-  trick contracts the first guess is a playout along that ordering.
-
-Memory: one table of ``TT_SIZE`` entries of 16 bytes (256 KiB) per solver thread, plus
-a search stack of a few kilobytes; and the endgame table (42 MB), one read-only copy a
-process that its threads share.
+The checked functions here validate every argument and raise a ``PrefstatsError``
+naming it; the compiled layer, which trusts its inputs, is in private modules. The
+kernels numba code calls (``solve_kernel``, ``solve_position``, ``card_values_kernel``,
+``card_values_batch_kernel``, ``best_card_kernel``, ``best_card_among``,
+``most_reaching_cards``) are re-exported here.
 
 >>> from prefstats.game.cards import parse_cards as p
 >>> solve([p("♠AK"), p("♠QJ"), p("♠87")], trump=None, leader=0, declarer=0)
@@ -49,17 +19,6 @@ process that its threads share.
 0
 >>> solve([p("♠A7"), p("♠KQ"), p("♥87")], trump=None, leader=0, declarer=0, misere=True)
 1
-
-Layout: this package's ``__init__`` holds the checked Python functions (they validate
-every argument and raise a ``PrefstatsError`` naming it); the compiled layer, which trusts
-its inputs, lives in private modules -- ``_table`` (transposition table), ``_bounds``
-(static bounds), ``_order`` (move ordering and playout), ``_endgame`` (the last
-tricks by plain minimax, the endgame table), ``_search`` (the search and the
-compiled solves), ``_batch`` (many deals over threads), ``_intrinsics`` (array views
-without reference counts). The bit helpers (``popcount``, ``pext``, ...) come from
-:mod:`prefstats.game.cards`. The kernels callers in numba code use (``solve_kernel``,
-``solve_position``, ``card_values_kernel``, ``card_values_batch_kernel``,
-``best_card_kernel``, ``best_card_among``, ``most_reaching_cards``) are re-exported here.
 """
 
 from __future__ import annotations
@@ -210,11 +169,20 @@ def _one_row(hands: Sequence[int]) -> np.ndarray:
 
 def solve(hands: Sequence[int], *, trump: int | None, leader: int, declarer: int,
           misere: bool = False) -> int:
-    """Tricks the declarer takes under perfect play by all (see the module docstring).
+    """Count the tricks the declarer takes under perfect play by all (see the module text).
 
     >>> from prefstats.game.cards import parse_cards as p
     >>> solve([p("♠A ♥7"), p("♠K ♥8"), p("♠7 ♥A")], trump=None, leader=0, declarer=0)
     1
+
+    :param hands: the three seats' cards (masks).
+    :param trump: the trump suit, or None for no trump.
+    :param leader: the seat on lead.
+    :param declarer: the declarer's seat.
+    :param misere: the contract is a misère (the declarer takes as few tricks as he can).
+    :returns: the declarer's tricks.
+    :raises PrefstatsError: naming what is wrong with the position (a ``CardError`` for the
+        cards).
     """
     arr, lead, decl, tr, mis = _prepare(_one_row(hands), trump, leader, declarer, misere)
     h = arr[0].astype(np.int64)
@@ -314,16 +282,24 @@ def card_values_batch(hands: npt.ArrayLike, *, trump: int | None, leader: int, d
 
 def card_values(hands: Sequence[int], *, trump: int | None, leader: int, declarer: int,
                 trick: Sequence[int] = (), misere: bool = False) -> dict[int, int]:
-    """Declarer's tricks from the current trick on after each card the seat to move may
-    play, ``{card index: tricks}``, in a position inside a trick too: ``hands`` are the
-    cards the three seats still hold, ``trick`` the cards on the table, led by
-    ``leader`` (see :func:`card_values_batch`). The declarer's side plays the card of
-    the highest value (on misère the lowest), the defence the other extreme.
+    """Give the declarer's tricks after each card the seat to move may play.
+
+    The position may be inside a trick (see :func:`card_values_batch`). The declarer's side
+    plays the card of the highest value (on misère the lowest), the defence the other
+    extreme.
 
     >>> from prefstats.game.cards import card_name, parse_cards as p
     >>> v = card_values([p("♠AK"), p("♠Q ♥A"), p("♠8 ♥7")], trump=None, leader=0, declarer=0)
     >>> {card_name(c): t for c, t in v.items()}
     {'K♠': 2, 'A♠': 2}
+
+    :param hands: the cards the three seats still hold (masks).
+    :param trump: the trump suit, or None for no trump.
+    :param leader: the seat that led the current trick.
+    :param declarer: the declarer's seat.
+    :param trick: the cards on the table, in the order played.
+    :param misere: the contract is a misère (the declarer takes as few tricks as he can).
+    :returns: ``{card index: tricks}``, the declarer's tricks from the current trick on.
     """
     out = card_values_batch(_one_row(hands), trump=trump, leader=leader, declarer=declarer,
                             trick=trick, misere=misere)[0]

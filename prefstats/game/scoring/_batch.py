@@ -39,16 +39,12 @@ def score_batch(
     multiplier: ArrayLike = 1,
     talon: ArrayLike = 0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Pool ``(n, N)``, mountain ``(n, N)`` and whists ``(n, N, N)`` in half points of
-    ``n`` deals, each scored by the compiled ``_kernels.deal_totals`` (see it for the
-    arguments) once the ranges below are checked.
+    """Score ``n`` deals with the compiled ``_kernels.deal_totals`` once their ranges are checked.
 
-    ``tricks`` is ``(n, N)``; every other argument is a length-``n`` array or one value
-    for all deals; with 4 players every deal names its ``dealer``. Only the ranges of
-    seats, codes and counts are checked (out-of-range values would write outside the
-    arrays), that ``multiplier`` is at least 1 and that each ``talon`` is 0 or two cards;
-    the rules are trusted, as the engine produces them. The three results are views of
-    one array.
+    Only the ranges of seats, codes and counts are checked (out-of-range values would write
+    outside the arrays), that ``multiplier`` is at least 1 and that each ``talon`` is 0 or
+    two cards; the rules are trusted, as the engine produces them. Every argument but
+    ``variant`` and ``tricks`` is a length-``n`` array or one value for all deals.
 
     >>> from prefstats.game.codes import W_WHIST
     >>> from prefstats.game.variants import get_variant
@@ -56,6 +52,22 @@ def score_batch(
     ...     [[4, 4, 2], [0, 4, 6]], W_WHIST, W_WHIST, step=[0, 1])
     >>> (pool // 2).tolist(), (mountain // 2).tolist(), (whists[0, :, 0] // 2).tolist()
     ([[0, 0, 0], [2, 0, 0]], [[4, 0, 0], [0, 8, 12]], [0, 12, 8])
+
+    :param variant: the rules.
+    :param kind: the kind of each deal (game, misère, raspasy).
+    :param declarer: the declarer's seat.
+    :param contract: the contract's code.
+    :param tricks: each seat's tricks, ``(n, N)``.
+    :param first: the first defender's whist call.
+    :param second: the second defender's whist call.
+    :param dealer: the dealer's seat; with 4 players every deal names it.
+    :param step: the raspasy progression's step.
+    :param defender: the defending player where the variant has a dummy.
+    :param multiplier: the deal's multiplier (a Classic bomb, a dark game).
+    :param talon: the talon's cards where the rules score them.
+    :returns: pool ``(n, N)``, mountain ``(n, N)`` and whists ``(n, N, N)`` in half
+        points, three views of one array.
+    :raises RecordError: naming the argument of a value out of its range or of a wrong shape.
     """
     n_players = variant.players
     tricks = np.asarray(tricks, dtype=np.int64)

@@ -86,7 +86,7 @@ def sheet_from_records(data: Mapping) -> ScoreSheet:
 
 
 def load_pulka(path: str | Path) -> ScoreSheet:
-    """:func:`sheet_from_records` of a JSON (``.json``) or TOML file.
+    """Read a pulka's score sheet from a JSON (``.json``) or TOML file of its deals.
 
     >>> import pathlib, tempfile
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "pulka.toml"
@@ -96,6 +96,10 @@ def load_pulka(path: str | Path) -> ScoreSheet:
     ... tricks = [0, 4, 6]''', "utf-8")
     >>> load_pulka(path).pool.tolist()
     [1.0, 0.0, 0.0]
+
+    :param path: the file: a variant and its deals, as :func:`sheet_from_records` takes them.
+    :returns: the score sheet after every deal.
+    :raises RecordError: naming the deal and field of a record that cannot be scored.
     """
     path = Path(path)
     text = path.read_text("utf-8")

@@ -46,7 +46,7 @@ def _scaled_scores(pool, mountain, whists, pool_value, mountain_value) -> np.nda
 
 def settle(pool: ArrayLike, mountain: ArrayLike, whists: ArrayLike, *, pool_value: float = 10,
            mountain_value: float = 10) -> np.ndarray:
-    """Scores of a sheet (RULES.md §8); ``whists[i][j]`` is what ``i`` wrote on ``j``.
+    """Settle a score sheet (RULES.md §8): each player's score in whists.
 
     ``score_i = P·(p_i − mean p) − M·(m_i − mean m) + Σ_j (W[i][j] − W[j][i])``; the
     scores sum to zero. Works on batches too (leading axes). Only the final division by
@@ -54,6 +54,13 @@ def settle(pool: ArrayLike, mountain: ArrayLike, whists: ArrayLike, *, pool_valu
 
     >>> settle([4, 0, 0], [0, 0, 0], np.zeros((3, 3)), pool_value=20).round(3).tolist()
     [53.333, -26.667, -26.667]
+
+    :param pool: each player's pool.
+    :param mountain: each player's mountain.
+    :param whists: ``whists[i][j]`` is what ``i`` wrote on ``j``.
+    :param pool_value: whists a point of pool is worth (``P``).
+    :param mountain_value: whists a point of mountain is worth (``M``).
+    :returns: the scores.
     """
     pool = np.asarray(pool, dtype=np.float64)
     scaled = _scaled_scores(
