@@ -112,7 +112,11 @@ def proportion_row(section: str, source: str, claim: str, book: float, hits: int
 def mean_row(section: str, source: str, claim: str, book: float, mean: float, se: float,
              n: int, *, defence: str, seed: int, tol: float, why: str, unit: str,
              **extra) -> Row:
-    """A row of a simulated mean with its normal 95% CI."""
+    """A row of a simulated mean with its normal 95% CI (not comparable without one)."""
+    if not np.isfinite(se):
+        return Row(section, source, claim, book, mean, None, None, n, "not comparable",
+                   "too few cases for an interval", "simulated", defence, seed, tol, unit,
+                   extra)
     low, high = mean - Z95 * se, mean + Z95 * se
     verdict = judge(book, low, high, tol)
     return Row(section, source, claim, book, mean, low, high, n, verdict,

@@ -85,15 +85,16 @@ def one_hole_hands(wanted: tuple[int, ...], count: int, *, seed: int,
 
 
 def misere_by_outs(variant, hands: list[int], *, catchers: str, seed: int,
-                   workers: int = 1) -> dict:
-    """Each of ``hands`` at the first hand against every talon once (the rest dealt at
-    random), the first call forced to misère: ``made``, ``n`` (misères played; a nine
+                   workers: int = 1, talons: int = 231) -> dict:
+    """Each of ``hands`` at the first hand against ``talons`` talons (231: every talon
+    once; fewer: the first of a block's random order), the rest dealt at random, the
+    first call forced to misère: ``made``, ``n`` (misères played; a nine
     overcalling one is left out), the value in whists to the declarer (``mean``, ``se``)
     and, of the misères whose talon could not make the hand clean (:func:`fixable`),
     how many (``unfixed``) and how many of those were caught (``unfixed_caught``)."""
     values, unfixed = [], []
     for i, hand in enumerate(hands):
-        deals = hand_deals(hand, 0, 1, seed=seed + i)
+        deals = hand_deals(hand, 0, 1, seed=seed + i)[:talons]
         frame = rollout(variant, deals, seat=0, decision="first_call", options=["misere"],
                         seed=seed, workers=workers, misere_catchers=catchers)
         played = (frame["kind"] == "misere").to_numpy()

@@ -42,7 +42,7 @@ DEFENCE = {"hidden": "default players (catchers cannot see the discard)",
 LESNOI = "Lesnoi, Russian Preferans, App. 2 (Litvin)"
 FOLK = "misère folklore (litfond.net 73873; review-pref.ru)"
 #: Outs of the one-hole misères played (Table 6 and the curve beside it).
-OUTS_PLAYED = (2, 4, 6, 8, 9, 10, 11, 12, 13)
+OUTS_PLAYED = (2, 4, 6, 8, 11, 13)
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,8 @@ class Sizes:
     """How much each simulated section plays."""
 
     check_deals: int  # deals checking the exact split and talon figures
-    hands_per_outs: int  # one-hole hands per number of outs, each against all talons
+    hands_per_outs: int  # one-hole hands per number of outs
+    talons: int  # talons each of them meets (231: every talon once)
     hole_deals: int  # misères per folklore hole and catchers' model
     pulkas: int
 
@@ -59,7 +60,7 @@ class Sizes:
         """The committed report's sizes times ``scale`` (at least one of each)."""
         def size(n):
             return max(1, round(n * scale))
-        return cls(size(200_000), size(16), size(2500), size(1000))
+        return cls(size(200_000), size(10), min(231, size(231)), size(1500), size(600))
 
 
 def table4(sizes: Sizes, seed: int) -> list[Row]:
@@ -124,7 +125,8 @@ def table6(variant, sizes: Sizes, seed: int, workers: int,
         for k in OUTS_PLAYED:
             log(f"one-hole misères with {k} outs, {catchers} catchers")
             results[k] = play.misere_by_outs(variant, hands[k], catchers=catchers,
-                                             seed=seed + 3, workers=workers)
+                                             seed=seed + 3, workers=workers,
+                                             talons=sizes.talons)
         curve[catchers] = results
         for k, (printed, ev) in book.items():
             r = results.get(k)
