@@ -20,6 +20,7 @@ from prefstats.analysis.books import (
     FOLK_TOL,
     RULES_TOL,
     SIM_TOL,
+    Z95,
     Row,
     exact_row,
     mean_row,
@@ -348,15 +349,19 @@ def anecdotes(variant, sizes: Sizes, seed: int) -> list[Row]:
     """Skuratov's anecdotes, with a number attached from whole pulkas to 20."""
     got = play.pulka_figures(variant, sizes.pulkas, seed=seed + 40)
     r = got["raspasy"].astype(float)
-    se = float(r.std(ddof=1) / np.sqrt(len(r))) if len(r) > 1 else float("nan")
-    low, high = r.mean() - 1.96 * se, r.mean() + 1.96 * se
-    verdict = "confirmed" if low > 10 else "refuted" if high < 10 else "not comparable"
     share = float((r > 10).mean())
+    why = (f"a pulka to 20 of the default players has {r.mean():.1f} raspasy on average; "
+           f"{share:.0%} of pulkas have more than ten")
+    if len(r) > 1:
+        se = float(r.std(ddof=1) / np.sqrt(len(r)))
+        low, high = float(r.mean() - Z95 * se), float(r.mean() + Z95 * se)
+        verdict = "confirmed" if low > 10 else "refuted" if high < 10 else "not comparable"
+    else:
+        low = high = None
+        verdict, why = "not comparable", "too few pulkas for an interval"
     rows = [Row("Anecdotes", "Skuratov", "all-pass (raspasy) more than ten times a pulka",
                 10.0, float(r.mean()), low, high, len(r), verdict,
-                "" if verdict == "confirmed" else
-                f"a pulka to 20 of the default players has {r.mean():.1f} raspasy on "
-                f"average; {share:.0%} of pulkas have more than ten",
+                "" if verdict == "confirmed" else why,
                 "simulated", DEFENCE["hidden"], seed + 40, None, "raspasy a pulka",
                 {"share_over_ten": share})]
     rows.append(proportion_row(
