@@ -67,6 +67,8 @@ def _num(value, unit: str) -> str:
         return "–"
     if unit == "probability":
         return f"{value:.4f}" if abs(value) < 0.01 else f"{value:.3f}"
+    if unit in ("outs", "tricks"):
+        return f"{value:.0f}"
     return f"{value:.4g}" if unit in ("1e-9", "million deals") else f"{value:.1f}"
 
 
@@ -195,10 +197,10 @@ def page(records: list[dict], meta: dict) -> str:
              f"{t['refuted']} refuted, {t['not comparable']} not comparable. Read the "
              "<a href='article.md'>article</a>; the records are in "
              "<a href='books.json'>books.json</a>.</p>",
-             f"<figure><img src='{CHART}' alt='One-hole misères made by outs: the book's "
-             "line (the talon's chance of an out) lies well below what the project's "
-             "declarers make against both catchers' models'><figcaption>One-hole misères "
-             "made, by outs, with 95% intervals.</figcaption></figure>"]
+             f"<figure><img src='{CHART}' alt='One-hole misères made, by outs: the book's "
+             "line (the talon's chance of an out) beside what the project's declarers make "
+             "against both catchers' models, with 95% intervals'><figcaption>One-hole "
+             "misères made, by outs, with 95% intervals.</figcaption></figure>"]
     for name, rows in sections(records).items():
         parts.append(f"<h2>{e(name)}</h2><p>{e(INTROS.get(name, ''))}</p><div class='t'>"
                      "<table><tr><th>claim</th><th>source</th><th>defence</th><th>book</th>"
