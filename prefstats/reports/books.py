@@ -66,7 +66,7 @@ def _num(value, unit: str) -> str:
     if value is None:
         return "–"
     if unit == "probability":
-        return f"{value:.4f}" if abs(value) < 0.01 else f"{value:.3f}"
+        return f"{value:.4f}"
     if unit in ("outs", "tricks"):
         return f"{value:.0f}"
     return f"{value:.4g}" if unit in ("1e-9", "million deals") else f"{value:.1f}"
