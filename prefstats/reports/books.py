@@ -72,6 +72,11 @@ def _num(value, unit: str) -> str:
     return f"{value:.4g}" if unit in ("1e-9", "million deals") else f"{value:.1f}"
 
 
+def _book(value) -> str:
+    """The book's figure as the book prints it (no added zeros)."""
+    return "–" if value is None else f"{value:g}"
+
+
 def _ci(row: dict) -> str:
     if row["method"] != "simulated" or row["ci_low"] is None or row["n"] is None:
         return "exact" if row["method"] == "exact" else row["method"]
@@ -133,6 +138,26 @@ def unfixed_caught(records: list[dict], defence: str) -> float | None:
     return sum(shares) / len(shares) if shares else None
 
 
+def findings(records: list[dict]) -> list[str]:
+    """One Markdown bullet a section: how many of its figures hold, and the first that
+    does not, with both figures and the reason."""
+    out = []
+    for name, rows in sections(records).items():
+        held = sum(r["verdict"] == "confirmed" for r in rows)
+        line = f"- **{name}**: {held} of {len(rows)} confirmed."
+        other = next((r for r in rows if r["verdict"] == "refuted"),
+                     next((r for r in rows if r["verdict"] != "confirmed"), None))
+        if other is not None:
+            ci = _ci(other)
+            within = f" (95% CI {ci})" if other["method"] == "simulated" else ""
+            line += (f" {other['claim'][0].upper()}{other['claim'][1:]} "
+                     f"({other['defence']}): the book says {_book(other['book'])}, "
+                     f"the project {_num(other['project'], other['unit'])}{within}; "
+                     f"{other['reason']}.")
+        out.append(line)
+    return out
+
+
 def article(records: list[dict], meta: dict) -> str:
     """The article in Markdown."""
     t = tally(records)
@@ -158,7 +183,16 @@ def article(records: list[dict], meta: dict) -> str:
         "the default players (misère catchers who cannot see the discard) and for double "
         "dummy catchers (who see it: an upper bound on catching).",
         "",
-        f"![{CHART}]({CHART})",
+        "## What the checks found",
+        "",
+        *findings(records),
+        "",
+        f"![One-hole misères made, by outs: the book's reading against the project's]"
+        f"({CHART})",
+        "",
+        "*Figure 1. One-hole misères made, by outs (an out: a card that, in the talon, "
+        "fixes the hole with one discard), with 95% intervals; the dashed line is the "
+        "book's reading, the talon's chance of an out.*",
         "",
     ]
     for name, rows in sections(records).items():
@@ -166,7 +200,7 @@ def article(records: list[dict], meta: dict) -> str:
                   "| claim | source | defence | book | project | 95% CI | n | verdict | why |",
                   "|---|---|---|---|---|---|---|---|---|"]
         for r in rows:
-            cells = [r["claim"], r["source"], r["defence"], _num(r["book"], r["unit"]),
+            cells = [r["claim"], r["source"], r["defence"], _book(r["book"]),
                      _num(r["project"], r["unit"]), _ci(r),
                      "" if r["n"] is None else f"{r['n']:,}", r["verdict"], r["reason"]]
             lines.append("| " + " | ".join(str(c).replace("|", "/") for c in cells) + " |")
@@ -208,7 +242,7 @@ def page(records: list[dict], meta: dict) -> str:
                      "<th>why</th></tr>")
         for r in rows:
             colour = VERDICT_COLOURS[r["verdict"]]
-            cells = [r["claim"], r["source"], r["defence"], _num(r["book"], r["unit"]),
+            cells = [r["claim"], r["source"], r["defence"], _book(r["book"]),
                      _num(r["project"], r["unit"]), _ci(r),
                      "" if r["n"] is None else f"{r['n']:,}"]
             parts.append("<tr>" + "".join(f"<td>{e(str(c))}</td>" for c in cells)
