@@ -124,7 +124,7 @@ def misere_chart(curve: dict, path: Path) -> None:
         ax.set_xlabel("outs (cards that, in the talon, fix the hole)")
         ax.set_ylabel("misères made")
         ax.set_ylim(0, 1)
-        ax.set_title("One-hole misères made, by outs: the book's reading and the project's",
+        ax.set_title("One-hole misères made, by outs: the book against the play",
                      loc="left")
         ax.legend(frameon=False, loc="lower right")
         fig.savefig(path, pil_kwargs={"optimize": True}, dpi=110)
