@@ -326,9 +326,10 @@ def json_section(path: Path) -> str:
 
 
 def shown_as_guide(path: Path) -> bool:
-    """A guide's records and times, summed up in the guides' table rather than listed."""
-    return path.name == "guide.json" or (path.parent.name == "bench"
-                                         and path.name.startswith("guide-"))
+    """A guide's records and times, summed up in the guides' table rather than listed;
+    the books' records, which their own article shows."""
+    return path.name in ("guide.json", "books.json") or (
+        path.parent.name == "bench" and path.name.startswith("guide-"))
 
 
 def cold_start_section(path: Path) -> str:
