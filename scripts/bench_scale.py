@@ -93,7 +93,8 @@ def measure_run(deals: int, out: Path) -> dict:
 def measure_report(data: Path, out: Path) -> dict:
     """``prefstats report data --out out``: seconds and peak RSS (``/usr/bin/time -v``;
     without it, the largest child this process has waited for)."""
-    from prefstats.sim.storage import manifest_of, progress
+    from prefstats.sim._manifest import progress
+    from prefstats.sim.storage import manifest_of
 
     args = [sys.executable, "-m", "prefstats", "report", str(data), "--out", str(out)]
     started = time.perf_counter()

@@ -50,7 +50,7 @@ from prefstats.game.codes import GAME, W_WHIST
 from prefstats.game.contracts import parse_contract
 from prefstats.game.scoring import deal_values, score_batch
 from prefstats.game.variants import get_variant
-from prefstats.sim.simulate import usable_cores
+from prefstats.sim._workers import usable_cores
 
 PLAYERS = ("pimc", "heuristic", "random")
 BANDS = ("strong", "average", "beginner")

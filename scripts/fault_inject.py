@@ -49,8 +49,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from prefstats.game.variants import get_variant
+from prefstats.sim._lock import LOCK
 from prefstats.sim.simulate import simulate
-from prefstats.sim.storage import LOCK, DatasetError, load
+from prefstats.sim.storage import DatasetError, load
 
 HANDS, CHUNK, DATA_SEED = 4000, 500, 11
 ARGS = {"hands": HANDS, "seed": DATA_SEED, "chunk_size": CHUNK, "workers": 1,

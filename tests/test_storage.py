@@ -16,20 +16,17 @@ import pytest
 
 from prefstats.game.deal import deal, seed_keys
 from prefstats.game.variants import get_variant
-from prefstats.sim import simulate as sim
+from prefstats.sim import _workers as sim
+from prefstats.sim._lock import LOCK, dataset_lock
+from prefstats.sim._manifest import signature
+from prefstats.sim._rows import deals_table
+from prefstats.sim._schema import SCHEMA_VERSION
+from prefstats.sim._spec import RunSpec
+from prefstats.sim._workers import run_chunk
 from prefstats.sim.play import play_batch
 from prefstats.sim.pulka import STRIDE, play_pulkas, pulka_keys
-from prefstats.sim.simulate import RunSpec, deals_table, run_chunk, simulate, simulate_pulkas
-from prefstats.sim.storage import (
-    LOCK,
-    SCHEMA_VERSION,
-    DatasetError,
-    dataset_lock,
-    describe,
-    load,
-    manifest_of,
-    signature,
-)
+from prefstats.sim.simulate import simulate, simulate_pulkas
+from prefstats.sim.storage import DatasetError, describe, load, manifest_of
 
 SOCHI = get_variant("sochi")
 ARGS = {"hands": 3000, "seed": 5, "chunk_size": 1000, "workers": 1, "progress": False}
@@ -299,7 +296,7 @@ def test_the_signature_leaves_out_only_the_size():
 
 def test_pulka_deal_ids_do_not_wrap_past_2_to_the_32():
     spec = RunSpec(SOCHI, STRIDE + 1, 1, chunk_size=STRIDE, kind="pulka-deals", pool_target=2)
-    _, data, _, units = run_chunk(spec, 1, "sig")  # pulka 65,536 only
+    _, data, _, units = run_chunk(spec, 1)  # pulka 65,536 only
     table = pl.read_parquet(io.BytesIO(data))
     assert units == 1 and table["pulka_id"].unique().to_list() == [STRIDE]
     assert table["deal_id"].dtype == pl.UInt64
@@ -403,7 +400,7 @@ def test_an_old_schema_dataset_is_refused_naming_its_version_and_the_command(cop
 
 
 def test_the_remake_command_names_the_run_of_any_dataset_kind(tmp_path):
-    from prefstats.sim.storage import remake_command
+    from prefstats.sim._manifest import remake_command
 
     four = get_variant("classic", players=4)
     simulate_pulkas(four, pulkas=2, pool_target=2, seed=3, out=tmp_path / "p", chunk_size=1,
@@ -428,10 +425,10 @@ def test_each_chunk_is_listed_by_its_own_entry_until_the_run_ends(reference, tmp
     folder = tmp_path / "d"
     real = sim.run_chunk
 
-    def dies_at_chunk_2(spec, index, run):
+    def dies_at_chunk_2(spec, index):
         if index == 2:
             raise RuntimeError("worker lost")
-        return real(spec, index, run)
+        return real(spec, index)
 
     monkeypatch.setattr(sim, "run_chunk", dies_at_chunk_2)
     with pytest.raises(RuntimeError):

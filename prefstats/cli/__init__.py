@@ -1,4 +1,11 @@
 """The ``prefstats`` command line: ``prefstats --help`` lists the commands."""
 
-from prefstats.cli import analyze, commands, rollout  # each registers its commands
+from prefstats.cli import (  # each registers its commands
+    analyze,
+    commands,
+    datasets,
+    gauges,
+    reporting,
+    rollout,
+)
 from prefstats.cli._app import app, main

@@ -2,6 +2,9 @@
 and -- when no solver settles them -- open deals and misère: compiled functions of an
 observation record that use only what the seat may know.
 
+One concept: the heuristic's card play, every seat's rules reading the same sets of
+cards a seat may hold.
+
 What a seat knows: its own cards, the hands laid open (``obs.visible``), every card
 played, the talon when it was shown, its own discard, the suits each player has shown
 void in (in any trick) and how many cards each still holds. From these,

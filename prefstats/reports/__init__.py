@@ -13,7 +13,7 @@ Each section is a function of a dataset's ``LazyFrame`` (see :func:`prefstats.lo
 :func:`report`, :func:`comparison` and :func:`guide` write them to a folder.
 """
 
-from prefstats.reports.bidding import bidding_table, hand_sums, misere_table, thresholds
+from prefstats.reports.bidding_section import bidding_table, hand_sums, misere_table, thresholds
 from prefstats.reports.compare import paired_differences, variant_metrics
 from prefstats.reports.guide import guide
 from prefstats.reports.raspasy import raspasy_chain, raspasy_costs, raspasy_tricks
