@@ -4,6 +4,7 @@ checked once; the planning reads the manifest once; the workers trust the spec."
 from __future__ import annotations
 
 import pickle
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -16,7 +17,8 @@ from prefstats.game.deal import deal
 from prefstats.game.variants import get_variant
 from prefstats.players.builtin import player_key
 from prefstats.players.params import PARAMETERS, policy_params
-from prefstats.sim import _resume, _spec
+from prefstats.sim import _spec
+from prefstats.sim._manifest import MANIFEST
 from prefstats.sim._rows import deals_table
 from prefstats.sim.play import play_batch
 from prefstats.sim.simulate import simulate
@@ -33,20 +35,20 @@ def load_table(table) -> pl.DataFrame:
 
 @pytest.fixture
 def counted(monkeypatch):
-    """Counts the calls of the spec's check and of the manifest's reading."""
-    calls = {"check_run_spec": 0, "parse_manifest": 0}
+    """Counts the calls of the spec's check and the reads of a ``manifest.json``."""
+    calls = {"check_run_spec": 0, "manifest reads": 0}
+    check, read_bytes = _spec.check_run_spec, Path.read_bytes
 
-    def counting(module, name):
-        real = getattr(module, name)
+    def counted_check(*args):
+        calls["check_run_spec"] += 1
+        return check(*args)
 
-        def wrapper(*args, **kwargs):
-            calls[name] += 1
-            return real(*args, **kwargs)
+    def counted_read(path):
+        calls["manifest reads"] += path.name == MANIFEST
+        return read_bytes(path)
 
-        monkeypatch.setattr(module, name, wrapper)
-
-    counting(_spec, "check_run_spec")
-    counting(_resume, "parse_manifest")
+    monkeypatch.setattr(_spec, "check_run_spec", counted_check)
+    monkeypatch.setattr(Path, "read_bytes", counted_read)
     return calls
 
 
@@ -56,8 +58,8 @@ def test_a_simulate_command_checks_its_spec_once_on_the_way_to_parquet(tmp_path,
             str(out), "--workers", "1", "--quiet", "--param", "aggression=0.7"]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
-    assert counted == {"check_run_spec": 1, "parse_manifest": 1}
-    rows = load(out).collect()
+    assert counted == {"check_run_spec": 1, "manifest reads": 1}
+    rows = load(out).collect()  # (reads the manifest: not counted above)
     assert rows["deal_id"].sort().to_list() == list(range(60))
     players = manifest_of(out)["spec"]["players"]
     assert players["params"]["aggression"] == 0.7 and players["misere_catchers"] == "hidden"
@@ -67,13 +69,16 @@ def test_a_simulate_command_checks_its_spec_once_on_the_way_to_parquet(tmp_path,
                         key=player_key(5))
     assert rows.sort("deal_id").equals(load_table(deals_table(states, d.index, SOCHI)))
     # A rerun of the finished dataset checks and reads once more, and writes nothing.
+    written = (out / MANIFEST).stat().st_mtime_ns
+    counted.update({"check_run_spec": 0, "manifest reads": 0})
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
-    assert counted == {"check_run_spec": 2, "parse_manifest": 2}
+    assert counted == {"check_run_spec": 1, "manifest reads": 1}
+    assert (out / MANIFEST).stat().st_mtime_ns == written
 
 
 def test_a_spec_travels_to_the_workers_without_being_checked_again(counted):
-    spec = _spec.RunSpec(SOCHI, 100, 1, 50, params={"aggression": 0.7})
+    spec = _spec.RunSpec(SOCHI, 100, 1, 50, given_params={"aggression": 0.7})
     assert counted["check_run_spec"] == 1
     copy = pickle.loads(pickle.dumps(spec))  # as a worker process receives it
     resized = spec.with_chunk_size(25)
@@ -92,12 +97,12 @@ def test_a_spec_travels_to_the_workers_without_being_checked_again(counted):
 ])
 def test_bad_player_parameters_are_refused_by_the_spec(params, says):
     with pytest.raises(OptionError, match=says):
-        _spec.RunSpec(SOCHI, 10, 1, params=params)
+        _spec.RunSpec(SOCHI, 10, 1, given_params=params)
 
 
 def test_parameters_of_a_policy_that_has_none_are_refused():
     with pytest.raises(OptionError, match="not 'random'"):
-        _spec.RunSpec(SOCHI, 10, 1, policy="random", params={"aggression": 0.5})
+        _spec.RunSpec(SOCHI, 10, 1, policy="random", given_params={"aggression": 0.5})
 
 
 @pytest.mark.parametrize("catchers", ["hidden", "double_dummy"])

@@ -94,10 +94,11 @@ def written_by_prefstats(path: Path | Remote) -> dict[str, Any] | None:
         return None
 
 
-def check_chunk(folder: Path | Remote, entry: dict[str, Any], run: str, *,
+def check_chunk(folder: Path | Remote, entry: dict[str, Any], run_signature: str, *,
                 checksum: bool) -> str | None:
-    """Why the chunk listed as ``entry`` is not a valid part of run ``run``, or ``None``.
-    ``checksum`` reads the whole file for its SHA-256; else only its size and footer."""
+    """Why the chunk listed as ``entry`` is not a valid part of the run signed
+    ``run_signature``, or ``None``. ``checksum`` reads the whole file for its SHA-256;
+    else only its size and footer."""
     path = location(folder) / entry["file"]
     try:
         size = path.stat().st_size
@@ -111,7 +112,7 @@ def check_chunk(folder: Path | Remote, entry: dict[str, Any], run: str, *,
         meta, rows = chunk_meta(path)
     except DatasetError as exc:
         return str(exc)
-    if meta.get("signature") != run or meta.get("chunk") != entry["index"]:
+    if meta.get("signature") != run_signature or meta.get("chunk") != entry["index"]:
         return f"{entry['file']} belongs to another run"
     if rows != entry["rows"] or meta.get("rows") != rows or meta.get("units") != entry["units"]:
         return f"{entry['file']}: its rows do not match the manifest"

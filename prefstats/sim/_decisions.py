@@ -40,8 +40,8 @@ class DecisionSpec(RunSpec):
     kind: str = "decisions"
     decisions: tuple[str, ...] = DATASET_DECISIONS
 
-    def __post_init__(self) -> None:
-        super().__post_init__()
+    def __post_init__(self, given_params: Params) -> None:
+        super().__post_init__(given_params)
         if self.kind != "decisions":
             raise OptionError(f"a DecisionSpec is of kind 'decisions', got {self.kind!r}")
         if not self.decisions or len(set(self.decisions)) != len(self.decisions):

@@ -125,7 +125,7 @@ def _kept(folder: Path | Remote, manifest: dict[str, Any], spec: RunSpec) -> lis
     return kept
 
 
-def plan(folder: Path | Remote, spec: RunSpec, force: bool) -> Plan:
+def plan_run(folder: Path | Remote, spec: RunSpec, force: bool) -> Plan:
     """What a run of ``spec`` in ``folder`` must do, from one reading of its manifest.
     Nothing is written, except that ``force`` clears the old dataset. Listed chunks that
     are damaged, duplicated or partial are dropped, and their files (which prefstats

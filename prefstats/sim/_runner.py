@@ -4,7 +4,7 @@ backend, list each as it lands and fold the entries into the manifest at the end
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -13,14 +13,14 @@ from prefstats.errors import DatasetError, OptionError
 from prefstats.sim._lock import dataset_lock, read_only_error
 from prefstats.sim._manifest import part_name, write_entry, write_manifest
 from prefstats.sim._remote import Remote, location
-from prefstats.sim._resume import Plan, now, plan
+from prefstats.sim._resume import Plan, now, plan_run
 from prefstats.sim._spec import RunSpec
 from prefstats.sim._workers import dask_chunks, dask_client, local_chunks, usable_cores
 
 BACKENDS = ("local", "dask")
 
 #: Plays a plan's chunks ``todo`` of a spec in a folder, yielding their entries.
-Chunks = Callable[[RunSpec, list[int], Path | Remote], Iterator[dict[str, Any]]]
+Chunks = Callable[[RunSpec, list[int], Path | Remote], Generator[dict[str, Any], None, None]]
 
 
 def run(
@@ -76,7 +76,7 @@ def run_all(out: Path | Remote, specs: list[tuple[RunSpec, str]], *, workers: in
                     raise
                 manifests.append(_read_only(folder, spec, force, exc))
                 continue
-            manifests.append(_make(folder, plan(folder, spec, force), show, chunks))
+            manifests.append(_make(folder, plan_run(folder, spec, force), show, chunks))
         return manifests
 
 
@@ -99,27 +99,27 @@ def _read_only(folder: Path | Remote, spec: RunSpec, force: bool,
     why = f"{folder}: cannot write there ({exc.strerror})"
     if force:
         raise DatasetError(f"{why}; --force needs a writable folder")
-    todo = plan(folder, spec, force=False)
-    if todo.dirty:
+    plan = plan_run(folder, spec, force=False)
+    if plan.dirty:
         raise DatasetError(f"{why}; only a finished dataset can be rerun in a read-only "
                            "folder: choose a writable --out")
-    return todo.manifest
+    return plan.manifest
 
 
-def _make(folder: Path | Remote, todo: Plan, show: bool, chunks: Chunks) -> dict[str, Any]:
-    """Carry out the plan ``todo``: play its chunks with ``chunks``, each written by its
+def _make(folder: Path | Remote, plan: Plan, show: bool, chunks: Chunks) -> dict[str, Any]:
+    """Carry out ``plan``: play its chunks with ``chunks``, each written by its
     worker, and list each as it lands (its entry as its own file); at the end the
     entries are folded into the manifest."""
-    manifest = todo.manifest
-    if not todo.dirty:
+    manifest = plan.manifest
+    if not plan.dirty:
         return manifest
     manifest["finished"] = None
     write_manifest(folder, manifest)  # the kept chunks, before their entries go
-    for p in todo.remove:
+    for p in plan.remove:
         p.unlink(missing_ok=True)
     finished = sum(e["units"] for e in manifest["chunks"])
-    results = chunks(todo.spec, todo.todo, folder)
-    with _Progress(show, todo.spec.size, finished, todo.spec.kind) as bar:
+    results = chunks(plan.spec, plan.todo, folder)
+    with _Progress(show, plan.spec.size, finished, plan.spec.kind) as bar:
         try:
             for entry in results:
                 write_entry(folder, entry)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import InitVar, dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -48,9 +48,10 @@ def default_chunk_size(hands: int) -> int:
 class RunSpec:
     """Everything that defines a dataset's rows: ``size`` deals (``kind="deals"``),
     pulkas played to ``pool_target`` (``kind="pulkas"``, a row a pulka) or the deals of
-    those pulkas (``kind="pulka-deals"``, a row a deal). ``params``: see :data:`Params`;
-    the spec holds the policy's whole array. ``chunk_size`` ``None``: the
-    dataset's own when it resumes one, else :func:`default_chunk_size`.
+    those pulkas (``kind="pulka-deals"``, a row a deal). ``given_params``: the players'
+    parameters as given (:data:`Params`); the spec holds the policy's whole array as
+    ``params``. ``chunk_size`` ``None``: the dataset's own when it resumes one, else
+    :func:`default_chunk_size`.
     ``misere_catchers``: the model of the misère catchers
     (:func:`~prefstats.sim.play.play_batch`), recorded with the players in the manifest.
     Made once, by :func:`check_run_spec`; nothing downstream checks it again."""
@@ -60,17 +61,26 @@ class RunSpec:
     seed: int
     chunk_size: int | None = 100_000
     policy: str = "heuristic"
-    params: Params = None
+    given_params: InitVar[Params] = None
     kind: str = "deals"
     pool_target: int | None = None
     misere_catchers: str = "hidden"
+    params: np.ndarray = field(init=False, repr=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "params", check_run_spec(self))
+    def __post_init__(self, given_params: Params) -> None:
+        object.__setattr__(self, "params", check_run_spec(self, given_params))
+
+    @property
+    def chunk(self) -> int:
+        """The deals (or pulkas) a chunk covers, once settled (a spec made without a chunk
+        size gets one when its run is planned)."""
+        if self.chunk_size is None:
+            raise OptionError("the chunk size is settled when the run is planned")
+        return self.chunk_size
 
     @property
     def n_chunks(self) -> int:
-        return -(-self.size // self.chunk_size)
+        return -(-self.size // self.chunk)
 
     def with_chunk_size(self, chunk_size: int) -> RunSpec:
         """This spec cut into chunks of ``chunk_size`` (a dataset's own, or the default:
@@ -137,7 +147,8 @@ class RunSpec:
                                 key=key, misere_catchers=self.misere_catchers)
             return deals_table(states, deals.index, self.variant)
         ids = np.arange(start, start + count, dtype=np.int64)
-        result = play_pulkas(self.variant, ids, seed=self.seed, pool_target=self.pool_target,
+        result = play_pulkas(self.variant, ids, seed=self.seed,
+                             pool_target=self.pool_target,  # type: ignore[arg-type]
                              policy=self.policy, params=self.params, player_key=key,
                              with_deals=self.kind == "pulka-deals",
                              misere_catchers=self.misere_catchers)
@@ -150,9 +161,9 @@ class RunSpec:
         return table.add_column(0, "pulka_id", pa.array(ids[row].astype(np.uint32)))
 
 
-def check_run_spec(spec: RunSpec) -> np.ndarray:
+def check_run_spec(spec: RunSpec, params: Params) -> np.ndarray:
     """Refuse a spec with an unsound argument (:class:`OptionError` naming it); returns
-    its players' parameters as the policy's whole array."""
+    its players' ``params`` as the policy's whole array."""
     if spec.size < 1 or (spec.chunk_size is not None and spec.chunk_size < 1):
         raise OptionError(f"the number of {spec.kind} and chunk_size must be positive, "
                           f"got {spec.size}, {spec.chunk_size}")
@@ -169,12 +180,10 @@ def check_run_spec(spec: RunSpec) -> np.ndarray:
     catchers_code(spec.misere_catchers)
     if spec.policy not in POLICIES:
         raise OptionError(f"unknown policy {spec.policy!r}; choose from {POLICIES}")
-    if isinstance(spec.params, Mapping):
-        if spec.params and not parameters(spec.policy):
+    if isinstance(params, Mapping):
+        if params and not parameters(spec.policy):
             raise OptionError(f"player parameters apply to the heuristic and pimc players, "
                               f"not {spec.policy!r}")
-        params = policy_params(spec.policy, **spec.params)
-    else:
-        params = resolve_params(spec.policy, None if spec.params is None or not len(spec.params)
-                                else np.asarray(spec.params, dtype=np.float64))
-    return np.array(params, dtype=np.float64)
+        return policy_params(spec.policy, **params)
+    given = None if params is None or not len(params) else np.asarray(params, np.float64)
+    return np.array(resolve_params(spec.policy, given), dtype=np.float64)

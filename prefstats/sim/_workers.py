@@ -8,7 +8,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +29,8 @@ def run_chunk(spec: RunSpec, index: int) -> tuple[int, bytes, int, int]:
     """Play and score chunk ``index``; returns ``(index, parquet bytes, rows, units)``:
     the file's rows and the deals or pulkas it covers. It reads and writes no file.
     """
-    start = index * spec.chunk_size
-    count = min(spec.chunk_size, spec.size - start)
+    start = index * spec.chunk
+    count = min(spec.chunk, spec.size - start)
     table = enum_table(spec.rows(start, count))  # the decisions' kind and contract too
     meta = {"signature": spec.signature, "chunk": index, "first_unit": start, "units": count,
             "rows": table.num_rows, "kind": spec.kind, "schema_version": SCHEMA_VERSION}
@@ -63,7 +63,7 @@ def _watch_parent(main: int) -> None:
 
 
 def local_chunks(spec: RunSpec, todo: list[int], workers: int,
-                 folder: Path | Remote) -> Iterator[dict[str, Any]]:
+                 folder: Path | Remote) -> Generator[dict[str, Any], None, None]:
     """Play the chunks ``todo`` in ``workers`` local processes (in this one when
     ``workers`` is 1, or ``folder`` is this process's own); yields their entries as they
     land."""
@@ -102,7 +102,7 @@ def dask_client(scheduler: str):
 
 
 def dask_chunks(spec: RunSpec, todo: list[int], client, workers: int,
-                folder: Path | Remote) -> Iterator[dict[str, Any]]:
+                folder: Path | Remote) -> Generator[dict[str, Any], None, None]:
     """Play the chunks ``todo`` on the Dask cluster of ``client`` (a local cluster of
     ``workers`` processes when it is None); yields their entries as they land."""
     if not todo:
