@@ -16,6 +16,7 @@ import pytest
 
 from prefstats.game.deal import deal, seed_keys
 from prefstats.game.variants import get_variant
+from prefstats.sim import _runner
 from prefstats.sim import _workers as sim
 from prefstats.sim._lock import LOCK, dataset_lock
 from prefstats.sim._manifest import signature
@@ -128,7 +129,8 @@ def test_a_finished_dataset_is_not_rewritten(copy, monkeypatch):
         raise AssertionError("a finished dataset was written")
 
     monkeypatch.setattr(sim, "atomic_write", no_write)
-    monkeypatch.setattr(sim, "write_manifest", no_write)
+    monkeypatch.setattr(_runner, "write_manifest", no_write)
+    monkeypatch.setattr(_runner, "write_entry", no_write)
     _run(copy)
     after = (copy / "manifest.json").stat()
     assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
@@ -139,7 +141,7 @@ def test_a_read_only_folder(copy, monkeypatch, tmp_path):
     def read_only(folder):
         raise PermissionError(errno.EACCES, "Permission denied")
 
-    monkeypatch.setattr(sim, "dataset_lock", read_only)
+    monkeypatch.setattr(_runner, "dataset_lock", read_only)
     assert _run(copy)["spec"]["hands"] == 3000  # finished: nothing to write
     with pytest.raises(DatasetError, match=r"cannot write there.*read-only folder"):
         _run(copy, hands=4000)
@@ -241,7 +243,8 @@ def test_concurrent_starts_take_the_lock_once(tmp_path):
     go, stop = tmp_path / "go", tmp_path / "stop"
     code = ("import sys, time\n"
             "from pathlib import Path\n"
-            "from prefstats.sim.storage import dataset_lock, DatasetError\n"
+            "from prefstats.sim._lock import dataset_lock\n"
+            "from prefstats.sim.storage import DatasetError\n"
             "folder, go, stop = map(Path, sys.argv[1:])\n"
             "while not go.exists(): time.sleep(0.001)\n"
             "try:\n"
