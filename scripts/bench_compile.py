@@ -1,7 +1,7 @@
 """Compile time of each kernel (``scripts/bench.py compile`` runs this too).
 
 In a fresh process with an empty temporary cache (``PREFSTATS_CACHE``), every warm-up
-step of :data:`prefstats._compile.STEPS` is run in turn and timed: its first call
+step of :data:`prefstats.cli._compile.STEPS` is run in turn and timed: its first call
 compiles its kernel and whatever the earlier steps did not (the functions a kernel
 calls are compiled once, with the first kernel that calls them). Then the compiled
 functions holding more than one specialisation are listed with their argument types:
@@ -28,7 +28,7 @@ from benchtools import machine_load
 
 _CHILD = """
 import json, re, time
-from prefstats import _compile
+from prefstats.cli import _compile
 times, cpu = {}, {}
 for name, step in _compile.STEPS.items():
     started, used = time.perf_counter(), time.process_time()
@@ -52,7 +52,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="a cache to use as it is (default: an empty temporary one)")
     ap.add_argument("--out", type=Path, default=OUT / "compile.json")
     args = ap.parse_args(argv)
-    from prefstats import __version__, _compile
+    from prefstats import __version__
+    from prefstats.cli import _compile
 
     with tempfile.TemporaryDirectory(prefix="prefstats-compile-") as tmp:
         env = {**os.environ, "PREFSTATS_CACHE": str(args.cache or Path(tmp) / "cache"),

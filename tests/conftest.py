@@ -1,6 +1,6 @@
 """The suite's set-up: under pytest-xdist (``-n N``), the engine is compiled once, in
 the controlling process before the workers start (itself on two cores, see
-:func:`prefstats._compile.warm_up`). On an empty cache every worker would otherwise
+:func:`prefstats.cli._compile.warm_up`). On an empty cache every worker would otherwise
 compile the same kernels at once; a warm cache makes this a check of a few files."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ def pytest_sessionstart(session) -> None:
     config = session.config
     if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):
         return  # a worker (the controller compiled), or one process: it compiles on use
-    from prefstats import _compile
+    from prefstats.cli import _compile
 
     # the demo's steps first: they compile nearly everything, both processes busy
     for command in ("demo", *_compile.COMMANDS):

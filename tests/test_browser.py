@@ -56,9 +56,10 @@ def test_the_training_page_asks_then_answers(browser, tmp_path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
-    from prefstats.analysis.game import GameRecord, analyze_game, load_game
+    from prefstats.analysis.game import analyze_game, load_game
+    from prefstats.analysis.game_record import GameRecord
     from prefstats.analysis.train import train_document
-    from prefstats.reports.train import write_train_page
+    from prefstats.reports.train_page import write_train_page
 
     game = load_game(ROOT / "examples" / "pulka.json")
     game = GameRecord({"variant": "sochi", "names": game.names()},

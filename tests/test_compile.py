@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from prefstats import _compile
+from prefstats.cli import _compile
 from prefstats.solver._endgame import OFFSET, load_or_build
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -89,7 +89,7 @@ def test_a_fresh_cache_compiles_with_a_display_and_records_the_time(tmp_path):
     """``prefstats deal`` on an empty cache: the headline and the step on stderr, the
     step's time recorded for the next estimate, no endgame table built; the second run
     finds everything cached and says nothing."""
-    code = ("from prefstats import _compile, _cache; "
+    code = ("from prefstats import _cache; from prefstats.cli import _compile; "
             "print('times', _compile.warm_up('deal', show=True)); "
             "print('again', _compile.warm_up('deal', show=True)); print('folder', _cache.folder())")
     out = _fresh(tmp_path, code)
@@ -120,7 +120,7 @@ def test_a_fresh_cache_warmed_for_the_demo_runs_a_tiny_demo_without_compiling(tm
     """The whole engine compiled from nothing (minutes): the demo's warm-up, then a
     tiny demo adds no file to the cache."""
     code = _TINY_DEMO + (
-        "\nfrom prefstats import _compile\n_compile.warm_up('demo', show=False)\n"
+        "\nfrom prefstats.cli import _compile\n_compile.warm_up('demo', show=False)\n"
         "before = _compile.cache_files()\ntiny_demo()\n"
         "print('new', sorted(_compile.cache_files() - before))\n")
     assert "new []" in _fresh(tmp_path, code)
@@ -143,3 +143,12 @@ def test_the_search_and_the_parts_compile_as_the_drivers_call_them():
     for part in ("search", "engine", "catchers", "players"):
         compile_parts(get_variant("sochi"), part)
     assert _compile.cache_files() == before
+
+
+def test_each_step_names_the_compiled_functions_it_makes_by_reference():
+    for name, step in _compile.STEPS.items():
+        kernels = step.kernels()
+        assert bool(kernels) == (name != "endgame"), name
+        assert all(hasattr(k, "py_func") and hasattr(k, "signatures") for k in kernels), name
+    (dealer,) = _compile.STEPS["deal"].kernels()
+    assert _compile.cache_name(dealer) == "game/deal._deal_kernel"

@@ -1,5 +1,5 @@
 """Datasets of counterfactual decisions (``prefstats simulate-decisions``,
-:func:`prefstats.sim.rollout.simulate_decisions`): the rows are the rollouts of the seed's
+:func:`prefstats.sim.simulate.simulate_decisions`): the rows are the rollouts of the seed's
 deals, long form, and the dataset has the manifest, checksums, resume, extension, lock
 and worker invariance of every dataset."""
 
@@ -13,8 +13,11 @@ import pytest
 
 from prefstats.game.deal import deal
 from prefstats.game.variants import get_variant
-from prefstats.sim.rollout import DecisionSpec, rollout, simulate_decisions
-from prefstats.sim.storage import DatasetError, dataset_lock, load
+from prefstats.sim._decisions import DecisionSpec
+from prefstats.sim._lock import dataset_lock
+from prefstats.sim.rollout import rollout
+from prefstats.sim.simulate import simulate_decisions
+from prefstats.sim.storage import DatasetError, load
 
 LENINGRAD = get_variant("leningrad")  # has the half-whist: every whist option
 

@@ -13,18 +13,16 @@ from hypothesis import strategies as st
 
 from prefstats.analysis.game import (
     DECISION_TYPES,
-    GameRecord,
     analyze_game,
     dump_game_json,
     dump_game_text,
     load_game,
-    parse_game_json,
-    parse_game_text,
     place_of,
     play_game,
     player_losses,
     replay_game,
 )
+from prefstats.analysis.game_record import GameRecord, parse_game_json, parse_game_text
 from prefstats.errors import RecordError
 from prefstats.game.cards import format_cards, parse_cards
 from prefstats.game.scoring import sheet_from_records

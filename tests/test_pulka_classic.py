@@ -364,7 +364,8 @@ def test_bomb_rounds_need_blind_pass():
 def test_pulka_datasets_of_the_new_presets(tmp_path, name, players):
     import polars as pl
 
-    from prefstats.sim.simulate import player_key, simulate_pulkas
+    from prefstats.players.builtin import player_key
+    from prefstats.sim.simulate import simulate_pulkas
     from prefstats.sim.storage import load
 
     variant = get_variant(name, players=players)

@@ -16,8 +16,9 @@ from prefstats.game.contracts import LEVEL, PRICE, Contract
 from prefstats.game.deal import deal
 from prefstats.game.engine import KINDS
 from prefstats.game.variants import get_variant
+from prefstats.players.builtin import player_key
 from prefstats.sim.play import play_batch
-from prefstats.sim.simulate import player_key, simulate
+from prefstats.sim.simulate import simulate
 from prefstats.sim.storage import CALL, CARD, CONTRACT, ENUMS, KIND, ROLE, to_codes
 
 SEED = 11

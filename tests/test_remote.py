@@ -18,9 +18,11 @@ from typer.testing import CliRunner
 
 from prefstats.cli import app
 from prefstats.game.variants import get_variant
-from prefstats.sim import simulate as sim
+from prefstats.sim import _workers as sim
+from prefstats.sim._lock import LOCK
+from prefstats.sim._remote import Remote
 from prefstats.sim.simulate import simulate
-from prefstats.sim.storage import LOCK, DatasetError, Remote, load, location, manifest_of
+from prefstats.sim.storage import DatasetError, load, location, manifest_of
 
 SOCHI = get_variant("sochi")
 ARGS = {"hands": 3000, "seed": 11, "chunk_size": 1000, "workers": 1, "progress": False}
@@ -87,10 +89,10 @@ def test_a_bucket_run_has_the_chunks_of_a_local_run(local, url, s3):
 def test_an_interrupted_bucket_run_resumes_to_the_same_chunks(local, url, s3, monkeypatch):
     real = sim.run_chunk
 
-    def dies_at_chunk_2(spec, index, run):
+    def dies_at_chunk_2(spec, index):
         if index == 2:
             raise RuntimeError("worker lost")
-        return real(spec, index, run)
+        return real(spec, index)
 
     monkeypatch.setattr(sim, "run_chunk", dies_at_chunk_2)
     with pytest.raises(RuntimeError, match="worker lost"):

@@ -11,7 +11,7 @@ from scipy import stats
 from prefstats.game.auction import W_HALF, W_PASS, W_WHIST
 from prefstats.game.cards import parse_cards
 from prefstats.game.engine import GAME, MISERE_GAME, RASPASY
-from prefstats.reports.bidding import bidding_table, misere_table, thresholds
+from prefstats.reports.bidding_section import bidding_table, misere_table, thresholds
 from prefstats.reports.compare import paired_differences, variant_metrics
 from prefstats.reports.raspasy import raspasy_chain, raspasy_costs, raspasy_tricks
 from prefstats.reports.seats import pulka_seat_luck, seat_luck

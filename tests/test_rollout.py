@@ -14,11 +14,10 @@ from prefstats.game.deal import deal
 from prefstats.game.scoring import deal_values, score_states
 from prefstats.game.variants import get_variant
 from prefstats.players.base import Observation
-from prefstats.players.builtin import BuiltinPlayer, seat_key
+from prefstats.players.builtin import BuiltinPlayer, player_key, seat_key
 from prefstats.sim import rollout as rollout_module
 from prefstats.sim.play import play_batch, play_hand
 from prefstats.sim.rollout import play_forced_hands, rollout, rollout_states
-from prefstats.sim.simulate import player_key
 
 SOCHI = get_variant("sochi")
 #: Sochi has no half-whist (greedy whist, B:253): the whist tests use Leningrad.
@@ -184,7 +183,7 @@ def test_rollout_frame():
 def test_a_chunk_s_columns_do_not_hold_its_states():
     """A run keeps every chunk's columns to its end; views of the states' fields would
     keep each chunk's states too (296 bytes a branch: 0.9 GB over a million deals)."""
-    columns = rollout_module._chunk_values(SOCHI, deal(20, seed=3), 0, "first_call", FIRST,
+    columns = rollout_module.branch_values(SOCHI, deal(20, seed=3), 0, "first_call", FIRST,
                                            0, "heuristic", None)
     assert all(c.base is None or c.base.nbytes == c.nbytes for c in columns)
 

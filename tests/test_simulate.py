@@ -17,15 +17,12 @@ import pytest
 from prefstats.errors import OptionError
 from prefstats.game.variants import get_variant
 from prefstats.players import adjust
+from prefstats.players.builtin import player_key
+from prefstats.sim._manifest import parse_manifest, signature
+from prefstats.sim._spec import RunSpec, default_chunk_size
 from prefstats.sim.pulka import play_pulkas
-from prefstats.sim.simulate import (
-    RunSpec,
-    default_chunk_size,
-    player_key,
-    simulate,
-    simulate_pulkas,
-)
-from prefstats.sim.storage import DatasetError, load, manifest_of, parse_manifest, signature
+from prefstats.sim.simulate import simulate, simulate_pulkas
+from prefstats.sim.storage import DatasetError, load, manifest_of
 
 SOCHI = get_variant("sochi")
 
@@ -283,8 +280,8 @@ def test_the_main_process_keeps_no_finished_chunk(tmp_path, monkeypatch):
     the chunks but the entries."""
     from joblib.externals.loky import ProcessPoolExecutor
 
-    from prefstats.sim.simulate import _local
-    from prefstats.sim.storage import location, signature
+    from prefstats.sim._workers import local_chunks
+    from prefstats.sim.storage import location
 
     futures = []
     submit = ProcessPoolExecutor.submit
@@ -296,8 +293,7 @@ def test_the_main_process_keeps_no_finished_chunk(tmp_path, monkeypatch):
 
     monkeypatch.setattr(ProcessPoolExecutor, "submit", tracked)
     spec = RunSpec(SOCHI, 600, 7, 100)
-    landed = _local(spec, list(range(spec.n_chunks)), signature(spec.describe()), 2,
-                    location(tmp_path))
+    landed = local_chunks(spec, list(range(spec.n_chunks)), 2, location(tmp_path))
     entries = [next(landed) for _ in range(spec.n_chunks)]  # the run still open
     gc.collect()
     # all but the last landed (and one a pool thread may still name) are gone

@@ -16,20 +16,18 @@ import pytest
 
 from prefstats.game.deal import deal, seed_keys
 from prefstats.game.variants import get_variant
-from prefstats.sim import simulate as sim
+from prefstats.sim import _runner
+from prefstats.sim import _workers as sim
+from prefstats.sim._lock import LOCK, dataset_lock
+from prefstats.sim._manifest import signature
+from prefstats.sim._rows import deals_table
+from prefstats.sim._schema import SCHEMA_VERSION
+from prefstats.sim._spec import RunSpec
+from prefstats.sim._workers import run_chunk
 from prefstats.sim.play import play_batch
 from prefstats.sim.pulka import STRIDE, play_pulkas, pulka_keys
-from prefstats.sim.simulate import RunSpec, deals_table, run_chunk, simulate, simulate_pulkas
-from prefstats.sim.storage import (
-    LOCK,
-    SCHEMA_VERSION,
-    DatasetError,
-    dataset_lock,
-    describe,
-    load,
-    manifest_of,
-    signature,
-)
+from prefstats.sim.simulate import simulate, simulate_pulkas
+from prefstats.sim.storage import DatasetError, describe, load, manifest_of
 
 SOCHI = get_variant("sochi")
 ARGS = {"hands": 3000, "seed": 5, "chunk_size": 1000, "workers": 1, "progress": False}
@@ -131,7 +129,8 @@ def test_a_finished_dataset_is_not_rewritten(copy, monkeypatch):
         raise AssertionError("a finished dataset was written")
 
     monkeypatch.setattr(sim, "atomic_write", no_write)
-    monkeypatch.setattr(sim, "write_manifest", no_write)
+    monkeypatch.setattr(_runner, "write_manifest", no_write)
+    monkeypatch.setattr(_runner, "write_entry", no_write)
     _run(copy)
     after = (copy / "manifest.json").stat()
     assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
@@ -142,7 +141,7 @@ def test_a_read_only_folder(copy, monkeypatch, tmp_path):
     def read_only(folder):
         raise PermissionError(errno.EACCES, "Permission denied")
 
-    monkeypatch.setattr(sim, "dataset_lock", read_only)
+    monkeypatch.setattr(_runner, "dataset_lock", read_only)
     assert _run(copy)["spec"]["hands"] == 3000  # finished: nothing to write
     with pytest.raises(DatasetError, match=r"cannot write there.*read-only folder"):
         _run(copy, hands=4000)
@@ -244,7 +243,8 @@ def test_concurrent_starts_take_the_lock_once(tmp_path):
     go, stop = tmp_path / "go", tmp_path / "stop"
     code = ("import sys, time\n"
             "from pathlib import Path\n"
-            "from prefstats.sim.storage import dataset_lock, DatasetError\n"
+            "from prefstats.sim._lock import dataset_lock\n"
+            "from prefstats.sim.storage import DatasetError\n"
             "folder, go, stop = map(Path, sys.argv[1:])\n"
             "while not go.exists(): time.sleep(0.001)\n"
             "try:\n"
@@ -299,7 +299,7 @@ def test_the_signature_leaves_out_only_the_size():
 
 def test_pulka_deal_ids_do_not_wrap_past_2_to_the_32():
     spec = RunSpec(SOCHI, STRIDE + 1, 1, chunk_size=STRIDE, kind="pulka-deals", pool_target=2)
-    _, data, _, units = run_chunk(spec, 1, "sig")  # pulka 65,536 only
+    _, data, _, units = run_chunk(spec, 1)  # pulka 65,536 only
     table = pl.read_parquet(io.BytesIO(data))
     assert units == 1 and table["pulka_id"].unique().to_list() == [STRIDE]
     assert table["deal_id"].dtype == pl.UInt64
@@ -403,7 +403,7 @@ def test_an_old_schema_dataset_is_refused_naming_its_version_and_the_command(cop
 
 
 def test_the_remake_command_names_the_run_of_any_dataset_kind(tmp_path):
-    from prefstats.sim.storage import remake_command
+    from prefstats.sim._manifest import remake_command
 
     four = get_variant("classic", players=4)
     simulate_pulkas(four, pulkas=2, pool_target=2, seed=3, out=tmp_path / "p", chunk_size=1,
@@ -428,10 +428,10 @@ def test_each_chunk_is_listed_by_its_own_entry_until_the_run_ends(reference, tmp
     folder = tmp_path / "d"
     real = sim.run_chunk
 
-    def dies_at_chunk_2(spec, index, run):
+    def dies_at_chunk_2(spec, index):
         if index == 2:
             raise RuntimeError("worker lost")
-        return real(spec, index, run)
+        return real(spec, index)
 
     monkeypatch.setattr(sim, "run_chunk", dies_at_chunk_2)
     with pytest.raises(RuntimeError):

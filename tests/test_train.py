@@ -13,7 +13,8 @@ import polars as pl
 import pytest
 
 from prefstats.analysis.analyze import shared_rollouts
-from prefstats.analysis.game import GameRecord, analyze_game, dump_game_text, load_game
+from prefstats.analysis.game import analyze_game, dump_game_text, load_game
+from prefstats.analysis.game_record import GameRecord
 from prefstats.analysis.game_stats import deal_steps
 from prefstats.analysis.train import (
     dump_train,
@@ -26,7 +27,7 @@ from prefstats.errors import RecordError
 from prefstats.game import engine
 from prefstats.game.cards import parse_cards
 from prefstats.game.variants import get_variant
-from prefstats.reports.train import train_page
+from prefstats.reports.train_page import train_page
 
 EXAMPLE = Path(__file__).parents[1] / "examples" / "pulka.json"
 _VARIANT = get_variant("sochi")

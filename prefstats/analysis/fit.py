@@ -56,8 +56,8 @@ from prefstats.game.contracts import LEVEL, MISERE, N_CONTRACTS
 from prefstats.game.deal import deal
 from prefstats.game.scoring import deal_values, score_states
 from prefstats.players import adjust
+from prefstats.players.builtin import player_key
 from prefstats.sim.rollout import rollout, rollout_states
-from prefstats.sim.simulate import player_key
 
 #: The decision classes gauged, in the report's order.
 CLASS_DECISIONS = ("first_call", "max_bid", "contract", "whist", "misere")

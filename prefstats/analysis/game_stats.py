@@ -32,15 +32,16 @@ from importlib import resources
 import numpy as np
 import polars as pl
 
-from prefstats.analysis.analyze import Step, replay
+from prefstats.analysis.analyze import replay
 from prefstats.analysis.game import (
-    GameRecord,
     _record_outcome,
     game_variant,
     player_losses,
     replay_game,
     score_table,
 )
+from prefstats.analysis.game_record import GameRecord
+from prefstats.analysis.record import Step
 from prefstats.errors import OptionError
 from prefstats.game import engine
 from prefstats.game.cards import card_name, format_cards

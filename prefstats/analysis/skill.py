@@ -28,10 +28,9 @@ from prefstats.game.deal import deal
 from prefstats.game.scoring import deal_values, score_states
 from prefstats.game.variants import Variant, get_variant
 from prefstats.players.bidding import heuristic_tables
-from prefstats.players.builtin import POLICIES
+from prefstats.players.builtin import POLICIES, player_key
 from prefstats.players.params import policy_params
 from prefstats.sim.play import default_talon_first, solver_table
-from prefstats.sim.simulate import player_key
 
 #: The weaker player: the built-in heuristic that rates his hand a trick too high when he
 #: bids and when he whists (the defaults are 0.4 and 0).

@@ -39,12 +39,12 @@ from prefstats.players.builtin import (
     decide_with_solver,
     decision_key,
     decision_number,
+    player_key,
     resolve_params,
 )
 from prefstats.players.params import SAMPLES, policy_params
 from prefstats.players.pimc import searches
 from prefstats.sim.play import default_talon_first, seat_keys, solver_table
-from prefstats.sim.simulate import player_key
 
 #: Who plays a seat's cards in a setup: policy A or B.
 SIDE_A, SIDE_B = 0, 1

@@ -38,7 +38,8 @@ import polars as pl
 from prefstats.errors import OptionError
 from prefstats.game.cards import RANKS, SUITS
 from prefstats.game.variants import Variant
-from prefstats.sim.storage import ENUMS, enum_columns
+from prefstats.sim._schema import enum_columns
+from prefstats.sim.storage import ENUMS
 
 __all__ = ["readable", "to_frame"]
 
@@ -191,7 +192,7 @@ def to_frame(states: np.ndarray, variant: Variant, *, deal_ids: np.ndarray | Non
     :returns: a polars DataFrame, one row per deal.
     """
     from prefstats.game import engine
-    from prefstats.sim.simulate import deals_table
+    from prefstats.sim._rows import deals_table
 
     states = np.atleast_1d(states)
     if states.dtype != engine.STATE:

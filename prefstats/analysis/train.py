@@ -27,9 +27,10 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from prefstats.analysis.analyze import Step, read_text
-from prefstats.analysis.game import GameRecord, game_variant, place_of
+from prefstats.analysis.game import game_variant, place_of
+from prefstats.analysis.game_record import GameRecord
 from prefstats.analysis.game_stats import DECISIVE_SE, EQUAL, deal_steps
+from prefstats.analysis.record import Step, read_text
 from prefstats.errors import RecordError
 from prefstats.game import engine
 from prefstats.game.auction import WHIST_CALL_NAMES, call_name

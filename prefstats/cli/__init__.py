@@ -1,4 +1,13 @@
 """The ``prefstats`` command line: ``prefstats --help`` lists the commands."""
 
-from prefstats.cli import analyze, books, commands, fit, rollout  # each registers its commands
+from prefstats.cli import (  # each registers its commands
+    analyze,
+    books,
+    commands,
+    datasets,
+    fit,
+    gauges,
+    reporting,
+    rollout,
+)
 from prefstats.cli._app import app, main

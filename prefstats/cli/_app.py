@@ -61,6 +61,10 @@ class _Commands(HelpGroup):
             raise typer.Exit(2) from None
 
 
+#: Options several commands share.
+WORKERS = typer.Option(None, min=1, help="Local processes (default: all cores).")
+QUIET = typer.Option(False, help="No progress bar.")
+
 app = typer.Typer(
     cls=_Commands,
     help="Deal, play and score Preferans hands and turn them into statistics.",
@@ -74,10 +78,19 @@ def _compile_notice(command: str, quiet: bool = False) -> None:
     before it starts workers: they then load the machine code instead of all compiling
     it at once. On a fresh cache (after an install or an edit of compiled code) a
     progress display on stderr names each step and counts them, unless ``quiet`` or
-    stderr is not a terminal (see :mod:`prefstats._compile`)."""
-    from prefstats import _compile
+    stderr is not a terminal (see :mod:`prefstats.cli._compile`)."""
+    from prefstats.cli import _compile
 
     _compile.warm_up(command, show=sys.stderr.isatty() and not quiet)
+
+
+def report_output(command: str, write, *files: str) -> None:
+    """Compile what ``command`` needs, run its report writer and print the files
+    written."""
+    _compile_notice(command)
+    folder = write()
+    typer.echo(", ".join(f"{folder}/{f}" for f in files))
+
 
 
 def _print_version(value: bool) -> None:

@@ -84,8 +84,10 @@ def analyze_command(
     from rich.console import Console
     from rich.progress import Progress
 
-    from prefstats.analysis.analyze import analyze, deal_summary, load_record, record_variant
-    from prefstats.analysis.game import GAME_DEALS, is_game_file
+    from prefstats.analysis.analyze import analyze, deal_summary, load_record
+    from prefstats.analysis.game import GAME_DEALS
+    from prefstats.analysis.game_record import is_game_file
+    from prefstats.analysis.record import record_variant
     from prefstats.game.variants import get_variant
     from prefstats.sim.rollout import POLICIES
 
@@ -132,7 +134,8 @@ def _analyze_games(path, variant, deals, seed, policy, condition, out, workers) 
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from prefstats.analysis.game import is_game_file, load_game
+    from prefstats.analysis.game import load_game
+    from prefstats.analysis.game_record import is_game_file
     from prefstats.reports.games import (
         Settings,
         analyse_games,
@@ -141,8 +144,8 @@ def _analyze_games(path, variant, deals, seed, policy, condition, out, workers) 
         done_result,
         result_key,
     )
+    from prefstats.sim._workers import usable_cores
     from prefstats.sim.rollout import POLICIES
-    from prefstats.sim.simulate import usable_cores
 
     if variant is not None:
         raise OptionError("--variant: a game record names its variant in its header")

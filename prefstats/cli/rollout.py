@@ -14,12 +14,10 @@ from __future__ import annotations
 import itertools
 import math
 import sys
-from pathlib import Path
 
 import numpy as np
 import typer
 
-from prefstats.cli import commands as cli
 from prefstats.cli._app import FORMAT, Format, _compile_notice, app, write_data
 from prefstats.errors import OptionError
 from prefstats.game.seed import DEFAULT_SEED
@@ -137,8 +135,8 @@ def rollout_command(
     rank the options by their mean value in whists, as paired differences."""
     from prefstats.game.cards import format_cards, parse_cards
     from prefstats.game.variants import get_variant
+    from prefstats.sim._workers import usable_cores
     from prefstats.sim.rollout import default_options, hand_deals, option_codes, rollout
-    from prefstats.sim.simulate import usable_cores
 
     workers = workers or usable_cores()
 
@@ -211,39 +209,3 @@ def rollout_command(
     else:
         _print_text(result, f"{format_cards(mask)}, seat {seat}, {variant}, {decision} "
                             f"({policy} policy), value in whists to the seat")
-
-
-@app.command("simulate-decisions")
-def simulate_decisions_command(
-    variant: str | None = cli._VARIANT,
-    config: Path | None = cli._CONFIG,
-    players: int | None = cli._PLAYERS,
-    hands: int = typer.Option(10_000, help="Deals: the first HANDS of the seed's stream."),
-    decisions: str = typer.Option("first_call,whist", help="Comma-separated decisions: "
-                                  "first_call, whist, max_bid, contract."),
-    seed: int = cli._SEED,
-    out: str = cli._OUT,
-    chunk_size: int = typer.Option(20_000, help="Deals per chunk file."),
-    workers: int | None = cli._WORKERS,
-    backend: str = cli._BACKEND,
-    scheduler: str | None = cli._SCHEDULER,
-    policy: str = cli._POLICY,
-    param: list[str] | None = cli._PARAM,
-    force: bool = cli._FORCE,
-    quiet: bool = cli._QUIET,
-) -> None:
-    """Counterfactual decisions into a Parquet dataset: each deal played once per option
-    of each decision at every seat, one row per (deal, seat, decision, option) reached,
-    with the option's value in whists (the same deals as `simulate` with this seed)."""
-    from prefstats.sim.rollout import simulate_decisions
-
-    def make():
-        rules, params = cli._simulation_setup(variant, config, players, policy, param,
-                                              backend, scheduler)
-        return simulate_decisions(rules, hands=hands, seed=seed, out=out,
-                                  decisions=[d.strip() for d in decisions.split(",")],
-                                  chunk_size=chunk_size, policy=policy, params=params,
-                                  workers=workers, backend=backend, scheduler=scheduler,
-                                  force=force, progress=False if quiet else None)
-
-    cli._run_simulation(make, "simulate-decisions", "decision rows", out, quiet)

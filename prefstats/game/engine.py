@@ -1,5 +1,7 @@
 """The hand engine: one deal from the auction to the last trick, as a state machine.
 
+One concept: the deal's state machine; every phase reads and writes the one state record.
+
 A deal's whole state is one record of dtype :data:`STATE` (a numpy structured scalar,
 so numba code reads and writes its fields directly). :func:`apply` advances it by one
 decision -- a call, the discard, the contract, a whist call, a card -- using the shared

@@ -1,5 +1,7 @@
 """Variants of Preferans as data: Sochi, Leningrad, Rostov and any house convention.
 
+One concept: the :class:`Variant` record, each rule option with its check.
+
 A :class:`Variant` is an immutable, validated record of every rule option of RULES.md;
 the rules engine and the scoring read its fields and never its name. The presets ship as
 TOML files in ``prefstats/game/presets``: ``base.toml`` sets and documents every option, and

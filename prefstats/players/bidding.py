@@ -1,5 +1,7 @@
 """Heuristic decisions before the play: bids, the discard, the contract, whist calls.
 
+One concept: the heuristic's decisions by expected deal values, sharing their tables.
+
 Compiled functions of an observation record (see :mod:`prefstats.game.engine`), the rules
 array, the parameter array (:mod:`prefstats.players.params`) and the tables of
 :func:`heuristic_tables`. Every decision compares the expected deal values of its

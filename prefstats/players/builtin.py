@@ -46,6 +46,11 @@ POLICIES = ("random", "heuristic", "pimc")
 DOUBLE_DUMMY_OPEN = np.array([False, True, True])
 
 
+def player_key(seed: int) -> np.uint64:
+    """The key of the players' random choices in a run with ``seed``."""
+    return np.random.SeedSequence([seed, 1]).generate_state(1, dtype=np.uint64)[0]
+
+
 @njit(cache=True, inline="always")
 def decision_key(deal_key, number):
     """A 64-bit random number for decision ``number`` of a deal (SplitMix64 finaliser)."""

@@ -2,6 +2,9 @@
 and -- when no solver settles them -- open deals and misère: compiled functions of an
 observation record that use only what the seat may know.
 
+One concept: the heuristic's card play, every seat's rules reading the same sets of
+cards a seat may hold.
+
 :func:`possible_cards` gives each other seat's set of cards it may hold, and every rule
 reads only those sets. The rules, seat by seat, are in the docs ("The player model",
 card play in detail).

@@ -1,5 +1,5 @@
 """Game records analysed into their results folders (``prefstats analyze GAME`` or
-``FOLDER``): for each game its page and tables (:mod:`prefstats.reports.game`), its
+``FOLDER``): for each game its page and tables (:mod:`prefstats.reports.game_page`), its
 mistakes to train (``train.json``, ``train.html``) and ``result.json``, written last
 (a temporary file, then renamed) with the hash of the record and the analysis
 settings. A game whose ``result.json`` matches its record and settings is done and
@@ -27,9 +27,9 @@ from prefstats.analysis.game_stats import game_tables, rating_scale
 from prefstats.analysis.train import dump_train, train_document
 from prefstats.errors import OptionError
 from prefstats.reports.charts import source_line
-from prefstats.reports.game import write_game_page
-from prefstats.reports.train import train_page
-from prefstats.sim.simulate import worker_setup
+from prefstats.reports.game_page import write_game_page
+from prefstats.reports.train_page import train_page
+from prefstats.sim._workers import worker_setup
 
 #: The file that marks a game's folder done, written last.
 RESULT = "result.json"

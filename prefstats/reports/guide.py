@@ -20,7 +20,7 @@ from prefstats.errors import OptionError
 from prefstats.game.deal import deal
 from prefstats.game.variants import Variant, describe
 from prefstats.players.pimc import DEFAULT_WORLDS
-from prefstats.reports.bidding import bidding_table, hand_sums, misere_table, thresholds
+from prefstats.reports.bidding_section import bidding_table, hand_sums, misere_table, thresholds
 from prefstats.reports.counterfactual import (
     DECISIVE_SE,
     by_holes,
@@ -39,7 +39,8 @@ from prefstats.reports.counterfactual import (
 from prefstats.reports.meta import deal_dataset
 from prefstats.reports.stats import MIN_SAMPLES
 from prefstats.reports.whist import MAX_HIGH, whist_table
-from prefstats.sim.storage import atomic_write, load
+from prefstats.sim._chunks import atomic_write
+from prefstats.sim.storage import load
 
 #: Deals rolled out per seat for bidding and whisting (misère: :data:`MISERE_DEALS`).
 GUIDE_DEALS = 15_000

@@ -62,13 +62,13 @@ from prefstats.game.contracts import LEVEL, TRUMP
 from prefstats.game.deal import Deals, deal
 from prefstats.game.engine import KINDS
 from prefstats.game.scoring import deal_values, score_states
+from prefstats.players.builtin import player_key
 from prefstats.players.evaluate import SAFE
 from prefstats.players.params import policy_params
 from prefstats.reports.classes import high_cards
 from prefstats.reports.counterfactual import DECISIVE_SE, Z95, by_points, by_tricks, seats_of
 from prefstats.reports.stats import with_proportion
 from prefstats.sim.rollout import in_pieces, rollout_states
-from prefstats.sim.simulate import player_key
 
 #: Pairs a cell needs before it is advised on (the committed reports; CI uses fewer).
 CELL_PAIRS = 1_000

@@ -45,7 +45,7 @@ from prefstats.reports.hand_charts import (
     whist_chart,
     with_robustness,
 )
-from prefstats.sim.storage import atomic_write
+from prefstats.sim._chunks import atomic_write
 
 #: Each option in a rule's words, and as a chart cell writes it.
 ACTIONS = {"pass": ("pass", "P"), "misere": ("call misère", "M"), "whist": ("whist", "W"),

@@ -16,7 +16,8 @@ from typing import Any
 import polars as pl
 
 from prefstats.game.variants import Variant, describe, differences, overrides
-from prefstats.reports import bidding, charts, compare, meta, raspasy, seats, whist
+from prefstats.reports import bidding_section as bidding
+from prefstats.reports import charts, compare, meta, raspasy, seats, whist
 from prefstats.reports.exploit import exploit_section
 from prefstats.reports.render import Block, Report, Section, write_report
 from prefstats.reports.stats import MIN_SAMPLES

@@ -3,7 +3,7 @@ cards (aces and kings), the mean value in whists of whisting, passing and
 half-whisting, under the dataset's variant (its obligations, quotas and split rule are
 already in the deal values), and from how many high cards whisting stops paying.
 
-As in :mod:`prefstats.reports.bidding`, the calls compared are those the simulated
+As in :mod:`prefstats.reports.bidding_section`, the calls compared are those the simulated
 defenders made.
 """
 

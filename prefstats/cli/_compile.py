@@ -13,8 +13,9 @@ time each step took here the last time the cache was made.
 tiny input) and :data:`COMMANDS` which steps each command needs, so a command compiles
 only what it uses: ``prefstats deal`` never builds the endgame table.
 
-This module compiles nothing itself and imports no kernel module until a step runs:
-it is not part of the code the cache is keyed on.
+Each step names the compiled functions it leaves in the cache by reference, imported
+only when the step is looked at, so that a command imports the kernel modules it uses
+and no others. The module sits in the command line's layer: it calls every layer below.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from prefstats import _cache
 
@@ -41,9 +43,10 @@ TIMES = "compile-times.json"
 
 @dataclass(frozen=True)
 class Step:
-    """What a step compiles (``label``, as the display names it), the cached kernels it
-    leaves (as :func:`prefstats._cache.is_compiled` names them; empty for the endgame
-    table, which is a file) and ``run``, a call of them on a tiny input.
+    """What a step compiles (``label``, as the display names it), ``kernels``: the
+    compiled functions it leaves in the cache (a call that imports and returns them;
+    none for the endgame table, which is a file) and ``run``, a call of them on a tiny
+    input.
 
     A step that reaches the solver's search (``search``) waits, before ``run``, for a
     second process started with the first such step (:func:`side`), which compiles the
@@ -53,7 +56,7 @@ class Step:
     """
 
     label: str
-    kernels: tuple[str, ...]
+    kernels: Callable[[], tuple[Any, ...]]
     run: Callable[[], object]
     search: bool = False
     parts: Callable[[], object] | None = None
@@ -61,9 +64,17 @@ class Step:
 
     def done(self) -> bool:
         """Whether the cache already holds what this step makes."""
-        if not self.kernels:
+        kernels = self.kernels()
+        if not kernels:
             return (_cache.folder() / "endgames.bin").is_file()
-        return _cache.is_compiled(*self.kernels)
+        return _cache.is_compiled(*map(cache_name, kernels))
+
+
+def cache_name(function: Any) -> str:
+    """The compiled ``function`` as :func:`prefstats._cache.is_compiled` names it: its
+    module's path below the package, then its name (``"game/deal._deal_kernel"``)."""
+    module = function.py_func.__module__.removeprefix("prefstats.").replace(".", "/")
+    return f"{module}.{function.py_func.__name__}"
 
 
 def _variant():
@@ -86,9 +97,10 @@ def _endgame(progress: Callable[[int, int], None] | None = None) -> None:
 
 def _chunk(kind: str, **spec) -> None:
     """One tiny chunk of a dataset of ``kind``, as a worker plays it."""
-    from prefstats.sim.simulate import RunSpec, run_chunk
+    from prefstats.sim._spec import RunSpec
+    from prefstats.sim._workers import run_chunk
 
-    run_chunk(RunSpec(_variant(), 2, 0, 2, kind=kind, **spec), 0, "")
+    run_chunk(RunSpec(_variant(), 2, 0, 2, kind=kind, **spec), 0)
 
 
 def _part(name: str) -> Callable[[], None]:
@@ -150,27 +162,77 @@ def _strength() -> None:
     gauge("heuristic", "random", deals=2, seed=0, samples=2, variant=_VARIANT)
 
 
+def _dealer() -> tuple[Any, ...]:
+    from prefstats.game.deal import _deal_kernel
+
+    return (_deal_kernel,)
+
+
+def _players() -> tuple[Any, ...]:
+    from prefstats.sim.play import _batch_kernel
+
+    return (_batch_kernel,)
+
+
+def _pulkas() -> tuple[Any, ...]:
+    from prefstats.sim.pulka import _pulka_kernel
+
+    return (_pulka_kernel,)
+
+
+def _rollouts() -> tuple[Any, ...]:
+    from prefstats.sim.rollout import _rollout_kernel
+
+    return (_rollout_kernel,)
+
+
+def _hand_classes() -> tuple[Any, ...]:
+    from prefstats.reports.classes import _best_strain_tricks
+
+    return (_best_strain_tricks,)
+
+
+def _solver_batch() -> tuple[Any, ...]:
+    from prefstats.solver._batch import _batch_kernel, _leads_one
+
+    return (_leads_one, _batch_kernel)
+
+
+def _engine() -> tuple[Any, ...]:
+    from prefstats.game.engine import apply
+
+    return (apply,)
+
+
+def _gauge() -> tuple[Any, ...]:
+    from prefstats.analysis.strength import play_out
+
+    return (play_out,)
+
+
+def _search() -> tuple[Any, ...]:
+    from prefstats.solver._search import _search
+
+    return (_search,)
+
+
 #: A step of a driver (a kernel playing whole deals): everything below it compiled in
 #: two processes.
 _DRIVER = {"search": True, "parts": _part("engine"), "after": _part("players")}
 
 #: Every step, by name.
 STEPS: dict[str, Step] = {
-    "deal": Step("the dealer", ("game/deal._deal_kernel",), _deal),
-    "endgame": Step("the endgame table (built once, about 85 million positions)", (),
+    "deal": Step("the dealer", _dealer, _deal),
+    "endgame": Step("the endgame table (built once, about 85 million positions)", tuple,
                     _endgame),
-    "play": Step("the players and the solver", ("sim/play._batch_kernel",),
-                 lambda: _chunk("deals"), **_DRIVER),
-    "pulka": Step("whole pulkas", ("sim/pulka._pulka_kernel",),
-                  lambda: _chunk("pulkas", pool_target=1), **_DRIVER),
-    "rollout": Step("rollouts", ("sim/rollout._rollout_kernel",), _rollout, **_DRIVER),
-    "classes": Step("the report's hand classes", ("reports/classes._best_strain_tricks",),
-                    _classes),
-    "solver": Step("the double-dummy solver", ("solver/_batch._leads_one",
-                                               "solver/_batch._batch_kernel"), _solver,
-                   search=True),
-    "replay": Step("the engine, decision by decision", ("game/engine.apply",), _replay),
-    "strength": Step("the strength gauge", ("analysis/strength.play_out",), _strength),
+    "play": Step("the players and the solver", _players, lambda: _chunk("deals"), **_DRIVER),
+    "pulka": Step("whole pulkas", _pulkas, lambda: _chunk("pulkas", pool_target=1),
+                  **_DRIVER),
+    "rollout": Step("rollouts", _rollouts, _rollout, **_DRIVER),
+    "classes": Step("the report's hand classes", _hand_classes, _classes),
+    "solver": Step("the double-dummy solver", _solver_batch, _solver, search=True),
+    "replay": Step("the engine, decision by decision", _engine, _replay),
+    "strength": Step("the strength gauge", _gauge, _strength),
 }
 
 #: The steps each command needs, in order (the endgame table before the first kernel
@@ -273,7 +335,7 @@ def warm_up(command: str, *, show: bool | None = None) -> dict[str, float]:
                         step.parts()
                     if step.search and search is not None:
                         display.step(f"{text}, the search in a second process")
-                        _await(search, lambda: _cache.is_compiled(_SEARCH))
+                        _await(search, lambda: _cache.is_compiled(cache_name(*_search())))
                         if step.after is not None:
                             step.after()
                             _await(search, lambda: False)
@@ -289,10 +351,6 @@ def warm_up(command: str, *, show: bool | None = None) -> dict[str, float]:
     return times
 
 
-#: The search, as :func:`prefstats._cache.is_compiled` names it.
-_SEARCH = "solver/_search._search"
-
-
 def _await(process: subprocess.Popen, done: Callable[[], bool]) -> None:
     """Wait until ``done()`` or the second ``process`` has ended."""
     while process.poll() is None and not done():
@@ -305,7 +363,7 @@ def _start_search() -> subprocess.Popen | None:
     start: then the steps compile the search themselves, as they would anyway if it
     failed."""
     try:
-        return subprocess.Popen([sys.executable, "-c", "from prefstats import _compile; "
+        return subprocess.Popen([sys.executable, "-c", "from prefstats.cli import _compile; "
                                  "_compile.side()"], cwd=_cache.PACKAGE.parent,
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
