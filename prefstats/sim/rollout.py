@@ -9,23 +9,8 @@ which decision it is (:func:`~prefstats.players.builtin.decision_number`), so th
 branches of a deal share every random draw that both reach (common random numbers):
 their differences are the decision's effect, not noise of the players' dice.
 
-Decisions and options:
-
-- ``first_call``: ``pass``, ``bid`` (the lowest legal bid of a trick game with the
-  talon), ``misere``; ``dark`` and ``blind_pass`` where the variant has them. Only the
-  seat's first call of the auction is forced.
-- ``whist``: ``pass``, ``whist``, ``half`` (where the variant has half-whists): the
-  seat's first whist call as a defender of a trick game. A whist the rules impose
-  (Stalingrad's 6♠) is no decision.
-- ``max_bid``: a level ``6`` .. ``10`` (text or int): every call of the seat in the
-  auction is the lowest legal bid with the talon up to that level in the strain the
-  policy would play -- the one where the evaluator expects the dealt hand to take the
-  most tricks (:func:`best_strains`) -- and a pass once there is none; the contract and
-  everything after by the policy.
-- ``contract``: the declarer's contract after the talon (and the discard): ``policy``
-  (its own choice), a level (the policy's best contract of that level: its decision
-  among that level's legal contracts) or a named contract (``"7♥"``, ``"8NT"``);
-  illegal where below the bid.
+The decisions and their options are listed in the docs ("Counterfactual advice and the
+solver", decisions and options).
 
 An option that is illegal where the decision is reached, or a decision never reached
 (the seat is the declarer, nobody bid ...), gives ``legal = False`` and a null value.
