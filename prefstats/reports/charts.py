@@ -4,7 +4,9 @@ with units, a colour-blind-safe palette (Okabe-Ito) with a fixed colour per vari
 seat and contract level, no overlapping text (long category labels wrap, or the bars
 turn horizontal; legends sit beside the plot) and a small source line under every chart
 (prefstats version, deals, seed, command). Each chart is saved as PNG (200 dpi, twice
-the screen's) and SVG. Only rows with enough samples are drawn.
+the screen's), SVG and PDF (fonts embedded), the SVG and PDF carrying its alt text; every
+text is drawn in a colour of at least :data:`MIN_CONTRAST` against what it sits on
+(:func:`ink`, checked by :func:`text_contrasts`). Only rows with enough samples are drawn.
 """
 
 from __future__ import annotations
@@ -12,15 +14,16 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import textwrap
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 import matplotlib as mpl
 import numpy as np
 import polars as pl
 from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.colors import to_hex, to_rgb
+from matplotlib.colors import to_hex, to_rgb, to_rgba
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
 STYLE_FILE = Path(__file__).with_name("prefstats.mplstyle")
@@ -41,6 +44,16 @@ SIZE = (7.5, 4.5)
 #: The gid of a figure's source line (how :func:`save` and the tests find it).
 SOURCE_GID = "source"
 _SOURCE: contextvars.ContextVar[str | None] = contextvars.ContextVar("source", default=None)
+#: What :func:`save` does with a finished figure instead of writing it (see :func:`drawing`).
+_SINK: contextvars.ContextVar[Callable[[Figure, Path], None] | None] = contextvars.ContextVar(
+    "sink", default=None)
+#: The files every chart is saved as, by suffix.
+FORMATS = (".png", ".svg", ".pdf")
+#: WCAG AA's least contrast ratio for normal text.
+MIN_CONTRAST = 4.5
+#: The diverging scale of gains: ColorBrewer's red-blue, safe for colour-blind readers
+#: and in grey (its lightness falls from the centre to both ends).
+DIVERGING = "RdBu"
 #: Characters of 9-point text an inch: where labels wrap.
 _CHARS_AN_INCH = 14
 
@@ -103,20 +116,103 @@ def _has_source(fig: Figure) -> bool:
                for t in fig.texts)
 
 
-def save(fig: Figure, path: Path, source: str | None = None) -> list[Path]:
-    """``fig`` as PNG and SVG at ``path`` (its suffix replaced), with ``source`` (or the
-    one of :func:`sourced`) as a small line under it unless it has one; reruns write
-    the same files (no timestamp, stable SVG ids)."""
+def save(fig: Figure, path: Path, source: str | None = None, alt: str | None = None
+         ) -> list[Path]:
+    """``fig`` as PNG, SVG and PDF at ``path`` (its suffix replaced), with ``source`` (or
+    the one of :func:`sourced`) as a small line under it unless it has one, and ``alt``
+    (default: its title) as the SVG's and PDF's description; reruns write the same files
+    (no timestamp, stable SVG ids). Inside :func:`drawing` nothing is written."""
     source = source or _SOURCE.get()
     if source and not _has_source(fig):
         width = fig.get_size_inches()[0]
         fig.text(0.01, 0, source_lines(source, width), fontsize=6.5,
                  color="#555555", ha="left", va="top", gid=SOURCE_GID)
-    paths = [path.with_suffix(".png"), path.with_suffix(".svg")]
+    title = title_of(fig)
+    fig.prefstats_alt = alt or title  # type: ignore[attr-defined]
+    paths = [path.with_suffix(s) for s in FORMATS]
+    sink = _SINK.get()
+    if sink is not None:
+        sink(fig, path)
+        return paths
     with mpl.rc_context(STYLE):
         fig.savefig(paths[0], pil_kwargs={"optimize": True})
-        fig.savefig(paths[1], metadata={"Date": None})
+        fig.savefig(paths[1], metadata={"Date": None, "Title": title,
+                                        "Description": fig.prefstats_alt})
+        fig.savefig(paths[2], metadata={"CreationDate": None, "Title": title,
+                                        "Subject": fig.prefstats_alt})
     return paths
+
+
+@contextlib.contextmanager
+def drawing(sink: Callable[[Figure, Path], None]) -> Iterator[None]:
+    """Every chart finished inside goes to ``sink(figure, path)`` instead of files."""
+    token = _SINK.set(sink)
+    try:
+        yield
+    finally:
+        _SINK.reset(token)
+
+
+def title_of(fig: Figure) -> str:
+    """A figure's title: its suptitle, or its first axes' title."""
+    sup = getattr(fig, "_suptitle", None)
+    if sup is not None and sup.get_text():
+        return sup.get_text().replace("\n", " ")
+    for ax in fig.axes:
+        for loc in ("left", "center"):
+            if ax.get_title(loc):
+                return ax.get_title(loc).replace("\n", " ")
+    return ""
+
+
+def _luminance(colour) -> float:
+    """WCAG relative luminance of an RGB colour."""
+    c = np.asarray(to_rgb(colour), dtype=float)
+    c = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    return float(c @ [0.2126, 0.7152, 0.0722])
+
+
+def contrast(a, b) -> float:
+    """WCAG contrast ratio of two colours (1 to 21)."""
+    la, lb = sorted((_luminance(a), _luminance(b)))
+    return (lb + 0.05) / (la + 0.05)
+
+
+def ink(background) -> str:
+    """Black or white, whichever reads better on ``background`` (at least 4.5:1 on any)."""
+    return "#000000" if contrast("#000000", background) >= contrast("#ffffff",
+                                                                    background) else "#ffffff"
+
+
+def text_contrasts(fig: Figure) -> list[tuple[str, float]]:
+    """Every drawn text of ``fig`` with its contrast against the colour it sits on: the
+    figure is drawn with its texts hidden and each text's box read for its commonest
+    colour (a translucent text is blended onto it first)."""
+    canvas = fig.canvas
+    texts = [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    boxes = [t.get_window_extent(renderer) for t in texts]
+    for t in texts:
+        t.set_visible(False)
+    canvas.draw()
+    pixels = np.asarray(canvas.buffer_rgba())[..., :3]
+    for t in texts:
+        t.set_visible(True)
+    height, width = pixels.shape[:2]
+    out = []
+    for t, box in zip(texts, boxes, strict=True):
+        x0, x1 = max(0, int(box.x0)), min(width, int(np.ceil(box.x1)))
+        y0, y1 = max(0, int(height - box.y1)), min(height, int(np.ceil(height - box.y0)))
+        if x1 <= x0 or y1 <= y0:
+            continue  # outside the canvas: not drawn
+        colours, counts = np.unique(pixels[y0:y1, x0:x1].reshape(-1, 3), axis=0,
+                                    return_counts=True)
+        back = colours[counts.argmax()] / 255
+        r, g, b, a = to_rgba(t.get_color(), t.get_alpha())
+        front = a * np.array([r, g, b]) + (1 - a) * back
+        out.append((t.get_text(), contrast(front, back)))
+    return out
 
 
 def _legend(ax, entries: int) -> None:
@@ -255,28 +351,34 @@ def bar_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None
         return _finish(fig, ax, title, xlabel, ylabel, path, percent, horizontal)
 
 
-#: Heatmap cells without enough pairs: drawn in this grey, their n written in them.
-GREY = "#d9d9d9"
+#: Heatmap cells without enough pairs: drawn quietly in this grey, their n in :data:`QUIET`.
+GREY = "#f0f0f0"
+QUIET = "#595959"
 
 
 def heatmap(ax, values: np.ndarray, texts: Sequence[Sequence[str]], grey: np.ndarray, *,
             rows: Sequence[str], cols: Sequence[str], limit: float, xlabel: str,
-            ylabel: str, title: str | None = None):
+            ylabel: str, title: str | None = None, fontsize: float = 7.5):
     """A grid of cells on ``ax``, row 0 at the top: each coloured by its value in
-    ``values`` (a diverging red-blue scale, safe for colour-blind readers, centred on
-    zero, saturated at ``±limit``), labelled with its text; ``grey`` cells (or nan
-    values) drawn grey. Returns the image, for a colour bar."""
+    ``values`` (:data:`DIVERGING`, centred on zero, saturated at ``±limit``), labelled
+    with its text in black or white, whichever contrasts more with the cell; ``grey``
+    cells (or nan values) drawn quietly. Returns the image, for a colour bar."""
     data = np.ma.masked_where(grey | np.isnan(values), values)
-    cmap = mpl.colormaps["RdBu"].with_extremes(bad=GREY)
+    cmap = mpl.colormaps[DIVERGING].with_extremes(bad=GREY)
     image = ax.imshow(data, cmap=cmap, vmin=-limit, vmax=limit, aspect="auto")
     for (r, c), text in np.ndenumerate(np.array(texts, dtype=object)):
-        ax.text(c, r, text, ha="center", va="center", fontsize=7,
-                color="#555555" if grey[r, c] else "black")
+        quiet = bool(grey[r, c] or np.isnan(values[r, c]))
+        colour = QUIET if quiet else ink(cmap(image.norm(values[r, c])))
+        ax.text(c, r, text, ha="center", va="center", fontsize=fontsize - (0.5 if quiet else 0),
+                color=colour)
     ax.set_xticks(range(len(cols)), cols)
     ax.set_yticks(range(len(rows)), rows)
+    ax.tick_params(length=0)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
     ax.grid(False)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     if title:
-        ax.set_title(title, fontsize=10)
+        ax.set_title(title, fontsize=9, loc="left")
     return image

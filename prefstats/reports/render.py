@@ -1,8 +1,10 @@
 """Writing a report: blocks (a table, its chart and a few lines of text) grouped in
-sections, written as ``report.md``, ``index.html``, one CSV per table and PNG + SVG
-charts. Rows with fewer than :data:`~prefstats.reports.stats.MIN_SAMPLES` samples are
-left out of the shown tables and charts (they stay in the CSV); a block with no such
-row says so instead of showing noise.
+sections, written as ``report.md``, ``index.html``, one CSV per table, PNG + SVG + PDF
+charts and ``charts.json`` (:mod:`~prefstats.reports.manifest`: how each chart is drawn
+again from the tables). Rows with fewer than
+:data:`~prefstats.reports.stats.MIN_SAMPLES` samples are left out of the shown tables
+and charts (they stay in the CSV); a block with no such row says so instead of showing
+noise.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 
 import polars as pl
 
+from prefstats.reports import manifest
 from prefstats.reports.charts import sourced
 from prefstats.reports.stats import MIN_SAMPLES
 
@@ -165,7 +168,7 @@ def write_report(report: Report, out: str | Path) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     try:
         with tempfile.TemporaryDirectory(prefix=".report-", dir=out) as tmp:
-            for name in _write_files(report, Path(tmp)):
+            for name in _write_files(report, Path(tmp), out):
                 os.replace(Path(tmp) / name, out / name)
     except BaseException:
         for folder in created:  # innermost first; only if still empty
@@ -175,10 +178,20 @@ def write_report(report: Report, out: str | Path) -> Path:
     return out
 
 
-def _write_files(report: Report, out: Path) -> list[str]:
-    """Write the report's files into ``out``; their names, ``index.html`` last."""
+def alt_text(block: Block) -> str:
+    """A block's chart in words: its title, and what it draws against what."""
+    options = getattr(block.chart, "keywords", {})
+    title = options.get("title") or block.title
+    ylabel, xlabel = options.get("ylabel"), options.get("xlabel")
+    return f"{title}: {ylabel} by {xlabel}." if ylabel and xlabel else f"{title}."
+
+
+def _write_files(report: Report, out: Path, final: Path) -> list[str]:
+    """Write the report's files into ``out`` (to be moved into ``final``); their names,
+    ``index.html`` last."""
     charts: dict[str, str | None] = {}
-    names = []
+    names, entries = [], []
+    tables = {id(b.table): f"{b.name}.csv" for s in report.sections for b in s.blocks}
     for section in report.sections:
         for b in section.blocks:
             b.table.write_csv(out / f"{b.name}.csv", float_precision=9)  # summation-order noise
@@ -189,10 +202,17 @@ def _write_files(report: Report, out: Path) -> list[str]:
                     data.filter("enough")) else []
             charts[b.name] = drawn[0].name if drawn else None
             names += [p.name for p in drawn]
+            entry = drawn and manifest.chart_entry(b.name, b.chart, tables.get(id(data), data),
+                                                   report.source, alt_text(b))
+            if entry:
+                entries.append(entry)
     texts = {**report.files, report.markdown: _markdown(report, charts),
              "index.html": _html(report, charts)}
     for name, text in texts.items():
         (out / name).write_text(text, encoding="utf-8")
+    if entries:
+        manifest.record(out, entries, base=final)
+        names.append(manifest.NAME)
     return names + list(texts)
 
 
@@ -243,9 +263,9 @@ def _file_list(report: Report, charts: dict[str, str | None]) -> list[tuple[str,
 
 
 def _chart_links(name: str) -> list[tuple[str, str]]:
-    """(text, file) of a chart's vector and bitmap files."""
+    """(text, file) of a chart's vector, print and bitmap files."""
     svg = Path(name).with_suffix(".svg").name
-    return [(svg, svg), ("PNG", name)]
+    return [(svg, svg), ("PDF", Path(name).with_suffix(".pdf").name), ("PNG", name)]
 
 
 def _markdown(report: Report, charts: dict[str, str | None]) -> str:
@@ -269,7 +289,7 @@ def _markdown(report: Report, charts: dict[str, str | None]) -> str:
         for b in section.blocks:
             lines += [f"### {b.title}", "", b.text, ""]
             if charts.get(b.name):
-                lines += [f"![{b.title}]({charts[b.name]})", ""]
+                lines += [f"![{alt_text(b)}]({charts[b.name]})", ""]
             rows = display_rows(b)
             if rows:
                 heads = [h for h, _, _ in b.columns]
@@ -377,7 +397,7 @@ def _html(report: Report, charts: dict[str, str | None]) -> str:
             if charts.get(b.name):
                 svg = Path(charts[b.name]).with_suffix(".svg").name
                 parts.append(f"<a href='{svg}'><img src='{charts[b.name]}' "
-                             f"alt='{e(b.title)}'></a>")
+                             f"alt='{e(alt_text(b))}'></a>")
                 links += _chart_links(charts[b.name])
             rows = display_rows(b)
             if rows:
