@@ -145,6 +145,18 @@ def records(chart: Chart) -> list[dict]:
             for r in chart.table.iter_rows(named=True)]
 
 
+def rounded(value):
+    """``value`` with every float to 9 decimals, as the tables write them (the rest is
+    summation-order noise)."""
+    if isinstance(value, float):
+        return round(value, 9) if math.isfinite(value) else value
+    if isinstance(value, dict):
+        return {k: rounded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [rounded(v) for v in value]
+    return value
+
+
 def _names(text: str | None) -> list[str]:
     return [t for t in (text or "").split(",") if t]
 
@@ -344,7 +356,7 @@ def write_guide(variant: Variant, out: str | Path, seed: int, *, min_n: int = CE
                         "variant": describe(variant), "min_n": min_n,
                         "seats": {str(k): v for k, v in seats.items()}})
         for name, table in {chart.name: chart.table, **chart.extra}.items():
-            table.write_csv(target / f"{name}.csv")
+            table.write_csv(target / f"{name}.csv", float_precision=9)
             table.write_parquet(target / f"{name}.parquet")
             copies.append(name)
         cells += records(chart)
@@ -354,7 +366,7 @@ def write_guide(variant: Variant, out: str | Path, seed: int, *, min_n: int = CE
                        "meaning": m.meaning, "min_n": m.pairs(model_n)} for m in models],
            "version": __version__, "features": FEATURES,
            "records": cells + [r for c in made for r in found[c.name]]}
-    atomic_write(target / "guide.json", json.dumps(doc, separators=(",", ":"),
+    atomic_write(target / "guide.json", json.dumps(rounded(doc), separators=(",", ":"),
                                                    ensure_ascii=False).encode("utf-8"))
     text = "\n".join(page(variant, made, found, seed, min_n, command, observed, models,
                           model_n)) + "\n"
