@@ -26,6 +26,8 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
+from prefstats.reports import findings
+
 STYLE_FILE = Path(__file__).with_name("prefstats.mplstyle")
 #: The house style as rc settings, for ``mpl.rc_context(STYLE)`` around a figure's making.
 STYLE = dict(mpl.rc_params_from_file(STYLE_FILE, use_default_template=False))
@@ -215,6 +217,13 @@ def text_contrasts(fig: Figure) -> list[tuple[str, float]]:
     return out
 
 
+def _heading(df: pl.DataFrame, finding: Mapping | None, title: str, x: str, y: str,
+             group: str | None) -> tuple[str, str]:
+    """The chart's title and subtitle: its finding over ``title``, or ``title`` alone."""
+    stated = findings.state(df, finding, x=x, y=y, group=group) if finding else ""
+    return (stated, title) if stated else (title, "")
+
+
 def _legend(ax, entries: int) -> None:
     """The legend beside the axes, where it hides no data and no label."""
     ax.legend(frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0), ncols=1)
@@ -226,12 +235,18 @@ def _wrap(text: str, chars: int) -> str:
 
 
 def _finish(fig, ax, title: str, xlabel: str, ylabel: str, path: Path, percent: bool,
-            horizontal: bool = False) -> list[Path]:
+            horizontal: bool = False, subtitle: str = "") -> list[Path]:
     if percent:
         axis = ax.xaxis if horizontal else ax.yaxis
         axis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     width = fig.get_size_inches()[0]
-    ax.set_title(_wrap(title, int(width * 10)), loc="left")
+    if subtitle:  # the finding in bold over what the chart draws
+        ax.set_title(_wrap(subtitle, int(width * 12)), loc="left", fontsize=9,
+                     fontweight="normal", color="#333333")
+        fig.suptitle(_wrap(title, int(width * 10)), x=0.01, ha="left", fontsize=12,
+                     fontweight="bold")
+    else:
+        ax.set_title(_wrap(title, int(width * 10)), loc="left")
     ax.set_xlabel(_wrap(xlabel, int(width * _CHARS_AN_INCH * 0.8)))
     ax.set_ylabel(_wrap(ylabel, int(fig.get_size_inches()[1] * _CHARS_AN_INCH * 0.8)))
     fig.tight_layout()
@@ -242,11 +257,12 @@ def line_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | Non
                title: str, xlabel: str, ylabel: str,
                colours: Mapping | Sequence = SEAT_COLOURS, group_label: str = "",
                zero_line: bool = False, percent: bool = False, marker_at: float | None = None,
-               bands: bool = True) -> list[Path]:
+               bands: bool = True, finding: Mapping | None = None) -> list[Path]:
     """Lines of ``y`` against ``x``, one per ``group``, with shaded ``y_lo``–``y_hi``
     (``bands``); ``percent`` writes a share axis as percentages; ``marker_at`` draws a
-    dotted vertical line at that ``x``. No rows with enough samples: no chart (an empty
-    list)."""
+    dotted vertical line at that ``x``; ``finding`` (:mod:`~prefstats.reports.findings`)
+    makes the title, read from the data, with ``title`` under it. No rows with enough
+    samples: no chart (an empty list)."""
     df = df.filter("enough").sort(x)
     if not len(df):
         return []
@@ -273,7 +289,8 @@ def line_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | Non
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         if group:
             _legend(ax, len(groups))
-        return _finish(fig, ax, title, xlabel, ylabel, path, percent)
+        heading, subtitle = _heading(df, finding, title, x, y, group)
+        return _finish(fig, ax, heading, xlabel, ylabel, path, percent, subtitle=subtitle)
 
 
 def _label_lines(text: str, chars: int) -> list[str]:
@@ -301,10 +318,11 @@ def _category_labels(cats: Sequence, width: float) -> tuple[list[str], bool]:
 def bar_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None = None,
               title: str, xlabel: str, ylabel: str, colours: Mapping | Sequence = SEAT_COLOURS,
               group_label: str = "", zero_line: bool = True, percent: bool = False,
-              errors: bool = True, horizontal: bool | None = None) -> list[Path]:
+              errors: bool = True, horizontal: bool | None = None,
+              finding: Mapping | None = None) -> list[Path]:
     """Grouped bars of ``y`` per ``x`` category and ``group``, with 95% error bars from
-    ``y_lo``/``y_hi`` unless ``errors`` is false; no chart without rows, as for
-    :func:`line_chart`. Categories whose labels do not fit under their bars (or
+    ``y_lo``/``y_hi`` unless ``errors`` is false; no chart without rows and ``finding``
+    as for :func:`line_chart`. Categories whose labels do not fit under their bars (or
     ``horizontal``) are drawn as horizontal bars, the first at the top; ``xlabel`` then
     still names the categories and ``ylabel`` the values."""
     df = df.filter("enough")
@@ -348,7 +366,8 @@ def bar_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None
             _legend(ax, len(groups))
         if horizontal:
             xlabel, ylabel = ylabel, xlabel
-        return _finish(fig, ax, title, xlabel, ylabel, path, percent, horizontal)
+        heading, subtitle = _heading(df, finding, title, x, y, group)
+        return _finish(fig, ax, heading, xlabel, ylabel, path, percent, horizontal, subtitle)
 
 
 #: Heatmap cells without enough pairs: drawn quietly in this grey, their n in :data:`QUIET`.
