@@ -85,7 +85,7 @@ def test_every_committed_chart_is_readable(name):
                if c < charts.MIN_CONTRAST]
         assert low == [], f"{name}/{chart}: text below {charts.MIN_CONTRAST}:1"
         assert overlaps(fig) == [], f"{name}/{chart}: overlapping text"
-        texts = " ".join(t.get_text() for t in fig.findobj(mpl.text.Text))
+        texts = " ".join(" ".join(t.get_text().split()) for t in fig.findobj(mpl.text.Text))
         assert not re.search(r"\bseat [0-9]", texts), f"{name}/{chart}: a seat by number"
         if chart in hp.KINDS:
             title = charts.title_of(fig)

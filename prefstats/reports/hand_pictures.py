@@ -58,9 +58,10 @@ DEFINED = {
     "holes": "Hole: a suit the misère declarer cannot always play under; lone 8 is a "
              "singleton 8, long is 3 or more cards.",
 }
-_CELL_W = {"first_call": 1.1, "whist": 0.5, "misere": 3.0, "raspasy": 0.8}
+_CELL_W = {"first_call": 0.95, "whist": 0.5, "misere": 2.4, "raspasy": 0.75}
 _CELL_H = 0.34
-_MIN_WIDTH = 6.0
+#: Narrow enough to stay legible on a phone and in a printed column.
+_MIN_WIDTH = 5.0
 
 
 def seat_names(variant) -> dict[int, str]:
@@ -199,9 +200,10 @@ def _whist_title(cells: list[dict]) -> str:
     few, many = min(starts, key=lambda t: (t == -1, t)), max(starts)
     if starts[few] == starts[many] or few == many:
         return f"Whist a six from {_label('aces_kings', starts[many])} A+K"
-    return _shorten(f"Whist a six from {_label('aces_kings', starts[many])} A+K with "
-                    f"{_label('trumps', many)} trumps, {_label('aces_kings', starts[few])} "
-                    f"with {_label('trumps', few)}")
+    held = {t: "no trumps" if t == -1 else f"{_label('trumps', t)} trump" + "s" * (t != 1)
+            for t in (few, many)}
+    return _shorten(f"Whist a six: {_label('aces_kings', starts[many])} A+K with "
+                    f"{held[many]}, {_label('aces_kings', starts[few])} A+K with {held[few]}")
 
 
 def _misere_title(cells: list[dict]) -> str:
@@ -209,6 +211,14 @@ def _misere_title(cells: list[dict]) -> str:
              if c["decided"] and c["advice"] == "misere"]
     if not calls:
         return "Misère is never a sure gain over passing"
+    decided = [(_pattern(c["features"]["holes"], c["features"]["hole"]), c["advice"])
+               for c in cells if c["decided"]]
+    k = len(calls)
+    if [p for p, _ in decided[:k]] == calls and k < len(decided) and all(
+            a == "pass" for _, a in decided[k:]):
+        text = f"Misère pays from {calls[0]} to {calls[-1]}; pass with {decided[k][0]} or worse"
+        if len(text) <= TITLE_CHARS:
+            return text
     for k in range(len(calls), 0, -1):
         more = f" and {len(calls) - k} more" if k < len(calls) else ""
         text = f"Misère pays with {', '.join(calls[:k])}{more}"
@@ -250,8 +260,10 @@ def _caption(chart: Chart, share: float, min_n: int) -> str:
         features = ["holes"]
     if chart.decision == "whist":
         features = ["aces_kings", "trumps"]
-    keys = ", ".join(f"{SHORT[o]} {o if o != 'misere' else 'misère'}"
-                     for o in ["pass", *chart.options])
+    levels = [o for o in chart.options if o.isdigit()]
+    keys = ", ".join([*(f"{SHORT[o]} {_WORDS[o]}" for o in ["pass", *chart.options]
+                        if not o.isdigit()),
+                      *([f"{'/'.join(levels)} bid up to that level"] if levels else [])])
     quiet = ("whist decisions played" if chart.decision == "whist" else
              "real deals' hands" if chart.decision != "raspasy" else "dealt hands")
     return " ".join([
@@ -261,6 +273,9 @@ def _caption(chart: Chart, share: float, min_n: int) -> str:
         "whists a deal.",
         f"Grey: fewer than {min_n:,} pairs (n shown). Coloured cells cover "
         f"{100 * share:.0f}% of {quiet}."])
+
+
+_WORDS = {"pass": "pass", "misere": "misère", "whist": "whist", "half": "half-whist"}
 
 
 def _text(c: dict, gain: float) -> str:
@@ -308,19 +323,22 @@ def draw(chart: Chart, seats: dict[int, str], *, source: str, variant_name: str)
     grid_w = grid_cols * len(cols) * cell_w + (grid_cols - 1) * gap
     width = max(_MIN_WIDTH, left + grid_w + bar)
     cell_w = (width - left - bar - (grid_cols - 1) * gap) / (grid_cols * len(cols))
-    chars = int(width * 13.5)
+    chars = int(width * 15)
     caption = textwrap.fill(_caption(chart, share, chart.min_n), chars)
     source_text = source_lines(source, width)
-    head_h = 0.3 * len(textwrap.wrap(heading, int(width * 9.5))) + 0.22 + 0.15
+    title_lines = len(textwrap.wrap(heading, int(width * 9.5)))
+    sub_text = textwrap.fill(subtitle, int(width * 12.5))
+    head_h = 0.1 + 0.26 * title_lines + 0.08 + 0.17 * (sub_text.count("\n") + 1) + 0.15
     panel_h = len(rows) * _CELL_H + (0.3 if panel_f else 0)
-    foot_h = 0.5 + 0.125 * (caption.count("\n") + 1) + 0.12 * (source_text.count("\n") + 1)
+    foot_h = ((0.5 if _AXES[cols_f] else 0.3) + 0.13 * (caption.count("\n") + 1)
+              + 0.12 * (source_text.count("\n") + 1))
     height = head_h + grid_rows * panel_h + (grid_rows - 1) * 0.45 + foot_h
     with mpl.rc_context(STYLE):
         fig = figure((width, height))
         fig.suptitle(textwrap.fill(heading, int(width * 9.5)), x=0.1 / width,
                      y=1 - 0.1 / height, ha="left", va="top", fontsize=12, fontweight="bold")
-        fig.text(0.1 / width, 1 - (head_h - 0.12) / height, subtitle, fontsize=9,
-                 color="#333333", ha="left", va="bottom")
+        fig.text(0.1 / width, 1 - (0.18 + 0.26 * title_lines) / height, sub_text, fontsize=9,
+                 color="#333333", ha="left", va="top")
         image = None
         for k, panel in enumerate(panels):
             r, q = divmod(k, grid_cols)
@@ -350,7 +368,7 @@ def draw(chart: Chart, seats: dict[int, str], *, source: str, variant_name: str)
                 xlabel=_AXES[cols_f] if r == grid_rows - 1 else "",
                 ylabel=_AXES[rows_f] if first else "",
                 title=f"contract level {_label('level', panel)}" if panel_f else None,
-                fontsize=7.5 if chart.decision != "whist" else 7)
+                fontsize=8 if chart.decision != "whist" else 7.5)
             if not first:
                 ax.set_yticklabels(row_labels)
         bar_ax = fig.add_axes(((width - bar + 0.25) / width,
@@ -359,7 +377,7 @@ def draw(chart: Chart, seats: dict[int, str], *, source: str, variant_name: str)
         fig.colorbar(image, cax=bar_ax).set_label("best option − pass\n(whists a deal)",
                                                   fontsize=8)
         fig.text(0.1 / width, (0.1 + 0.12 * (source_text.count("\n") + 1)) / height, caption,
-                 fontsize=7, color="#333333", ha="left", va="bottom")
+                 fontsize=7.5, color="#333333", ha="left", va="bottom")
         fig.text(0.1 / width, 0.06 / height, source_text, fontsize=6.5, color="#555555",
                  ha="left", va="bottom", gid="source")
     fig.prefstats_alt = alt_text(chart, heading, subtitle, len(rows), len(cols),  # type: ignore[attr-defined]
