@@ -58,7 +58,7 @@ DEFINED = {
     "holes": "Hole: a suit the misère declarer cannot always play under; lone 8 is a "
              "singleton 8, long is 3 or more cards.",
 }
-_CELL_W = {"first_call": 0.95, "whist": 0.5, "misere": 2.4, "raspasy": 0.75}
+_CELL_W = {"first_call": 0.95, "whist": 0.5, "misere": 2.7, "raspasy": 0.75}
 _CELL_H = 0.34
 #: Narrow enough to stay legible on a phone and in a printed column.
 _MIN_WIDTH = 5.0

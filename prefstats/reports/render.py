@@ -15,13 +15,13 @@ import math
 import os
 import re
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
 
-from prefstats.reports import manifest
+from prefstats.reports import findings, manifest
 from prefstats.reports.charts import sourced
 from prefstats.reports.stats import MIN_SAMPLES
 
@@ -178,19 +178,23 @@ def write_report(report: Report, out: str | Path) -> Path:
     return out
 
 
-def alt_text(block: Block) -> str:
-    """A block's chart in words: its title, and what it draws against what."""
-    options = getattr(block.chart, "keywords", {})
-    title = options.get("title") or block.title
+def alt_text(options: Mapping, data: pl.DataFrame, title: str) -> str:
+    """A chart in words: its finding (read from ``data``), what it draws against what."""
+    drawn = options.get("title") or title
     ylabel, xlabel = options.get("ylabel"), options.get("xlabel")
-    return f"{title}: {ylabel} by {xlabel}." if ylabel and xlabel else f"{title}."
+    text = f"{drawn}: {ylabel} by {xlabel}." if ylabel and xlabel else f"{drawn}."
+    if options.get("finding") and "x" in options and "y" in options:
+        stated = findings.state(data, options["finding"], x=options["x"], y=options["y"],
+                                group=options.get("group"))
+        text = f"{stated}. {text}" if stated else text
+    return text
 
 
 def _write_files(report: Report, out: Path, final: Path) -> list[str]:
     """Write the report's files into ``out`` (to be moved into ``final``); their names,
     ``index.html`` last."""
     charts: dict[str, str | None] = {}
-    names, entries = [], []
+    names, entries, alts = [], [], {}
     tables = {id(b.table): f"{b.name}.csv" for s in report.sections for b in s.blocks}
     for section in report.sections:
         for b in section.blocks:
@@ -202,12 +206,13 @@ def _write_files(report: Report, out: Path, final: Path) -> list[str]:
                     data.filter("enough")) else []
             charts[b.name] = drawn[0].name if drawn else None
             names += [p.name for p in drawn]
+            alts[b.name] = alt_text(getattr(b.chart, "keywords", {}), data, b.title)
             entry = drawn and manifest.chart_entry(b.name, b.chart, tables.get(id(data), data),
-                                                   report.source, alt_text(b))
+                                                   report.source, alts[b.name])
             if entry:
                 entries.append(entry)
-    texts = {**report.files, report.markdown: _markdown(report, charts),
-             "index.html": _html(report, charts)}
+    texts = {**report.files, report.markdown: _markdown(report, charts, alts),
+             "index.html": _html(report, charts, alts)}
     for name, text in texts.items():
         (out / name).write_text(text, encoding="utf-8")
     if entries:
@@ -268,7 +273,7 @@ def _chart_links(name: str) -> list[tuple[str, str]]:
     return [(svg, svg), ("PDF", Path(name).with_suffix(".pdf").name), ("PNG", name)]
 
 
-def _markdown(report: Report, charts: dict[str, str | None]) -> str:
+def _markdown(report: Report, charts: dict[str, str | None], alts: dict[str, str]) -> str:
     outline = _outline(report)
     lines = [f"# {report.title}", ""]
     if report.summary:
@@ -289,7 +294,7 @@ def _markdown(report: Report, charts: dict[str, str | None]) -> str:
         for b in section.blocks:
             lines += [f"### {b.title}", "", b.text, ""]
             if charts.get(b.name):
-                lines += [f"![{alt_text(b)}]({charts[b.name]})", ""]
+                lines += [f"![{alts[b.name]}]({charts[b.name]})", ""]
             rows = display_rows(b)
             if rows:
                 heads = [h for h, _, _ in b.columns]
@@ -362,7 +367,7 @@ def _html_links(links: list[tuple[str, str]]) -> str:
     return " · ".join(f"<a href='{e(f)}'>{e(t)}</a>" for t, f in links)
 
 
-def _html(report: Report, charts: dict[str, str | None]) -> str:
+def _html(report: Report, charts: dict[str, str | None], alts: dict[str, str]) -> str:
     e = html.escape
     outline = _outline(report)
     parts = ["<!doctype html><html lang='en'><head><meta charset='utf-8'>"
@@ -397,7 +402,7 @@ def _html(report: Report, charts: dict[str, str | None]) -> str:
             if charts.get(b.name):
                 svg = Path(charts[b.name]).with_suffix(".svg").name
                 parts.append(f"<a href='{svg}'><img src='{charts[b.name]}' "
-                             f"alt='{e(alt_text(b))}'></a>")
+                             f"alt='{e(alts[b.name])}'></a>")
                 links += _chart_links(charts[b.name])
             rows = display_rows(b)
             if rows:
