@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from prefstats.game.variants import Variant, describe
@@ -172,12 +172,20 @@ def _robust_words(cell: dict) -> str:
             f"gain {cell['gain_min']:+.1f} to {cell['gain_max']:+.1f} across models")
 
 
-def _where(chart: Chart, f: dict) -> str:
+def seat_words(seat: int, seats: Mapping[int, str] | None) -> str:
+    """Where a call is made, as a player says it: "in first hand", "as dealer"."""
+    name = (seats or {}).get(seat)
+    if name is None:
+        return f"at seat {seat}"
+    return f"as {name}" if name == "dealer" else f"in {name}"
+
+
+def _where(chart: Chart, f: dict, seats: Mapping[int, str] | None = None) -> str:
     """The cell in words."""
     if chart.decision == "first_call":
         name = "points" if "points" in f else "expected tricks"
         value = f.get("points", f.get("expected_tricks"))
-        return f"at seat {f['seat']} with {label(next(iter(f)), value)} {name}"
+        return f"{seat_words(f['seat'], seats)} with {label(next(iter(f)), value)} {name}"
     if chart.decision == "whist":
         trumps = ("against no trumps" if f["trumps"] == -1 else
                   f"holding {label('trumps', f['trumps'])} of the declarer's trumps")
@@ -195,9 +203,10 @@ def _pattern(f: dict) -> str:
         f["holes"], f"one hole: {f['hole']}" if f["hole"] != "long" else "one long hole")
 
 
-def rules(chart: Chart) -> list[dict]:
+def rules(chart: Chart, seats: Mapping[int, str] | None = None) -> list[dict]:
     """One rule per decided cell of ``chart`` (see the module text): its cell, n, gain
-    with CI and whether it is robust."""
+    with CI and whether it is robust; ``seats`` names the seats
+    (:func:`~prefstats.reports.hand_pictures.seat_names`)."""
     out = []
     for cell in _cells(chart):
         if not cell["decided"]:
@@ -214,7 +223,7 @@ def rules(chart: Chart) -> list[dict]:
         verb = ACTIONS[advice][0]
         if chart.decision == "raspasy" and advice == "pass":
             verb = "pass into the raspasy"
-        where = _where(chart, cell["features"])
+        where = _where(chart, cell["features"], seats)
         text = (f"{verb.capitalize()} {where}" if chart.decision == "whist" and advice != "pass"
                 else f"{where[0].upper()}{where[1:]}: {verb}")
         if chart.decision == "whist" and advice == "pass":
@@ -277,8 +286,10 @@ def _table_lines(chart: Chart) -> list[str]:
 
 def page(variant: Variant, made: list[Chart], found: dict[str, list[dict]], seed: int,
          min_n: int, command: str, observed: list[str] | None = None,
-         models: tuple[Model, ...] = MODELS, model_n: int = MODEL_PAIRS) -> list[str]:
-    """guide.md's lines: charts and their rules, then the tables, then ``observed``."""
+         models: tuple[Model, ...] = MODELS, model_n: int = MODEL_PAIRS,
+         alts: Mapping[str, str] | None = None) -> list[str]:
+    """guide.md's lines: charts (``alts``: each one's alt text) and their rules, then the
+    tables, then ``observed``."""
     lines = [f"# {describe(variant)}: hand charts", "",
              f"Every cell below is a paired counterfactual: deals of the stream of seed {seed} "
              "dealt to the cell (the first deals of that class, so uniform within it), each "
@@ -314,7 +325,8 @@ def page(variant: Variant, made: list[Chart], found: dict[str, list[dict]], seed
              "" if models else "- (no other model: robustness not measured)",
              "", f"Made by `{command}`.", ""]
     for chart in made:
-        lines += [f"## {_TITLES[chart.name]}", "", f"![{chart.name}]({chart.name}.png)", "",
+        alt = (alts or {}).get(chart.name, _TITLES[chart.name])
+        lines += [f"## {_TITLES[chart.name]}", "", f"![{alt}]({chart.name}.png)", "",
                   f"Deals dealt per seat to fill the cells: {chart.dealt:,}.", ""]
         rules_here = found[chart.name]
         lines += [f"- {r['text']}" for r in rules_here] or ["- No cell is decided."]
@@ -344,9 +356,9 @@ def write_guide(variant: Variant, out: str | Path, seed: int, *, min_n: int = CE
     made = charts(variant, seed, min_n, workers=workers, budget=budget,
                   whist_budget=whist_budget, raspasy_budget=raspasy_budget, models=models,
                   model_n=model_n, progress=progress)
-    found = {c.name: rules(c) for c in made}
-    cells = []
     seats = seat_names(variant)
+    found = {c.name: rules(c, seats) for c in made}
+    cells = []
     entries, copies = [], []
     for chart in made:
         source = (f"prefstats {__version__} · {describe(variant)} · seed {seed} · "
@@ -369,6 +381,6 @@ def write_guide(variant: Variant, out: str | Path, seed: int, *, min_n: int = CE
     atomic_write(target / "guide.json", json.dumps(rounded(doc), separators=(",", ":"),
                                                    ensure_ascii=False).encode("utf-8"))
     text = "\n".join(page(variant, made, found, seed, min_n, command, observed, models,
-                          model_n)) + "\n"
+                          model_n, {e["name"]: e["alt"] for e in entries})) + "\n"
     atomic_write(target / "guide.md", text.encode("utf-8"))
     return target / "guide.md"

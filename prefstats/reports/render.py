@@ -194,7 +194,9 @@ def _write_files(report: Report, out: Path, final: Path) -> list[str]:
     """Write the report's files into ``out`` (to be moved into ``final``); their names,
     ``index.html`` last."""
     charts: dict[str, str | None] = {}
-    names, entries, alts = [], [], {}
+    names, entries = [], []
+    # the lead pictures' alt texts, by file, from the manifest they were drawn with
+    alts = {f"{e['name']}.png": e["alt"] for e in manifest.read(final)["charts"]}
     tables = {id(b.table): f"{b.name}.csv" for s in report.sections for b in s.blocks}
     for section in report.sections:
         for b in section.blocks:
@@ -278,7 +280,7 @@ def _markdown(report: Report, charts: dict[str, str | None], alts: dict[str, str
     lines = [f"# {report.title}", ""]
     if report.summary:
         lines += [report.summary, ""]
-    lines += [line for t, f in report.lead for line in (f"![{t}]({f})", "")]
+    lines += [line for t, f in report.lead for line in (f"![{alts.get(f, t)}]({f})", "")]
     lines += [*(f"- {m}" for m in report.meta),
               *(f"- {label}: [{href}]({href})" for label, href in report.links), ""]
     lines += [f"## {_CONTENTS}", ""]
@@ -377,7 +379,7 @@ def _html(report: Report, charts: dict[str, str | None], alts: dict[str, str]) -
     if report.summary:
         parts.append(f"<p class='summary'>{inline_html(report.summary)}</p>")
     parts += [f"<figure><a href='{e(Path(f).with_suffix('.svg').name)}'><img src='{e(f)}' "
-              f"alt='{e(t)}'></a><figcaption>{e(t)}</figcaption></figure>"
+              f"alt='{e(alts.get(f, t))}'></a><figcaption>{e(t)}</figcaption></figure>"
               for t, f in report.lead]
     parts.append("<ul>")
     parts += [f"<li>{inline_html(m)}</li>" for m in report.meta]
