@@ -180,21 +180,28 @@ def _first_call_title(chart: Chart, cells: list[dict], seats: dict[int, str]) ->
     return _shorten(f"Bid from {', '.join(parts)} ({unit})")
 
 
-def _whist_title(cells: list[dict]) -> str:
+def _starts(cells: list[dict], col: str, **fixed) -> dict:
+    """Per value of ``col``: the fewest A+K from which every decided cell above advises
+    something other than a pass (cells matching ``fixed`` only)."""
     starts = {}
-    for trumps in sorted({c["features"]["trumps"] for c in cells}):
-        col = sorted((c for c in cells if c["features"]["level"] == 6
-                      and c["features"]["trumps"] == trumps),
-                     key=lambda c: c["features"]["aces_kings"], reverse=True)
+    for value in sorted({c["features"][col] for c in cells}):
+        column = sorted((c for c in cells if c["features"][col] == value and all(
+            c["features"][k] == v for k, v in fixed.items())),
+            key=lambda c: c["features"]["aces_kings"], reverse=True)
         start = None
-        for c in col:
+        for c in column:
             if not c["decided"]:
                 continue
             if c["advice"] == "pass":
                 break
             start = c["features"]["aces_kings"]
         if start is not None:
-            starts[trumps] = start
+            starts[value] = start
+    return starts
+
+
+def _whist_title(cells: list[dict]) -> str:
+    starts = _starts(cells, "trumps", level=6)
     if not starts:
         return "No whist of a six is a sure gain"
     few, many = min(starts, key=lambda t: (t == -1, t)), max(starts)
@@ -228,11 +235,16 @@ def _misere_title(cells: list[dict]) -> str:
 
 
 def _raspasy_title(cells: list[dict]) -> str:
-    decided = [c for c in cells if c["decided"]]
-    passes = sum(c["advice"] == "pass" for c in decided)
-    if not decided:
-        return "No raspasy decision is sure"
-    return f"Pass into the raspasy in {passes} of {len(decided)} decided hand classes"
+    starts = _starts(cells, "longest")
+    if not starts:
+        return "Passing into the raspasy is never surely worse than a bid"
+    short, long = min(starts), max(starts)
+    if starts[short] == starts[long]:
+        return (f"Bid rather than pass into a raspasy from {_label('aces_kings', starts[short])}"
+                " A+K")
+    return _shorten(f"Bid rather than pass into a raspasy: {_label('aces_kings', starts[short])}"
+                    f" A+K with longest {_label('longest', short)}, "
+                    f"{_label('aces_kings', starts[long])} with {_label('longest', long)}")
 
 
 def title(chart: Chart, cells: list[dict], seats: dict[int, str]) -> str:
