@@ -7,7 +7,7 @@ import time
 
 import typer
 
-from prefstats.cli._app import app
+from prefstats.cli._app import _compile_notice, app
 
 
 @app.command("charts")
@@ -21,6 +21,7 @@ def charts_command(
     simulation)."""
     from prefstats.reports.restore import restore
 
+    _compile_notice("charts", quiet)
     start = time.perf_counter()
     written = restore(root, None if quiet else lambda p: typer.echo(f"charts: {p}", err=True))
     typer.echo(f"{len(written)} files written under {root} in "
