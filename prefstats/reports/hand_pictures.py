@@ -206,7 +206,12 @@ def _whist_title(cells: list[dict]) -> str:
         return "No whist of a six is a sure gain"
     few, many = min(starts, key=lambda t: (t == -1, t)), max(starts)
     if starts[few] == starts[many] or few == many:
-        return f"Whist a six from {_label('aces_kings', starts[many])} A+K"
+        never = sorted({c["features"]["trumps"] for c in cells if c["decided"]
+                        and c["features"]["level"] == 6} - set(starts))
+        held = " or ".join("no trumps" if t == -1 else f"{_label('trumps', t)} trumps"
+                           for t in never)
+        return _shorten(f"Whist a six from {_label('aces_kings', starts[many])} A+K"
+                        + (f", not with {held}" if never else ""))
     held = {t: "no trumps" if t == -1 else f"{_label('trumps', t)} trump" + "s" * (t != 1)
             for t in (few, many)}
     return _shorten(f"Whist a six: {_label('aces_kings', starts[many])} A+K with "
