@@ -143,8 +143,9 @@ def test_guide_variant_writes_charts_tables_and_records(made):
     whist = pl.read_parquet(made / "whist.parquet")
     assert set(whist["level"]) <= {6, 7, 8, 9} and set(whist["trumps"]) <= set(range(-1, 5))
     text = (made / "guide.md").read_text()
-    assert text.index("![first_call_points]") < text.index("## Tables")
-    assert text.index("![raspasy]") < text.index("## Tables")
+    assert text.index("](first_call_points.png)") < text.index("## Tables")
+    assert text.index("](raspasy.png)") < text.index("## Tables")
+    assert "![Bid " in text or "![No hand points" in text  # the alt text states the finding
     assert "`timid`" in text and "`search`" in text and "8 pairs a cell" in text
 
 
