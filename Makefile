@@ -9,7 +9,7 @@ VENV := .venv
 RUN_STAMP := $(VENV)/.run-stamp
 DEV_STAMP := $(VENV)/.dev-stamp
 
-.PHONY: run test test-all bench lint docs notebooks screenshots reports clean
+.PHONY: run test test-all bench lint docs notebooks screenshots reports guides clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,7 @@ run: $(RUN_STAMP)
 # outside the nav among them).
 test: $(DEV_STAMP)
 	sh scripts/ensure_chromium.sh
+	$(VENV)/bin/prefstats charts reports --quiet
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict -d site
@@ -38,6 +39,7 @@ test: $(DEV_STAMP)
 # Everything, the slow checks kept out of CI included.
 test-all: $(DEV_STAMP)
 	sh scripts/ensure_chromium.sh
+	$(VENV)/bin/prefstats charts reports --quiet
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict -d site
@@ -51,11 +53,18 @@ lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 
-# The committed hand charts and guides, one preset after another (each is one command:
-# `sh scripts/make_guide.sh VARIANT [PLAYERS]`); `make reports GUIDES="sochi classic:4"`
-# remakes a few (a 4-player table as VARIANT:4, into reports/VARIANT-4p).
-GUIDES ?= sochi leningrad rostov classic gusarik sochi:4 leningrad:4 rostov:4 classic:4
+# The reports' pictures (PNG, SVG, PDF) and the Parquet copies of their tables, which the
+# repository does not keep, drawn from the committed tables in a few minutes (no
+# simulation): `prefstats charts reports`.
 reports: $(RUN_STAMP)
+	$(VENV)/bin/prefstats charts reports --quiet
+
+# The committed hand charts and guides remade by simulation, one preset after another
+# (each is one command: `sh scripts/make_guide.sh VARIANT [PLAYERS]`); `make guides
+# GUIDES="sochi classic:4"` remakes a few (a 4-player table as VARIANT:4, into
+# reports/VARIANT-4p).
+GUIDES ?= sochi leningrad rostov classic gusarik sochi:4 leningrad:4 rostov:4 classic:4
+guides: $(RUN_STAMP)
 	for g in $(GUIDES); do \
 		PREFSTATS=$(VENV)/bin/prefstats sh scripts/make_guide.sh $${g%%:*} \
 			$$(case $$g in *:*) echo $${g##*:};; esac) || exit 1; \

@@ -8,7 +8,7 @@
 # beside them; <dir> is VARIANT, or VARIANT-4p for a 4-player table. The guide's time,
 # each table of players' apart, goes to reports/bench/guide-<dir>.json. PREFSTATS names
 # the CLI (default: prefstats); WORKERS the rollout threads (default 2); GUIDE_OPTIONS
-# more options for `prefstats guide` (e.g. "--model-n 100"). `make reports` runs it for
+# more options for `prefstats guide` (e.g. "--model-n 100"). `make guides` runs it for
 # every preset.
 set -eu
 variant=$1

@@ -11,7 +11,7 @@ import pytest
 from prefstats.game.variants import get_variant
 from prefstats.reports import article as article_module
 from prefstats.reports.article import METHODS, article_report, make_datasets, spoken_name
-from prefstats.reports.findings import finding, main_title
+from prefstats.reports.headlines import finding, main_title
 from prefstats.reports.render import write_report
 
 MAX_WORDS = 2500

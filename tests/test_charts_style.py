@@ -139,7 +139,8 @@ def test_every_chart_kind_is_clean(tmp_path, drawn, kind):
     name, draw = _kinds(tmp_path)[kind]
     with charts.sourced(SOURCE):
         paths = draw(tmp_path / name)
-    assert [p.suffix for p in paths] == [".png", ".svg"] and all(p.stat().st_size for p in paths)
+    assert [p.suffix for p in paths] == [".png", ".svg", ".pdf"]
+    assert all(p.stat().st_size for p in paths)
     (fig,) = drawn
     assert has_source(fig), f"{name}: no source line"
     assert overlaps(fig) == [], f"{name}: overlapping text"

@@ -19,6 +19,7 @@ from prefstats.game.cards import parse_cards, suit_lengths
 from prefstats.game.deal import deal
 from prefstats.game.variants import PRESETS, get_variant
 from prefstats.reports import hand_charts as hc
+from prefstats.reports import manifest
 from prefstats.reports.counterfactual import by_points
 from prefstats.sim.rollout import MIN_PIECE
 
@@ -123,7 +124,7 @@ def test_guide_says_which_chart_is_under_way_and_what_each_table_took(guide_run)
 def test_guide_variant_writes_charts_tables_and_records(made):
     for name in ("first_call_points", "first_call_expected_tricks", "whist", "misere",
                  "raspasy"):
-        for ext in ("png", "svg", "csv", "parquet"):
+        for ext in ("png", "svg", "pdf", "csv", "parquet"):
             assert (made / f"{name}.{ext}").stat().st_size > 0
         models = pl.read_parquet(made / f"{name}_models.parquet")
         assert set(models["model"]) == {"heuristic", "timid", "search"}
@@ -142,8 +143,9 @@ def test_guide_variant_writes_charts_tables_and_records(made):
     whist = pl.read_parquet(made / "whist.parquet")
     assert set(whist["level"]) <= {6, 7, 8, 9} and set(whist["trumps"]) <= set(range(-1, 5))
     text = (made / "guide.md").read_text()
-    assert text.index("![first_call_points]") < text.index("## Tables")
-    assert text.index("![raspasy]") < text.index("## Tables")
+    assert text.index("](first_call_points.png)") < text.index("## Tables")
+    assert text.index("](raspasy.png)") < text.index("## Tables")
+    assert "![Bid " in text or "![No hand points" in text  # the alt text states the finding
     assert "`timid`" in text and "`search`" in text and "8 pairs a cell" in text
 
 
@@ -226,9 +228,10 @@ def test_committed_guides_rules_agree_with_their_cells():
         rules_agree_with_cells(doc)
         assert {r["decision"] for r in doc["records"] if r["kind"] == "rule"} == {
             "first_call", "whist", "misere", "raspasy"}, path
+        drawn = {e["name"] for e in manifest.read(path.parent)["charts"] if e.get("hand")}
+        assert drawn == set(CHARTS), path  # `prefstats charts` draws each from its table
         for name in CHARTS:
-            for ext in ("png", "svg", "csv", "parquet"):
-                assert (path.parent / f"{name}.{ext}").stat().st_size > 0
+            assert (path.parent / f"{name}.csv").stat().st_size > 0
 
 
 def test_committed_sochi_whist_at_six_with_two_aces_and_kings_turns_on_trump_length():

@@ -3,6 +3,7 @@
 from prefstats.cli import (  # each registers its commands
     analyze,
     books,
+    charts,
     commands,
     datasets,
     fit,

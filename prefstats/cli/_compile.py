@@ -247,6 +247,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "analyze": ("endgame", "solver", "replay", "rollout"),
     "guide": ("deal", "endgame", "rollout", "classes"),
     "report": ("classes",),
+    "charts": ("deal", "classes"),
     "compare": ("classes",),
     "compare-article": ("deal", "endgame", "play", "pulka", "strength", "classes"),
     "player-stats": ("deal", "endgame", "play"),

@@ -20,7 +20,7 @@ from prefstats.analysis.skill import skill_edge
 from prefstats.game.engine import RASPASY
 from prefstats.game.variants import Variant, describe, differences, get_variant, overrides
 from prefstats.reports import charts, compare, meta, seats
-from prefstats.reports.findings import Estimate, Finding, finding, main_title
+from prefstats.reports.headlines import Estimate, Finding, finding, main_title
 from prefstats.reports.render import Block, Report, Section, write_report
 from prefstats.reports.stats import MIN_SAMPLES
 from prefstats.sim.storage import DatasetError, load, manifest_of, to_codes

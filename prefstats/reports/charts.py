@@ -4,7 +4,9 @@ with units, a colour-blind-safe palette (Okabe-Ito) with a fixed colour per vari
 seat and contract level, no overlapping text (long category labels wrap, or the bars
 turn horizontal; legends sit beside the plot) and a small source line under every chart
 (prefstats version, deals, seed, command). Each chart is saved as PNG (200 dpi, twice
-the screen's) and SVG. Only rows with enough samples are drawn.
+the screen's), SVG and PDF (fonts embedded), the SVG and PDF carrying its alt text; every
+text is drawn in a colour of at least :data:`MIN_CONTRAST` against what it sits on
+(:func:`ink`, checked by :func:`text_contrasts`). Only rows with enough samples are drawn.
 """
 
 from __future__ import annotations
@@ -12,16 +14,19 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import textwrap
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 import matplotlib as mpl
 import numpy as np
 import polars as pl
 from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.colors import to_hex, to_rgb
+from matplotlib.colors import to_hex, to_rgb, to_rgba
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator, PercentFormatter
+
+from prefstats.reports import findings
 
 STYLE_FILE = Path(__file__).with_name("prefstats.mplstyle")
 #: The house style as rc settings, for ``mpl.rc_context(STYLE)`` around a figure's making.
@@ -41,6 +46,16 @@ SIZE = (7.5, 4.5)
 #: The gid of a figure's source line (how :func:`save` and the tests find it).
 SOURCE_GID = "source"
 _SOURCE: contextvars.ContextVar[str | None] = contextvars.ContextVar("source", default=None)
+#: What :func:`save` does with a finished figure instead of writing it (see :func:`drawing`).
+_SINK: contextvars.ContextVar[Callable[[Figure, Path], None] | None] = contextvars.ContextVar(
+    "sink", default=None)
+#: The files every chart is saved as, by suffix.
+FORMATS = (".png", ".svg", ".pdf")
+#: WCAG AA's least contrast ratio for normal text.
+MIN_CONTRAST = 4.5
+#: The diverging scale of gains: ColorBrewer's red-blue, safe for colour-blind readers
+#: and in grey (its lightness falls from the centre to both ends).
+DIVERGING = "RdBu"
 #: Characters of 9-point text an inch: where labels wrap.
 _CHARS_AN_INCH = 14
 
@@ -103,20 +118,110 @@ def _has_source(fig: Figure) -> bool:
                for t in fig.texts)
 
 
-def save(fig: Figure, path: Path, source: str | None = None) -> list[Path]:
-    """``fig`` as PNG and SVG at ``path`` (its suffix replaced), with ``source`` (or the
-    one of :func:`sourced`) as a small line under it unless it has one; reruns write
-    the same files (no timestamp, stable SVG ids)."""
+def save(fig: Figure, path: Path, source: str | None = None, alt: str | None = None
+         ) -> list[Path]:
+    """``fig`` as PNG, SVG and PDF at ``path`` (its suffix replaced), with ``source`` (or
+    the one of :func:`sourced`) as a small line under it unless it has one, and ``alt``
+    (default: its title) as the SVG's and PDF's description; reruns write the same files
+    (no timestamp, stable SVG ids). Inside :func:`drawing` nothing is written."""
     source = source or _SOURCE.get()
     if source and not _has_source(fig):
         width = fig.get_size_inches()[0]
         fig.text(0.01, 0, source_lines(source, width), fontsize=6.5,
                  color="#555555", ha="left", va="top", gid=SOURCE_GID)
-    paths = [path.with_suffix(".png"), path.with_suffix(".svg")]
+    title = title_of(fig)
+    fig.prefstats_alt = alt or title  # type: ignore[attr-defined]
+    paths = [path.with_suffix(s) for s in FORMATS]
+    sink = _SINK.get()
+    if sink is not None:
+        sink(fig, path)
+        return paths
     with mpl.rc_context(STYLE):
         fig.savefig(paths[0], pil_kwargs={"optimize": True})
-        fig.savefig(paths[1], metadata={"Date": None})
+        fig.savefig(paths[1], metadata={"Date": None, "Title": title,
+                                        "Description": fig.prefstats_alt})
+        fig.savefig(paths[2], metadata={"CreationDate": None, "Title": title,
+                                        "Subject": fig.prefstats_alt})
     return paths
+
+
+@contextlib.contextmanager
+def drawing(sink: Callable[[Figure, Path], None]) -> Iterator[None]:
+    """Every chart finished inside goes to ``sink(figure, path)`` instead of files."""
+    token = _SINK.set(sink)
+    try:
+        yield
+    finally:
+        _SINK.reset(token)
+
+
+def title_of(fig: Figure) -> str:
+    """A figure's title: its suptitle, or its first axes' title."""
+    sup = getattr(fig, "_suptitle", None)
+    if sup is not None and sup.get_text():
+        return sup.get_text().replace("\n", " ")
+    for ax in fig.axes:
+        for loc in ("left", "center"):
+            if ax.get_title(loc):
+                return ax.get_title(loc).replace("\n", " ")
+    return ""
+
+
+def _luminance(colour) -> float:
+    """WCAG relative luminance of an RGB colour."""
+    c = np.asarray(to_rgb(colour), dtype=float)
+    c = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    return float(c @ [0.2126, 0.7152, 0.0722])
+
+
+def contrast(a, b) -> float:
+    """WCAG contrast ratio of two colours (1 to 21)."""
+    la, lb = sorted((_luminance(a), _luminance(b)))
+    return (lb + 0.05) / (la + 0.05)
+
+
+def ink(background) -> str:
+    """Black or white, whichever reads better on ``background`` (at least 4.5:1 on any)."""
+    return "#000000" if contrast("#000000", background) >= contrast("#ffffff",
+                                                                    background) else "#ffffff"
+
+
+def text_contrasts(fig: Figure) -> list[tuple[str, float]]:
+    """Every drawn text of ``fig`` with its contrast against the colour it sits on: the
+    figure is drawn with its texts hidden and each text's box read for its commonest
+    colour (a translucent text is blended onto it first)."""
+    canvas = fig.canvas
+    texts = [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    boxes = [t.get_window_extent(renderer) for t in texts]
+    for t in texts:
+        t.set_visible(False)
+    canvas.draw()
+    pixels = np.asarray(canvas.buffer_rgba())[..., :3]
+    for t in texts:
+        t.set_visible(True)
+    height, width = pixels.shape[:2]
+    out = []
+    for t, box in zip(texts, boxes, strict=True):
+        x0, x1 = max(0, int(box.x0)), min(width, int(np.ceil(box.x1)))
+        y0, y1 = max(0, int(height - box.y1)), min(height, int(np.ceil(height - box.y0)))
+        if x1 <= x0 or y1 <= y0:
+            continue  # outside the canvas: not drawn
+        colours, counts = np.unique(pixels[y0:y1, x0:x1].reshape(-1, 3), axis=0,
+                                    return_counts=True)
+        back = colours[counts.argmax()] / 255
+        r, g, b, a = to_rgba(t.get_color(), t.get_alpha())
+        front = a * np.array([r, g, b]) + (1 - a) * back
+        out.append((t.get_text(), contrast(front, back)))
+    return out
+
+
+def _heading(df: pl.DataFrame, finding: Mapping | None, title: str, x: str, y: str,
+             group: str | None) -> tuple[str, str]:
+    """The chart's title and subtitle: its finding over ``title``, or ``title`` alone."""
+    stated = findings.state(df, finding, x=x, y=y, group=group) if finding else ""
+    return (stated, title) if stated else (title, "")
 
 
 def _legend(ax, entries: int) -> None:
@@ -130,12 +235,18 @@ def _wrap(text: str, chars: int) -> str:
 
 
 def _finish(fig, ax, title: str, xlabel: str, ylabel: str, path: Path, percent: bool,
-            horizontal: bool = False) -> list[Path]:
+            horizontal: bool = False, subtitle: str = "") -> list[Path]:
     if percent:
         axis = ax.xaxis if horizontal else ax.yaxis
         axis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     width = fig.get_size_inches()[0]
-    ax.set_title(_wrap(title, int(width * 10)), loc="left")
+    if subtitle:  # the finding in bold over what the chart draws
+        ax.set_title(_wrap(subtitle, int(width * 12)), loc="left", fontsize=9,
+                     fontweight="normal", color="#333333")
+        fig.suptitle(_wrap(title, int(width * 10)), x=0.01, ha="left", fontsize=12,
+                     fontweight="bold")
+    else:
+        ax.set_title(_wrap(title, int(width * 10)), loc="left")
     ax.set_xlabel(_wrap(xlabel, int(width * _CHARS_AN_INCH * 0.8)))
     ax.set_ylabel(_wrap(ylabel, int(fig.get_size_inches()[1] * _CHARS_AN_INCH * 0.8)))
     fig.tight_layout()
@@ -146,11 +257,12 @@ def line_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | Non
                title: str, xlabel: str, ylabel: str,
                colours: Mapping | Sequence = SEAT_COLOURS, group_label: str = "",
                zero_line: bool = False, percent: bool = False, marker_at: float | None = None,
-               bands: bool = True) -> list[Path]:
+               bands: bool = True, finding: Mapping | None = None) -> list[Path]:
     """Lines of ``y`` against ``x``, one per ``group``, with shaded ``y_lo``–``y_hi``
     (``bands``); ``percent`` writes a share axis as percentages; ``marker_at`` draws a
-    dotted vertical line at that ``x``. No rows with enough samples: no chart (an empty
-    list)."""
+    dotted vertical line at that ``x``; ``finding`` (:mod:`~prefstats.reports.findings`)
+    makes the title, read from the data, with ``title`` under it. No rows with enough
+    samples: no chart (an empty list)."""
     df = df.filter("enough").sort(x)
     if not len(df):
         return []
@@ -177,7 +289,8 @@ def line_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | Non
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         if group:
             _legend(ax, len(groups))
-        return _finish(fig, ax, title, xlabel, ylabel, path, percent)
+        heading, subtitle = _heading(df, finding, title, x, y, group)
+        return _finish(fig, ax, heading, xlabel, ylabel, path, percent, subtitle=subtitle)
 
 
 def _label_lines(text: str, chars: int) -> list[str]:
@@ -205,10 +318,11 @@ def _category_labels(cats: Sequence, width: float) -> tuple[list[str], bool]:
 def bar_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None = None,
               title: str, xlabel: str, ylabel: str, colours: Mapping | Sequence = SEAT_COLOURS,
               group_label: str = "", zero_line: bool = True, percent: bool = False,
-              errors: bool = True, horizontal: bool | None = None) -> list[Path]:
+              errors: bool = True, horizontal: bool | None = None,
+              finding: Mapping | None = None) -> list[Path]:
     """Grouped bars of ``y`` per ``x`` category and ``group``, with 95% error bars from
-    ``y_lo``/``y_hi`` unless ``errors`` is false; no chart without rows, as for
-    :func:`line_chart`. Categories whose labels do not fit under their bars (or
+    ``y_lo``/``y_hi`` unless ``errors`` is false; no chart without rows and ``finding``
+    as for :func:`line_chart`. Categories whose labels do not fit under their bars (or
     ``horizontal``) are drawn as horizontal bars, the first at the top; ``xlabel`` then
     still names the categories and ``ylabel`` the values."""
     df = df.filter("enough")
@@ -252,31 +366,38 @@ def bar_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None
             _legend(ax, len(groups))
         if horizontal:
             xlabel, ylabel = ylabel, xlabel
-        return _finish(fig, ax, title, xlabel, ylabel, path, percent, horizontal)
+        heading, subtitle = _heading(df, finding, title, x, y, group)
+        return _finish(fig, ax, heading, xlabel, ylabel, path, percent, horizontal, subtitle)
 
 
-#: Heatmap cells without enough pairs: drawn in this grey, their n written in them.
-GREY = "#d9d9d9"
+#: Heatmap cells without enough pairs: drawn quietly in this grey, their n in :data:`QUIET`.
+GREY = "#f0f0f0"
+QUIET = "#595959"
 
 
 def heatmap(ax, values: np.ndarray, texts: Sequence[Sequence[str]], grey: np.ndarray, *,
             rows: Sequence[str], cols: Sequence[str], limit: float, xlabel: str,
-            ylabel: str, title: str | None = None):
+            ylabel: str, title: str | None = None, fontsize: float = 7.5):
     """A grid of cells on ``ax``, row 0 at the top: each coloured by its value in
-    ``values`` (a diverging red-blue scale, safe for colour-blind readers, centred on
-    zero, saturated at ``±limit``), labelled with its text; ``grey`` cells (or nan
-    values) drawn grey. Returns the image, for a colour bar."""
+    ``values`` (:data:`DIVERGING`, centred on zero, saturated at ``±limit``), labelled
+    with its text in black or white, whichever contrasts more with the cell; ``grey``
+    cells (or nan values) drawn quietly. Returns the image, for a colour bar."""
     data = np.ma.masked_where(grey | np.isnan(values), values)
-    cmap = mpl.colormaps["RdBu"].with_extremes(bad=GREY)
+    cmap = mpl.colormaps[DIVERGING].with_extremes(bad=GREY)
     image = ax.imshow(data, cmap=cmap, vmin=-limit, vmax=limit, aspect="auto")
     for (r, c), text in np.ndenumerate(np.array(texts, dtype=object)):
-        ax.text(c, r, text, ha="center", va="center", fontsize=7,
-                color="#555555" if grey[r, c] else "black")
+        quiet = bool(grey[r, c] or np.isnan(values[r, c]))
+        colour = QUIET if quiet else ink(cmap(image.norm(values[r, c])))
+        ax.text(c, r, text, ha="center", va="center", fontsize=fontsize - (0.5 if quiet else 0),
+                color=colour)
     ax.set_xticks(range(len(cols)), cols)
     ax.set_yticks(range(len(rows)), rows)
+    ax.tick_params(length=0)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
     ax.grid(False)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     if title:
-        ax.set_title(title, fontsize=10)
+        ax.set_title(title, fontsize=9, loc="left")
     return image

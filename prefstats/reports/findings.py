@@ -1,78 +1,61 @@
-"""Headline findings of the rule-comparison article: the tables highest and lowest on a
-figure, a sentence saying so with the numbers, and how clearly the two stand apart."""
+"""A chart's title as its finding, read from the data it draws when it is drawn.
+
+A finding is a small template a chart is given with its options (so it survives in
+``charts.json`` and is read again from the committed table): ``kind`` says what to read,
+``text`` how to say it, ``none`` what to say when the data show nothing of the kind,
+``group`` (optional) the group it reads. Kinds, over the rows with enough samples:
+
+- ``from``: the lowest x from which every x above holds y's lower bound above 0 (or y
+  at least ``at``), as ``{x}``;
+- ``max``: the x of the largest y, as ``{x}`` and ``{y}``;
+- ``mode``: the x with the largest y summed over the groups, as ``{x}``;
+- ``ends``: y (averaged over the groups) at the first and last x, as ``{first}`` and
+  ``{last}``, the last x as ``{x_last}``.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
 
-import numpy as np
-
-from prefstats.reports.stats import MIN_SAMPLES
-
-#: A table's figure: (estimate, 95% low, 95% high, samples); a bound may be None.
-Estimate = tuple[float, float | None, float | None, int]
-#: Words for a finding from (largest table, its figure, smallest table, its figure).
-Say = Callable[[str, str, str, str], str]
+import polars as pl
 
 
-def _magnitude(value: Estimate) -> tuple[float, float]:
-    """The interval of ``|estimate|``: from 0 when the interval holds 0."""
-    v, lo, hi = value[:3]
-    if lo is None or hi is None:
-        return abs(v), abs(v)
-    if lo <= 0 <= hi:
-        return 0.0, max(-lo, hi)
-    return min(abs(lo), abs(hi)), max(abs(lo), abs(hi))
+def _from(rows: pl.DataFrame, x: str, y: str, at: float | None) -> dict | None:
+    found = None
+    for row in rows.sort(x, descending=True).iter_rows(named=True):
+        holds = row[f"{y}_lo"] > 0 if at is None else row[y] >= at
+        if not holds:
+            break
+        found = row[x]
+    return None if found is None else {"x": found}
 
 
-@dataclass(frozen=True)
-class Finding:
-    """One headline: ``sentence`` opens its section (figures with their intervals),
-    ``short`` is the summary's (figures alone), ``title`` the article's title if it is the
-    main finding, and ``strength`` how many times the larger table's nearest bound
-    exceeds the smaller's farthest (above 1 only when their 95% intervals part)."""
-
-    sentence: str
-    short: str
-    title: str
-    strength: float
-
-
-def _times(ratio: float) -> str:
-    return f"{ratio:.0f}" if ratio >= 10 else f"{ratio:.1f}"
-
-
-def finding(values: Mapping[str, Estimate], say: Say, title: Callable[[str, str, str], str],
-            fmt: Callable[[float], str]) -> Finding | None:
-    """The finding on ``values`` (a figure per table): the tables of the largest and the
-    smallest magnitude, put in words by ``say`` and, with how many times the one is the
-    other, by ``title(largest, smallest, times)``; None with fewer than two tables of
-    :data:`~prefstats.reports.stats.MIN_SAMPLES` samples."""
-    shown = {k: v for k, v in values.items() if v[3] >= MIN_SAMPLES and np.isfinite(v[0])}
-    if len(shown) < 2:
+def _ends(rows: pl.DataFrame, x: str, y: str) -> dict | None:
+    means = rows.group_by(x).agg(pl.col(y).mean()).sort(x)
+    if len(means) < 2:
         return None
-    big = max(shown, key=lambda k: abs(shown[k][0]))
-    small = min(shown, key=lambda k: abs(shown[k][0]))
-    farthest = _magnitude(shown[small])[1]
-    strength = _magnitude(shown[big])[0] / farthest if farthest > 0 else 0.0
-
-    def with_ci(v: Estimate) -> str:
-        bounds = f" [{fmt(v[1])}, {fmt(v[2])}]" if v[1] is not None and v[2] is not None else ""
-        return fmt(v[0]) + bounds
-
-    sentence = say(big, with_ci(shown[big]), small, with_ci(shown[small]))
-    if strength <= 1:
-        sentence = sentence.rstrip(".") + "; at this size the two are not told apart."
-    size = abs(shown[small][0])
-    times = abs(shown[big][0]) / size if size > 0 else float("inf")
-    return Finding(sentence, say(big, fmt(shown[big][0]), small, fmt(shown[small][0])),
-                   title(big, small, _times(times)), strength)
+    return {"first": means[y][0], "last": means[y][-1], "x_last": means[x][-1]}
 
 
-def main_title(found: Sequence[Finding | None], fallback: str) -> str:
-    """The title of the finding on which the tables part most, or ``fallback`` when no
-    finding's tables are told apart."""
-    apart = [f for f in found if f is not None and f.strength > 1]
-    return max(apart, key=lambda f: f.strength).title if apart else fallback
-
+def state(df: pl.DataFrame, finding: Mapping, *, x: str, y: str,
+          group: str | None = None) -> str:
+    """The finding of ``df`` (see the module text), its first letter capitalised."""
+    rows = df.filter("enough") if "enough" in df.columns else df
+    if group and "group" in finding:
+        rows = rows.filter(pl.col(group) == finding["group"])
+    values: dict | None = None
+    if len(rows):
+        kind = finding["kind"]
+        if kind == "from":
+            values = _from(rows, x, y, finding.get("at"))
+        elif kind == "max":
+            best = rows.sort(y, descending=True).row(0, named=True)
+            values = {"x": best[x], "y": best[y]}
+        elif kind == "mode":
+            values = {"x": rows.group_by(x).agg(pl.col(y).sum()).sort(y, descending=True)[x][0]}
+        elif kind == "ends":
+            values = _ends(rows, x, y)
+        else:
+            raise ValueError(f"finding: unknown kind {kind!r}")
+    text = finding["text"].format(**values) if values else finding.get("none", "")
+    return text[:1].upper() + text[1:]

@@ -1,5 +1,6 @@
 """``prefstats guide --variant X``: the hand charts of one variant
-(:mod:`prefstats.reports.hand_charts`) as pictures, tidy tables (CSV and Parquet),
+(:mod:`prefstats.reports.hand_charts`) as pictures
+(:mod:`prefstats.reports.hand_pictures`), tidy tables (CSV and Parquet),
 ``guide.json`` and a ``guide.md`` that leads with the charts and the rules read off
 them, then the tables; what simulated players chose comes last, labelled as such.
 
@@ -8,7 +9,7 @@ advice and its ``gain`` what that option gains over passing, or for a pass, what
 passing gains over the best option with enough pairs (so a rule's gain is positive).
 Each rule says whether it is robust (:func:`~prefstats.reports.hand_charts.robustness`:
 it holds under every other table of :data:`~prefstats.reports.hand_charts.MODELS`) and,
-when not, which tables break it and the range of its gain; a chart hatches the cells
+when not, which tables break it and the range of its gain; a chart stars the cells
 whose advice is not robust.
 """
 
@@ -16,15 +17,11 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
-import matplotlib as mpl
-import numpy as np
-from matplotlib.patches import Rectangle
-
 from prefstats.game.variants import Variant, describe
-from prefstats.reports.charts import STYLE, figure, heatmap, save, source_lines
+from prefstats.reports import manifest
 from prefstats.reports.hand_charts import (
     CELL_PAIRS,
     DEAL_BUDGET,
@@ -45,21 +42,13 @@ from prefstats.reports.hand_charts import (
     whist_chart,
     with_robustness,
 )
+from prefstats.reports.hand_pictures import picture, seat_names
 from prefstats.sim._chunks import atomic_write
 
 #: Each option in a rule's words, and as a chart cell writes it.
 ACTIONS = {"pass": ("pass", "P"), "misere": ("call misère", "M"), "whist": ("whist", "W"),
            "half": ("half-whist", "½"), **{str(v): (f"bid up to {v}", str(v))
                                               for v in range(6, 11)}}
-#: Each chart's picture: rows, columns and panels by feature, and its axis words.
-_LAYOUT = {
-    "first_call_points": ("points", "seat", None, "hand points", "seat"),
-    "first_call_expected_tricks": ("expected_tricks", "seat", None,
-                                   "expected tricks", "seat"),
-    "whist": ("aces_kings", "trumps", "level", "defender's aces and kings", "trumps held"),
-    "misere": ("pattern", None, None, "hole pattern", ""),
-    "raspasy": ("aces_kings", "longest", None, "aces and kings", "longest suit"),
-}
 _TITLES = {"first_call_points": "First call by hand points",
            "first_call_expected_tricks": "First call by expected tricks",
            "whist": "Whist", "misere": "Misère", "raspasy": "Raspasy"}
@@ -156,6 +145,18 @@ def records(chart: Chart) -> list[dict]:
             for r in chart.table.iter_rows(named=True)]
 
 
+def rounded(value):
+    """``value`` with every float to 9 decimals, as the tables write them (the rest is
+    summation-order noise)."""
+    if isinstance(value, float):
+        return round(value, 9) if math.isfinite(value) else value
+    if isinstance(value, dict):
+        return {k: rounded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [rounded(v) for v in value]
+    return value
+
+
 def _names(text: str | None) -> list[str]:
     return [t for t in (text or "").split(",") if t]
 
@@ -171,12 +172,20 @@ def _robust_words(cell: dict) -> str:
             f"gain {cell['gain_min']:+.1f} to {cell['gain_max']:+.1f} across models")
 
 
-def _where(chart: Chart, f: dict) -> str:
+def seat_words(seat: int, seats: Mapping[int, str] | None) -> str:
+    """Where a call is made, as a player says it: "in first hand", "as dealer"."""
+    name = (seats or {}).get(seat)
+    if name is None:
+        return f"at seat {seat}"
+    return f"as {name}" if name == "dealer" else f"in {name}"
+
+
+def _where(chart: Chart, f: dict, seats: Mapping[int, str] | None = None) -> str:
     """The cell in words."""
     if chart.decision == "first_call":
         name = "points" if "points" in f else "expected tricks"
         value = f.get("points", f.get("expected_tricks"))
-        return f"at seat {f['seat']} with {label(next(iter(f)), value)} {name}"
+        return f"{seat_words(f['seat'], seats)} with {label(next(iter(f)), value)} {name}"
     if chart.decision == "whist":
         trumps = ("against no trumps" if f["trumps"] == -1 else
                   f"holding {label('trumps', f['trumps'])} of the declarer's trumps")
@@ -194,9 +203,10 @@ def _pattern(f: dict) -> str:
         f["holes"], f"one hole: {f['hole']}" if f["hole"] != "long" else "one long hole")
 
 
-def rules(chart: Chart) -> list[dict]:
+def rules(chart: Chart, seats: Mapping[int, str] | None = None) -> list[dict]:
     """One rule per decided cell of ``chart`` (see the module text): its cell, n, gain
-    with CI and whether it is robust."""
+    with CI and whether it is robust; ``seats`` names the seats
+    (:func:`~prefstats.reports.hand_pictures.seat_names`)."""
     out = []
     for cell in _cells(chart):
         if not cell["decided"]:
@@ -213,7 +223,7 @@ def rules(chart: Chart) -> list[dict]:
         verb = ACTIONS[advice][0]
         if chart.decision == "raspasy" and advice == "pass":
             verb = "pass into the raspasy"
-        where = _where(chart, cell["features"])
+        where = _where(chart, cell["features"], seats)
         text = (f"{verb.capitalize()} {where}" if chart.decision == "whist" and advice != "pass"
                 else f"{where[0].upper()}{where[1:]}: {verb}")
         if chart.decision == "whist" and advice == "pass":
@@ -233,118 +243,6 @@ def rules(chart: Chart) -> list[dict]:
                     "gain_max": _num(cell["gain_max"]), "breaks": _names(cell["breaks"]),
                     "model": chart.model, "text": text})
     return out
-
-
-def _finding(chart: Chart, found: list[dict]) -> str:
-    """The chart's title: what it finds, from its rules."""
-    title = _TITLES[chart.name]
-    decided = {tuple(r["features"].values()): r["option"] for r in found}
-    if chart.decision == "first_call":
-        feature = chart.features[0]
-        parts = []
-        for seat in sorted({k[1] for k in decided}):
-            acts = sorted((k[0], o) for k, o in decided.items() if k[1] == seat)
-            start = None
-            for value, option in reversed(acts):
-                if option == "pass":
-                    break
-                start = value
-            parts.append(f"{label(feature, start)}" if start is not None else "–")
-        if not parts:
-            return f"{title}: no cell decided"
-        if len(set(parts)) == 1:
-            return f"{title}: bid from {parts[0]} at every seat"
-        return f"{title}: bid from {' / '.join(parts)} at seats " + " / ".join(
-            str(s) for s in sorted({k[1] for k in decided}))
-    if chart.decision == "whist":
-        sixes = {k: o for k, o in decided.items() if k[0] == 6}
-        parts = []
-        for trumps in sorted({k[2] for k in sixes}):
-            start = None
-            for ak in sorted((k[1] for k in sixes if k[2] == trumps), reverse=True):
-                if sixes[(6, ak, trumps)] == "pass":
-                    break
-                start = ak
-            if start is not None:
-                held = ("against NT" if trumps == -1 else
-                        f"with {label('trumps', trumps)} trumps")
-                parts.append(f"{label('aces_kings', start)} A+K {held}")
-        return (f"{title} a 6 from {'; '.join(parts)}" if parts else
-                f"{title}: no whist of a 6 decided")
-    if chart.decision == "raspasy":
-        passes = sum(o == "pass" for o in decided.values())
-        return (f"{title}: pass into it in {passes} of {len(decided)} decided cells"
-                if decided else f"{title}: no cell decided")
-    calls = [_pattern(dict(zip(chart.features, k, strict=True))) for k, o in decided.items()
-             if o == "misere"]
-    return f"{title} pays {'with ' + ', '.join(calls) if calls else 'with no decided pattern'}"
-
-
-def picture(chart: Chart, found: list[dict], path: Path, source: str) -> list[Path]:
-    """The heatmap of ``chart``: each cell's advice and the best option's gain over
-    passing (its colour); grey with its n where no option has ``min_n`` pairs; an
-    advice in brackets is not decided at 3 SE; a hatched cell's advice is not robust
-    (another table of players prefers another option)."""
-    rows_f, cols_f, panel_f, ylabel, xlabel = _LAYOUT[chart.name]
-    cells = _cells(chart)
-    if chart.name == "misere":
-        for c in cells:
-            c["features"]["pattern"] = _pattern(c["features"]).replace("one hole: ", "")
-    panels = sorted({c["features"][panel_f] for c in cells}) if panel_f else [None]
-    rows = ([c["features"]["pattern"] for c in cells] if chart.name == "misere" else
-            sorted({c["features"][rows_f] for c in cells}, reverse=True))
-    cols = (sorted({c["features"][cols_f] for c in cells}, key=lambda v: (v == -1, v))
-            if cols_f else [None])
-    best = [max((r["gain"] for r in c["options"].values() if r["enough"]), default=np.nan)
-            for c in cells]
-    limit = max(5.0, min(60.0, np.nanmax(np.abs(best)) if not np.isnan(best).all() else 5.0))
-    width = max(7.0, min(14.0, 2.5 + len(panels) * max(1.6, 0.6 * len(cols))))
-    with mpl.rc_context(STYLE):
-        fig = figure((width, 2.0 + 0.45 * len(rows)))
-        axes = np.atleast_1d(fig.subplots(1, len(panels), squeeze=False)[0])
-        for ax, panel in zip(axes, panels, strict=True):
-            values = np.full((len(rows), len(cols)), np.nan)
-            grey = np.ones(values.shape, dtype=bool)
-            texts = [["" for _ in cols] for _ in rows]
-            hatched = []
-            for c, gain in zip(cells, best, strict=True):
-                f = c["features"]
-                if panel_f and f[panel_f] != panel:
-                    continue
-                i = rows.index(f[rows_f])
-                j = cols.index(f[cols_f]) if cols_f else 0
-                n = max(r["n"] for r in c["options"].values())
-                if np.isnan(gain):
-                    texts[i][j] = f"n={n:,}"
-                    continue
-                grey[i, j], values[i, j] = False, gain
-                if c["robust"] is False:
-                    hatched.append((i, j))
-                short = ACTIONS[c["advice"]][1]
-                texts[i][j] = (short if c["decided"] else f"({short})") + f"\n{gain:+.0f}"
-                if c["catch_rate"] is not None:
-                    texts[i][j] = texts[i][j].replace("\n", " ") + \
-                        f", caught {100 * c['catch_rate']:.0f}%"
-            image = heatmap(ax, values, texts, grey,
-                            rows=[label(rows_f, r) for r in rows],
-                            cols=[label(cols_f, c) for c in cols] if cols_f else [""],
-                            limit=limit, xlabel=xlabel, ylabel=ylabel if ax is axes[0] else "",
-                            title=f"level {label('level', panel)}" if panel_f else None)
-            for i, j in hatched:
-                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///",
-                                       edgecolor="#333333", linewidth=0, alpha=0.45))
-        height = 2.0 + 0.45 * len(rows)
-        top, bottom = 1 - 0.75 / height, 0.85 / height
-        fig.subplots_adjust(left=1.9 / width, right=1 - 1.3 / width, top=top, bottom=bottom,
-                            wspace=0.25)
-        bar = fig.add_axes((1 - 1.1 / width, bottom, 0.15 / width, top - bottom))
-        fig.colorbar(image, cax=bar, label="best option − pass (whists a deal)")
-        fig.suptitle(_finding(chart, found), x=0.01, ha="left", fontsize=12)
-        source = ("Hatched: the advice is not robust (another table of players prefers "
-                  "another option). " + source)
-        fig.text(0.01, 0.005, source_lines(source, width), fontsize=6.5,
-                 color="#555555", ha="left", va="bottom")
-        return save(fig, path)
 
 
 def _table_lines(chart: Chart) -> list[str]:
@@ -388,8 +286,10 @@ def _table_lines(chart: Chart) -> list[str]:
 
 def page(variant: Variant, made: list[Chart], found: dict[str, list[dict]], seed: int,
          min_n: int, command: str, observed: list[str] | None = None,
-         models: tuple[Model, ...] = MODELS, model_n: int = MODEL_PAIRS) -> list[str]:
-    """guide.md's lines: charts and their rules, then the tables, then ``observed``."""
+         models: tuple[Model, ...] = MODELS, model_n: int = MODEL_PAIRS,
+         alts: Mapping[str, str] | None = None) -> list[str]:
+    """guide.md's lines: charts (``alts``: each one's alt text) and their rules, then the
+    tables, then ``observed``."""
     lines = [f"# {describe(variant)}: hand charts", "",
              f"Every cell below is a paired counterfactual: deals of the stream of seed {seed} "
              "dealt to the cell (the first deals of that class, so uniform within it), each "
@@ -419,13 +319,14 @@ def page(variant: Variant, made: list[Chart], found: dict[str, list[dict]], seed
              "paired difference; a model with "
              f"fewer than {VERDICT_PAIRS} pairs in the cell gives no verdict. A rule "
              "that is not robust names the models that break it and the range of its gain "
-             "across the models; the charts hatch those cells.", "",
+             "across the models; the charts star those cells (*).", "",
              *(f"- `{m.name}`: {m.meaning}; {m.pairs(model_n):,} pairs a cell"
                for m in models),
              "" if models else "- (no other model: robustness not measured)",
              "", f"Made by `{command}`.", ""]
     for chart in made:
-        lines += [f"## {_TITLES[chart.name]}", "", f"![{chart.name}]({chart.name}.png)", "",
+        alt = (alts or {}).get(chart.name, _TITLES[chart.name])
+        lines += [f"## {_TITLES[chart.name]}", "", f"![{alt}]({chart.name}.png)", "",
                   f"Deals dealt per seat to fill the cells: {chart.dealt:,}.", ""]
         rules_here = found[chart.name]
         lines += [f"- {r['text']}" for r in rules_here] or ["- No cell is decided."]
@@ -444,8 +345,9 @@ def write_guide(variant: Variant, out: str | Path, seed: int, *, min_n: int = CE
                 raspasy_budget: int = RASPASY_BUDGET, models: tuple[Model, ...] = MODELS,
                 model_n: int = MODEL_PAIRS, command: str = "",
                 observed: list[str] | None = None, progress: Progress | None = None) -> Path:
-    """Make every chart of ``variant`` into the folder ``out``: per chart a PNG and SVG,
-    its table as CSV and Parquet, ``guide.json`` and ``guide.md`` (returned);
+    """Make every chart of ``variant`` into the folder ``out``: per chart a PNG, SVG and
+    PDF, its table as CSV and Parquet, ``guide.json``, ``guide.md`` (returned) and the
+    charts' entries in ``charts.json`` (:mod:`~prefstats.reports.manifest`);
     ``progress`` as for :func:`charts`."""
     from prefstats import __version__
 
@@ -454,24 +356,31 @@ def write_guide(variant: Variant, out: str | Path, seed: int, *, min_n: int = CE
     made = charts(variant, seed, min_n, workers=workers, budget=budget,
                   whist_budget=whist_budget, raspasy_budget=raspasy_budget, models=models,
                   model_n=model_n, progress=progress)
-    found = {c.name: rules(c) for c in made}
+    seats = seat_names(variant)
+    found = {c.name: rules(c, seats) for c in made}
     cells = []
+    entries, copies = [], []
     for chart in made:
         source = (f"prefstats {__version__} · {describe(variant)} · seed {seed} · "
                   f"{chart.dealt:,} deals dealt a seat · {min_n:,} pairs a cell · {command}")
-        picture(chart, found[chart.name], target / chart.name, source)
+        _, alt = picture(chart, seats, target / chart.name, source, describe(variant))
+        entries.append({"name": chart.name, "hand": True, "source": source, "alt": alt,
+                        "variant": describe(variant), "min_n": min_n,
+                        "seats": {str(k): v for k, v in seats.items()}})
         for name, table in {chart.name: chart.table, **chart.extra}.items():
-            table.write_csv(target / f"{name}.csv")
+            table.write_csv(target / f"{name}.csv", float_precision=9)
             table.write_parquet(target / f"{name}.parquet")
+            copies.append(name)
         cells += records(chart)
+    manifest.record(target, entries, copies)
     doc = {"variant": describe(variant), "seed": seed, "min_n": min_n, "model": MODEL,
            "models": [{"name": m.name, "policy": m.policy, "params": dict(m.overrides),
                        "meaning": m.meaning, "min_n": m.pairs(model_n)} for m in models],
            "version": __version__, "features": FEATURES,
            "records": cells + [r for c in made for r in found[c.name]]}
-    atomic_write(target / "guide.json", json.dumps(doc, indent=1, ensure_ascii=False)
-                 .encode("utf-8"))
+    atomic_write(target / "guide.json", json.dumps(rounded(doc), separators=(",", ":"),
+                                                   ensure_ascii=False).encode("utf-8"))
     text = "\n".join(page(variant, made, found, seed, min_n, command, observed, models,
-                          model_n)) + "\n"
+                          model_n, {e["name"]: e["alt"] for e in entries})) + "\n"
     atomic_write(target / "guide.md", text.encode("utf-8"))
     return target / "guide.md"

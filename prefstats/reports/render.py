@@ -1,8 +1,10 @@
 """Writing a report: blocks (a table, its chart and a few lines of text) grouped in
-sections, written as ``report.md``, ``index.html``, one CSV per table and PNG + SVG
-charts. Rows with fewer than :data:`~prefstats.reports.stats.MIN_SAMPLES` samples are
-left out of the shown tables and charts (they stay in the CSV); a block with no such
-row says so instead of showing noise.
+sections, written as ``report.md``, ``index.html``, one CSV per table, PNG + SVG + PDF
+charts and ``charts.json`` (:mod:`~prefstats.reports.manifest`: how each chart is drawn
+again from the tables). Rows with fewer than
+:data:`~prefstats.reports.stats.MIN_SAMPLES` samples are left out of the shown tables
+and charts (they stay in the CSV); a block with no such row says so instead of showing
+noise.
 """
 
 from __future__ import annotations
@@ -13,12 +15,13 @@ import math
 import os
 import re
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
 
+from prefstats.reports import findings, manifest
 from prefstats.reports.charts import sourced
 from prefstats.reports.stats import MIN_SAMPLES
 
@@ -167,7 +170,7 @@ def write_report(report: Report, out: str | Path) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     try:
         with tempfile.TemporaryDirectory(prefix=".report-", dir=out) as tmp:
-            for name in _write_files(report, Path(tmp)):
+            for name in _write_files(report, Path(tmp), out):
                 os.replace(Path(tmp) / name, out / name)
     except BaseException:
         for folder in created:  # innermost first; only if still empty
@@ -177,10 +180,26 @@ def write_report(report: Report, out: str | Path) -> Path:
     return out
 
 
-def _write_files(report: Report, out: Path) -> list[str]:
-    """Write the report's files into ``out``; their names, ``index.html`` last."""
+def alt_text(options: Mapping, data: pl.DataFrame, title: str) -> str:
+    """A chart in words: its finding (read from ``data``), what it draws against what."""
+    drawn = options.get("title") or title
+    ylabel, xlabel = options.get("ylabel"), options.get("xlabel")
+    text = f"{drawn}: {ylabel} by {xlabel}." if ylabel and xlabel else f"{drawn}."
+    if options.get("finding") and "x" in options and "y" in options:
+        stated = findings.state(data, options["finding"], x=options["x"], y=options["y"],
+                                group=options.get("group"))
+        text = f"{stated}. {text}" if stated else text
+    return text
+
+
+def _write_files(report: Report, out: Path, final: Path) -> list[str]:
+    """Write the report's files into ``out`` (to be moved into ``final``); their names,
+    ``index.html`` last."""
     charts: dict[str, str | None] = {}
-    names = []
+    names, entries = [], []
+    # the lead pictures' alt texts, by file, from the manifest they were drawn with
+    alts = {f"{e['name']}.png": e["alt"] for e in manifest.read(final)["charts"]}
+    tables = {id(b.table): f"{b.name}.csv" for s in report.sections for b in s.blocks}
     for section in report.sections:
         for b in section.blocks:
             b.table.write_csv(out / f"{b.name}.csv", float_precision=9)  # summation-order noise
@@ -191,10 +210,18 @@ def _write_files(report: Report, out: Path) -> list[str]:
                     data.filter("enough")) else []
             charts[b.name] = drawn[0].name if drawn else None
             names += [p.name for p in drawn]
-    texts = {**report.files, report.markdown: _markdown(report, charts),
-             "index.html": _html(report, charts)}
+            alts[b.name] = alt_text(getattr(b.chart, "keywords", {}), data, b.title)
+            entry = drawn and manifest.chart_entry(b.name, b.chart, tables.get(id(data), data),
+                                                   report.source, alts[b.name])
+            if entry:
+                entries.append(entry)
+    texts = {**report.files, report.markdown: _markdown(report, charts, alts),
+             "index.html": _html(report, charts, alts)}
     for name, text in texts.items():
         (out / name).write_text(text, encoding="utf-8")
+    if entries:
+        manifest.record(out, entries, base=final)
+        names.append(manifest.NAME)
     return names + list(texts)
 
 
@@ -245,17 +272,17 @@ def _file_list(report: Report, charts: dict[str, str | None]) -> list[tuple[str,
 
 
 def _chart_links(name: str) -> list[tuple[str, str]]:
-    """(text, file) of a chart's vector and bitmap files."""
+    """(text, file) of a chart's vector, print and bitmap files."""
     svg = Path(name).with_suffix(".svg").name
-    return [(svg, svg), ("PNG", name)]
+    return [(svg, svg), ("PDF", Path(name).with_suffix(".pdf").name), ("PNG", name)]
 
 
-def _markdown(report: Report, charts: dict[str, str | None]) -> str:
+def _markdown(report: Report, charts: dict[str, str | None], alts: dict[str, str]) -> str:
     outline = _outline(report)
     lines = [f"# {report.title}", ""]
     if report.summary:
         lines += [report.summary, ""]
-    lines += [line for t, f in report.lead for line in (f"![{t}]({f})", "")]
+    lines += [line for t, f in report.lead for line in (f"![{alts.get(f, t)}]({f})", "")]
     lines += [*(f"- {m}" for m in report.meta),
               *(f"- {label}: [{href}]({href})" for label, href in report.links), ""]
     lines += [f"## {_CONTENTS}", ""]
@@ -271,7 +298,7 @@ def _markdown(report: Report, charts: dict[str, str | None]) -> str:
         for b in section.blocks:
             lines += [f"### {b.title}", "", *((b.text, "") if b.text else ())]
             if charts.get(b.name):
-                lines += [f"![{b.caption or b.title}]({charts[b.name]})", ""]
+                lines += [f"![{alts[b.name]}]({charts[b.name]})", ""]
                 lines += [f"*{b.caption}*", ""] if b.caption else []
             rows = display_rows(b)
             if rows:
@@ -345,7 +372,7 @@ def _html_links(links: list[tuple[str, str]]) -> str:
     return " · ".join(f"<a href='{e(f)}'>{e(t)}</a>" for t, f in links)
 
 
-def _html(report: Report, charts: dict[str, str | None]) -> str:
+def _html(report: Report, charts: dict[str, str | None], alts: dict[str, str]) -> str:
     e = html.escape
     outline = _outline(report)
     parts = ["<!doctype html><html lang='en'><head><meta charset='utf-8'>"
@@ -355,7 +382,7 @@ def _html(report: Report, charts: dict[str, str | None]) -> str:
     if report.summary:
         parts.append(f"<p class='summary'>{inline_html(report.summary)}</p>")
     parts += [f"<figure><a href='{e(Path(f).with_suffix('.svg').name)}'><img src='{e(f)}' "
-              f"alt='{e(t)}'></a><figcaption>{e(t)}</figcaption></figure>"
+              f"alt='{e(alts.get(f, t))}'></a><figcaption>{e(t)}</figcaption></figure>"
               for t, f in report.lead]
     parts.append("<ul>")
     parts += [f"<li>{inline_html(m)}</li>" for m in report.meta]
@@ -380,7 +407,7 @@ def _html(report: Report, charts: dict[str, str | None]) -> str:
             if charts.get(b.name):
                 svg = Path(charts[b.name]).with_suffix(".svg").name
                 image = (f"<a href='{svg}'><img src='{charts[b.name]}' "
-                         f"alt='{e(b.caption or b.title)}'></a>")
+                         f"alt='{e(alts[b.name])}'></a>")
                 parts.append(f"<figure>{image}<figcaption>{inline_html(b.caption)}"
                              "</figcaption></figure>" if b.caption else image)
                 links += _chart_links(charts[b.name])

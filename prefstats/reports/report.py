@@ -74,7 +74,10 @@ def _bidding_blocks(table: pl.DataFrame, variant: str, key: str, name: str, axis
               "whists counts as made), by level.", table,
               [("level", "level", "int"), (name, key, fmt), *_BID_COLUMNS],
               partial(chart, y="p_make", title=f"{variant}: P(make) by {name}",
-                      ylabel="contracts made", percent=True)),
+                      ylabel="contracts made", percent=True,
+                      finding={"kind": "from", "group": 6, "at": 0.9,
+                               "text": f"Sixes are made 90% of the time from {{x}} {name}",
+                               "none": f"No {name} count makes 90% of sixes"})),
         Block(f"{stem}_gain", f"What the players' declarations earned against their passes, "
               f"by {name}",
               f"Mean deal value to the declarer minus the mean value to players of the same "
@@ -83,7 +86,10 @@ def _bidding_blocks(table: pl.DataFrame, variant: str, key: str, name: str, axis
               bidding.thresholds(table, by=key),
               [("level", "level", "int"), (f"pays from {name}", key, fmt), *_BID_COLUMNS],
               partial(chart, y="gain", zero_line=True, ylabel="declare − pass (whists per deal)",
-                      title=f"{variant}: what declaring is worth, by {name}"),
+                      title=f"{variant}: what declaring is worth, by {name}",
+                      finding={"kind": "from", "group": 6,
+                               "text": f"Declaring a six paid from {{x}} {name} on",
+                               "none": "No class's declared sixes surely beat its passes"}),
               [f"The table lists, per level, the lowest {name} from which every class shown "
                "gains and that class gains with 95% confidence; the chart draws every class."],
               chart_table=table),
@@ -125,7 +131,9 @@ def bidding_section(lf: pl.LazyFrame, variant: str) -> Section:
                       group_label="short holes: ", zero_line=False, colours=charts.HOLE_COLOURS,
                       title=f"{variant}: misère caught, by holes in the hand",
                       xlabel="holes (unsafe suits)", ylabel="misères caught",
-                      percent=True)),
+                      percent=True, finding={
+                          "kind": "ends", "text": "Misères were caught {first:.0%} of the "
+                          "time with no hole, {last:.0%} with {x_last} holes"})),
     ])
 
 
@@ -144,7 +152,11 @@ def whist_section(lf: pl.LazyFrame, variant: str) -> Section:
                       colours=charts.LEVEL_COLOURS, group_label="level ", zero_line=True,
                       title=f"{variant}: what whisting is worth, by high cards",
                       xlabel="defender's aces and kings (5 = five or more)",
-                      ylabel="whist − pass (whists per deal)")),
+                      ylabel="whist − pass (whists per deal)",
+                      finding={"kind": "from", "group": 6,
+                               "text": "Whisting a six paid from {x} aces and kings on",
+                               "none": "No count of aces and kings surely paid to whist a "
+                                       "six"})),
         Block("whist_threshold", "The players' whists beat their passes from",
               "Per level, the fewest aces and kings from which whisting beat passing in "
               "every class shown, with 95% confidence at that class.",
@@ -170,7 +182,10 @@ def raspasy_section(lf: pl.LazyFrame, variant: str, rules: Mapping[str, Any],
                *((name, name, "share") for name in tricks["name"].unique(maintain_order=True))],
               partial(charts.bar_chart, x="tricks", y="share", group="name", zero_line=False,
                       title=f"{variant}: tricks taken on a raspasy", percent=True,
-                      xlabel="tricks taken", ylabel="raspasy deals"), chart_table=tricks),
+                      xlabel="tricks taken", ylabel="raspasy deals",
+                      finding={"kind": "mode",
+                               "text": "A seat most often takes {x} tricks on a raspasy"}),
+              chart_table=tricks),
         Block("raspasy_costs", f"Cost per player per raspasy ({unit})",
               "Mean cost by seat and step of the progression, and the chance of no trick.",
               raspasy.raspasy_costs(lf, rules),
@@ -179,7 +194,9 @@ def raspasy_section(lf: pl.LazyFrame, variant: str, rules: Mapping[str, Any],
               partial(charts.bar_chart, x="step", y="cost", group="name",
                       zero_line=False, title=f"{variant}: cost of a raspasy by step",
                       xlabel="raspasy step (consecutive all-pass deals)",
-                      ylabel=f"cost per player ({unit})")),
+                      ylabel=f"cost per player ({unit})",
+                      finding={"kind": "ends", "text": "A raspasy costs a player {first:.1f} "
+                               f"{unit} at step 1, {{last:.1f}} at step {{x_last}}"})),
         Block("raspasy_chain", "Entering a raspasy chain",
               "Chance that a deal is passed out, expected raspasy in a chain once entered, "
               f"and its expected cost per player ({unit}).",
@@ -212,7 +229,9 @@ def seat_section(lf: pl.LazyFrame, variant: str, pulkas: pl.LazyFrame | None) ->
                      ("mean value, whists", "mean", "whists")],
                     partial(charts.bar_chart, x="name", y="mean", group=None,
                             title=f"{variant}: deal value by seat", xlabel="seat",
-                            ylabel="mean value (whists per deal)"),
+                            ylabel="mean value (whists per deal)",
+                            finding={"kind": "max", "text": "The {x} gains most from a "
+                                     "deal: {y:+.2f} whists"}),
                     [_test_note(test)])]
     if pulkas is None:
         return Section("How much the seat matters", NO_PULKAS, blocks)
@@ -226,7 +245,9 @@ def seat_section(lf: pl.LazyFrame, variant: str, pulkas: pl.LazyFrame | None) ->
                ("mean result, whists", "mean", "whists")],
               partial(charts.bar_chart, x="name", y="mean", group=None,
                       title=f"{variant}: pulka result by place", xlabel="place at the table",
-                      ylabel="mean result (whists per pulka)"), [_test_note(ptest)]),
+                      ylabel="mean result (whists per pulka)",
+                      finding={"kind": "max", "text": "{x} ends a pulka best: {y:+.1f} "
+                               "whists on average"}), [_test_note(ptest)]),
         Block("seat_skill", "Pulkas until skill shows through luck",
               "Pulkas needed to tell an average edge from luck (5% two-sided test, 80% power).",
               seats.pulkas_to_detect(ptest["sd"]).with_columns(n=pl.lit(ptest["n"]),

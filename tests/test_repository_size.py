@@ -1,0 +1,82 @@
+"""A light repository: the tracked tree stays under 10 MB, and what it leaves out of
+reports/ (pictures, Parquet copies) `prefstats charts` makes again from the tables."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from prefstats.cli import app
+from prefstats.game.variants import get_variant
+from prefstats.reports import manifest
+from prefstats.reports.hand_guide import write_guide
+from prefstats.reports.report import report
+from prefstats.sim.simulate import simulate, simulate_pulkas
+
+ROOT = Path(__file__).resolve().parent.parent
+#: The most the tracked tree may weigh, as `du -ck` counts it (KiB, whole blocks).
+LIMIT_KIB = 10 * 1024
+
+
+def _tracked() -> list[Path]:
+    try:
+        out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
+                             check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip("not a git checkout")
+    return [ROOT / p for p in out.decode().split("\0") if p]
+
+
+def test_the_tracked_tree_is_under_ten_megabytes():
+    files = [p for p in _tracked() if p.is_file()]
+    kib = sum(-(-p.stat().st_size // 4096) * 4 for p in files)  # du's 4 KiB blocks
+    assert kib <= LIMIT_KIB, f"tracked tree {kib / 1024:.1f} MB > {LIMIT_KIB / 1024:.0f} MB"
+
+
+#: Pictures kept though drawn again: the README's; and those of the folders without a
+#: charts.json to draw them from (the article's, the books page's).
+KEPT = ("reports/sochi/bidding_make.png",)
+WHOLE = ("compare", "books")
+
+
+def test_no_regenerated_file_is_tracked():
+    made = [p.relative_to(ROOT).as_posix() for p in _tracked()
+            if p.parts[len(ROOT.parts)] == "reports" and p.parent.name not in WHOLE
+            and (p.suffix in (".png", ".svg", ".pdf", ".parquet") or "_models." in p.name)]
+    assert [p for p in made if p not in KEPT] == []
+
+
+def test_charts_restores_what_a_small_report_loses(tmp_path):
+    """A guide and report on a tiny dataset, its pictures and Parquet copies deleted:
+    `prefstats charts` makes every one again from the tables, the copies equal to them."""
+    variant = get_variant("gusarik")
+    data, pulkas, out = tmp_path / "d", tmp_path / "p", tmp_path / "gusarik"
+    simulate(variant, hands=300, seed=2, out=data, policy="random", workers=1, progress=False)
+    simulate_pulkas(variant, pulkas=12, pool_target=5, seed=2, out=pulkas, policy="random",
+                    workers=1, progress=False)
+    write_guide(variant, out, 1, min_n=6, budget=600, whist_budget=300, raspasy_budget=300,
+                models=(), command="test")
+    report(data, out, pulkas=pulkas)
+    kept = {p.name: p.read_bytes() for p in out.iterdir() if p.suffix in (".csv", ".json")}
+    made = sorted(p.name for p in out.iterdir()
+                  if p.suffix in (".png", ".svg", ".pdf", ".parquet"))
+    assert {"misere.pdf", "seat_deals.svg", "whist.parquet", "raspasy_tricks.png"} <= set(made)
+    for name in made:
+        (out / name).unlink()
+    shutil.rmtree(data)  # nothing is simulated again
+    result = CliRunner().invoke(app, ["charts", str(tmp_path), "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.iterdir()
+                  if p.suffix in (".png", ".svg", ".pdf", ".parquet")) == made
+    assert {p.name: p.read_bytes() for p in out.iterdir()
+            if p.suffix in (".csv", ".json")} == kept  # the tables are left as they were
+    for name in manifest.read(out)["copies"]:
+        assert pl.read_parquet(out / f"{name}.parquet").equals(
+            pl.read_csv(out / f"{name}.csv"))
+    bad = CliRunner().invoke(app, ["charts", str(tmp_path / "nothing")])
+    assert bad.exit_code == 2 and "charts.json" in bad.output
