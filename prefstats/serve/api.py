@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 from prefstats.errors import OptionError
 from prefstats.serve import inputs
-from prefstats.serve.guides import CHARTS, cell_answer, hand_features, table_name
+from prefstats.serve.guides import CHARTS, cell_answer, hand_features, sample_hand, table_name
 from prefstats.serve.jobs import job_key
 from prefstats.serve.work import dd_table, play_position, rollout_work
 
@@ -98,6 +98,29 @@ def guides(request: Request) -> dict:
 def guide(request: Request, table: str) -> dict:
     """One committed guide: its cells and rules (``guide.json``)."""
     return _state(request).guides.get(table)
+
+
+@router.get("/sample")
+def sample(request: Request, table: str, chart: str) -> dict:
+    """A hand of one cell of a guide's chart (the cell's features as further query
+    parameters), with the seat, decision, level and trump to ask about it."""
+    guide = request.app.state.guides.get(table)
+    records = [r for r in guide["records"] if r["chart"] == chart and r["kind"] == "cell"]
+    if not records:
+        raise OptionError(f"chart: no chart {chart!r} in the guide of {table}")
+    names = records[0]["features"]
+    features = {}
+    for name in names:
+        value = request.query_params.get(name)
+        if value is None:
+            raise OptionError(f"{name}: missing; the cells of {chart} are by {', '.join(names)}")
+        try:
+            features[name] = value if name == "hole" else int(value)
+        except ValueError:
+            raise OptionError(f"{name}: a whole number, got {value!r}") from None
+    variant, _, four = table.partition("-")
+    return {**sample_hand(records, chart, features), "variant": variant,
+            "players": 4 if four else 3}
 
 
 @router.post("/solve")

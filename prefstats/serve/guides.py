@@ -132,3 +132,27 @@ def cell_answer(guide: dict, chart: str, features: dict) -> dict:
             "cell": {"chart": chart, "features": features,
                      "options": [{k: r.get(k) for k in ("option", "gain", "ci_low", "ci_high",
                                                         "n", "enough")} for r in cells]}}
+
+
+#: Hands dealt, at most, to find one of a cell's class.
+SAMPLE_HANDS = 20_000
+
+
+def sample_hand(records: list[dict], chart: str, features: dict, seed: int = 0) -> dict:
+    """A hand of the cell ``features`` of ``chart`` (the first of the seed's stream) and
+    what My hand needs to ask about it: seat, decision, level and trump."""
+    from prefstats.game.cards import format_cards
+    from prefstats.game.deal import deal
+
+    decision = next(d for d, charts in CHARTS.items() if chart in charts)
+    seat = int(features.get("seat", 0))
+    level = int(features["level"]) if "level" in features else None
+    trump = None if features.get("trumps", 0) == -1 else 0
+    for hand in deal(SAMPLE_HANDS, seed=seed).hands[:, seat]:
+        if hand_features(records, chart, int(hand), seat=seat, level=level,
+                         trump=trump) == features:
+            found = {"hand": format_cards(int(hand)), "seat": seat, "decision": decision}
+            if decision == "whist":
+                found.update(level=level, trump="NT" if trump is None else "♠")
+            return found
+    raise OptionError(f"features: no hand of {features} in {SAMPLE_HANDS:,} dealt")

@@ -4,9 +4,10 @@ calls the JSON API, and Plotly's script as the plotly package ships it (no CDN).
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlencode
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
@@ -39,6 +40,16 @@ def mount(app: FastAPI) -> None:
                 "title": title, "pages": PAGES, "version": __version__,
                 "tables": request.app.state.guides.tables()})
         return show
+
+    @app.get("/sample", include_in_schema=False)
+    def sample(request: Request) -> RedirectResponse:
+        """My hand with a hand of a chart's cell (the charts' links)."""
+        from prefstats.serve.api import sample as find
+
+        found = find(request, request.query_params.get("table", ""),
+                     request.query_params.get("chart", ""))
+        return RedirectResponse("/?" + urlencode({k: v for k, v in found.items()
+                                                  if v is not None}))
 
     for path, (template, title) in PAGES.items():
         app.add_api_route(path, page(template, title), methods=["GET"],

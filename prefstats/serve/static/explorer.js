@@ -9,14 +9,13 @@ function showError(message) {
   box.hidden = !message;
 }
 
-async function api(path, options) {
+// The API's answer; its error shown on the page (unless `show` is false) and thrown.
+async function api(path, options, show = true) {
   const response = await fetch(path, options);
   const body = await response.json().catch(() => ({error: "the server sent no JSON"}));
-  if (!response.ok) {
-    showError(body.error || ("HTTP " + response.status));
-    throw new Error(body.error);
-  }
-  showError("");
+  const message = response.ok ? "" : body.error || ("HTTP " + response.status);
+  if (show) showError(message);
+  if (message) throw new Error(message);
   return body;
 }
 

@@ -2,7 +2,7 @@
 "use strict";
 const $ = (id) => document.getElementById(id);
 const FIELDS = ["hand", "variant", "players", "seat", "decision", "level", "trump", "seed"];
-let mask = 0, job = null, timer = null;
+let mask = 0, job = null, timer = null, asked = 0;
 
 function handText(m) {
   return SUITS.map((s, suit) => {
@@ -48,8 +48,14 @@ async function ask() {
   setUrlState(s);
   if (!s.hand) return;
   const query = new URLSearchParams(s); query.delete("seed");
+  const mine = ++asked;  // typing sends a lookup a key: only the last one's answer shows
   let a;
-  try { a = await api("/api/advice?" + query); } catch (e) { $("advice").textContent = e.message; $("cell").innerHTML = ""; return; }
+  try { a = await api("/api/advice?" + query, undefined, false); } catch (e) {
+    if (mine === asked) { showError(e.message); $("advice").textContent = e.message; $("cell").innerHTML = ""; }
+    return;
+  }
+  if (mine !== asked) return;
+  showError("");
   mask = a.mask >>> 0; drawGrid();
   const robust = a.robust === true ? "robust" : a.robust === false ? "breaks under " + a.breaks.join(", ") : "robustness unknown";
   $("advice").innerHTML = `<strong id="advice-word">${a.advice}</strong> — gain <span id="gain">${fmt(a.gain)}</span>
