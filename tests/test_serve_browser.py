@@ -165,6 +165,21 @@ def test_a_deals_table_is_the_solvers(server, browser):
     _fits_and_shot(browser, "deal")
 
 
+def test_a_broken_record_shows_its_error(server, browser, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"variant": "sochi", "hands": ["♠AKQ"]}', encoding="utf-8")
+    browser.get(server + "/game")
+    browser.find_element(By.ID, "file").send_keys(str(broken))
+    browser.find_element(By.ID, "go").click()
+    message = _wait(browser, "const e = document.getElementById('error');"
+                             "return !e.hidden && e.textContent")
+    assert message.startswith("file:")
+    assert browser.find_element(By.ID, "result").text == message
+    _fits_and_shot(browser, "game")
+
+
 def test_the_charts_draw_a_guide(server, browser):
     browser.get(server + "/charts?table=sochi&chart=first_call_points&option=6")
     _wait(browser, "return document.querySelector('#chart .main-svg')")

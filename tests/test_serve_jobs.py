@@ -116,3 +116,46 @@ def test_a_queued_job_shows_its_place_and_a_failing_job_its_error(tmp_path):
     assert json.loads((tmp_path / "a.json").read_text()) == {"ok": True}
     assert not (tmp_path / "b.json").exists()
     jobs.shutdown()
+
+
+def test_an_uploaded_deal_record_is_analysed_as_a_job(client):
+    body = (ROOT / "examples" / "deal.json").read_bytes()
+    r = client.post("/api/analyze", params={"deals": 20}, content=body)
+    assert r.status_code == 202
+    done = _wait(client, r.json()["job"])
+    assert done["state"] == "done", done
+    assert done["result"]["kind"] == "deal"
+    assert done["result"]["deal"]["contract"] == "6♠"
+    decisions = done["result"]["decisions"]
+    assert decisions and all({"field", "seat", "loss", "method"} <= set(d) for d in decisions)
+
+
+def test_an_uploaded_game_record_gets_its_page(client):
+    body = (ROOT / "examples" / "pulka.txt").read_bytes()
+    r = client.post("/api/analyze", params={"deals": 4}, content=body)
+    assert r.status_code == 202, r.text
+    done = _wait(client, r.json()["job"])
+    assert done["state"] == "done", done
+    page = client.get(done["result"]["page"])
+    assert page.status_code == 200 and "<html" in page.text.lower()
+
+
+@pytest.mark.parametrize(("body", "params"), [
+    (b'{"variant": "sochi", "hands": ["\\u2660AKQ"]}', {}),  # a corrupt deal record
+    (b'{"some": "other tool"}', {}),  # a foreign record
+    (b"", {}),
+    (b"\xff\xfe\x00", {}),
+    (b'{"variant": "sochi"}', {"deals": 10_000_000}),
+])
+def test_a_broken_record_is_a_4xx_naming_the_file(client, body, params):
+    r = client.post("/api/analyze", params=params, content=body)
+    assert 400 <= r.status_code < 500 and r.json()["error"].split(":")[0] in ("file", "deals")
+    assert client.get("/api/health").status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/games/../../pyproject.toml", "/games/abc/index.html",
+                                  "/games/" + "0" * 32 + "/..%2F..%2Fpyproject.toml",
+                                  "/games/" + "0" * 32 + "/%2Fetc%2Fpasswd"])
+def test_no_game_file_outside_the_data_folder(client, path):
+    r = client.get(path)
+    assert 400 <= r.status_code < 500 and "error" in r.json()

@@ -91,6 +91,7 @@ def create_app(reports: Path | str = "reports", data: Path | str = "data/serve",
                   redoc_url=None, openapi_url="/api/openapi.json")
     app.state.guides = Guides(Path(reports))
     app.state.jobs = Jobs(workers or len(os.sched_getaffinity(0)), data / "jobs")
+    app.state.data = data
     app.state.variants = data / "variants"
     app.state.max_deals = max_deals
     app.include_router(router)

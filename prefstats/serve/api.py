@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 
 from prefstats.errors import OptionError
 from prefstats.serve import inputs
+from prefstats.serve.games import analyse_work, store_record
 from prefstats.serve.guides import CHARTS, cell_answer, hand_features, sample_hand, table_name
 from prefstats.serve.jobs import job_key
 from prefstats.serve.work import dd_table, play_position, rollout_work
@@ -172,6 +173,23 @@ def rollout(body: RolloutIn, request: Request) -> dict:
     job = state.jobs.submit("rollout", key, lambda: rollout_work(
         rules, mask, body.seat, body.decision, names, deals=body.deals, seed=body.seed,
         talon=talon, describe=asked))
+    return {"job": job.id}
+
+
+@router.post("/analyze", status_code=202)
+async def analyze(request: Request, deals: int = 200, seed: int = 1) -> dict:
+    """Start the analysis of an uploaded record (the request's body: a deal or game
+    record, docs/ANALYZE.md) as a job; a game's result links its page."""
+    from starlette.concurrency import run_in_threadpool
+
+    state = _state(request)
+    if not 1 <= deals <= state.max_deals:
+        raise OptionError(f"deals: 1 to {state.max_deals:,} on this server, got {deals:,}")
+    body = await request.body()
+    path = await run_in_threadpool(store_record, body, state.data / "uploads")
+    key = job_key("analyze", {"record": path.name, "deals": deals, "seed": seed}, _version())
+    job = state.jobs.submit("analyze", key, lambda: analyse_work(
+        path, state.data / "games", key, deals=deals, seed=seed))
     return {"job": job.id}
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import queue
 import threading
 import uuid
 from collections.abc import Callable, Generator
@@ -140,3 +141,27 @@ class Jobs:
         for job in list(self.jobs.values()):
             job.cancel.set()
         self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def in_steps(call: Callable[[Callable[[float], None]], Any]
+             ) -> Generator[tuple[float, Any], None, Any]:
+    """Work that reports its progress through a callback (``call(report)``, ``report``
+    taking 0..1) as a job's steps: it runs on its own thread, each report a step.
+    Cancelled, the job stops at once and its result, when it comes, is dropped."""
+    steps: queue.Queue = queue.Queue()
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["result"] = call(lambda done: steps.put(min(max(done, 0.0), 1.0)))
+        except Exception as exc:  # raised again in the job's thread
+            box["error"] = exc
+        finally:
+            steps.put(None)
+
+    threading.Thread(target=run, daemon=True, name="job-step").start()
+    while (done := steps.get()) is not None:
+        yield done, None
+    if "error" in box:
+        raise box["error"]
+    return box["result"]

@@ -14,7 +14,7 @@ from fastapi.templating import Jinja2Templates
 HERE = Path(__file__).parent
 #: The pages, by path: (template, title in the menu).
 PAGES = {"/": ("hand.html", "My hand"), "/deal": ("deal.html", "My deal"),
-         "/charts": ("charts.html", "Charts")}
+         "/game": ("game.html", "My game"), "/charts": ("charts.html", "Charts")}
 
 
 def _plotly_js() -> Path:
@@ -40,6 +40,13 @@ def mount(app: FastAPI) -> None:
                 "title": title, "pages": PAGES, "version": __version__,
                 "tables": request.app.state.guides.tables()})
         return show
+
+    @app.get("/games/{key}/{name}", include_in_schema=False)
+    def game_page(key: str, name: str, request: Request) -> FileResponse:
+        """A file of an analysed game: its page, training page, charts, tables."""
+        from prefstats.serve.games import game_file
+
+        return FileResponse(game_file(request.app.state.data / "games", key, name))
 
     @app.get("/sample", include_in_schema=False)
     def sample(request: Request) -> RedirectResponse:
