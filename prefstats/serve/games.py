@@ -36,7 +36,8 @@ def store_record(body: bytes, folder: Path) -> Path:
             deal_summary(record, record_variant(record))
     except (PrefstatsError, UnicodeDecodeError, ValueError) as exc:
         path.unlink()
-        raise RecordError(f"file: {str(exc).replace(str(path), 'the record')}") from None
+        message = str(exc).replace(str(path), path.name).replace(path.name, "the record")
+        raise RecordError(f"file: {message}") from None
     return path
 
 
