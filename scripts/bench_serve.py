@@ -119,8 +119,7 @@ def main(argv: list[str] | None = None) -> dict:
     hands = _hands(2000)
     guides = Guides(ROOT / "reports")
     guide = guides.get("sochi")
-    records = [r for r in guide["records"] if r["chart"] == "first_call_points"
-               and r["kind"] == "cell"]
+    records = guide.cells("first_call_points")
 
     def direct(hand: str) -> None:
         f = hand_features(records, "first_call_points", ps.parse_cards(hand), seat=0)

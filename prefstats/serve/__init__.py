@@ -60,17 +60,22 @@ def _field(err: dict) -> str:
     return f"{'.'.join(where) or 'request'}: {err.get('msg', 'invalid')}"
 
 
-def _warm_up() -> None:
-    """Load the solver and the hand classifiers (numba) once."""
+def _warm_up(done: threading.Event) -> None:
+    """Load the solver and the hand classifiers (numba) once, then set ``done``."""
     from prefstats.serve.guides import hand_features
     from prefstats.serve.work import dd_table
 
     deal = [0xFF | 0x3 << 8, 0xFF << 16 | 0x3 << 10, 0xFF << 24 | 0x3 << 12]
-    dd_table(deal)
-    hand_features([{"features": {"points": 3, "seat": 0}}], "first_call_points", deal[0],
-                  seat=0)
-    hand_features([{"features": {"expected_tricks": 2, "seat": 0}}],
-                  "first_call_expected_tricks", deal[0], seat=0)
+    try:
+        dd_table(deal)
+        for chart, features in [("first_call_points", {"points": 3, "seat": 0}),
+                                ("first_call_expected_tricks", {"expected_tricks": 2,
+                                                                "seat": 0}),
+                                ("misere", {"holes": 0, "hole": ""})]:
+            hand_features([{"features": features, "option": "misere"}], chart, deal[0],
+                          seat=0)
+    finally:
+        done.set()
 
 
 def create_app(reports: Path | str = "reports", data: Path | str = "data/serve", *,
@@ -83,7 +88,8 @@ def create_app(reports: Path | str = "reports", data: Path | str = "data/serve",
     async def lifespan(app: FastAPI):
         # The compiled code loads in the background: the server answers at once, and
         # the first lookup or table does not wait for it.
-        threading.Thread(target=_warm_up, daemon=True, name="warm-up").start()
+        threading.Thread(target=_warm_up, args=(app.state.warm,), daemon=True,
+                         name="warm-up").start()
         yield
         app.state.jobs.shutdown()  # Ctrl-C: running jobs cancelled between two rounds
 
@@ -94,6 +100,7 @@ def create_app(reports: Path | str = "reports", data: Path | str = "data/serve",
     app.state.data = data
     app.state.variants = data / "variants"
     app.state.max_deals = max_deals
+    app.state.warm = threading.Event()
     app.include_router(router)
 
     @app.exception_handler(PrefstatsError)

@@ -63,24 +63,32 @@ def health() -> dict:
 
 
 @router.get("/advice")
-def advice(request: Request, hand: str, variant: str = "sochi", players: int = 3,
-           seat: int = 0, decision: str = "first_call", level: int | None = None,
-           trump: str | None = None, chart: str | None = None) -> dict:
+async def advice(request: Request, hand: str, variant: str = "sochi", players: int = 3,
+                 seat: int = 0, decision: str = "first_call", level: int | None = None,
+                 trump: str | None = None, chart: str | None = None) -> dict:
     """The committed guide's cell of ``hand`` at ``decision``: advice, gain with its CI,
     n, robustness and the models that break it."""
-    guide = _state(request).guides.get(table_name(variant, players))
+    from starlette.concurrency import run_in_threadpool
+
+    args = (_state(request).guides, hand, variant, players, seat, decision, level, trump, chart)
+    if _state(request).warm.is_set():  # a lookup takes well under a millisecond
+        return _advice(*args)
+    return await run_in_threadpool(_advice, *args)  # the first loads compiled code
+
+
+def _advice(guides, hand: str, variant: str, players: int, seat: int, decision: str,
+            level: int | None, trump: str | None, chart: str | None) -> dict:
+    guide = guides.get(table_name(variant, players))
     if decision not in CHARTS:
         raise OptionError(f"decision: one of {', '.join(CHARTS)}, got {decision!r}")
     charts = CHARTS[decision]
     chart = chart or charts[0]
     if chart not in charts:
         raise OptionError(f"chart: one of {', '.join(charts)} for {decision}, got {chart!r}")
-    seats = sorted({r["features"].get("seat", 0) for r in guide["records"]
-                    if r["decision"] == "first_call"})
-    if seat not in seats:
-        raise OptionError(f"seat: one of {seats} at this table, got {seat}")
+    if seat not in guide.seats:
+        raise OptionError(f"seat: one of {guide.seats} at this table, got {seat}")
     mask = inputs.cards(hand, "hand", 10)
-    records = [r for r in guide["records"] if r["chart"] == chart and r["kind"] == "cell"]
+    records = guide.cells(chart)
     if level is not None and not 6 <= level <= 10:
         raise OptionError(f"level: 6 to 10, got {level}")
     suit = inputs.strain(trump) if decision == "whist" else None
@@ -98,15 +106,14 @@ def guides(request: Request) -> dict:
 @router.get("/guides/{table}")
 def guide(request: Request, table: str) -> dict:
     """One committed guide: its cells and rules (``guide.json``)."""
-    return _state(request).guides.get(table)
+    return _state(request).guides.get(table).doc
 
 
 @router.get("/sample")
 def sample(request: Request, table: str, chart: str) -> dict:
     """A hand of one cell of a guide's chart (the cell's features as further query
     parameters), with the seat, decision, level and trump to ask about it."""
-    guide = request.app.state.guides.get(table)
-    records = [r for r in guide["records"] if r["chart"] == chart and r["kind"] == "cell"]
+    records = request.app.state.guides.get(table).cells(chart)
     if not records:
         raise OptionError(f"chart: no chart {chart!r} in the guide of {table}")
     names = records[0]["features"]

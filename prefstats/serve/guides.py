@@ -35,13 +35,41 @@ def table_name(variant: str, players: int) -> str:
     return variant if players == 3 else f"{variant}-4p"
 
 
+class Guide:
+    """One committed guide (``doc``, as ``guide.json`` holds it) indexed for lookups: a
+    chart's cells, and the records of one cell."""
+
+    def __init__(self, doc: dict) -> None:
+        self.doc = doc
+        self._cells: dict[str, list[dict]] = {}
+        self._rows: dict[tuple[str, str], list[dict]] = {}
+        for r in doc["records"]:
+            if r["kind"] == "cell":
+                self._cells.setdefault(r["chart"], []).append(r)
+            self._rows.setdefault((r["chart"], _key(r["features"])), []).append(r)
+        self.seats = sorted({r["features"]["seat"] for r in self._cells.get(
+            "first_call_points", [])})
+
+    def cells(self, chart: str) -> list[dict]:
+        """The cells of ``chart`` (one record a cell and option), in the chart's order."""
+        return self._cells.get(chart, [])
+
+    def rows(self, chart: str, features: dict) -> list[dict]:
+        """The records (cells and rule) of the cell of ``features`` in ``chart``."""
+        return self._rows.get((chart, _key(features)), [])
+
+
+def _key(features: dict) -> str:
+    return json.dumps(features, sort_keys=True)
+
+
 class Guides:
     """The guides under ``root``, each read once on first use (a lock keeps two requests
     from reading the same file twice)."""
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
-        self._loaded: dict[str, dict] = {}
+        self._loaded: dict[str, Guide] = {}
         self._lock = threading.Lock()
 
     def tables(self) -> list[str]:
@@ -49,14 +77,14 @@ class Guides:
         names = [p.parent.name for p in self.root.glob("*/guide.json")]
         return sorted(names, key=lambda n: (n.endswith("-4p"), n))
 
-    def get(self, table: str) -> dict:
+    def get(self, table: str) -> Guide:
         """The guide of ``table`` (a name from :meth:`tables`)."""
         with self._lock:
             if table not in self._loaded:
                 if table not in self.tables():
                     raise VariantError(f"variant: no committed guide for {table!r}")
                 text = (self.root / table / "guide.json").read_text(encoding="utf-8")
-                self._loaded[table] = json.loads(text)
+                self._loaded[table] = Guide(json.loads(text))
             return self._loaded[table]
 
 
@@ -106,11 +134,11 @@ def _negated(row: dict) -> dict:
             "ci_high": neg(row["ci_low"])}
 
 
-def cell_answer(guide: dict, chart: str, features: dict) -> dict:
+def cell_answer(guide: Guide, chart: str, features: dict) -> dict:
     """The guide's answer for the cell of ``features`` in ``chart``: the stated rule when
     the advice is decided, else the advised option's row (passing: the best option's
     row, negated), with every option's row of the cell."""
-    rows = [r for r in guide["records"] if r["chart"] == chart and r["features"] == features]
+    rows = guide.rows(chart, features)
     cells = [r for r in rows if r["kind"] == "cell"]
     if not cells:
         raise OptionError(f"hand: no cell of chart {chart} for {features}")
