@@ -49,6 +49,8 @@ def _start(data: str) -> tuple[subprocess.Popen, str]:
     for _ in range(600):
         try:
             urllib.request.urlopen(base + "/api/health", timeout=2)
+            while not json.load(urllib.request.urlopen(base + "/api/health"))["warm"]:
+                time.sleep(0.2)
             return server, base
         except OSError:
             time.sleep(0.1)
@@ -95,7 +97,11 @@ async def _lookups(base: str, hands: list[str], clients: int, per_client: int,
                     return
                 hand = hands[(k * per_client + i) % len(hands)]
                 started = time.perf_counter()
-                r = await http.get("/api/advice", params={"hand": hand, "seat": k % 3})
+                try:
+                    r = await http.get("/api/advice", params={"hand": hand, "seat": k % 3})
+                except httpx.HTTPError:  # lost: counted, never retried
+                    failed += 1
+                    continue
                 times.append(time.perf_counter() - started)
                 failed += r.status_code != 200
         await asyncio.gather(*(client(k) for k in range(clients)))
@@ -163,8 +169,8 @@ def main(argv: list[str] | None = None) -> dict:
             states = [json.load(urllib.request.urlopen(f"{base}/api/jobs/{j}"))["state"]
                       for j in others]
         finally:
-            server.terminate()
-            server.wait(30)
+            server.terminate()  # as Ctrl-C: the running rollouts stop after their round
+            server.wait(300)
     ms = np.array(times) * 1e3
     figures = {
         "advice_clients": args.clients, "advice_asked": asked, "advice_answered": len(times),

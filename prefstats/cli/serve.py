@@ -38,6 +38,7 @@ def serve_command(
         typer.echo(f"warning: binding {host} lets other machines use this server; it has "
                    "no login", err=True)
     shown = f"[{host}]" if ":" in host else host
-    typer.echo(f"prefstats explorer at http://{shown}:{port}/  (Ctrl-C stops it)")
+    typer.echo(f"the explorer at http://{shown}:{port}/  (Ctrl-C stops it)")
+    # Keep-alive outlasts a page's polling pauses, so connections are not cut mid-request.
     uvicorn.run(create_app(reports, data, workers=workers), host=host, port=port,
-                log_level="warning")
+                log_level="warning", timeout_keep_alive=30)

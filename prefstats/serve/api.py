@@ -55,11 +55,9 @@ def _state(request: Request):
 
 
 @router.get("/health")
-def health() -> dict:
-    """The server is up: its version."""
-    from prefstats import __version__
-
-    return {"version": __version__}
+def health(request: Request) -> dict:
+    """The server is up: its version, and whether its compiled code is loaded."""
+    return {"version": _version(), "warm": _state(request).warm.is_set()}
 
 
 @router.get("/advice")
