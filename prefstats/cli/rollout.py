@@ -12,13 +12,12 @@ from pathlib import Path
 
 import typer
 
-from prefstats.analysis.racing import MIN_DEALS, STOP_SE, race, summary
+# MIN_DEALS and summary stay importable from here, where 0.3 defined them.
+from prefstats.analysis.racing import MIN_DEALS, STOP_SE, race, summary  # noqa: F401
 from prefstats.cli import commands as cli
 from prefstats.cli._app import FORMAT, Format, _compile_notice, app, write_data
 from prefstats.errors import OptionError
 from prefstats.game.seed import DEFAULT_SEED
-
-__all__ = ["MIN_DEALS", "summary"]  # kept importable from here for callers of 0.3
 
 
 def _show_progress(output: Format) -> bool:
