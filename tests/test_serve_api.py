@@ -151,3 +151,17 @@ def test_bad_input_is_a_4xx_naming_the_field_and_the_server_answers_on(
     message = r.json()["error"]
     assert message.startswith(field) and "\n" not in message
     assert client.get("/api/health").status_code == 200
+
+
+@pytest.mark.parametrize(("table", "chart", "features"), [
+    ("sochi", "first_call_points", {"points": 9, "seat": 1}),
+    ("sochi", "whist", {"level": 7, "aces_kings": 2, "trumps": -1}),
+    ("sochi-4p", "misere", {"holes": 1, "hole": "lone K"}),
+])
+def test_a_charts_cell_opens_my_hand_with_a_hand_of_its_class(client, table, chart, features):
+    found = client.get("/api/sample", params={"table": table, "chart": chart, **features})
+    advice = client.get("/api/advice", params=found.json()).json()
+    assert advice["cell"]["chart"] == chart and advice["cell"]["features"] == features
+    page = client.get("/sample", params={"table": table, "chart": chart, **features},
+                      follow_redirects=False)
+    assert page.status_code == 307 and page.headers["location"].startswith("/?hand=")
