@@ -9,7 +9,7 @@ VENV := .venv
 RUN_STAMP := $(VENV)/.run-stamp
 DEV_STAMP := $(VENV)/.dev-stamp
 
-.PHONY: run test test-all bench lint docs notebooks screenshots reports guides clean
+.PHONY: run serve test test-all bench lint docs notebooks screenshots reports guides clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,11 @@ $(DEV_STAMP): pyproject.toml | $(VENV)/bin/python
 
 run: $(RUN_STAMP)
 	$(VENV)/bin/prefstats demo
+
+# The explorer on http://127.0.0.1:8000/ (`make serve PORT=8080` for another port).
+PORT ?= 8000
+serve: $(RUN_STAMP)
+	$(VENV)/bin/prefstats serve --port $(PORT)
 
 # mkdocs runs without --quiet, which would hide the warnings --strict counts (a page
 # outside the nav among them).

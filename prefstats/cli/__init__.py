@@ -10,5 +10,6 @@ from prefstats.cli import (  # each registers its commands
     gauges,
     reporting,
     rollout,
+    serve,
 )
 from prefstats.cli._app import app, main

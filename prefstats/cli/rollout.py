@@ -1,82 +1,21 @@
 """``prefstats rollout``: one hand, many deals -- what should this hand do?
 
-The unseen cards are dealt exactly uniformly, stratified over the talons
-(:func:`prefstats.sim.rollout.hand_deals`); every option is played on each deal by
-:func:`prefstats.sim.rollout.rollout`. Options are compared on the deals where all of them
-were legal (the decision reached, each option open), as paired differences. An option
-the best leads by ``STOP_SE`` standard errors is dropped from the later rounds (racing):
-the close options get the deals, and a hopeless one (a forced misère, one solver call a
-deal) stops costing time.
+The rollout itself is :func:`prefstats.analysis.racing.race`: options compared on the
+deals where all of them were legal (the decision reached, each option open), as paired
+differences, raced until decided at ``STOP_SE`` standard errors or the deals asked for.
 """
 
 from __future__ import annotations
 
-import itertools
-import math
 import sys
 
-import numpy as np
 import typer
 
+# MIN_DEALS and summary stay importable from here, where 0.3 defined them.
+from prefstats.analysis.racing import MIN_DEALS, STOP_SE, race, summary  # noqa: F401
 from prefstats.cli._app import FORMAT, Format, _compile_notice, app, write_data
 from prefstats.errors import OptionError
 from prefstats.game.seed import DEFAULT_SEED
-
-#: The best option must lead every other by this many standard errors of the paired
-#: difference before the rollout stops early.
-STOP_SE = 3.0
-#: Deals before the stopping rule is looked at: noise can fake a lead on a few deals.
-MIN_DEALS = 500
-#: Most deals between two looks at the stopping rule. The first round plays just enough
-#: blocks to reach MIN_DEALS and each later one doubles the deals played up to this, so
-#: a clear decision stops soon and a close one is not looked at too often.
-ROUND_DEALS = 2000
-
-
-def _se(x: np.ndarray) -> float:
-    """The standard error of the mean of ``x`` (infinite for fewer than two values)."""
-    return float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else math.inf
-
-
-def summary(values: np.ndarray, options: list[str]) -> dict:
-    """Per option the mean value, its 95% CI, the paired difference to the best option
-    and its CI (normal approximations), and the probability that the ranking is right:
-    the product over neighbours in the ranking of P(the higher one is better), taken as
-    independent. ``values`` is ``(n, k)`` over the deals where every option played was
-    legal; NaN marks an option no longer played (dropped, see :func:`rollout_command`):
-    its figures are over the deals it was played on, and it ranks below the options
-    played on every deal. ``settled`` says whether an option no longer needs deals: the
-    best, one dropped, or one the best leads by ``STOP_SE`` standard errors over at
-    least ``MIN_DEALS`` deals; ``decided`` whether every option is settled."""
-    n, k = values.shape
-    played = ~np.isnan(values)
-    full = played.all(axis=0)
-    mean = np.array([values[played[:, o], o].mean() if played[:, o].any() else -math.inf
-                     for o in range(k)])
-    order = sorted(range(k), key=lambda o: (not full[o], -mean[o]))
-    best = order[0]
-    rows = []
-    for o in order:
-        x = values[played[:, o], o]
-        diff = x - values[played[:, o], best]
-        se, d_se = _se(x), _se(diff)
-        leads = d_se > 0 and -diff.mean() >= STOP_SE * d_se and len(x) >= MIN_DEALS
-        rows.append({"option": options[o], "mean": float(mean[o]),
-                     "ci": [float(mean[o] - 1.96 * se), float(mean[o] + 1.96 * se)],
-                     "diff_to_best": float(diff.mean()),
-                     "diff_ci": [float(diff.mean() - 1.96 * d_se),
-                                 float(diff.mean() + 1.96 * d_se)],
-                     "diff_se": d_se, "n": len(x), "dropped": not full[o],
-                     "settled": bool(o == best or not full[o] or leads)})
-    p_right = 1.0
-    for hi, lo in itertools.pairwise(order):
-        both = played[:, hi] & played[:, lo]
-        gap = values[both, hi] - values[both, lo]
-        gap_se = _se(gap)
-        z = gap.mean() / gap_se if gap_se > 0 else math.inf
-        p_right *= 0.5 * (1 + math.erf(z / math.sqrt(2)))
-    return {"best": options[best], "rows": rows, "p_ranking_right": p_right,
-            "decided": bool(all(r["settled"] for r in rows) and n >= MIN_DEALS and k > 1)}
 
 
 def _show_progress(output: Format) -> bool:
@@ -155,46 +94,20 @@ def rollout_command(
             options=names, policy=policy,
             misere_catchers=misere_catchers)  # checks the seat, the policy, the catchers
     _compile_notice("rollout", quiet=not _show_progress(output))
-    block = len(hand_deals(mask, seat, 1, talon=known))  # the talons: one deal each
-    blocks = -(-deals // block)
-    first = max(1, -(-MIN_DEALS // block))
-    per_round = max(first, ROUND_DEALS // block)
-    chunks, oks = [], []
-    active = list(range(len(names)))  # the options still played
-    result = None
-    done = 0
+    result, played, ok = None, 0, 0
     show = _show_progress(output)
     from rich.progress import Progress
 
     with Progress(disable=not show, transient=True) as bar:
         task = bar.add_task("rollout", total=deals)
-        while done < blocks:
-            step = min(min(done, per_round) if done else first, blocks - done)
-            dealt = hand_deals(mask, seat, step, seed=seed, start=done, talon=known)
-            dealt = dealt[: deals - done * block]  # the last block may be cut at --deals
-            frame = rollout(rules, dealt, seat=seat, decision=decision,
-                            options=[names[o] for o in active], seed=seed, policy=policy,
-                            workers=workers, misere_catchers=misere_catchers)
-            got = frame.select("legal", "value").to_numpy().reshape(-1, len(active), 2)
-            values = np.full((len(got), len(names)), np.nan)
-            values[:, active] = got[:, :, 1].astype(np.float64)
-            chunks.append(values)
-            oks.append(got[:, :, 0].astype(bool).all(axis=1))
-            done += step
-            played = min(done * block, deals)
+        for step in race(rules, mask, seat, decision, names, deals=deals, seed=seed,
+                         policy=policy, workers=workers, misere_catchers=misere_catchers,
+                         talon=known):
+            played, result, ok = step
             bar.update(task, completed=played)
-            ok = np.concatenate(oks)
-            if ok.sum() >= 2:
-                result = summary(np.concatenate(chunks)[ok], names)
-                if result["decided"]:
-                    break
-                # An option the best already leads by STOP_SE standard errors is not
-                # played on later deals: the remaining options decide sooner.
-                settled = {r["option"] for r in result["rows"][1:] if r["settled"]}
-                active = [o for o in active if names[o] not in settled]
     if result is None:
         typer.echo(f"error: the decision was reached with every option legal on "
-                   f"{int(ok.sum())} of {played:,} deals; too few to compare", err=True)
+                   f"{ok} of {played:,} deals; too few to compare", err=True)
         raise typer.Exit(1)
     result.update(deals=played, hand=format_cards(mask), seat=seat, variant=variant,
                   decision=decision, policy=policy, misere_catchers=misere_catchers,

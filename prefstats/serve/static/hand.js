@@ -1,0 +1,102 @@
+// My hand: the guide's cell at once, then a live rollout of the exact hand.
+"use strict";
+const $ = (id) => document.getElementById(id);
+const FIELDS = ["hand", "variant", "players", "seat", "decision", "level", "trump", "seed"];
+let mask = 0, job = null, timer = null, asked = 0;
+
+function handText(m) {
+  return SUITS.map((s, suit) => {
+    const ranks = RANKS.filter((r, rank) => (m >>> (8 * suit + rank)) & 1).reverse();
+    return ranks.length ? s + ranks.join("") : "";
+  }).filter(Boolean).join(" ");
+}
+
+function drawGrid() {
+  $("grid").querySelectorAll("button").forEach((b) => {
+    b.classList.toggle("on", ((mask >>> Number(b.dataset.card)) & 1) === 1);
+  });
+}
+
+function buildGrid() {
+  SUITS.forEach((s, suit) => RANKS.slice().reverse().forEach((r) => {
+    const card = 8 * suit + RANKS.indexOf(r);
+    const b = document.createElement("button");
+    b.type = "button"; b.textContent = s + r; b.dataset.card = card;
+    if (suit >= 2) b.classList.add("red");
+    b.onclick = () => { mask ^= (1 << card) >>> 0; mask >>>= 0; $("hand").value = handText(mask); drawGrid(); ask(); };
+    $("grid").appendChild(b);
+  }));
+}
+
+function state() {
+  const s = Object.fromEntries(FIELDS.map((f) => [f, $(f).value.trim()]));
+  if (s.decision !== "whist") { delete s.level; delete s.trump; }
+  return s;
+}
+
+function cellTable(cell) {
+  const rows = cell.options.map((o) => `<tr><td>${o.option}</td><td>${fmt(o.gain)}</td>
+    <td>[${fmt(o.ci_low)}, ${fmt(o.ci_high)}]</td><td>${o.n}</td></tr>`).join("");
+  const where = Object.entries(cell.features).map(([k, v]) => `${k} ${v === "" ? "–" : v}`).join(", ");
+  return `<p class="muted">Cell of chart <a href="/charts?chart=${cell.chart}">${cell.chart}</a>: ${where}</p>
+    <table><tr><th>option</th><th>gain over pass</th><th>95% CI</th><th>n</th></tr>${rows}</table>`;
+}
+
+async function ask() {
+  $("whist-options").hidden = $("decision").value !== "whist";
+  const s = state();
+  setUrlState(s);
+  if (!s.hand) return;
+  const query = new URLSearchParams(s); query.delete("seed");
+  const mine = ++asked;  // typing sends a lookup a key: only the last one's answer shows
+  let a;
+  try { a = await api("/api/advice?" + query, undefined, false); } catch (e) {
+    if (mine === asked) { showError(e.message); $("advice").textContent = e.message; $("cell").innerHTML = ""; }
+    return;
+  }
+  if (mine !== asked) return;
+  showError("");
+  mask = a.mask >>> 0; drawGrid();
+  const robust = a.robust === true ? "robust" : a.robust === false ? "breaks under " + a.breaks.join(", ") : "robustness unknown";
+  $("advice").innerHTML = `<strong id="advice-word">${a.advice}</strong> — gain <span id="gain">${fmt(a.gain)}</span>
+    whists a deal, 95% CI [${fmt(a.ci_low)}, ${fmt(a.ci_high)}], n = <span id="n">${a.n}</span>; ${robust}.
+    ${a.decided ? "" : "(not decided at 3 SE)"}<br><span class="muted">${a.rule || ""}</span>`;
+  $("advice").className = "";
+  $("cell").innerHTML = cellTable(a.cell);
+}
+
+function rolloutTable(r) {
+  if (!r.rows) return "";
+  const rows = r.rows.map((o) => `<tr><td>${o.option}</td><td>${fmt(o.mean, 2)}</td>
+    <td>[${fmt(o.ci[0], 2)}, ${fmt(o.ci[1], 2)}]</td><td>${fmt(o.diff_to_best, 2)}</td><td>${o.n}${o.dropped ? "*" : ""}</td></tr>`).join("");
+  return `<table id="rollout-table"><tr><th>option</th><th>mean</th><th>95% CI</th><th>vs best</th><th>n</th></tr>${rows}</table>
+    <p>best: <strong id="rollout-best">${r.best}</strong> (${r.decided ? "decided at 3 SE" : "not decided yet"}), ${r.deals.toLocaleString()} deals</p>`;
+}
+
+async function poll() {
+  const j = await api("/api/jobs/" + job);
+  $("progress").value = j.progress;
+  $("rollstate").textContent = j.state + (j.place ? ` (place ${j.place} in the queue)` : "") + (j.error ? ": " + j.error : "");
+  if (j.result) $("rollout").innerHTML = rolloutTable(j.result);
+  if (j.state === "queued" || j.state === "running") timer = setTimeout(poll, 300);
+  else { $("cancel").disabled = true; $("roll").disabled = false; if (j.error) showError(j.error); }
+}
+
+async function roll() {
+  const s = state();
+  const body = {hand: s.hand, variant: s.variant, players: Number(s.players), seat: Number(s.seat),
+                decision: s.decision === "misere" ? "first_call" : s.decision,
+                seed: Number(s.seed), deals: Number($("deals").value)};
+  if (body.decision === "raspasy") body.decision = "first_call";
+  let r;
+  try { r = await postJSON("/api/rollout", body); } catch (e) { return; }
+  job = r.job; $("roll").disabled = true; $("cancel").disabled = false; $("rollout").innerHTML = "";
+  poll();
+}
+
+buildGrid();
+const initial = urlState();
+FIELDS.forEach((f) => { if (initial[f] != null) $(f).value = initial[f]; $(f).addEventListener(f === "hand" ? "input" : "change", ask); });
+$("roll").onclick = roll;
+$("cancel").onclick = async () => { clearTimeout(timer); await api("/api/jobs/" + job, {method: "DELETE"}); poll(); };
+ask();

@@ -1,0 +1,188 @@
+"""The explorer's pages in headless Chromium at a phone's and a desktop's width: a typed
+hand's advice is the guide's cell, a rollout's progress moves to the job's result, a
+deal's table is the solver's, the charts draw, and no page is wider than the window.
+With ``PREFSTATS_SHOTS=DIR`` each page's screenshot is saved there (the how-to's)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import socket
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+import prefstats as ps
+from prefstats.serve import create_app
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("screenshots", ROOT / "scripts" / "screenshots.py")
+shots = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(shots)
+
+_WHY = shots.chromium()
+pytestmark = pytest.mark.skipif(_WHY is not None, reason=f"no headless Chromium: {_WHY} "
+                                "(make test runs scripts/ensure_chromium.sh)")
+HAND = "♠AKQJ10 ♣AK ♦AK ♥A"
+CLOSE = "♠AJ9 ♣KQ8 ♦A ♥J98"
+DEAL = ["♠AKQJ10 ♣AK ♦AK ♥A", "♠987 ♣QJ109 ♦QJ10", "♥KQJ1098 ♣87 ♦98"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    app = create_app(ROOT / "reports", tmp_path_factory.mktemp("serve"), workers=1)
+    run = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=run.run, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(300):
+        try:
+            urllib.request.urlopen(base + "/api/health", timeout=2)
+            break
+        except OSError:
+            time.sleep(0.1)
+    yield base
+    run.should_exit = True
+    thread.join(30)
+
+
+@pytest.fixture(scope="module", params=shots.WIDTHS)
+def browser(request):
+    b = shots.driver(request.param)
+    yield b
+    b.quit()
+
+
+def _wait(browser, script: str, timeout: float = 300):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        got = browser.execute_script(script)
+        if got:
+            return got
+        time.sleep(0.1)
+    raise AssertionError(f"never true: {script}")
+
+
+def _fits_and_shot(browser, name: str) -> None:
+    width = browser.execute_script("return [document.documentElement.scrollWidth, "
+                                   "window.innerWidth]")
+    assert width[0] <= width[1], f"{name}: {width[0]} px wide in a {width[1]} px window"
+    folder = os.environ.get("PREFSTATS_SHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(Path(folder) / f"explore-{name}-{width[1]}.png"))
+
+
+def test_a_typed_hand_shows_the_guides_cell(server, browser):
+    from selenium.webdriver.common.by import By
+
+    browser.get(server + "/")
+    box = browser.find_element(By.ID, "hand")
+    box.send_keys(HAND)
+    advice = _wait(browser, "const a = document.getElementById('advice-word');"
+                            "return a && a.textContent")
+    guide = json.loads((ROOT / "reports/sochi/guide.json").read_text(encoding="utf-8"))
+    rule = next(r for r in guide["records"] if r["kind"] == "rule"
+                and r["chart"] == "first_call_points"
+                and r["features"] == {"points": 11, "seat": 0})
+    assert advice == rule["advice"]
+    assert browser.find_element(By.ID, "n").text == str(rule["n"])
+    assert "hand=" in browser.current_url  # the URL holds the state
+    on = browser.execute_script("return document.querySelectorAll('#grid .on').length")
+    assert on == 10
+    _fits_and_shot(browser, "hand")
+
+
+def test_a_broken_hand_shows_its_error(server, browser):
+    from selenium.webdriver.common.by import By
+
+    browser.get(server + "/?hand=XYZ")
+    message = _wait(browser, "const e = document.getElementById('error');"
+                             "return !e.hidden && e.textContent")
+    assert message.startswith("hand:")
+    assert browser.find_element(By.ID, "advice").text.startswith("hand:")
+
+
+def test_a_rollout_moves_to_the_jobs_result(server, browser):
+    from selenium.webdriver.common.by import By
+
+    seed = browser.execute_script("return window.innerWidth")  # not kept from another width
+    browser.get(server + f"/?hand={CLOSE}&seat=0&seed={seed}")
+    _wait(browser, "return document.getElementById('advice-word')")
+    deals = browser.find_element(By.ID, "deals")
+    deals.clear()
+    deals.send_keys("4000")
+    browser.find_element(By.ID, "roll").click()
+    seen = set()
+    end = time.monotonic() + 600
+    while time.monotonic() < end:
+        value, state = browser.execute_script(
+            "return [document.getElementById('progress').value,"
+            " document.getElementById('rollstate').textContent]")
+        seen.add(round(value, 3))
+        if state.startswith("done"):
+            break
+        time.sleep(0.05)
+    assert state.startswith("done") and len(seen) >= 3, seen  # it moved on its way
+    body = json.dumps({"hand": CLOSE, "seat": 0, "seed": seed, "deals": 4000, "variant": "sochi",
+                       "players": 3, "decision": "first_call"}).encode()
+    request = urllib.request.Request(server + "/api/rollout", body,
+                                     {"Content-Type": "application/json"})
+    job = json.load(urllib.request.urlopen(request))["job"]
+    result = json.load(urllib.request.urlopen(f"{server}/api/jobs/{job}"))["result"]
+    assert browser.find_element(By.ID, "rollout-best").text == result["best"]
+    _fits_and_shot(browser, "rollout")
+
+
+def test_a_deals_table_is_the_solvers(server, browser):
+    from urllib.parse import urlencode
+
+    from selenium.webdriver.common.by import By
+
+    browser.get(server + "/deal?" + urlencode({f"h{i}": h for i, h in enumerate(DEAL)}))
+    _wait(browser, "return document.getElementById('dd')")
+    hands = [ps.parse_cards(h) for h in DEAL]
+    for cell in browser.find_elements(By.CSS_SELECTOR, "#dd td[data-strain]"):
+        declarer, strain = int(cell.get_attribute("data-declarer")), cell.get_attribute(
+            "data-strain")
+        misere = strain == "misere"
+        trump = None if strain in ("NT", "misere") else "♠♣♦♥".index(strain)
+        assert int(cell.text) == ps.solve(hands, trump=trump, leader=0, declarer=declarer,
+                                          misere=misere)
+    browser.find_element(By.ID, "start").click()
+    _wait(browser, "return document.querySelector('#cards .best')")
+    browser.find_element(By.ID, "best").click()
+    _wait(browser, "return location.search.includes('played=')")
+    _fits_and_shot(browser, "deal")
+
+
+def test_a_broken_record_shows_its_error(server, browser, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"variant": "sochi", "hands": ["♠AKQ"]}', encoding="utf-8")
+    browser.get(server + "/game")
+    browser.find_element(By.ID, "file").send_keys(str(broken))
+    browser.find_element(By.ID, "go").click()
+    message = _wait(browser, "const e = document.getElementById('error');"
+                             "return !e.hidden && e.textContent")
+    assert message.startswith("file:")
+    assert browser.find_element(By.ID, "result").text == message
+    _fits_and_shot(browser, "game")
+
+
+def test_the_charts_draw_a_guide(server, browser):
+    browser.get(server + "/charts?table=sochi&chart=first_call_points&option=6")
+    _wait(browser, "return document.querySelector('#chart .main-svg')")
+    assert "Sochi" in browser.execute_script(
+        "return document.querySelector('#chart .gtitle').textContent")
+    _fits_and_shot(browser, "charts")

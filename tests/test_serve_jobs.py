@@ -1,0 +1,161 @@
+"""The explorer's jobs: a rollout runs on the pool with progress, equals ``prefstats
+rollout`` with the same seed, is kept by its inputs, cancels, and lookups answer while
+it runs."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from prefstats.cli import app as cli
+from prefstats.errors import CardError
+from prefstats.serve import create_app
+from prefstats.serve.jobs import Jobs
+
+ROOT = Path(__file__).resolve().parent.parent
+HAND = "♠AKQJ10 ♣AK ♦AK ♥A"
+#: A close first call: the rollout races on for many rounds.
+CLOSE = "♠AK7 ♣K87 ♦Q8 ♥J8"
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    app = create_app(ROOT / "reports", tmp_path_factory.mktemp("serve"), workers=1)
+    with TestClient(app) as c:
+        yield c
+
+
+def _wait(client, job: str, until=("done", "failed", "cancelled"), seen=None) -> dict:
+    for _ in range(6000):
+        got = client.get(f"/api/jobs/{job}").json()
+        if seen is not None:
+            seen.append(got)
+        if got["state"] in until:
+            return got
+        time.sleep(0.05)
+    raise AssertionError(f"job {job} still {got['state']}")
+
+
+def test_a_rollout_job_equals_the_rollout_command(client):
+    asked = {"hand": HAND, "seat": 0, "seed": 5, "deals": 3000}
+    r = client.post("/api/rollout", json=asked)
+    assert r.status_code == 202
+    seen: list[dict] = []
+    done = _wait(client, r.json()["job"], seen=seen)
+    assert done["state"] == "done" and done["progress"] == 1.0
+    assert all(0 <= s["progress"] <= 1 for s in seen)
+    out = CliRunner().invoke(cli, ["rollout", HAND, "--seed", "5", "--deals", "3000",
+                                   "--workers", "1", "--format", "json"])
+    assert out.exit_code == 0, out.output
+    command = json.loads(out.stdout)
+    result = done["result"]
+    assert result["best"] == command["best"] == "bid"
+    assert result["deals"] == command["deals"] and result["decided"] == command["decided"]
+    assert result["rows"] == command["rows"]
+
+
+def test_asking_again_is_answered_from_the_kept_result(client):
+    asked = {"hand": HAND, "seat": 0, "seed": 5, "deals": 3000}
+    first = _wait(client, client.post("/api/rollout", json=asked).json()["job"])
+    again = client.get(f"/api/jobs/{client.post('/api/rollout', json=asked).json()['job']}")
+    assert again.json()["state"] == "done" and again.json()["result"] == first["result"]
+
+
+def test_a_running_rollout_moves_cancels_and_lookups_answer_meanwhile(client):
+    r = client.post("/api/rollout", json={"hand": CLOSE, "seat": 1, "seed": 9,
+                                          "deals": 100_000})
+    job = r.json()["job"]
+    running = _wait(client, job, until=("running", "done"))
+    assert running["state"] == "running"
+    advice = client.get("/api/advice", params={"hand": HAND})
+    assert advice.status_code == 200 and advice.json()["advice"] == "8"
+    for _ in range(6000):
+        got = client.get(f"/api/jobs/{job}").json()
+        if got["progress"] > 0 or got["state"] != "running":
+            break
+        time.sleep(0.05)
+    assert got["progress"] > 0
+    assert client.delete(f"/api/jobs/{job}").json()["state"] in ("cancelled", "done")
+    assert client.get(f"/api/jobs/{job}").json()["state"] in ("cancelled", "done")
+
+
+def _until(check) -> None:
+    for _ in range(2000):
+        if check():
+            return
+        time.sleep(0.01)
+    raise AssertionError("never")
+
+
+def test_a_queued_job_shows_its_place_and_a_failing_job_its_error(tmp_path):
+    jobs = Jobs(1, tmp_path)
+    gate = threading.Event()
+
+    def slow():
+        gate.wait(10)
+        yield 0.5, None
+        return {"ok": True}
+
+    def broken():
+        raise CardError("hand: broken")
+        yield  # makes it a generator
+
+    first = jobs.submit("test", "a", slow)
+    _until(lambda: first.state == "running")
+    second = jobs.submit("test", "b", broken)
+    assert second.state == "queued" and jobs.place(second) == 1
+    gate.set()
+    _until(lambda: second.state == "failed")
+    assert second.error == "hand: broken" and first.result == {"ok": True}
+    assert json.loads((tmp_path / "a.json").read_text()) == {"ok": True}
+    assert not (tmp_path / "b.json").exists()
+    jobs.shutdown()
+
+
+def test_an_uploaded_deal_record_is_analysed_as_a_job(client):
+    body = (ROOT / "examples" / "deal.json").read_bytes()
+    r = client.post("/api/analyze", params={"deals": 20}, content=body)
+    assert r.status_code == 202
+    done = _wait(client, r.json()["job"])
+    assert done["state"] == "done", done
+    assert done["result"]["kind"] == "deal"
+    assert done["result"]["deal"]["contract"] == "6♠"
+    decisions = done["result"]["decisions"]
+    assert decisions and all({"field", "seat", "loss", "method"} <= set(d) for d in decisions)
+
+
+def test_an_uploaded_game_record_gets_its_page(client):
+    body = (ROOT / "examples" / "pulka.txt").read_bytes()
+    r = client.post("/api/analyze", params={"deals": 4}, content=body)
+    assert r.status_code == 202, r.text
+    done = _wait(client, r.json()["job"])
+    assert done["state"] == "done", done
+    page = client.get(done["result"]["page"])
+    assert page.status_code == 200 and "<html" in page.text.lower()
+
+
+@pytest.mark.parametrize(("body", "params"), [
+    (b'{"variant": "sochi", "hands": ["\\u2660AKQ"]}', {}),  # a corrupt deal record
+    (b'{"some": "other tool"}', {}),  # a foreign record
+    (b"", {}),
+    (b"\xff\xfe\x00", {}),
+    (b'{"variant": "sochi"}', {"deals": 10_000_000}),
+])
+def test_a_broken_record_is_a_4xx_naming_the_file(client, body, params):
+    r = client.post("/api/analyze", params=params, content=body)
+    assert 400 <= r.status_code < 500 and r.json()["error"].split(":")[0] in ("file", "deals")
+    assert client.get("/api/health").status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/games/../../pyproject.toml", "/games/abc/index.html",
+                                  "/games/" + "0" * 32 + "/..%2F..%2Fpyproject.toml",
+                                  "/games/" + "0" * 32 + "/%2Fetc%2Fpasswd"])
+def test_no_game_file_outside_the_data_folder(client, path):
+    r = client.get(path)
+    assert 400 <= r.status_code < 500 and "error" in r.json()
