@@ -45,8 +45,8 @@ def compare_command(
     out: str = typer.Option("reports/compare", help="Report folder."),
     data: str = typer.Option("data/compare", help="Folder of the article's datasets "
                                                   "(made, or resumed)."),
-    deals: int = typer.Option(20_000, min=100, help="Deals a variant (article)."),
-    pulkas: int = typer.Option(400, min=10, help="Whole pulkas a variant (article)."),
+    deals: int = typer.Option(200_000, min=100, help="Deals a variant (article)."),
+    pulkas: int = typer.Option(2_000, min=10, help="Whole pulkas a variant (article)."),
     pool_target: int = typer.Option(20, min=1, help="Pool target of those pulkas."),
     seed: int = typer.Option(DEFAULT_SEED, min=0, help="Seed of every variant's deals."),
     paired: bool = typer.Option(False, help="Refuse DATASETS that do not hold the same "
