@@ -10,11 +10,8 @@ import pytest
 
 import prefstats
 
-#: Facade functions whose modules are being split elsewhere; their docstrings still
-#: name the parameters in prose.
-IN_PROSE = {"simulate", "simulate_pulkas", "load", "analyze"}
 FUNCTIONS = sorted(name for name in prefstats.__all__
-                   if inspect.isfunction(getattr(prefstats, name)) and name not in IN_PROSE)
+                   if inspect.isfunction(getattr(prefstats, name)))
 #: The section headings of the other docstring styles (Google, numpy).
 OTHER_STYLES = re.compile(r"^\s*(Args|Arguments|Returns|Raises|Parameters)\s*:?\s*$\n"
                           r"(\s*-{3,})?", re.M)
@@ -29,6 +26,3 @@ def test_every_parameter_of_a_facade_function_has_its_field(name):
     assert re.search(r"^:returns: ", doc, re.M), name
     assert not OTHER_STYLES.search(doc), name
 
-
-def test_the_prose_list_names_only_facade_functions():
-    assert all(inspect.isfunction(getattr(prefstats, name)) for name in IN_PROSE)

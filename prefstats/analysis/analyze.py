@@ -473,20 +473,22 @@ def analyze(record: DealRecord | Mapping | str | Path, variant: Variant | str | 
             deals: int = 2000, seed: int = 0, policy: str = "heuristic",
             condition: str = "record",
             progress: Callable[[int, int], None] | None = None) -> pl.DataFrame:
-    """Every decision of the played deal ``record`` valued against its best alternative
-    (see the module text); one row per decision and method, columns :data:`SCHEMA`:
-    ``seat`` decided (for ``plays_for``), ``done`` and ``best`` options, their values in
-    whists (``value_done``, ``value_best``: to ``seat``, on double-dummy rows to its
-    side), ``loss`` = best − done (≥ 0 on double-dummy rows;
-    ``loss_se`` its standard error, 0 for double-dummy rows), ``tricks_*`` the
-    declarer's tricks (double dummy), ``n`` of ``dealt`` rollout deals kept
-    (``acceptance``), every option's value in ``alternatives``.
+    """Value every decision of a played deal against its best alternative.
 
-    ``record`` is a :class:`DealRecord`, a dict in the JSON form, or a path; ``variant``
-    overrides the record's. ``deals`` is the number of deals dealt per call decision,
-    ``seed`` keys them and the players' random choices, ``policy`` is the continuation
-    player model, ``condition`` ``"record"`` or ``"none"``. ``progress(done, total)``
-    is called as the work advances.
+    :param record: a :class:`DealRecord`, a dict in the JSON form, or a path.
+    :param variant: overrides the record's variant.
+    :param deals: the deals dealt per call decision.
+    :param seed: keys those deals and the players' random choices.
+    :param policy: the player model that plays on after each decision.
+    :param condition: ``"record"`` (the dealt deals agree with the auction) or ``"none"``.
+    :param progress: called as ``progress(done, total)`` as the work advances.
+    :returns: one row per decision and method, columns :data:`SCHEMA`: ``seat`` decided
+        (for ``plays_for``), ``done`` and ``best`` options, their values in whists
+        (``value_done``, ``value_best``: to ``seat``, on double-dummy rows to its side),
+        ``loss`` = best − done (≥ 0 on double-dummy rows; ``loss_se`` its standard error,
+        0 for double-dummy rows), ``tricks_*`` the declarer's tricks (double dummy), ``n``
+        of ``dealt`` rollout deals kept (``acceptance``), every option's value in
+        ``alternatives``.
 
     >>> import pathlib, prefstats
     >>> path = pathlib.Path(prefstats.__file__).parents[1] / "examples" / "deal.json"

@@ -32,7 +32,7 @@ def books_command(
     from prefstats.analysis.books_sections import book_rows
     from prefstats.game.variants import get_variant
     from prefstats.reports.books import tally, write_books
-    from prefstats.sim.simulate import usable_cores
+    from prefstats.sim._workers import usable_cores
 
     if not scale > 0:
         raise OptionError(f"--scale must be positive, got {scale:g}")

@@ -27,7 +27,7 @@ from prefstats.game.deal import deal
 from prefstats.reports.charts import STYLE, figure, heatmap, save, source_lines
 from prefstats.reports.classes import high_cards
 from prefstats.reports.counterfactual import by_points, by_tricks, seats_of
-from prefstats.reports.hand_charts import _EDGES, _PATTERNS, BID_LEVELS, Chart, hole_pattern
+from prefstats.reports.hand_charts import _EDGES, BID_LEVELS, PATTERNS, Chart, hole_pattern
 
 #: The longest title a chart states its finding in; details go to the subtitle.
 TITLE_CHARS = 70
@@ -116,7 +116,7 @@ def class_shares(name: str, seats: Sequence[int]) -> dict[tuple, float]:
             keys += [(int(v), seat) for v in np.clip(raw, low, high)]
     elif name == "misere":
         for seat in seats:
-            keys += [_PATTERNS[p] for p in hole_pattern(d.hands[:, seat])]
+            keys += [PATTERNS[p] for p in hole_pattern(d.hands[:, seat])]
     elif name == "raspasy":
         hands = d.hands[:, seats[-1]]
         ak = np.clip(high_cards(hands), *_EDGES["aces_kings"])

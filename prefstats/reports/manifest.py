@@ -23,7 +23,7 @@ from typing import Any
 import polars as pl
 
 from prefstats.errors import OptionError
-from prefstats.sim.storage import atomic_write
+from prefstats.sim._chunks import atomic_write
 
 NAME = "charts.json"
 _PACKAGE = "prefstats.reports."

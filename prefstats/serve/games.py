@@ -20,7 +20,7 @@ def store_record(body: bytes, folder: Path) -> Path:
     """Keep an uploaded record in ``folder`` (by its hash) and check that it reads: a
     game record or a deal record, else an error naming the file."""
     from prefstats.analysis.analyze import deal_summary, load_record, record_variant
-    from prefstats.analysis.game import is_game_file, load_game
+    from prefstats.analysis.game_record import is_game_file, load_game
 
     if not body.strip():
         raise RecordError("file: empty; upload a deal or game record (docs/ANALYZE.md)")
@@ -44,7 +44,7 @@ def store_record(body: bytes, folder: Path) -> Path:
 def analyse_work(path: Path, out: Path, key: str, *, deals: int, seed: int):
     """The job analysing the record at ``path``: a game into ``out/key`` (its page),
     a deal into its decisions' table."""
-    from prefstats.analysis.game import is_game_file, load_game
+    from prefstats.analysis.game_record import is_game_file, load_game
 
     if is_game_file(path):
         from prefstats.reports.games import Settings, analyse_game_file

@@ -47,23 +47,27 @@ def simulate(
     misere_catchers: str = "hidden",
     **options: Any,
 ) -> dict[str, Any]:
-    """Simulate ``hands`` deals of ``variant`` into the dataset ``out`` (a folder or an
-    fsspec URL such as ``s3://bucket/run``, see :func:`~prefstats.sim._remote.location`).
+    """Simulate ``hands`` deals of ``variant`` into the dataset ``out``.
 
-    ``chunk_size`` (deals a file) defaults to the dataset's own when ``out`` holds one
-    (so a rerun resumes or extends it), else to
-    :func:`~prefstats.sim._spec.default_chunk_size` of ``hands``. ``params``: the
-    players' parameters, all of them (an array) or some by name (a dict), the rest
-    their defaults. ``misere_catchers``: ``"hidden"`` (the default) has the catchers of
-    a misère play without seeing the discard, ``"double_dummy"`` as if they saw it (an
-    upper bound on the catch rate, much faster); the manifest records it with the
-    players.
+    A rerun with the same arguments resumes; a dataset made with other arguments is
+    refused unless ``force``. Ctrl-C keeps the finished chunks.
 
-    ``options`` are those of :func:`~prefstats.sim._runner.run`: chunks run in parallel
-    over ``workers`` local processes (default: all cores) or, with ``backend="dask"``,
-    on the Dask cluster at ``scheduler`` (a local cluster when none is given). A rerun
-    with the same arguments resumes; a dataset made with other arguments is refused
-    unless ``force``. Ctrl-C keeps the finished chunks. Returns the manifest.
+    :param variant: the rules (:func:`~prefstats.game.variants.get_variant`).
+    :param hands: how many deals.
+    :param seed: keys the deals and the players' random choices.
+    :param out: a folder or an fsspec URL such as ``s3://bucket/run``.
+    :param chunk_size: deals a file; defaults to the dataset's own when ``out`` holds one
+        (so a rerun resumes or extends it), else to a size suited to ``hands``.
+    :param policy: the built-in player model of every seat.
+    :param params: the players' parameters, all of them (an array) or some by name (a
+        dict), the rest their defaults.
+    :param misere_catchers: ``"hidden"`` (the default): the catchers of a misère play
+        without seeing the discard; ``"double_dummy"``: as if they saw it (an upper bound
+        on the catch rate, much faster). The manifest records it with the players.
+    :param options: ``workers`` (local processes, default all cores), ``backend``
+        (``"dask"`` for a Dask cluster at ``scheduler``, a local one when none is given),
+        ``force``, ``progress``.
+    :returns: the dataset's manifest.
 
     >>> import tempfile
     >>> from prefstats.game.variants import get_variant
@@ -94,10 +98,22 @@ def simulate_pulkas(
     misere_catchers: str = "hidden",
     **options: Any,
 ) -> dict[str, Any]:
-    """Play ``pulkas`` whole pulkas to ``pool_target`` into the dataset folder ``out``,
-    one row per pulka (see :mod:`prefstats.sim.pulka`); otherwise as :func:`simulate`.
-    ``with_deals`` also writes every deal of those pulkas, a row a deal with its
-    ``pulka_id``, ``deal_no`` and the dealer's place, as the dataset ``out/deals``.
+    """Play whole pulkas into the dataset ``out``, one row per pulka; otherwise as
+    :func:`simulate`.
+
+    :param variant: the rules.
+    :param pulkas: how many pulkas.
+    :param pool_target: the pool each player must write to close the pulka.
+    :param seed: keys the deals and the players' random choices.
+    :param out: a folder or an fsspec URL.
+    :param chunk_size: pulkas a file.
+    :param policy: the built-in player model of every seat.
+    :param params: the players' parameters (an array, or some by name in a dict).
+    :param with_deals: also write every deal of those pulkas, a row a deal with its
+        ``pulka_id``, ``deal_no`` and the dealer's place, as the dataset ``out/deals``.
+    :param misere_catchers: ``"hidden"`` or ``"double_dummy"``, as in :func:`simulate`.
+    :param options: as in :func:`simulate`.
+    :returns: the dataset's manifest.
 
     >>> import tempfile
     >>> from prefstats.game.variants import get_variant

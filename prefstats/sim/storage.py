@@ -75,20 +75,22 @@ REPAIR = "rerun the command that made the dataset, with the same arguments, to r
 
 def load(path: str | Path, *, verify: str = "checksum", partial: bool = False,
          storage_options: dict[str, Any] | None = None) -> pl.LazyFrame:
-    """A polars ``LazyFrame`` over a dataset's rows (nothing is read until collected);
-    the code columns are ``pl.Enum`` columns of their names (docs/DATA.md; :func:`to_codes`
-    gives their integer codes).
+    """Open a dataset's rows as a polars ``LazyFrame`` (nothing is read until collected).
 
-    ``verify``: ``"checksum"`` (default) checks every file's SHA-256 and Parquet footer
-    against the manifest (under 0.6 s for 1,000,000 deals, 32 MB); ``"footer"`` only sizes and
-    footers; ``"none"`` trusts the files. The manifest itself is always validated.
-    An unfinished dataset (a run that was interrupted) is refused unless ``partial``;
-    :func:`describe` then says how much is there. Missing, corrupt, foreign, edited or
-    unfinished data raises :class:`DatasetError` naming the file and the repair.
+    The code columns are ``pl.Enum`` columns of their names (docs/DATA.md; :func:`to_codes`
+    gives their integer codes). The manifest itself is always validated.
 
-    ``path`` is a folder or an fsspec URL (``s3://bucket/run``; see :func:`location`),
-    whose filesystem is built with ``storage_options`` (else fsspec's configuration and
-    the environment, e.g. ``AWS_ENDPOINT_URL``).
+    :param path: a folder or an fsspec URL (``s3://bucket/run``; see :func:`location`).
+    :param verify: ``"checksum"`` (default) checks every file's SHA-256 and Parquet footer
+        against the manifest; ``"footer"`` only sizes and footers; ``"none"`` trusts the
+        files.
+    :param partial: open an unfinished dataset (an interrupted run); :func:`describe`
+        says how much is there.
+    :param storage_options: builds the remote filesystem (else fsspec's configuration and
+        the environment, e.g. ``AWS_ENDPOINT_URL``).
+    :returns: the rows, lazily.
+    :raises DatasetError: for missing, corrupt, foreign, edited or unfinished data, naming
+        the file and the repair.
 
     >>> import tempfile
     >>> from prefstats.game.variants import get_variant
