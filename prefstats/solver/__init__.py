@@ -55,11 +55,12 @@ every argument and raise a ``PrefstatsError`` naming it); the compiled layer, wh
 its inputs, lives in private modules -- ``_table`` (transposition table), ``_bounds``
 (static bounds), ``_order`` (move ordering and playout), ``_endgame`` (the last
 tricks by plain minimax, the endgame table), ``_search`` (the search and the
-compiled solves), ``_batch`` (many deals over threads), ``_intrinsics`` (array views
+compiled solves), ``_worlds`` (one card chosen over many worlds: PIMC's, the misère
+catchers'), ``_batch`` (many deals over threads), ``_intrinsics`` (array views
 without reference counts). The bit helpers (``popcount``, ``pext``, ...) come from
 :mod:`prefstats.game.cards`. The kernels callers in numba code use (``solve_kernel``,
 ``solve_position``, ``card_values_kernel``, ``card_values_batch_kernel``,
-``best_card_kernel``, ``best_card_among``, ``most_reaching_cards``) are re-exported here.
+``best_card_kernel``, ``best_card_among``, ``catching_card``) are re-exported here.
 """
 
 from __future__ import annotations
@@ -75,20 +76,18 @@ from prefstats.game.cards import N_CARDS, format_cards
 from prefstats.game.tricks import legal_cards
 from prefstats.solver._batch import _batch_kernel, _leads_one
 from prefstats.solver._search import (
-    best_card_among,
-    best_card_kernel,
     card_values_batch_kernel,
     card_values_kernel,
     compile_search,
-    most_reaching_cards,
     solve_kernel,
     solve_position,
 )
 from prefstats.solver._table import TT_BITS, TT_ENTRY_BYTES, TT_SIZE, new_table
+from prefstats.solver._worlds import best_card_among, best_card_kernel, catching_card
 
 # The checked functions, the table and its size, then the compiled layer (trusts its
 # inputs; for callers in numba code): solve_kernel, solve_position, card_values_kernel,
-# card_values_batch_kernel, best_card_kernel, best_card_among, most_reaching_cards.
+# card_values_batch_kernel, best_card_kernel, best_card_among, catching_card.
 __all__ = ["best_card", "card_values", "card_values_batch", "solve", "solve_batch", "solve_leads"]
 
 _table: tuple[np.ndarray, ...] | None = None
