@@ -15,8 +15,9 @@ from prefstats.players.misere import catchers_code, misere_worlds
 from prefstats.reports.hand_charts import hole_pattern, sample_cells
 from prefstats.sim.play import play_batch
 from prefstats.sim.rollout import hand_deals, play_forced_hands, rollout, rollout_states
-from prefstats.solver import card_values_batch
+from prefstats.solver import card_values, card_values_batch, new_table
 from tests.engine_steps import run
+from tests.misere_reference import reference_catcher_card
 
 SOCHI = get_variant("sochi")
 #: Misère hands of seat 0: one short hole (a lone nine), two holes.
@@ -29,11 +30,12 @@ def _misere_deals(hand, n):
     return deals[np.linspace(0, len(deals) - 1, n).astype(int)]
 
 
-def _holed_deals(pattern, n):
-    """The first ``n`` deals where seat 0 holds a misère of hole ``pattern``."""
+def _holed_deals(patterns, n, seed=4):
+    """The first ``n`` deals where seat 0 holds a misère of each hole pattern of
+    ``patterns``."""
     targets = np.zeros(12, dtype=np.int64)
-    targets[pattern] = n
-    return sample_cells(4, lambda d: hole_pattern(d.hands[:, 0]), targets)[0]
+    targets[patterns] = n
+    return sample_cells(seed, lambda d: hole_pattern(d.hands[:, 0]), targets)[0]
 
 
 def _card(name):
@@ -90,10 +92,9 @@ def test_hidden_catchers_never_catch_more_than_double_dummy():
     assert caught["hidden"] > 0
 
 
-def _catchers_choice(hands, gone, trick, leader, declarer, taken, voids):
-    """The hidden catchers' card from first principles: every discard pair of the cards
-    the catchers do not see that fits the declarer's voids, each valued by the solver."""
-    mover = (leader + len(trick)) % 3
+def _discard_worlds(hands, gone, declarer, voids):
+    """Every discard pair of the cards the catchers do not see that fits the declarer's
+    voids, as the three hands of each world."""
     unseen = FULL_DECK & ~(hands[(declarer + 1) % 3] | hands[(declarer + 2) % 3] | gone)
     cards = cards_of(unseen)
     worlds = []
@@ -105,11 +106,42 @@ def _catchers_choice(hands, gone, trick, leader, declarer, taken, voids):
             world = list(hands)
             world[declarer] = hand
             worlds.append(world)
-    values = card_values_batch(worlds, trump=None, leader=leader, declarer=declarer,
-                               trick=trick, misere=True)
-    legal = [c for c in range(32) if values[0, c] >= 0 and hands[mover] >> c & 1]
+    return worlds
+
+
+def _catchers_choice(worlds, trick, leader, declarer, taken, mover):
+    """The hidden catchers' card from first principles: each card valued by the solver
+    in every world."""
+    values = card_values_batch(worlds, trick=trick, trump=None, leader=leader,
+                               declarer=declarer, misere=True)
+    legal = [c for c in range(32) if values[0, c] >= 0 and worlds[0][mover] >> c & 1]
     score = {c: (int((taken + values[:, c] > 0).sum()), int(values[:, c].sum())) for c in legal}
-    return min(legal, key=lambda c: (-score[c][0], -score[c][1], c)), len(worlds)
+    return min(legal, key=lambda c: (-score[c][0], -score[c][1], c))
+
+
+def _decisions(states):
+    """Each card played with a choice in the open misères of seat 0 among ``states``:
+    (card, seat, hands, gone, trick, leader, tricks taken by the declarer, his voids)."""
+    for st in states:
+        if st["kind"] != engine.MISERE_GAME or st["declarer"] != 0 or not st["open"]:
+            continue
+        hands = [int(h) for h in st["dealt"]]
+        hands[0] = (hands[0] | int(st["talon"])) & ~int(st["discard"])
+        gone, trick, leader, taken, voids = 0, [], 0, 0, set()
+        for i in range(int(st["n_played"])):
+            card, seat = int(st["history"][i]), int(st["history_by"][i])
+            legal = legal_cards(hands[seat], trick[0] >> 3 if trick else -1, -1)
+            if legal & (legal - 1):
+                yield card, seat, list(hands), gone, list(trick), leader, taken, set(voids)
+            if seat == 0 and trick and card >> 3 != trick[0] >> 3:
+                voids.add(trick[0] >> 3)
+            hands[seat] &= ~(1 << card)
+            gone |= 1 << card
+            trick.append(card)
+            if len(trick) == 3:
+                leader = (leader + trick_winner(*trick, -1)) % 3
+                taken += leader == 0
+                trick = []
 
 
 def test_the_catchers_cards_are_those_of_every_discard_solved_apart():
@@ -121,34 +153,42 @@ def test_the_catchers_cards_are_those_of_every_discard_solved_apart():
                                options=["misere"])
     checked = 0
     sizes = set()
-    for st in states[:, 0]:
-        if st["kind"] != engine.MISERE_GAME or st["declarer"] != 0 or not st["open"]:
+    for card, seat, hands, gone, trick, leader, taken, voids in _decisions(states[:, 0]):
+        if seat == 0:
             continue
-        hands = [int(h) for h in st["dealt"]]
-        hands[0] = (hands[0] | int(st["talon"])) & ~int(st["discard"])
-        gone, trick, leader, taken, voids = 0, [], 0, 0, set()
-        for i in range(int(st["n_played"])):
-            card, seat = int(st["history"][i]), int(st["history_by"][i])
-            legal = legal_cards(hands[seat], trick_suit(trick), -1)
-            if seat != 0 and legal & (legal - 1):
-                chosen, n = _catchers_choice(hands, gone, trick, leader, 0, taken, voids)
-                assert card == chosen, (i, card, chosen)
-                sizes.add(n)
-                checked += 1
-            if seat == 0 and trick and card >> 3 != trick[0] >> 3:
-                voids.add(trick[0] >> 3)
-            hands[seat] &= ~(1 << card)
-            gone |= 1 << card
-            trick.append(card)
-            if len(trick) == 3:
-                leader = (leader + trick_winner(*trick, -1)) % 3
-                taken += leader == 0
-                trick = []
+        worlds = _discard_worlds(hands, gone, 0, voids)
+        assert card == _catchers_choice(worlds, trick, leader, 0, taken, seat)
+        sizes.add(len(worlds))
+        checked += 1
     assert checked >= 20 and 55 in sizes and len(sizes) > 3  # he led the first card
 
 
-def trick_suit(trick):
-    return trick[0] >> 3 if trick else -1
+def test_every_card_of_hidden_misere_is_the_references():
+    """On thousands of decisions of misères of every hole pattern, at every trick, the
+    catchers' card is the reference's (``tests/misere_reference.py``: each card searched
+    in every discard apart, no worlds merged, no bounds carried over) and the
+    declarer's the lowest of his fewest double-dummy tricks."""
+    deals = _holed_deals([0, 2, 3, 9, 10, 11], 30, seed=7)
+    states, _ = rollout_states(SOCHI, deals, seat=0, decision="first_call",
+                               options=["misere"], key=7)
+    table = tuple(t[0] for t in new_table(1))
+    stats = np.zeros(1, dtype=np.int64)
+    checked = np.zeros((2, 10), dtype=int)  # by side and trick
+    for card, seat, hands, gone, trick, leader, taken, voids in _decisions(states[:, 0]):
+        on_table = np.zeros(3, dtype=np.int64)
+        on_table[: len(trick)] = trick
+        if seat == 0:
+            values = card_values(hands, trump=None, leader=leader, declarer=0, trick=trick,
+                                 misere=True)
+            assert card == min(values, key=lambda c: (values[c], c))
+        else:
+            worlds = np.array(_discard_worlds(hands, gone, 0, voids), dtype=np.int64)
+            legal = legal_cards(hands[seat], trick[0] >> 3 if trick else -1, -1)
+            assert card == reference_catcher_card(worlds, on_table, len(trick), leader, 0,
+                                                  taken > 0, legal, table, stats)
+        checked[int(seat > 0), gone.bit_count() // 3] += 1
+    assert checked[1].sum() >= 2000 and checked[0].sum() >= 1000, checked
+    assert (checked[1, :9] > 0).all(), checked
 
 
 def test_both_drivers_play_the_hidden_catchers_alike():

@@ -16,10 +16,7 @@ ONE_CONCEPT = (
     "game/variants.py",
     "players/bidding.py",
     "players/cardplay.py",
-    "solver/_search.py",
 )
-#: Listed modules whose docstring is being rewritten elsewhere (the misère search).
-REWRITTEN = {"solver/_search.py"}
 
 
 def _lines(path: Path) -> int:
@@ -33,10 +30,7 @@ def test_every_long_module_is_listed_as_one_concept():
     assert not unlisted, f"split these along their seams: {unlisted}"
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.xfail(reason="its module is being rewritten",
-                                            strict=False)) if n in REWRITTEN else n
-    for n in ONE_CONCEPT])
+@pytest.mark.parametrize("name", ONE_CONCEPT)
 def test_a_listed_module_is_long_and_says_its_one_concept(name):
     path = PACKAGE / name
     assert _lines(path) > LIMIT, f"{name} is short now: take it off the list"

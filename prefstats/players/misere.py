@@ -8,7 +8,9 @@ the declarer's twelve cards (his ten and the talon) but not which two he discard
   catchers choose each card against every discard still possible
   (:func:`misere_worlds`): the card that catches the misère, the declarer taking a
   trick, in the most of those worlds, ties broken by the most tricks in total over
-  them (a caught misère costs the declarer by the trick). What a table can do.
+  them (a caught misère costs the declarer by the trick). What a table can do. Worlds
+  that differ only in which of a run of unseen cards he kept are one position, solved
+  once and counted as often (:func:`distinct_worlds`).
 - ``double_dummy``: the whole misère settled by one solver call, as if the catchers saw
   the discard: an upper bound on the catch rate and on the catchers' tricks (the
   declarer plays his double-dummy card in both models, which holds him to his
@@ -26,8 +28,7 @@ from numba import njit
 from prefstats.errors import OptionError
 from prefstats.game import engine
 from prefstats.game.cards import lowest_card, popcount
-from prefstats.players.oracle import double_dummy_card
-from prefstats.solver import best_card_among, most_reaching_cards
+from prefstats.solver import best_card_among, catching_card
 
 HIDDEN, DOUBLE_DUMMY = 0, 1
 #: The models of the misère catchers, by name (the first is the default).
@@ -88,30 +89,105 @@ def misere_worlds(st):
 
 
 @njit(cache=True)
+def _lowest(run, n):
+    """The ``n`` lowest cards of mask ``run``."""
+    out = np.int64(0)
+    for _ in range(n):
+        low = run & -run
+        out |= low
+        run &= ~low
+    return out
+
+
+@njit(cache=True)
+def _runs_held_lowest(hand, unseen, seen):
+    """Hand ``hand`` (cards of ``unseen``) with each run of unseen cards (no card of
+    ``seen`` between them) held as its lowest cards: the same position to the catchers
+    on ranks relative to the cards in play, so the same values."""
+    out = np.int64(0)
+    for suit in range(4):
+        run = np.int64(0)
+        held = 0
+        for rank in range(8):
+            bit = np.int64(1) << (8 * suit + rank)
+            if seen & bit:
+                out |= _lowest(run, held)
+                run = np.int64(0)
+                held = 0
+            elif unseen & bit:
+                run |= bit
+                held += (hand & bit) != 0
+        out |= _lowest(run, held)
+    return out
+
+
+@njit(cache=True)
+def catch_worlds(st):
+    """:func:`misere_worlds` of ``st`` up to the order of cards the catchers cannot tell
+    apart in rank (:func:`distinct_worlds`)."""
+    declarer = st.declarer
+    seen = np.int64(st.hands[(declarer + 1) % 3]) | np.int64(st.hands[(declarer + 2) % 3])
+    for t in range(st.n_in_trick):
+        seen |= np.int64(1) << st.trick_cards[t]
+    return distinct_worlds(misere_worlds(st), declarer, seen, np.int64(st.gone))
+
+
+@njit(cache=True)
+def distinct_worlds(worlds, declarer, seen, gone):
+    """The distinct ``worlds`` ((K, 3) int64) of a misère decision up to the order of the
+    declarer's cards within each run of cards unseen (none of ``seen``, the cards in the
+    catchers' hands and on the table, between them; ``gone``: every card played), and
+    how many worlds each stands for: (worlds, weights), the declarer's hand of each
+    holding the lowest cards of its runs. Such worlds are one position on ranks
+    relative to the cards in play, so every card has the same value in them."""
+    unseen = ~(seen | gone) & np.int64(0xFFFFFFFF)
+    out = worlds.copy()
+    weight = np.zeros(len(worlds), np.int64)
+    k = 0
+    for j in range(len(worlds)):
+        hand = _runs_held_lowest(worlds[j, declarer], unseen, seen)
+        i = 0
+        while i < k and out[i, declarer] != hand:
+            i += 1
+        if i == k:
+            out[k, :] = worlds[j, :]
+            out[k, declarer] = hand
+            k += 1
+        weight[i] += 1
+    return out[:k], weight[:k]
+
+
+@njit(cache=True)
 def hidden_catcher_card(st, legal, table, stats):
     """The catcher's card on misère ``st`` (``legal``: his legal cards) against every
     discard still possible (see the module docstring); ties go to the lowest card."""
-    worlds = misere_worlds(st)
+    worlds, weight = catch_worlds(st)
+    return catching_card(worlds, weight, _trick(st), np.int64(st.n_in_trick),
+                         np.int64(st.leader), np.int64(st.declarer),
+                         st.tricks[st.declarer] > 0, np.int64(legal), table, stats)
+
+
+@njit(cache=True)
+def _trick(st):
+    """The cards on the table of ``st``, as (3,) int64."""
     trick = np.zeros(3, np.int64)
     for t in range(st.n_in_trick):
         trick[t] = st.trick_cards[t]
-    cards = np.int64(legal)
-    if st.tricks[st.declarer] == 0:  # not caught yet: the cards that catch most often
-        cards &= most_reaching_cards(worlds, trick, np.int64(st.n_in_trick),
-                                     np.int64(st.leader), np.int64(st.declarer),
-                                     np.int64(-1), True, np.int64(1), table, stats)[0]
-        if popcount(cards) == 1:
-            return lowest_card(cards)
-    return best_card_among(worlds, trick, np.int64(st.n_in_trick), np.int64(st.leader),
-                           np.int64(st.declarer), np.int64(-1), True, cards, table, stats)
+    return trick
 
 
 @njit(cache=True)
 def hidden_misere_card(st, legal, table, stats):
     """The card of the seat to act on open misère ``st`` under the ``hidden`` catchers:
-    the declarer's double-dummy card, a catcher's :func:`hidden_catcher_card`."""
+    the declarer's double-dummy card (the lowest of his fewest tricks), a catcher's
+    :func:`hidden_catcher_card`."""
     if st.to_act == st.declarer:
-        return double_dummy_card(st, legal, table, stats)
+        world = np.empty((1, 3), np.int64)
+        for s in range(3):
+            world[0, s] = st.hands[s]
+        return best_card_among(world, _trick(st), np.int64(st.n_in_trick),
+                               np.int64(st.leader), np.int64(st.declarer), np.int64(-1),
+                               True, np.int64(legal), table, stats)
     return hidden_catcher_card(st, legal, table, stats)
 
 

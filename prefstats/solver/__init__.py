@@ -10,7 +10,7 @@ The checked functions here validate every argument and raise a ``PrefstatsError`
 naming it; the compiled layer, which trusts its inputs, is in private modules. The
 kernels numba code calls (``solve_kernel``, ``solve_position``, ``card_values_kernel``,
 ``card_values_batch_kernel``, ``best_card_kernel``, ``best_card_among``,
-``most_reaching_cards``) are re-exported here.
+``catching_card``) are re-exported here.
 
 >>> from prefstats.game.cards import parse_cards as p
 >>> solve([p("♠AK"), p("♠QJ"), p("♠87")], trump=None, leader=0, declarer=0)
@@ -34,20 +34,18 @@ from prefstats.game.cards import N_CARDS, format_cards
 from prefstats.game.tricks import legal_cards
 from prefstats.solver._batch import _batch_kernel, _leads_one
 from prefstats.solver._search import (
-    best_card_among,
-    best_card_kernel,
     card_values_batch_kernel,
     card_values_kernel,
     compile_search,
-    most_reaching_cards,
     solve_kernel,
     solve_position,
 )
 from prefstats.solver._table import TT_BITS, TT_ENTRY_BYTES, TT_SIZE, new_table
+from prefstats.solver._worlds import best_card_among, best_card_kernel, catching_card
 
 # The checked functions, the table and its size, then the compiled layer (trusts its
 # inputs; for callers in numba code): solve_kernel, solve_position, card_values_kernel,
-# card_values_batch_kernel, best_card_kernel, best_card_among, most_reaching_cards.
+# card_values_batch_kernel, best_card_kernel, best_card_among, catching_card.
 __all__ = ["best_card", "card_values", "card_values_batch", "solve", "solve_batch", "solve_leads"]
 
 _table: tuple[np.ndarray, ...] | None = None

@@ -1,0 +1,78 @@
+"""The hidden misère catchers' choice as first written, one boolean search a card and
+discard and the totals over every discard: the reference the compiled player is
+checked against (``tests/test_misere_reference.py``)."""
+
+import numpy as np
+from numba import njit
+
+from prefstats.game.cards import lowest_card, popcount
+from prefstats.game.tricks import trick_winner
+from prefstats.solver import best_card_among
+from prefstats.solver._search import _MAX_PLIES, _card_search, _run_reps
+
+
+@njit(cache=True, error_model="numpy")
+def most_reaching_cards(worlds, trick, tlen, leader, declarer, trump, misere, target, table,
+                        stats):
+    """The legal cards of the seat to move after which the declarer takes at least
+    ``target`` (≥ 1) tricks from the current trick on in the most of ``worlds`` ((K, 3)
+    int64 hands, the mover's the same in each), as a mask, and in how many.
+
+    One boolean search a card and world, no exact values: what a defence counting the
+    worlds where a contract fails needs. Cards with no card that any world holds in play
+    between them are one run, searched once; a card's count stops once the worlds left
+    cannot lift it to the best so far.
+    """
+    table[1][:] = 0  # one history for the worlds of a decision
+    k = worlds.shape[0]
+    player = (leader + tlen) % 3
+    others = 0
+    for j in range(k):
+        others |= worlds[j, (player + 1) % 3] | worlds[j, (player + 2) % 3]
+    reps = np.empty(32, np.int64)
+    _run_reps(worlds[0, player], others, trick, tlen, trump, reps)
+    seq = np.zeros(_MAX_PLIES + 3, np.int64)
+    h = worlds[0]
+    left = (popcount(h[0] | h[1] | h[2]) + tlen) // 3  # tricks from the current one on
+    best = 0
+    most = -1
+    for c in range(32):
+        if reps[c] != c:
+            continue
+        won = 0  # the tricks the card surely gives the declarer, and may
+        if tlen == 2:
+            won = 1 if (leader + trick_winner(trick[0], trick[1], c, trump)) % 3 == declarer \
+                else 0
+        count = k if won >= target else 0
+        for j in range(k if won < target <= won + left - (tlen == 2) else 0):
+            if count + k - j < most:
+                break
+            res, _ = _card_search(worlds[j], trick, tlen, leader, declarer, trump, misere, c,
+                                  target, table, stats, seq)
+            count += res
+        if count > most:
+            most = count
+            best = 0
+        if count == most:
+            best |= np.int64(1) << c
+    for c in range(32):  # the rest of each best run
+        if reps[c] >= 0 and (best >> reps[c]) & 1:
+            best |= np.int64(1) << c
+    return best, most
+
+
+
+@njit(cache=True, error_model="numpy")
+def reference_catcher_card(worlds, trick, tlen, leader, declarer, caught, legal, table,
+                           stats):
+    """The catcher's card over every discard ``worlds`` (as :func:`misere_worlds` gives
+    them): unless ``caught``, the cards catching in the most worlds, then the most
+    tricks in total; ties to the lowest card."""
+    cards = np.int64(legal)
+    if not caught:
+        cards &= most_reaching_cards(worlds, trick, tlen, leader, declarer, np.int64(-1),
+                                     True, np.int64(1), table, stats)[0]
+        if popcount(cards) == 1:
+            return lowest_card(cards)
+    return best_card_among(worlds, trick, tlen, leader, declarer, np.int64(-1), True, cards,
+                           table, stats)
