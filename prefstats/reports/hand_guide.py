@@ -43,6 +43,7 @@ from prefstats.reports.hand_charts import (
     with_robustness,
 )
 from prefstats.reports.hand_pictures import picture, seat_names
+from prefstats.reports.stats import DECIMALS
 from prefstats.sim._chunks import atomic_write
 
 #: Each option in a rule's words, and as a chart cell writes it.
@@ -146,10 +147,10 @@ def records(chart: Chart) -> list[dict]:
 
 
 def rounded(value):
-    """``value`` with every float to 9 decimals, as the tables write them (the rest is
-    summation-order noise)."""
+    """``value`` with every float to :data:`~prefstats.reports.stats.DECIMALS` decimals,
+    as the tables write them."""
     if isinstance(value, float):
-        return round(value, 9) if math.isfinite(value) else value
+        return round(value, DECIMALS) if math.isfinite(value) else value
     if isinstance(value, dict):
         return {k: rounded(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -368,7 +369,7 @@ def write_guide(variant: Variant, out: str | Path, seed: int, *, min_n: int = CE
                         "variant": describe(variant), "min_n": min_n,
                         "seats": {str(k): v for k, v in seats.items()}})
         for name, table in {chart.name: chart.table, **chart.extra}.items():
-            table.write_csv(target / f"{name}.csv", float_precision=9)
+            table.write_csv(target / f"{name}.csv", float_precision=DECIMALS)
             table.write_parquet(target / f"{name}.parquet")
             copies.append(name)
         cells += records(chart)

@@ -23,7 +23,7 @@ import polars as pl
 
 from prefstats.reports import findings, manifest
 from prefstats.reports.charts import sourced
-from prefstats.reports.stats import MIN_SAMPLES
+from prefstats.reports.stats import DECIMALS, MIN_SAMPLES
 
 #: How a shown column is written: "text"; a kind of figure of :data:`FIGURES`
 #: ("count", "share", "whists" …, each with one format everywhere); "unit" or
@@ -202,7 +202,7 @@ def _write_files(report: Report, out: Path, final: Path) -> list[str]:
     tables = {id(b.table): f"{b.name}.csv" for s in report.sections for b in s.blocks}
     for section in report.sections:
         for b in section.blocks:
-            b.table.write_csv(out / f"{b.name}.csv", float_precision=9)  # summation-order noise
+            b.table.write_csv(out / f"{b.name}.csv", float_precision=DECIMALS)
             names.append(f"{b.name}.csv")
             data = b.table if b.chart_table is None else b.chart_table
             with sourced(report.source):

@@ -24,6 +24,9 @@ from scipy import stats
 
 from prefstats.game.exact import wilson_interval
 
+#: The decimals a table keeps in its files: the rest is summation-order noise, far
+#: below any figure shown.
+DECIMALS = 6
 #: Fewest samples behind a number a report shows.
 MIN_SAMPLES = 30
 LEVEL = 0.95
