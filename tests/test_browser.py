@@ -5,19 +5,10 @@ image are caught."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
+from browser_support import ROOT, needs_chromium, shots
 
-ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("screenshots", ROOT / "scripts" / "screenshots.py")
-shots = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(shots)
-
-_WHY = shots.chromium()
-pytestmark = pytest.mark.skipif(_WHY is not None, reason=f"no headless Chromium: {_WHY} "
-                                "(make test runs scripts/ensure_chromium.sh)")
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module", params=shots.WIDTHS)

@@ -5,7 +5,6 @@ With ``PREFSTATS_SHOTS=DIR`` each page's screenshot is saved there (the how-to's
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import socket
@@ -15,18 +14,12 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from browser_support import ROOT, needs_chromium, shots
 
 import prefstats as ps
 from prefstats.serve import create_app
 
-ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("screenshots", ROOT / "scripts" / "screenshots.py")
-shots = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(shots)
-
-_WHY = shots.chromium()
-pytestmark = pytest.mark.skipif(_WHY is not None, reason=f"no headless Chromium: {_WHY} "
-                                "(make test runs scripts/ensure_chromium.sh)")
+pytestmark = needs_chromium
 HAND = "♠AKQJ10 ♣AK ♦AK ♥A"
 CLOSE = "♠AJ9 ♣KQ8 ♦A ♥J98"
 DEAL = ["♠AKQJ10 ♣AK ♦AK ♥A", "♠987 ♣QJ109 ♦QJ10", "♥KQJ1098 ♣87 ♦98"]
