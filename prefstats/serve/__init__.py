@@ -27,6 +27,8 @@ from prefstats.serve.jobs import Jobs
 
 #: Most deals a rollout may ask for on this server.
 MAX_DEALS = 100_000
+#: Most pulkas a comparison may ask for, a variant, on this server.
+MAX_PULKAS = 2_000
 
 
 class _LimitBody:
@@ -79,13 +81,17 @@ def _warm_up(done: threading.Event) -> None:
 
 
 def create_app(reports: Path | str = "reports", data: Path | str = "data/serve", *,
-               workers: int | None = None, max_deals: int = MAX_DEALS) -> FastAPI:
+               workers: int | None = None, max_deals: int = MAX_DEALS,
+               max_pulkas: int = MAX_PULKAS) -> FastAPI:
     """The explorer over the guides in ``reports``, keeping its files in ``data``; jobs
     run on ``workers`` threads (default: the cores)."""
     data = Path(data).resolve()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        # numba imported on two threads at once breaks: import it here, before any
+        import numba  # noqa: F401
+
         # The compiled code loads in the background: the server answers at once, and
         # the first lookup or table does not wait for it.
         threading.Thread(target=_warm_up, args=(app.state.warm,), daemon=True,
@@ -96,11 +102,12 @@ def create_app(reports: Path | str = "reports", data: Path | str = "data/serve",
     app = FastAPI(title="prefstats explorer", lifespan=lifespan, docs_url="/api/docs",
                   redoc_url=None, openapi_url="/api/openapi.json")
     app.state.guides = Guides(Path(reports))
+    app.state.warm = threading.Event()
     app.state.jobs = Jobs(workers or len(os.sched_getaffinity(0)), data / "jobs")
     app.state.data = data
     app.state.variants = data / "variants"
     app.state.max_deals = max_deals
-    app.state.warm = threading.Event()
+    app.state.max_pulkas = max_pulkas
     app.include_router(router)
 
     @app.exception_handler(PrefstatsError)

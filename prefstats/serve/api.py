@@ -50,6 +50,18 @@ class RolloutIn(BaseModel):
     seed: int = 1
 
 
+class CompareIn(BaseModel):
+    """A comparison: two or more variants (presets or uploaded house variants) played on
+    the same deals and pulkas."""
+
+    variants: list[str]
+    players: int | None = None
+    deals: int = 2_000
+    pulkas: int = 50
+    pool_target: int = 20
+    seed: int = 1
+
+
 def _state(request: Request):
     return request.app.state
 
@@ -195,6 +207,30 @@ async def analyze(request: Request, deals: int = 200, seed: int = 1) -> dict:
     key = job_key("analyze", {"record": path.name, "deals": deals, "seed": seed}, _version())
     job = state.jobs.submit("analyze", key, lambda: analyse_work(
         path, state.data / "games", key, deals=deals, seed=seed))
+    return {"job": job.id}
+
+
+@router.post("/compare", status_code=202)
+def compare(body: CompareIn, request: Request) -> dict:
+    """Start the rule-comparison article over the variants as a job; its result links
+    the article's page."""
+    from prefstats.serve.compare import compare_variants, compare_work
+
+    state = _state(request)
+    rules = compare_variants(body.variants, body.players, state.variants)
+    for field, low, high in (("deals", 100, state.max_deals),
+                             ("pulkas", 10, state.max_pulkas), ("pool_target", 1, 100)):
+        got = getattr(body, field)
+        if not low <= got <= high:
+            raise OptionError(f"{field}: {low:,} to {high:,} on this server, got {got:,}")
+    if body.seed < 0:
+        raise OptionError(f"seed: 0 or more, got {body.seed}")
+    key = job_key("compare", body.model_dump(), _version())
+    command = (f"prefstats compare --deals {body.deals} --pulkas {body.pulkas} "
+               f"--pool-target {body.pool_target} --seed {body.seed}")
+    job = state.jobs.submit("compare", key, lambda: compare_work(
+        rules, state.data / "compare" / key, deals=body.deals, pulkas=body.pulkas,
+        pool_target=body.pool_target, seed=body.seed, command=command))
     return {"job": job.id}
 
 

@@ -14,7 +14,8 @@ from fastapi.templating import Jinja2Templates
 HERE = Path(__file__).parent
 #: The pages, by path: (template, title in the menu).
 PAGES = {"/": ("hand.html", "My hand"), "/deal": ("deal.html", "My deal"),
-         "/game": ("game.html", "My game"), "/charts": ("charts.html", "Charts")}
+         "/game": ("game.html", "My game"), "/charts": ("charts.html", "Charts"),
+         "/compare": ("compare.html", "Compare")}
 
 
 def _plotly_js() -> Path:
@@ -47,6 +48,13 @@ def mount(app: FastAPI) -> None:
         from prefstats.serve.games import game_file
 
         return FileResponse(game_file(request.app.state.data / "games", key, name))
+
+    @app.get("/compare/{key}/{name}", include_in_schema=False)
+    def article_page(key: str, name: str, request: Request) -> FileResponse:
+        """A file of a comparison's article: its page, charts, tables."""
+        from prefstats.serve.compare import article_file
+
+        return FileResponse(article_file(request.app.state.data / "compare", key, name))
 
     @app.get("/sample", include_in_schema=False)
     def sample(request: Request) -> RedirectResponse:
