@@ -11,5 +11,6 @@ from prefstats.cli import (  # each registers its commands
     reporting,
     rollout,
     serve,
+    site,
 )
 from prefstats.cli._app import app, main

@@ -18,7 +18,7 @@ PAGES = {"/": ("hand.html", "My hand"), "/deal": ("deal.html", "My deal"),
          "/compare": ("compare.html", "Compare")}
 
 
-def _plotly_js() -> Path:
+def plotly_js() -> Path:
     import plotly
 
     return Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
@@ -30,15 +30,15 @@ def mount(app: FastAPI) -> None:
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
     @app.get("/static-lib/plotly.min.js", include_in_schema=False)
-    def plotly_js() -> FileResponse:
-        return FileResponse(_plotly_js(), media_type="text/javascript")
+    def plotly_script() -> FileResponse:
+        return FileResponse(plotly_js(), media_type="text/javascript")
 
     def page(template: str, title: str):
         def show(request: Request) -> HTMLResponse:
             from prefstats import __version__
 
             return templates.TemplateResponse(request, template, {
-                "title": title, "pages": PAGES, "version": __version__,
+                "title": title, "pages": PAGES, "version": __version__, "root": "/",
                 "tables": request.app.state.guides.tables()})
         return show
 

@@ -36,7 +36,9 @@ function draw() {
                  layout, {responsive: true, displaylogo: false});
   $("chart").on("plotly_click", (ev) => {
     const features = ev.points[0].customdata;
-    if (features) location.href = `/sample?table=${$("table").value}&chart=${chart}&` + new URLSearchParams(features);
+    if (!features) return;
+    const where = `table=${$("table").value}&chart=${chart}&` + new URLSearchParams(features);
+    location.href = window.GUIDES ? "index.html?" + where : "/sample?" + where;  // the static site: its lookup
   });
   setUrlState({table: $("table").value, chart, option});
 }
@@ -51,7 +53,7 @@ function options() {
 }
 
 async function load() {
-  guide = await api("/api/guides/" + $("table").value);
+  guide = window.GUIDES ? GUIDES[$("table").value] : await api("/api/guides/" + $("table").value);
   const charts = [...new Set(guide.records.map((r) => r.chart))];
   $("chart-select").innerHTML = charts.map((c) => `<option>${c}</option>`).join("");
   const wanted = urlState().chart;

@@ -36,3 +36,22 @@ function setUrlState(state) {
 function fmt(x, digits = 1) {
   return x == null ? "–" : (x > 0 ? "+" : "") + Number(x).toFixed(digits);
 }
+
+// The guide's answer for a cell (GET /api/advice's) in #advice and #cell.
+function showAdvice(a, charts = "/charts?") {
+  const robust = a.robust === true ? "robust" : a.robust === false ? "breaks under " + a.breaks.join(", ") : "robustness unknown";
+  const box = document.getElementById("advice");
+  box.innerHTML = `<strong id="advice-word">${a.advice}</strong> — gain <span id="gain">${fmt(a.gain)}</span>
+    whists a deal, 95% CI [${fmt(a.ci_low)}, ${fmt(a.ci_high)}], n = <span id="n">${a.n}</span>; ${robust}.
+    ${a.decided ? "" : "(not decided at 3 SE)"}<br><span class="muted">${a.rule || ""}</span>`;
+  box.className = "";
+  document.getElementById("cell").innerHTML = cellTable(a.cell, charts);
+}
+
+function cellTable(cell, charts) {
+  const rows = cell.options.map((o) => `<tr><td>${o.option}</td><td>${fmt(o.gain)}</td>
+    <td>[${fmt(o.ci_low)}, ${fmt(o.ci_high)}]</td><td>${o.n}</td></tr>`).join("");
+  const where = Object.entries(cell.features).map(([k, v]) => `${k} ${v === "" ? "–" : v}`).join(", ");
+  return `<p class="muted">Cell of chart <a href="${charts}chart=${cell.chart}">${cell.chart}</a>: ${where}</p>
+    <table><tr><th>option</th><th>gain over pass</th><th>95% CI</th><th>n</th></tr>${rows}</table>`;
+}

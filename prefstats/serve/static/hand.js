@@ -34,14 +34,6 @@ function state() {
   return s;
 }
 
-function cellTable(cell) {
-  const rows = cell.options.map((o) => `<tr><td>${o.option}</td><td>${fmt(o.gain)}</td>
-    <td>[${fmt(o.ci_low)}, ${fmt(o.ci_high)}]</td><td>${o.n}</td></tr>`).join("");
-  const where = Object.entries(cell.features).map(([k, v]) => `${k} ${v === "" ? "–" : v}`).join(", ");
-  return `<p class="muted">Cell of chart <a href="/charts?chart=${cell.chart}">${cell.chart}</a>: ${where}</p>
-    <table><tr><th>option</th><th>gain over pass</th><th>95% CI</th><th>n</th></tr>${rows}</table>`;
-}
-
 async function ask() {
   $("whist-options").hidden = $("decision").value !== "whist";
   const s = state();
@@ -57,12 +49,7 @@ async function ask() {
   if (mine !== asked) return;
   showError("");
   mask = a.mask >>> 0; drawGrid();
-  const robust = a.robust === true ? "robust" : a.robust === false ? "breaks under " + a.breaks.join(", ") : "robustness unknown";
-  $("advice").innerHTML = `<strong id="advice-word">${a.advice}</strong> — gain <span id="gain">${fmt(a.gain)}</span>
-    whists a deal, 95% CI [${fmt(a.ci_low)}, ${fmt(a.ci_high)}], n = <span id="n">${a.n}</span>; ${robust}.
-    ${a.decided ? "" : "(not decided at 3 SE)"}<br><span class="muted">${a.rule || ""}</span>`;
-  $("advice").className = "";
-  $("cell").innerHTML = cellTable(a.cell);
+  showAdvice(a);
 }
 
 function rolloutTable(r) {
