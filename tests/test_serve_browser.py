@@ -179,3 +179,24 @@ def test_the_charts_draw_a_guide(server, browser):
     assert "Sochi" in browser.execute_script(
         "return document.querySelector('#chart .gtitle').textContent")
     _fits_and_shot(browser, "charts")
+
+
+def test_the_static_site_works_from_disk(browser, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    from prefstats.serve.site import write_site
+
+    out = write_site(tmp_path / "site", ROOT / "reports")
+    browser.get((out / "charts.html").as_uri() + "?table=sochi&chart=first_call_points&option=6")
+    _wait(browser, "return document.querySelector('#chart .main-svg')")
+    browser.get((out / "index.html").as_uri() + "?table=sochi&chart=first_call_points"
+                "&points=11&seat=0")
+    advice = _wait(browser, "const a = document.getElementById('advice-word');"
+                            "return a && a.textContent")
+    guide = json.loads((ROOT / "reports/sochi/guide.json").read_text(encoding="utf-8"))
+    rule = next(r for r in guide["records"] if r["kind"] == "rule"
+                and r["chart"] == "first_call_points"
+                and r["features"] == {"points": 11, "seat": 0})
+    assert advice == rule["advice"]
+    assert browser.find_element(By.ID, "n").text == str(rule["n"])
+    _fits_and_shot(browser, "site")
