@@ -200,3 +200,18 @@ def test_the_static_site_works_from_disk(browser, tmp_path):
     assert advice == rule["advice"]
     assert browser.find_element(By.ID, "n").text == str(rule["n"])
     _fits_and_shot(browser, "site")
+
+
+def test_a_comparison_runs_and_shows_its_article(server, browser):
+    from selenium.webdriver.common.by import By
+
+    browser.get(server + "/compare")
+    for field, value in (("deals", "300"), ("pulkas", "10")):
+        box = browser.find_element(By.ID, field)
+        box.clear()
+        box.send_keys(value)
+    browser.find_element(By.ID, "go").click()
+    href = _wait(browser, "const a = document.getElementById('page'); return a && a.href")
+    assert "/compare/" in href and href.endswith("/index.html")
+    assert browser.find_element(By.ID, "progress").get_attribute("value") == "1"
+    _fits_and_shot(browser, "compare")
