@@ -9,7 +9,9 @@ name or option is copied by hand into the site.
   version), the hand guides (one row each: rules, robust rules, what making it took) and
   every other benchmark or report JSON committed under the folders of ``RESULT_GLOBS``,
   each figure with its version, command and date; a new file there appears on the next
-  build.
+  build;
+- ``explorer/``: the explorer's static edition (``prefstats site``) over the committed
+  guides, linked from the explorer's how-to page.
 
 Nothing here runs the engine: the package is read as text, and the CLI is only asked
 for its help.
@@ -59,7 +61,23 @@ def on_files(files, config):
             files.append(File(path.relative_to(ROOT).as_posix(), src_dir=str(ROOT),
                               dest_dir=config["site_dir"],
                               use_directory_urls=config["use_directory_urls"]))
+    for path, content in explorer_files().items():
+        files.append(File.generated(config, path, content=content))
     return files
+
+
+def explorer_files() -> dict[str, bytes]:
+    """The static edition's files, by their path in the site (under ``explorer/``)."""
+    import tempfile
+
+    if str(ROOT) not in sys.path:  # this tree's package, not another one installed
+        sys.path.insert(0, str(ROOT))
+    from prefstats.serve.site import write_site
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = write_site(Path(tmp) / "explorer", ROOT / "reports")
+        return {p.relative_to(tmp).as_posix(): p.read_bytes()
+                for p in sorted(out.rglob("*")) if p.is_file()}
 
 
 def generated_pages() -> dict[str, str]:
