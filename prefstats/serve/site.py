@@ -15,6 +15,8 @@ from prefstats.serve.pages import HERE, plotly_js
 
 #: The site's pages, by file: (template, title in the menu).
 SITE_PAGES = {"index.html": ("lookup.html", "My hand"), "charts.html": ("charts.html", "Charts")}
+#: The server's static files those pages use.
+SITE_STATIC = ("explorer.css", "explorer.js", "charts.js", "lookup.js")
 
 
 def guide_answers(guide: Guide) -> dict[str, list[dict]]:
@@ -40,8 +42,10 @@ def write_site(out: Path | str, reports: Path | str = "reports") -> Path:
     out = Path(out)
     guides = Guides(Path(reports))
     tables = guides.tables()
-    (out / "static-lib").mkdir(parents=True, exist_ok=True)
-    shutil.copytree(HERE / "static", out / "static", dirs_exist_ok=True)
+    for folder in ("static", "static-lib"):
+        (out / folder).mkdir(parents=True, exist_ok=True)
+    for name in SITE_STATIC:
+        shutil.copyfile(HERE / "static" / name, out / "static" / name)
     shutil.copyfile(plotly_js(), out / "static-lib" / "plotly.min.js")
     (out / "guides.js").write_text(
         _script("GUIDES", {t: guides.get(t).doc for t in tables}), encoding="utf-8")
