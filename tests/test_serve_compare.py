@@ -125,3 +125,11 @@ def test_no_article_path_reaches_outside_the_data_folder(client, path):
 def test_the_compare_page_lists_the_presets(client):
     page = client.get("/compare").text
     assert 'value="sochi"' in page and "/static/compare.js" in page
+
+
+def test_a_comparison_cancels(client):
+    job = client.post("/api/compare", json={"variants": ["sochi", "rostov"], **SIZE}).json()["job"]
+    assert client.delete(f"/api/jobs/{job}").json()["state"] == "cancelled"
+    time.sleep(0.5)
+    got = client.get(f"/api/jobs/{job}").json()
+    assert got["state"] == "cancelled" and got["result"] is None
