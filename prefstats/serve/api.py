@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
@@ -226,8 +228,8 @@ def compare(body: CompareIn, request: Request) -> dict:
     if body.seed < 0:
         raise OptionError(f"seed: 0 or more, got {body.seed}")
     key = job_key("compare", body.model_dump(), _version())
-    command = (f"prefstats compare --deals {body.deals} --pulkas {body.pulkas} "
-               f"--pool-target {body.pool_target} --seed {body.seed}")
+    # `prefstats compare` plays every preset; the article says which call made it
+    command = f"POST /api/compare {json.dumps(body.model_dump(), ensure_ascii=False)}"
     job = state.jobs.submit("compare", key, lambda: compare_work(
         rules, state.data / "compare" / key, deals=body.deals, pulkas=body.pulkas,
         pool_target=body.pool_target, seed=body.seed, command=command))
