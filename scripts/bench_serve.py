@@ -32,7 +32,6 @@ import numpy as np
 from benchtools import machine_load
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 HAND = "♠AKQJ10 ♣AK ♦AK ♥A"
 DEAL = ["♠AKQJ10 ♣AK ♦AK ♥A", "♠987 ♣QJ109 ♦QJ10", "♥KQJ1098 ♣87 ♦98"]

@@ -22,6 +22,8 @@ from functools import cache
 from itertools import combinations
 from math import comb
 
+from prefstats.errors import CardError
+
 #: Cards the two defenders hold between them, ten each, after the declarer's discard.
 UNSEEN, DEFENDER = 20, 10
 _RANKS = "789TJQKA"
@@ -37,7 +39,7 @@ def holding(text: str) -> int:
     bits = 0
     for ch in text.upper().replace("10", "T"):
         if ch not in _RANKS:
-            raise ValueError(f"holding: {ch!r} is not a rank 7 8 9 10 J Q K A")
+            raise CardError(f"holding: {ch!r} is not a rank 7 8 9 10 J Q K A")
         bits |= 1 << _RANKS.index(ch)
     return bits
 

@@ -19,6 +19,8 @@ from collections.abc import Mapping
 
 import polars as pl
 
+from prefstats.errors import OptionError
+
 
 def _from(rows: pl.DataFrame, x: str, y: str, at: float | None) -> dict | None:
     found = None
@@ -56,6 +58,6 @@ def state(df: pl.DataFrame, finding: Mapping, *, x: str, y: str,
         elif kind == "ends":
             values = _ends(rows, x, y)
         else:
-            raise ValueError(f"finding: unknown kind {kind!r}")
+            raise OptionError(f"finding: unknown kind {kind!r}")
     text = finding["text"].format(**values) if values else finding.get("none", "")
     return text[:1].upper() + text[1:]

@@ -32,7 +32,7 @@ from prefstats.reports.hand_charts import _EDGES, BID_LEVELS, PATTERNS, Chart, h
 #: The longest title a chart states its finding in; details go to the subtitle.
 TITLE_CHARS = 70
 #: Each chart: its decision, the features of its cells and the options against a pass.
-KINDS = {
+CHART_KINDS = {
     "first_call_points": ("first_call", ["points", "seat"], [*BID_LEVELS, "misere"]),
     "first_call_expected_tricks": ("first_call", ["expected_tricks", "seat"],
                                    [*BID_LEVELS, "misere"]),
@@ -42,7 +42,7 @@ KINDS = {
 }
 #: Seats as players name them, by how the table is seated, in the order of the playing
 #: seats (Gusarik's dummy, on the dealer's left, is the first hand).
-SEAT_NAMES = {"three": ("first hand", "second hand", "dealer"),
+TABLE_SEATS = {"three": ("first hand", "second hand", "dealer"),
               "dealer_out": ("first hand", "second hand", "third hand"),
               "dummy": ("second hand", "dealer")}
 #: Each option as a cell writes it, and in the caption's key.
@@ -66,13 +66,13 @@ _MIN_WIDTH = 5.0
 
 def seat_names(variant) -> dict[int, str]:
     """Each playing seat as players name it (first hand, second hand, dealer …)."""
-    return dict(zip(seats_of(variant), SEAT_NAMES[variant.table], strict=True))
+    return dict(zip(seats_of(variant), TABLE_SEATS[variant.table], strict=True))
 
 
 def chart_from_table(name: str, table: pl.DataFrame, min_n: int, dealt: int = 0) -> Chart:
     """The :class:`~prefstats.reports.hand_charts.Chart` a committed table describes (no
     pairs: it draws and states rules, it cannot be robust-tested again)."""
-    decision, features, options = KINDS[name]
+    decision, features, options = CHART_KINDS[name]
     table = table.with_columns(pl.col(c).fill_null("") for c in ("ties", "breaks",
                                                                  "unmeasured", "hole")
                                if c in table.columns)
@@ -108,7 +108,7 @@ def class_shares(name: str, seats: Sequence[int]) -> dict[tuple, float]:
     d = _dealt()
     keys: list[tuple] = []
     if name.startswith("first_call"):
-        feature = KINDS[name][1][0]
+        feature = CHART_KINDS[name][1][0]
         low, high = _EDGES[feature]
         for seat in seats:
             hands = d.hands[:, seat]

@@ -22,8 +22,6 @@ from prefstats.sim._runner import run
 from prefstats.sim._spec import Params, RunSpec
 from prefstats.sim.rollout import CHUNK, branch_values, default_options, option_codes
 
-__all__ = ["simulate_decisions"]
-
 #: Decisions a dataset stores when none are named.
 DATASET_DECISIONS = ("first_call", "whist")
 
