@@ -444,7 +444,7 @@ def endgame_table(progress=None) -> np.ndarray:
     first call builds or reads it under a lock, so threads starting together neither
     build it twice nor launch two parallel builds at once. A build tells
     ``progress(done, total)`` of the entries settled (commands show it: see
-    :mod:`prefstats._compile`)."""
+    :mod:`prefstats.cli._compile`)."""
     global _table
     with _BUILDING:
         if _table is None:
