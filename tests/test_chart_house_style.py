@@ -87,7 +87,7 @@ def test_every_committed_chart_is_readable(name):
         assert overlaps(fig) == [], f"{name}/{chart}: overlapping text"
         texts = " ".join(" ".join(t.get_text().split()) for t in fig.findobj(mpl.text.Text))
         assert not re.search(r"\bseat [0-9]", texts), f"{name}/{chart}: a seat by number"
-        if chart in hp.KINDS:
+        if chart in hp.CHART_KINDS:
             title = charts.title_of(fig)
             assert 0 < len(title) <= hp.TITLE_CHARS, (chart, title)
             fig.canvas.draw()
