@@ -225,7 +225,7 @@ def _contracts(hands, talon, first, rules, params, tables, states, obs_buf):
         engine.reset(st, hands[i], talon[i], first[i], 6, 0)
         while st.phase <= engine.CONTRACT:
             engine.observe(st, rules, obs)
-            engine.apply(st, rules, decide(HEURISTIC, obs, rules, params, tables, 0))
+            engine.apply(st, rules, decide(HEURISTIC, obs, rules, params, tables, np.uint64(0)))
 
 
 def fit_defence(tables, n: int, seed: int, ridge: float, log: Log) -> None:
