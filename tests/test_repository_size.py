@@ -3,6 +3,7 @@ reports/ (pictures, Parquet copies) `prefstats charts` makes again from the tabl
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -16,9 +17,11 @@ from prefstats.game.variants import get_variant
 from prefstats.reports import manifest
 from prefstats.reports.hand_guide import write_guide
 from prefstats.reports.report import report
+from prefstats.reports.restore import restore
 from prefstats.sim.simulate import simulate, simulate_pulkas
 
 ROOT = Path(__file__).resolve().parent.parent
+REPORTS = ROOT / "reports"
 #: The most the tracked tree may weigh, as `du -ck` counts it (KiB, whole blocks).
 LIMIT_KIB = 10 * 1024
 
@@ -69,7 +72,7 @@ def test_charts_restores_what_a_small_report_loses(tmp_path):
     for name in made:
         (out / name).unlink()
     shutil.rmtree(data)  # nothing is simulated again
-    result = CliRunner().invoke(app, ["charts", str(tmp_path), "--quiet"])
+    result = CliRunner().invoke(app, ["charts", str(tmp_path), "--quiet", "--workers", "1"])
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in out.iterdir()
                   if p.suffix in (".png", ".svg", ".pdf", ".parquet")) == made
@@ -80,3 +83,28 @@ def test_charts_restores_what_a_small_report_loses(tmp_path):
             pl.read_csv(out / f"{name}.csv"))
     bad = CliRunner().invoke(app, ["charts", str(tmp_path / "nothing")])
     assert bad.exit_code == 2 and "charts.json" in bad.output
+
+
+def test_charts_draws_a_folder_again_only_when_it_changed(tmp_path):
+    """A folder drawn is stamped: drawn again only when a picture is missing or its
+    manifest or a table changed (or with force), the same files on one process or two."""
+    folder = tmp_path / "gusarik"
+    folder.mkdir()
+    for table in (REPORTS / "gusarik").glob("*.csv"):
+        shutil.copy(table, folder)
+    doc = manifest.read(REPORTS / "gusarik")
+    doc["charts"] = [e for e in doc["charts"] if e["name"] in ("misere", "seat_deals")]
+    (folder / manifest.NAME).write_text(json.dumps(doc), "utf-8")
+
+    written, kept = restore(tmp_path, workers=2)
+    first = {p.name: p.read_bytes() for p in written}
+    assert {"misere.pdf", "seat_deals.png", "whist.parquet"} <= set(first) and kept == []
+    assert restore(tmp_path) == ([], [folder])
+    (folder / "misere.pdf").unlink()
+    assert "misere.pdf" in {p.name for p in restore(tmp_path)[0]}
+    table = folder / "seat_deals.csv"
+    table.write_text(table.read_text("utf-8").replace("\n", "\r\n"), "utf-8")
+    assert restore(tmp_path)[1] == []
+    assert restore(tmp_path) == ([], [folder])
+    again, _ = restore(tmp_path, force=True)
+    assert {p.name: p.read_bytes() for p in again} == first

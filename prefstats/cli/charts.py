@@ -15,14 +15,23 @@ def charts_command(
     root: str = typer.Argument("reports", help="A report folder, or a folder of them (each "
                                                "with its charts.json)."),
     quiet: bool = typer.Option(False, "--quiet", help="No line per chart."),
+    workers: int | None = typer.Option(None, min=1, help="Processes drawing the charts "
+                                                         "(default: every usable core)."),
+    force: bool = typer.Option(False, "--force", help="Draw again the folders whose tables "
+                                                      "and drawing code are unchanged."),
 ) -> None:
     """Draw every chart (PNG, SVG, PDF) and Parquet copy of the reports under ROOT from
     their committed tables (what `make reports` runs; `make guides` remakes them by
-    simulation)."""
+    simulation). A folder already drawn from the same tables by the same code is left as
+    it is."""
     from prefstats.reports.restore import restore
+    from prefstats.sim._workers import usable_cores
 
     _compile_notice("charts", quiet)
     start = time.perf_counter()
-    written = restore(root, None if quiet else lambda p: typer.echo(f"charts: {p}", err=True))
+    written, kept = restore(root, None if quiet else lambda p: typer.echo(f"charts: {p}",
+                                                                          err=True),
+                            workers=workers or usable_cores(), force=force)
+    same = f"; {len(kept)} folders already drawn (--force draws them again)" if kept else ""
     typer.echo(f"{len(written)} files written under {root} in "
-               f"{time.perf_counter() - start:.0f} s")
+               f"{time.perf_counter() - start:.0f} s{same}")

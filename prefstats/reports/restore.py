@@ -2,11 +2,20 @@
 names (:mod:`~prefstats.reports.manifest`) as PNG, SVG and PDF, and the Parquet copies
 of its tables, without a deal dealt or played. ``make reports`` runs it over
 ``reports/``; the files it writes are the ones the repository does not keep.
+
+A folder drawn is stamped (``.charts-stamp``: a digest of its manifest, its tables and
+the drawing code, with the files written), so drawing it again is skipped until one of
+them changes or a file is missing.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import json
+import os
 from collections.abc import Callable
+from importlib.metadata import version
 from pathlib import Path
 
 import polars as pl
@@ -15,6 +24,11 @@ from prefstats.errors import OptionError
 from prefstats.reports import manifest
 from prefstats.reports.charts import sourced
 from prefstats.reports.hand_pictures import chart_from_table, picture
+
+STAMP = ".charts-stamp"
+#: The layers above the reports: code that no chart can import (the layer contract).
+_ABOVE = ("cli", "serve")
+_CODE_SUFFIXES = (".py", ".mplstyle", ".toml")
 
 
 def folders(root: str | Path) -> list[Path]:
@@ -30,26 +44,22 @@ def folders(root: str | Path) -> list[Path]:
     return found
 
 
-def restore_folder(folder: Path, progress: Callable[[Path], None] | None = None
-                   ) -> list[Path]:
-    """Draw every chart of ``folder``'s manifest and write its tables' Parquet copies:
-    the files written."""
-    doc = manifest.read(folder)
-    written: list[Path] = []
-    for entry in doc["charts"]:
-        name = entry["name"]
-        if progress is not None:
-            progress(folder / name)
-        if entry.get("hand"):
-            chart = chart_from_table(name, pl.read_csv(folder / f"{name}.csv"), entry["min_n"])
-            seats = {int(k): v for k, v in entry["seats"].items()}
-            written += picture(chart, seats, folder / name, entry["source"],
-                               entry["variant"])[0]
-        else:
-            with sourced(entry.get("source")):
-                written += manifest.chart_function(entry)(manifest.chart_data(folder, entry),
-                                                          folder / name)
-    for name in doc.get("copies", []):
+def draw_chart(folder: Path, entry: dict) -> list[Path]:
+    """Draw one chart of ``folder``'s manifest: the files written."""
+    name = entry["name"]
+    if entry.get("hand"):
+        chart = chart_from_table(name, pl.read_csv(folder / f"{name}.csv"), entry["min_n"])
+        seats = {int(k): v for k, v in entry["seats"].items()}
+        return picture(chart, seats, folder / name, entry["source"], entry["variant"])[0]
+    with sourced(entry.get("source")):
+        return manifest.chart_function(entry)(manifest.chart_data(folder, entry),
+                                              folder / name)
+
+
+def _copies(folder: Path) -> list[Path]:
+    """Write the Parquet copies of ``folder``'s tables that its manifest names."""
+    written = []
+    for name in manifest.read(folder).get("copies", []):
         table = folder / f"{name}.csv"
         if table.is_file():
             pl.read_csv(table).write_parquet(folder / f"{name}.parquet")
@@ -57,6 +67,101 @@ def restore_folder(folder: Path, progress: Callable[[Path], None] | None = None
     return written
 
 
-def restore(root: str | Path, progress: Callable[[Path], None] | None = None) -> list[Path]:
-    """:func:`restore_folder` for each of :func:`folders` of ``root``."""
-    return [p for folder in folders(root) for p in restore_folder(folder, progress)]
+def restore_folder(folder: Path, progress: Callable[[Path], None] | None = None
+                   ) -> list[Path]:
+    """Draw every chart of ``folder``'s manifest and write its tables' Parquet copies:
+    the files written."""
+    written: list[Path] = []
+    for entry in manifest.read(folder)["charts"]:
+        if progress is not None:
+            progress(folder / entry["name"])
+        written += draw_chart(folder, entry)
+    return written + _copies(folder)
+
+
+@functools.cache
+def _drawing_code() -> bytes:
+    """A digest of what draws the charts besides their tables: every module of the
+    package the reports layer may import (all but the layers above it), its style sheet
+    and presets, and matplotlib's version."""
+    package = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256(version("matplotlib").encode())
+    for path in sorted(package.rglob("*")):
+        rel = path.relative_to(package)
+        if path.suffix in _CODE_SUFFIXES and rel.parts[0] not in _ABOVE and path.is_file():
+            digest.update(rel.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.digest()
+
+
+def _key(folder: Path) -> str:
+    """The digest of ``folder``'s manifest and tables and of the drawing code."""
+    digest = hashlib.sha256(_drawing_code())
+    for path in [folder / manifest.NAME, *sorted(folder.glob("*.csv"))]:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def is_drawn(folder: Path) -> bool:
+    """Whether ``folder``'s files were drawn from its present tables by the present code
+    and are all there."""
+    try:
+        stamp = json.loads((folder / STAMP).read_text("utf-8"))
+    except (OSError, ValueError):
+        return False
+    return stamp.get("key") == _key(folder) and \
+        all((folder / name).is_file() for name in stamp.get("files", []))
+
+
+def _stamp(folder: Path, written: list[Path]) -> None:
+    names = sorted(p.relative_to(folder).as_posix() for p in written)
+    (folder / STAMP).write_text(json.dumps({"key": _key(folder), "files": names}) + "\n",
+                                "utf-8")
+
+
+def restore(root: str | Path, progress: Callable[[Path], None] | None = None, *,
+            workers: int = 1, force: bool = False) -> tuple[list[Path], list[Path]]:
+    """Draw each of :func:`folders` of ``root`` not :func:`is_drawn` (every one when
+    ``force``), its charts shared among ``workers`` processes, and stamp it: the files
+    written, and the folders left as they were."""
+    every = folders(root)
+    todo = [f for f in every if force or not is_drawn(f)]
+    jobs = [(folder, entry) for folder in todo for entry in manifest.read(folder)["charts"]]
+    drawn: dict[Path, list[Path]] = {folder: _copies(folder) for folder in todo}
+    for (folder, _), paths in zip(jobs, _draw_all(jobs, progress, workers), strict=True):
+        drawn[folder] += paths
+    for folder, written in drawn.items():
+        _stamp(folder, written)
+    return [p for written in drawn.values() for p in written], [f for f in every
+                                                                 if f not in drawn]
+
+
+def _draw_all(jobs: list[tuple[Path, dict]], progress: Callable[[Path], None] | None,
+              workers: int) -> list[list[Path]]:
+    """:func:`draw_chart` of each job, in this process or over ``workers``: the files of
+    each, in the jobs' order."""
+    if workers <= 1 or len(jobs) <= 1:
+        results = []
+        for folder, entry in jobs:
+            if progress is not None:
+                progress(folder / entry["name"])
+            results.append(draw_chart(folder, entry))
+        return results
+    from concurrent.futures import as_completed
+
+    from joblib.externals.loky import ProcessPoolExecutor
+
+    from prefstats.sim._workers import worker_setup
+
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)),
+                               initializer=worker_setup, initargs=(os.getpid(),))
+    try:
+        futures = {pool.submit(draw_chart, *job): i for i, job in enumerate(jobs)}
+        results: list[list[Path]] = [[] for _ in jobs]
+        for future in as_completed(futures):
+            i = futures[future]
+            results[i] = future.result()
+            if progress is not None:
+                progress(jobs[i][0] / jobs[i][1]["name"])
+        return results
+    finally:
+        pool.shutdown(wait=True, kill_workers=True)
