@@ -206,7 +206,7 @@ def test_the_command_line_analyses_a_game_and_writes_its_tables(game, tmp_path):
     players = pl.read_csv(out / "players.csv")
     assert players["name"].to_list() == game.names()
     assert players["result"].sum() == pytest.approx(0, abs=1e-6)
-    assert (players["luck"] + players["skill"]).to_list() == pytest.approx(
+    assert (players["luck"] + players["own"] + players["others"]).to_list() == pytest.approx(
         players["result"].to_list())
     page = (out / "index.html").read_text("utf-8")
     assert "Loss by decision type" in page and "The worst mistakes" in page

@@ -1,5 +1,5 @@
-"""A whole game's figures: luck and skill sum to the settled result, the rating counts
-real choices with capped losses, lead accuracy and the worst mistakes."""
+"""A whole game's figures: luck, own and others' decisions sum to the settled result,
+the rating counts real choices with capped losses, lead accuracy and the worst mistakes."""
 
 from __future__ import annotations
 
@@ -15,11 +15,11 @@ from prefstats.analysis.game_stats import (
     deal_steps,
     lead_accuracy,
     lead_table,
-    luck_and_skill,
     luck_totals,
     player_ratings,
     rating_scale,
     real_choices,
+    result_parts,
     worst_mistakes,
 )
 
@@ -28,24 +28,40 @@ EXAMPLE = Path(__file__).parents[1] / "examples" / "pulka.json"
 
 @pytest.mark.parametrize("seed", [3, 4])
 @pytest.mark.parametrize("policies", [["random"] * 3, ["heuristic", "random", "pimc"]])
-def test_luck_and_skill_sum_to_the_settled_result(seed, policies):
+def test_luck_own_and_others_sum_to_the_settled_result(seed, policies):
     game = play_game(policies, 12, seed=seed, pool_target=6)
     replayed = replay_game(game)
-    per_deal = luck_and_skill(game, replayed.finals, seed=seed)
+    per_deal = result_parts(game, replayed.finals, seed=seed)
     totals = luck_totals(per_deal, game.names())
     settled = replayed.sheet.settle()
-    assert (totals["luck"] + totals["skill"]).to_list() == pytest.approx(settled.tolist())
+    parts = totals["luck"] + totals["own"] + totals["others"]
+    assert parts.to_list() == pytest.approx(settled.tolist(), abs=1e-9)
     assert totals["result"].to_list() == pytest.approx(settled.tolist())
     last = per_deal.filter(pl.col("deal") == len(game.deals)).sort("player")
     assert last["score"].to_list() == pytest.approx(settled.tolist())
     # the luck of a deal is a deal of the same cards: it sums to zero round the table
     assert per_deal.group_by("deal").agg(pl.col("luck").sum())["luck"].abs().max() < 1e-6
+    # the own part is not the whole of the rest: the others' decisions count too
+    assert (totals["others"].abs() > 1e-6).any()
 
 
-def test_the_reference_player_has_no_skill_against_itself():
+def test_the_reference_player_has_no_own_or_others_part_against_itself():
     game = play_game(["heuristic"] * 3, 8, seed=5)
-    per_deal = luck_and_skill(game, replay_game(game).finals, seed=5)
-    assert per_deal["skill"].abs().max() < 1e-6
+    per_deal = result_parts(game, replay_game(game).finals, seed=5)
+    assert per_deal["own"].abs().max() < 1e-6 and per_deal["others"].abs().max() < 1e-6
+
+
+def test_the_reference_players_own_part_is_nil_beside_a_random_player():
+    """At a table of two reference players and a random one, the reference players'
+    recorded decisions are the reference's own: their ``own`` is nil, and all they
+    gained or lost beyond the luck the random player's decisions gave them."""
+    game = play_game(["heuristic", "random", "heuristic"], 12, seed=7)
+    per_deal = result_parts(game, replay_game(game).finals, seed=7)
+    reference = per_deal.filter(pl.col("player") != 1)
+    assert reference["own"].abs().max() < 1e-6
+    assert reference["others"].abs().max() > 1e-6
+    random = per_deal.filter(pl.col("player") == 1)
+    assert random["own"].abs().max() > 1e-6
 
 
 def _frame(rows):

@@ -1,6 +1,7 @@
 """A whole game's figures from its analysed decisions (:func:`~prefstats.analysis.game.
 analyze_game`): each player's performance rating, opening-lead accuracy, luck against
-skill, and the game's worst mistakes (``docs/ANALYZE.md``, "A whole game").
+his own and the others' decisions, and the game's worst mistakes (``docs/ANALYZE.md``,
+"A whole game").
 
 - **Rating**: the mean loss per decision that had a real choice (more than one legal
   option, and options that were not all worth the same), each decision's loss capped at
@@ -14,11 +15,15 @@ skill, and the game's worst mistakes (``docs/ANALYZE.md``, "A whole game").
 - **Lead accuracy**: the share of a player's opening leads (the first card of a played
   game) that were double-dummy best, and the share that agree with the search player
   (``pimc``) at the same position.
-- **Luck and skill**: each deal's change of the settled sheet is split into what a
-  reference player (the built-in heuristic at all three seats, with the same cards,
-  seat and sheet) would have scored -- luck -- and the difference -- skill, what the
-  decisions at the table cost or gained him. Both sum over the deals, and the sheet's
-  settlement after deal k telescopes, so luck + skill is the settled result exactly.
+- **Luck, own decisions, the others' decisions**: each deal's change of the settled
+  sheet is split three ways. Luck is what a reference player (the built-in heuristic at
+  all three seats, with the same cards, seat and sheet) would have scored. His own
+  decisions' value is what he scores when he makes his recorded decisions and the
+  reference plays the other seats (each of his decisions as recorded while the deal is
+  still at a recorded position, the reference's once it has left the record), less the
+  luck. The rest -- the result less both -- is what the other players' decisions gave
+  him. All three sum over the deals, and the sheet's settlement after deal k
+  telescopes, so luck + own + others is the settled result exactly.
 """
 
 from __future__ import annotations
@@ -34,8 +39,11 @@ import polars as pl
 
 from prefstats.analysis.analyze import replay
 from prefstats.analysis.game import (
+    RecordingPlayer,
+    _double_dummy_card,
     _record_outcome,
     game_variant,
+    place_of,
     player_losses,
     replay_game,
     score_table,
@@ -184,12 +192,55 @@ def _settled(sheet: ScoreSheet) -> np.ndarray:
     return sheet.value() + sheet.race_bonuses()
 
 
-def luck_and_skill(game: GameRecord, finals: list[np.ndarray], *,
-                   reference: str = "heuristic", seed: int = 0) -> pl.DataFrame:
+class ScriptedPlayer(RecordingPlayer):
+    """The reference player at a seat that makes the recorded decisions of ``script``
+    (a position's key, :func:`position_key`, to the recorded action) while the deal is
+    at a recorded position: off the record, the reference, playing open deals as
+    :func:`~prefstats.analysis.game.play_game`'s players do (double dummy, card by
+    card), so an empty script plays as the player who made the records."""
+
+    def __init__(self, policy: str, script: dict[tuple, int]) -> None:
+        super().__init__(policy, [])
+        self.script = script
+        self.open_double_dummy = self.sees_all
+        self.sees_all = True  # the whole state: where the deal is against the record
+
+    def act(self, obs) -> int:
+        st = obs.state
+        action = self.script.get(position_key(st))
+        if action is not None and _legal(action, int(obs.record["legal"]), int(st["phase"])):
+            return action
+        if self.open_double_dummy and int(st["phase"]) == engine.PLAY and int(st["open"]):
+            return _double_dummy_card(st)
+        return BuiltinPlayer.act(self, obs)
+
+
+def _legal(action: int, legal: int, phase: int) -> bool:
+    """Whether a recorded action is legal where it is asked again (a raised lowest bid
+    carried from the deals before may forbid a call of a record analysed as fresh)."""
+    if phase == engine.DISCARD:
+        return action & ~legal == 0
+    return bool(legal >> action & 1)
+
+
+def position_key(st) -> tuple:
+    """Where a deal stands: everything decided so far and who decides next (not the
+    sheet's context -- lowest bid level, raspasy step, bombs -- a fresh replay lacks)."""
+    n, w, h = int(st["n_calls"]), int(st["n_whist"]), int(st["n_played"])
+    return (int(st["phase"]), int(st["controller"]), bytes(st["calls"][:n]),
+            int(st["declarer"]), int(st["contract"]), int(st["discard"]),
+            bytes(st["whist_calls"][:w].astype(np.int8)), bool(st["open"]), int(st["dark"]),
+            int(st["blind"]), bytes(st["history"][:h].astype(np.int8)))
+
+
+def result_parts(game: GameRecord, finals: list[np.ndarray], *, reference: str = "heuristic",
+                 seed: int = 0) -> pl.DataFrame:
     """One row per deal and place: ``score`` (the settled sheet after the deal),
     ``result`` (the deal's change of it), ``luck`` (the change had the ``reference``
-    player sat at all three seats with the same cards, on the same sheet) and ``skill``
-    (``result - luck``). Summed over the deals, luck + skill = the settled result."""
+    player sat at all three seats with the same cards, on the same sheet), ``own``
+    (the change with the place's recorded decisions against the reference, less the
+    luck) and ``others`` (``result - luck - own``: what the other places' decisions
+    gave him). Summed over the deals, luck + own + others = the settled result."""
     if reference not in POLICIES:
         raise OptionError(f"reference must be one of {', '.join(POLICIES)}, got {reference!r}")
     variant = game_variant(game)
@@ -199,20 +250,34 @@ def luck_and_skill(game: GameRecord, finals: list[np.ndarray], *,
     for k, final in enumerate(finals):
         st = final[0]
         before = _settled(sheet)
-        players = [BuiltinPlayer(reference) for _ in range(3)]
-        for s, player in enumerate(players):
-            player.start_deal(seat_key(np.uint64(seed), k, s))
-        ref = play_hand_reference(st, players, variant, sheet)
-        other = copy.deepcopy(sheet)
-        _record_outcome(other, ref, k)
-        luck = _settled(other) - before
+        steps = replay(game.deal_record(k), variant)[0]
+
+        def change(scripted: int | None, k=k, st=st, steps=steps, before=before
+                   ) -> np.ndarray:
+            """The deal played by the reference, ``scripted`` seat making its recorded
+            decisions, scored on a copy of the sheet."""
+            script = {position_key(s.state[0]): s.action for s in steps
+                      if s.seat == scripted}
+            players = [ScriptedPlayer(reference, script if s == scripted else {})
+                       for s in range(3)]
+            for s, player in enumerate(players):
+                player.start_deal(seat_key(np.uint64(seed), k, s))
+            other = copy.deepcopy(sheet)
+            _record_outcome(other, play_hand_reference(st, players, variant, sheet), k)
+            return _settled(other) - before
+
+        luck = change(None)
+        own = np.zeros(3)
+        for s in range(3):
+            own[place_of(k, s)] = (change(s) - luck)[place_of(k, s)]
         _record_outcome(sheet, st, k)
         after = _settled(sheet)
         for p in range(3):
+            result = float(after[p] - before[p])
             rows.append({"deal": k + 1, "player": p, "name": names[p],
-                         "score": float(after[p]), "result": float(after[p] - before[p]),
-                         "luck": float(luck[p]),
-                         "skill": float(after[p] - before[p] - luck[p])})
+                         "score": float(after[p]), "result": result,
+                         "luck": float(luck[p]), "own": float(own[p]),
+                         "others": result - float(luck[p]) - float(own[p])})
     return pl.DataFrame(rows)
 
 
@@ -225,9 +290,9 @@ def play_hand_reference(st, players, variant: Variant, sheet: ScoreSheet):
 
 
 def luck_totals(per_deal: pl.DataFrame, names: list[str]) -> pl.DataFrame:
-    """Per place: the settled ``result`` and its ``luck`` and ``skill`` parts."""
+    """Per place: the settled ``result`` and its ``luck``, ``own`` and ``others`` parts."""
     per = per_deal.group_by("player").agg(pl.col("result").sum(), pl.col("luck").sum(),
-                                          pl.col("skill").sum())
+                                          pl.col("own").sum(), pl.col("others").sum())
     base = pl.DataFrame({"player": list(range(3)), "name": names},
                         schema={"player": pl.Int64, "name": pl.Utf8})
     return base.join(per, on="player", how="left")
@@ -267,15 +332,15 @@ def worst_mistakes(frame: pl.DataFrame, steps: list[list[Step]], n: int = 10,
 def game_tables(game: GameRecord, frame: pl.DataFrame, *, seed: int = 0,
                 search: bool = True) -> dict[str, pl.DataFrame]:
     """The tidy tables of an analysed game: ``players`` (per place: the settled result
-    and its luck and skill, the rating and band, lead accuracy, the raw loss),
+    and its luck, own and others' parts, the rating and band, lead accuracy, the raw loss),
     ``losses`` (by decision type), ``timeline`` (per deal and place: the settled score
-    and the deal's result, luck and skill), ``score`` (the sheet after each deal),
+    and the deal's result, luck, own and others' parts), ``score`` (the sheet after each deal),
     ``mistakes``, ``leads`` and ``decisions`` (every analysed decision)."""
     names = game.names()
     replayed = replay_game(game)
     steps = deal_steps(game)
     by_type, totals = player_losses(frame, names)
-    timeline = luck_and_skill(game, replayed.finals, seed=seed)
+    timeline = result_parts(game, replayed.finals, seed=seed)
     leads = lead_table(game, frame, steps, search=search, seed=seed)
     players = (luck_totals(timeline, names)
                .join(player_ratings(frame, names).drop("name"), on="player")

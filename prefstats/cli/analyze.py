@@ -225,8 +225,8 @@ def _print_game(result: dict, folder) -> None:
             f"{r['lead_dd']:.0%} of {r['leads']} double-dummy best, "
             f"{r['lead_search']:.0%} as the search player")
         typer.echo(f"  {r['name']}: result {r['result']:+.1f} = luck {r['luck']:+.1f} "
-                   f"+ skill {r['skill']:+.1f}; rating {rating} over {r['choices']} real "
-                   f"choices; {r['loss']:.2f} whists lost in {r['decisions']} decisions "
-                   f"with a choice; leads {lead}")
+                   f"+ own decisions {r['own']:+.1f} + the others' {r['others']:+.1f}; "
+                   f"rating {rating} over {r['choices']} real choices; {r['loss']:.2f} "
+                   f"whists lost in {r['decisions']} decisions with a choice; leads {lead}")
     typer.echo(f"  tables, page and {result['positions']} position(s) to train "
                f"(train.html): {folder}")

@@ -1,7 +1,8 @@
 """The page of one analysed game (``prefstats analyze GAME``): each player's result split
-into luck and skill, his rating and lead accuracy, the score after every deal, the loss
-by decision type, the worst mistakes and the opening leads; every table beside it as
-CSV and Parquet (:func:`prefstats.analysis.game_stats.game_tables`)."""
+into luck, his own decisions and the others' decisions, his rating and lead accuracy,
+the score after every deal, the loss by decision type, the worst mistakes and the
+opening leads; every table beside it as CSV and Parquet
+(:func:`prefstats.analysis.game_stats.game_tables`)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,9 @@ import polars as pl
 from prefstats.reports.charts import bar_chart, line_chart
 from prefstats.reports.render import Block, Report, Section, write_report
 
+#: The parts of a result: column and the chart's label.
+PARTS = (("luck", "luck"), ("own", "own decisions"), ("others", "the others' decisions"))
+
 
 def _shown(table: pl.DataFrame) -> pl.DataFrame:
     return table.with_columns(pl.lit(True).alias("enough"))
@@ -20,9 +24,10 @@ def _shown(table: pl.DataFrame) -> pl.DataFrame:
 
 def _luck_chart(df: pl.DataFrame, path: Path) -> list[Path]:
     return bar_chart(df, path, x="name", y="whists", group="part", errors=False,
-                     title="The settled result: what the cards brought and what the "
-                           "decisions cost or gained",
-                     xlabel="player", ylabel="whists", colours=["#4c72b0", "#dd8452"])
+                     title="The settled result: what the cards brought, what his own "
+                           "decisions and the others' gave",
+                     xlabel="player", ylabel="whists",
+                     colours=["#4c72b0", "#dd8452", "#55a868"])
 
 
 def _score_chart(df: pl.DataFrame, path: Path) -> list[Path]:
@@ -41,31 +46,35 @@ def game_report(title: str, tables: dict[str, pl.DataFrame], *, meta: list[str],
                 bands: str, source: str | None = None) -> Report:
     """The :class:`Report` of one analysed game from its ``tables``."""
     players = tables["players"]
-    parts = pl.concat([players.select("name", pl.lit(part).alias("part"),
+    parts = pl.concat([players.select("name", pl.lit(label).alias("part"),
                                       pl.col(part).alias("whists"))
-                       for part in ("luck", "skill")]).with_columns(pl.lit(True).alias("enough"))
+                       for part, label in PARTS]).with_columns(pl.lit(True).alias("enough"))
     blocks = [
         Block("players", "Each player", "The settled result is luck (what the built-in "
               "heuristic, at all three seats with the same cards and sheet, would have "
-              "scored) plus skill (the rest: what the decisions at the table cost or "
-              "gained). Rating: whists lost per 100 decisions with a real choice, each "
+              "scored), plus his own decisions (what he scores making them against the "
+              "heuristic, less the luck), plus the others' decisions (the rest: what his "
+              "opponents' and partner's decisions gave him). Rating: whists lost per 100 "
+              "decisions with a real choice, each "
               f"capped; lower is better ({bands}). Leads: the opening leads that were "
               "double-dummy best, and those the search player (pimc) would have made.",
               _shown(players),
               [("player", "name", "text"), ("result", "result", "num:1"),
-               ("luck", "luck", "num:1"), ("skill", "skill", "num:1"),
-               ("rating", "rating", "num:0"), ("band", "band", "text"),
+               ("luck", "luck", "num:1"), ("own decisions", "own", "num:1"),
+               ("the others' decisions", "others", "num:1"), ("rating", "rating", "num:0"),
+               ("band", "band", "text"),
                ("real choices", "choices", "int"), ("leads", "leads", "int"),
                ("double-dummy best", "lead_dd", "pct"),
                ("as the search player", "lead_search", "pct"),
                ("whists lost", "loss", "num:1")],
               chart=_luck_chart, chart_table=parts),
         Block("timeline", "The score", "The sheet's settlement after each deal, per "
-              "player, with the deal's luck and skill.",
+              "player, with the deal's luck, own and others' decisions.",
               _shown(tables["timeline"]),
               [("deal", "deal", "int"), ("player", "name", "text"),
                ("score", "score", "num:1"), ("deal's result", "result", "num:1"),
-               ("luck", "luck", "num:1"), ("skill", "skill", "num:1")],
+               ("luck", "luck", "num:1"), ("own", "own", "num:1"),
+               ("others'", "others", "num:1")],
               chart=_score_chart),
         Block("losses", "Loss by decision type", "Whists lost per player and type of "
               "decision (uncapped; a misère card can cost tens of whists).",

@@ -168,24 +168,26 @@ def analyse_games(jobs: list[tuple[Path, Path]], settings: Settings, *, workers:
 
 def batch_summary(results: list[dict], out: Path) -> dict[str, pl.DataFrame]:
     """The folder's summary from its games' results, written to ``out`` as CSV and
-    Parquet: ``games`` (one row per game and player: result, luck, skill, rating, real
-    choices, leads, whists lost) and ``players`` (per name over the games: the results
-    summed, the rating over all his real choices)."""
+    Parquet: ``games`` (one row per game and player: result, luck, own and others'
+    decisions, rating, real choices, leads, whists lost) and ``players`` (per name over
+    the games: the results summed, the rating over all his real choices)."""
     scale = rating_scale()
     rows = [{"game": r["game"], "deals": r["deals"], "positions_to_train": r["positions"],
-             **{k: p.get(k) for k in ("player", "name", "result", "luck", "skill", "rating",
+             **{k: p.get(k) for k in ("player", "name", "result", "luck", "own", "others", "rating",
                                       "band", "choices", "capped_loss", "leads", "lead_dd",
                                       "decisions", "loss")}}
             for r in results for p in r["players"]]
     games = pl.DataFrame(rows, schema={
         "game": pl.Utf8, "deals": pl.Int64, "positions_to_train": pl.Int64,
         "player": pl.Int64, "name": pl.Utf8, "result": pl.Float64, "luck": pl.Float64,
-        "skill": pl.Float64, "rating": pl.Float64, "band": pl.Utf8, "choices": pl.Int64,
+        "own": pl.Float64, "others": pl.Float64, "rating": pl.Float64, "band": pl.Utf8,
+        "choices": pl.Int64,
         "capped_loss": pl.Float64, "leads": pl.Int64, "lead_dd": pl.Float64,
         "decisions": pl.Int64, "loss": pl.Float64}, orient="row").sort("game", "player")
     players = (games.group_by("name", maintain_order=True)
                .agg(pl.len().alias("games"), pl.col("deals").sum(), pl.col("result").sum(),
-                    pl.col("luck").sum(), pl.col("skill").sum(), pl.col("choices").sum(),
+                    pl.col("luck").sum(), pl.col("own").sum(), pl.col("others").sum(),
+                    pl.col("choices").sum(),
                     pl.col("capped_loss").sum(), pl.col("loss").sum())
                .with_columns(pl.when(pl.col("choices") > 0)
                              .then(scale.scale * pl.col("capped_loss") / pl.col("choices"))

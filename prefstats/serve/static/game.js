@@ -11,7 +11,7 @@ function decisions(rows) {
 
 function show(r) {
   if (r.kind === "game") {
-    const players = r.players.map((p) => `<li>${p.name}: result ${fmt(p.result)} = luck ${fmt(p.luck)} + skill ${fmt(p.skill)}</li>`).join("");
+    const players = r.players.map((p) => `<li>${p.name}: result ${fmt(p.result)} = luck ${fmt(p.luck)} + own decisions ${fmt(p.own)} + the others' ${fmt(p.others)}</li>`).join("");
     $("result").innerHTML = `<h2>${r.game}</h2><ul>${players}</ul>
       <p><a id="page" href="${r.page}">The game's page</a> · <a href="${r.train}">its mistakes to practise</a></p>`;
   } else {
