@@ -272,7 +272,8 @@ def register() -> None:
     file lies in this package; any other ``cache=True`` function (a user's own) keeps
     numba's usual place. A user's ``NUMBA_CACHE_DIR`` wins for prefstats' functions too.
     A function called from compiled code is compiled once, not once per way of calling it
-    (:func:`_by_type`).
+    (:func:`_by_type`), and the code of an inlined function is copied in one go
+    (:func:`_copy_once`).
     """
     from numba.core import caching, config
 
@@ -304,6 +305,7 @@ def register() -> None:
     if not any(c.__name__ == PrefstatsCacheLocator.__name__ for c in impl._locator_classes):
         impl._locator_classes.insert(0, PrefstatsCacheLocator)
     _by_type()
+    _copy_once()
 
 
 def _by_type() -> None:
@@ -344,3 +346,48 @@ def _by_type() -> None:
 
     get_call_template.prefstats_by_type = True  # type: ignore[attr-defined]
     Dispatcher.get_call_template = get_call_template
+
+
+def _copy_once() -> None:
+    """Copy the code of a function numba inlines in one go, not block by block.
+
+    numba copies an ``inline="always"`` function's code at each call it inlines, one
+    block at a time, and each block's copy takes a copy of every variable of the function
+    with it: the solver's search, which inlines hundreds of calls, spent a third of its
+    compile time copying. The copies of one inlining share their variables instead, as
+    the blocks of the code copied do: the same machine code, sooner. Left as it is when
+    numba's inliner is not the one this was written for."""
+    import copy
+
+    from numba.core import inline_closurecall
+
+    worker = inline_closurecall.InlineWorker
+    original = worker.inline_ir
+    if getattr(original, "prefstats_copy_once", False) or inline_closurecall.copy is not copy:
+        return
+
+    class SharedCopy:
+        """The inliner's ``copy`` module, whose deep copies share ``memo`` while set."""
+
+        memo: dict | None = None
+
+        def __getattr__(self, name: str):
+            return getattr(copy, name)
+
+        def deepcopy(self, value, memo=None):
+            return copy.deepcopy(value, self.memo if memo is None else memo)
+
+    shared = SharedCopy()
+
+    @functools.wraps(original)
+    def inline_ir(self, *args, **kwargs):
+        shared.memo = {}
+        inline_closurecall.copy = shared
+        try:
+            return original(self, *args, **kwargs)
+        finally:
+            inline_closurecall.copy = copy
+            shared.memo = None
+
+    inline_ir.prefstats_copy_once = True  # type: ignore[attr-defined]
+    worker.inline_ir = inline_ir

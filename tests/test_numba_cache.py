@@ -140,3 +140,45 @@ def test_a_users_own_function_keeps_numbas_place(tmp_path):
         assert not list(_cache.folder().rglob("mine.twice-*"))
     finally:
         del sys.modules[spec.name]
+
+
+#: A function inlining another twice, compiled and printed as LLVM IR, with numba's own
+#: inliner when the argument says ``numba``.
+_INLINING = """
+import sys
+import numpy as np
+from numba import njit
+from numba.core import inline_closurecall
+import prefstats.game
+if sys.argv[1] == "numba":
+    worker = inline_closurecall.InlineWorker
+    worker.inline_ir = worker.inline_ir.__wrapped__
+
+@njit(inline="always")
+def settle(a, n):
+    total = 0
+    for i in range(n):
+        if a[i] > 0:
+            total += a[i]
+        else:
+            total -= 1
+    return total
+
+@njit
+def kernel(a, n):
+    return settle(a, n) + settle(a, n - 1) * 2
+
+kernel(np.ones(3, dtype=np.int64), 2)
+print(kernel.inspect_llvm(kernel.signatures[0]))
+"""
+
+
+def test_inlined_code_copied_once_compiles_to_the_same_code():
+    """prefstats copies an inlined function's code in one go (numba: block by block);
+    the compiled code is the same as numba's, to the character."""
+    from numba.core import inline_closurecall
+
+    assert getattr(inline_closurecall.InlineWorker.inline_ir, "prefstats_copy_once", False)
+    llvm = [subprocess.run([sys.executable, "-c", _INLINING, inliner], capture_output=True,
+                           text=True, check=True).stdout for inliner in ("numba", "prefstats")]
+    assert "define" in llvm[0] and llvm[0] == llvm[1]
