@@ -3,9 +3,9 @@ on loopback (uvicorn in a child process), each figure beside the same work done 
 calling the Python API directly in this run.
 
 - advice lookups: ``--clients`` concurrent clients (50) each asking ``--requests``
-  lookups of varied hands, while ``--rollouts`` (4) rollouts run as jobs: every
-  request answered (none lost), lookups a second and the p50/p95 latency; the direct
-  call's time a lookup beside it;
+  lookups of varied hands, first alone, then while ``--rollouts`` (4) rollouts run as
+  jobs (in the server's worker processes): every request answered (none lost),
+  lookups a second and the p50/p95 latency; the direct call's time a lookup beside it;
 - one hand's first-call rollout, the README's example hand, until decided (or 20,000
   deals): the job's wall time against ``race`` called directly;
 - a deal's double-dummy table: ``POST /api/solve`` against ``dd_table`` directly.
@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import signal
 import socket
 import subprocess
 import sys
@@ -34,6 +35,8 @@ from benchtools import machine_load
 ROOT = Path(__file__).resolve().parents[1]
 
 HAND = "♠AKQJ10 ♣AK ♦AK ♥A"
+#: A close first call: its rollout races on for many rounds.
+CLOSE = "♠AK7 ♣K87 ♦Q8 ♥J8"
 DEAL = ["♠AKQJ10 ♣AK ♦AK ♥A", "♠987 ♣QJ109 ♦QJ10", "♥KQJ1098 ♣87 ♦98"]
 
 
@@ -127,6 +130,19 @@ async def _lookups(base: str, hands: list[str], clients: int, per_client: int,
     return times, failed, clients * per_client
 
 
+def _phase(base: str, hands: list[str], args) -> dict:
+    """The lookups' figures: asked, answered, failed, a second, p50 and p95 (ms)."""
+    started = time.perf_counter()
+    times, failed, asked = asyncio.run(_lookups(base, hands, args.clients, args.requests,
+                                                args.seconds))
+    spent = time.perf_counter() - started
+    ms = np.array(times) * 1e3
+    return {"advice_asked": asked, "advice_answered": len(times), "advice_failed": failed,
+            "advice_per_s": len(times) / spent,
+            "advice_p50_ms": float(np.percentile(ms, 50)),
+            "advice_p95_ms": float(np.percentile(ms, 95))}
+
+
 def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--clients", type=int, default=50)
@@ -179,34 +195,32 @@ def main(argv: list[str] | None = None) -> dict:
             started = time.perf_counter()
             job = _job(base, {"hand": HAND, "seed": 1, "deals": 20_000})
             roll_served = time.perf_counter() - started
-            started = time.perf_counter()
-            others = [_post(base + "/api/rollout", {"hand": h, "seed": 2, "deals": 4000})["job"]
-                      for h in hands[:args.rollouts]]
-            times, failed, asked = asyncio.run(_lookups(base, hands, args.clients,
-                                                        args.requests, args.seconds))
-            spent = time.perf_counter() - started
+            alone = _phase(base, hands, args)
+            # close calls on the server's budget: they race on through the lookups
+            others = [_post(base + "/api/rollout", {"hand": CLOSE, "seat": 1, "seed": seed,
+                                                    "deals": 100_000})["job"]
+                      for seed in range(2, 2 + args.rollouts)]
+            loaded = _phase(base, hands, args)
             states = [json.load(urllib.request.urlopen(f"{base}/api/jobs/{j}"))["state"]
                       for j in others]
         finally:
-            server.terminate()  # as Ctrl-C: the running rollouts stop after their round
+            server.send_signal(signal.SIGINT)  # Ctrl-C: the rollouts stop after their round
             server.wait(300)
-    ms = np.array(times) * 1e3
     figures = {
-        "advice_clients": args.clients, "advice_asked": asked, "advice_answered": len(times),
-        "advice_failed": failed, "advice_per_s": len(times) / spent,
-        "advice_p50_ms": float(np.percentile(ms, 50)),
-        "advice_p95_ms": float(np.percentile(ms, 95)),
-        "advice_direct_ms": direct_ms, "rollouts_meanwhile": args.rollouts,
-        "rollout_states": states,
+        "advice_clients": args.clients, "advice_direct_ms": direct_ms,
+        **{f"{k}_alone": v for k, v in alone.items()},
+        **{f"{k}_rollouts": v for k, v in loaded.items()},
+        "rollouts_meanwhile": args.rollouts, "rollout_states": states,
         "rollout_served_s": roll_served, "rollout_direct_s": roll_direct,
         "rollout_deals": job["result"]["deals"], "rollout_decided": job["result"]["decided"],
         "dd_table_served_s": dd_served, "dd_table_direct_s": dd_direct,
     }
     print(f"serve: loopback, {machine_load()}")
-    print(f"  advice   {figures['advice_per_s']:8.0f} lookups/s, {len(times):,} of {asked:,} "
-          f"answered ({failed} failed) by {args.clients} clients while {args.rollouts} "
-          f"rollouts ran; p50 {figures['advice_p50_ms']:.1f} ms, p95 "
-          f"{figures['advice_p95_ms']:.1f} ms (direct call {direct_ms:.2f} ms)")
+    for name, got in (("alone", alone), (f"{args.rollouts} rollouts running", loaded)):
+        print(f"  advice   {got['advice_per_s']:8.0f} lookups/s, {got['advice_answered']:,} of "
+              f"{got['advice_asked']:,} answered ({got['advice_failed']} failed) by "
+              f"{args.clients} clients, {name}; p50 {got['advice_p50_ms']:.1f} ms, p95 "
+              f"{got['advice_p95_ms']:.1f} ms (direct call {direct_ms:.2f} ms)")
     print(f"  rollout  {roll_served:8.2f} s served, {roll_direct:.2f} s direct "
           f"({figures['rollout_deals']:,} deals, decided {figures['rollout_decided']}; "
           f"{HAND})")

@@ -20,7 +20,7 @@ DEAL = ["♠AKQJ10 ♣AK ♦AK ♥A", "♠987 ♣QJ109 ♦QJ10", "♥KQJ1098 ♣
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
-    app = create_app(ROOT / "reports", tmp_path_factory.mktemp("serve"), workers=1)
+    app = create_app(ROOT / "reports", tmp_path_factory.mktemp("serve"), workers=1, job_nice=0)
     with TestClient(app) as c:
         yield c
 

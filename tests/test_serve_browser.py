@@ -32,7 +32,7 @@ def server(tmp_path_factory):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    app = create_app(ROOT / "reports", tmp_path_factory.mktemp("serve"), workers=1)
+    app = create_app(ROOT / "reports", tmp_path_factory.mktemp("serve"), workers=1, job_nice=0)
     run = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=run.run, daemon=True)
     thread.start()

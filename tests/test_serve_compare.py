@@ -23,7 +23,7 @@ HOUSE = b'base = "sochi"\nraspasy_exit = 7\n'
 def client(tmp_path_factory):
     from prefstats.serve import create_app
 
-    app = create_app(ROOT / "reports", tmp_path_factory.mktemp("serve"), workers=1,
+    app = create_app(ROOT / "reports", tmp_path_factory.mktemp("serve"), workers=1, job_nice=0,
                      max_deals=1_000, max_pulkas=20)
     with TestClient(app) as c:
         yield c

@@ -5,7 +5,7 @@ it runs."""
 from __future__ import annotations
 
 import json
-import threading
+import os
 import time
 from pathlib import Path
 
@@ -26,7 +26,7 @@ CLOSE = "♠AK7 ♣K87 ♦Q8 ♥J8"
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
-    app = create_app(ROOT / "reports", tmp_path_factory.mktemp("serve"), workers=1)
+    app = create_app(ROOT / "reports", tmp_path_factory.mktemp("serve"), workers=1, job_nice=0)
     with TestClient(app) as c:
         yield c
 
@@ -86,36 +86,83 @@ def test_a_running_rollout_moves_cancels_and_lookups_answer_meanwhile(client):
 
 
 def _until(check) -> None:
-    for _ in range(2000):
+    for _ in range(6000):
         if check():
             return
         time.sleep(0.01)
     raise AssertionError("never")
 
 
+def _slow(gate: Path):
+    """Work that waits for ``gate`` to exist (the test's go-ahead, across processes)."""
+    while not gate.exists():
+        time.sleep(0.01)
+    yield 0.5, None
+    return {"ok": True}
+
+
+def _broken():
+    raise CardError("hand: broken")
+    yield  # makes it a generator
+
+
+def _endless(steps: Path):
+    """Work that never ends, counting its steps in ``steps``."""
+    n = 0
+    while True:
+        n += 1
+        steps.write_text(str(n))
+        yield 0.5, n
+        time.sleep(0.01)
+
+
 def test_a_queued_job_shows_its_place_and_a_failing_job_its_error(tmp_path):
-    jobs = Jobs(1, tmp_path)
-    gate = threading.Event()
-
-    def slow():
-        gate.wait(10)
-        yield 0.5, None
-        return {"ok": True}
-
-    def broken():
-        raise CardError("hand: broken")
-        yield  # makes it a generator
-
-    first = jobs.submit("test", "a", slow)
+    jobs = Jobs(1, tmp_path, nice=0)
+    jobs.start()
+    gate = tmp_path / "go"
+    first = jobs.submit("test", "a", (_slow, {"gate": gate}))
     _until(lambda: first.state == "running")
-    second = jobs.submit("test", "b", broken)
+    second = jobs.submit("test", "b", (_broken, {}))
     assert second.state == "queued" and jobs.place(second) == 1
-    gate.set()
+    gate.touch()
     _until(lambda: second.state == "failed")
     assert second.error == "hand: broken" and first.result == {"ok": True}
     assert json.loads((tmp_path / "a.json").read_text()) == {"ok": True}
     assert not (tmp_path / "b.json").exists()
     jobs.shutdown()
+
+
+def test_jobs_run_in_worker_processes_that_stop_with_the_server(tmp_path):
+    jobs = Jobs(2, tmp_path, nice=3)
+    jobs.start()
+    _until(lambda: jobs.ready() == 2)
+    pids = {w.process.pid for w in jobs._running}
+    assert len(pids) == 2 and os.getpid() not in pids
+    mine = os.getpriority(os.PRIO_PROCESS, 0)
+    assert {os.getpriority(os.PRIO_PROCESS, pid) for pid in pids} == {min(mine + 3, 19)}
+    running = jobs.submit("test", "c", (_endless, {"steps": tmp_path / "steps"}))
+    _until(lambda: running.progress == 0.5)
+    jobs.cancel(running.id)
+    assert running.state == "cancelled"
+    stopped = int((tmp_path / "steps").read_text())
+    time.sleep(0.3)
+    assert int((tmp_path / "steps").read_text()) <= stopped + 1  # its worker stopped it
+    other = jobs.submit("test", "d", (_endless, {"steps": tmp_path / "more"}))
+    _until(lambda: other.progress == 0.5)
+    jobs.shutdown()  # as on Ctrl-C: the running job cancelled, the workers gone
+    assert not any(_alive(pid) for pid in pids)
+    stopped = (tmp_path / "more").read_text()
+    time.sleep(0.3)
+    assert (tmp_path / "more").read_text() == stopped
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (and is not a zombie)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split()[2]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
 
 
 def test_an_uploaded_deal_record_is_analysed_as_a_job(client):

@@ -56,7 +56,7 @@ def test_the_charts_data_are_the_committed_guides(site):
 
 def test_a_lookup_equals_the_guides_cell(site):
     answers = _data(site / "answers.js", "ANSWERS")
-    app = create_app(ROOT / "reports", site.parent / "data", workers=1)
+    app = create_app(ROOT / "reports", site.parent / "data", workers=1, job_nice=0)
     with TestClient(app) as client:
         served = client.get("/api/advice", params={"hand": HAND}).json()
     cell = served["cell"]

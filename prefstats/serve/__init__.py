@@ -23,7 +23,8 @@ from prefstats.errors import PrefstatsError
 from prefstats.serve.api import error, router
 from prefstats.serve.guides import Guides
 from prefstats.serve.inputs import MAX_UPLOAD, TooLarge
-from prefstats.serve.jobs import Jobs
+from prefstats.serve.jobs import WORKER_NICE, Jobs
+from prefstats.serve.work import warm_worker
 
 #: Most deals a rollout may ask for on this server.
 MAX_DEALS = 100_000
@@ -65,16 +66,15 @@ def _field(err: dict) -> str:
 def _warm_up(done: threading.Event) -> None:
     """Load the solver and the hand classifiers (numba) once, then set ``done``."""
     from prefstats.serve.guides import hand_features
-    from prefstats.serve.work import dd_table
+    from prefstats.serve.work import WARM_DEAL, dd_table
 
-    deal = [0xFF | 0x3 << 8, 0xFF << 16 | 0x3 << 10, 0xFF << 24 | 0x3 << 12]
     try:
-        dd_table(deal)
+        dd_table(WARM_DEAL)
         for chart, features in [("first_call_points", {"points": 3, "seat": 0}),
                                 ("first_call_expected_tricks", {"expected_tricks": 2,
                                                                 "seat": 0}),
                                 ("misere", {"holes": 0, "hole": ""})]:
-            hand_features([{"features": features, "option": "misere"}], chart, deal[0],
+            hand_features([{"features": features, "option": "misere"}], chart, WARM_DEAL[0],
                           seat=0)
     finally:
         done.set()
@@ -82,9 +82,10 @@ def _warm_up(done: threading.Event) -> None:
 
 def create_app(reports: Path | str = "reports", data: Path | str = "data/serve", *,
                workers: int | None = None, max_deals: int = MAX_DEALS,
-               max_pulkas: int = MAX_PULKAS) -> FastAPI:
+               max_pulkas: int = MAX_PULKAS, job_nice: int = WORKER_NICE) -> FastAPI:
     """The explorer over the guides in ``reports``, keeping its files in ``data``; jobs
-    run on ``workers`` threads (default: the cores)."""
+    run in ``workers`` processes (default: the cores), ``job_nice`` steps below the
+    server's priority so that lookups keep their core."""
     data = Path(data).resolve()
 
     @asynccontextmanager
@@ -96,6 +97,7 @@ def create_app(reports: Path | str = "reports", data: Path | str = "data/serve",
         # the first lookup or table does not wait for it.
         threading.Thread(target=_warm_up, args=(app.state.warm,), daemon=True,
                          name="warm-up").start()
+        app.state.jobs.start()  # the workers warm up too
         yield
         app.state.jobs.shutdown()  # Ctrl-C: running jobs cancelled between two rounds
 
@@ -103,7 +105,8 @@ def create_app(reports: Path | str = "reports", data: Path | str = "data/serve",
                   redoc_url=None, openapi_url="/api/openapi.json")
     app.state.guides = Guides(Path(reports))
     app.state.warm = threading.Event()
-    app.state.jobs = Jobs(workers or len(os.sched_getaffinity(0)), data / "jobs")
+    app.state.jobs = Jobs(workers or len(os.sched_getaffinity(0)), data / "jobs",
+                          warm=warm_worker, nice=job_nice)
     app.state.data = data
     app.state.variants = data / "variants"
     app.state.max_deals = max_deals

@@ -70,8 +70,12 @@ def _state(request: Request):
 
 @router.get("/health")
 def health(request: Request) -> dict:
-    """The server is up: its version, and whether its compiled code is loaded."""
-    return {"version": _version(), "warm": _state(request).warm.is_set()}
+    """The server is up: its version, whether its compiled code is loaded (in the server
+    and in every job worker) and how many job workers are ready."""
+    state = _state(request)
+    ready = state.jobs.ready()
+    return {"version": _version(), "warm": state.warm.is_set() and ready == state.jobs.workers,
+            "workers_ready": ready}
 
 
 @router.get("/advice")
@@ -189,9 +193,9 @@ def rollout(body: RolloutIn, request: Request) -> dict:
     play(rules, empty, seat=body.seat, decision=body.decision, options=names)  # the seat
     asked = {"variant": body.variant, "players": body.players}
     key = job_key("rollout", {**body.model_dump(), "options": names}, _version())
-    job = state.jobs.submit("rollout", key, lambda: rollout_work(
-        rules, mask, body.seat, body.decision, names, deals=body.deals, seed=body.seed,
-        talon=talon, describe=asked))
+    job = state.jobs.submit("rollout", key, (rollout_work, dict(
+        rules=rules, hand=mask, seat=body.seat, decision=body.decision, options=names,
+        deals=body.deals, seed=body.seed, talon=talon, describe=asked)))
     return {"job": job.id}
 
 
@@ -207,8 +211,8 @@ async def analyze(request: Request, deals: int = 200, seed: int = 1) -> dict:
     body = await request.body()
     path = await run_in_threadpool(store_record, body, state.data / "uploads")
     key = job_key("analyze", {"record": path.name, "deals": deals, "seed": seed}, _version())
-    job = state.jobs.submit("analyze", key, lambda: analyse_work(
-        path, state.data / "games", key, deals=deals, seed=seed))
+    job = state.jobs.submit("analyze", key, (analyse_work, dict(
+        path=path, out=state.data / "games", key=key, deals=deals, seed=seed)))
     return {"job": job.id}
 
 
@@ -230,9 +234,9 @@ def compare(body: CompareIn, request: Request) -> dict:
     key = job_key("compare", body.model_dump(), _version())
     # `prefstats compare` plays every preset; the article says which call made it
     command = f"POST /api/compare {json.dumps(body.model_dump(), ensure_ascii=False)}"
-    job = state.jobs.submit("compare", key, lambda: compare_work(
-        rules, state.data / "compare" / key, deals=body.deals, pulkas=body.pulkas,
-        pool_target=body.pool_target, seed=body.seed, command=command))
+    job = state.jobs.submit("compare", key, (compare_work, dict(
+        rules=rules, out=state.data / "compare" / key, deals=body.deals, pulkas=body.pulkas,
+        pool_target=body.pool_target, seed=body.seed, command=command)))
     return {"job": job.id}
 
 

@@ -12,6 +12,23 @@ from prefstats.serve.inputs import STRAINS, strain
 
 #: The first hand (the dealer's left) leads to the first trick, whatever the contract.
 LEADER = 0
+#: A deal to load the compiled code with: each hand a suit's eight cards and two more.
+WARM_DEAL = [0xFF | 0x3 << 8, 0xFF << 16 | 0x3 << 10, 0xFF << 24 | 0x3 << 12]
+
+
+def warm_worker() -> None:
+    """Load what a job runs (the solver, a rollout's kernels) from numba's cache."""
+    import numba  # noqa: F401  (before the job's threads import it)
+
+    from prefstats.analysis.racing import race
+    from prefstats.game.variants import get_variant
+    from prefstats.sim.rollout import default_options
+
+    dd_table(WARM_DEAL)
+    rules = get_variant("sochi")
+    for _ in race(rules, WARM_DEAL[0], 0, "first_call", default_options(rules, "first_call"),
+                  deals=50, seed=1):
+        pass
 
 
 def dd_table(hands: Sequence[int]) -> dict:
