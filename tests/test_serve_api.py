@@ -5,6 +5,8 @@ field, the server answering on after it."""
 from __future__ import annotations
 
 import json
+import os
+import time
 from pathlib import Path
 
 import pytest
@@ -100,6 +102,33 @@ def test_a_house_variant_uploads_and_is_used(client):
     name = r.json()["variant"]
     assert name.startswith("house-")
     assert client.post("/api/solve", json={"variant": name, "hands": DEAL}).status_code == 200
+
+
+def test_uploads_older_than_their_days_or_over_the_folders_bytes_go(tmp_path):
+    from prefstats.serve.inputs import prune
+
+    for age, name in ((9, "stale"), (3, "older"), (1, "newer"), (0, "kept")):
+        path = tmp_path / f"{name}.json"
+        path.write_bytes(b"x" * 100)
+        os.utime(path, (time.time() - age * 86_400,) * 2)
+    (tmp_path / "busy.toml.part").write_bytes(b"x" * 100)  # being written
+    prune(tmp_path, tmp_path / "kept.json", days=7, most=10_000)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "busy.toml.part", "kept.json", "newer.json", "older.json"]
+    prune(tmp_path, tmp_path / "kept.json", days=7, most=200)  # room for one more
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "busy.toml.part", "kept.json", "newer.json"]
+
+
+def test_an_upload_prunes_the_stale_uploads(client):
+    folder = client.app.state.variants
+    folder.mkdir(parents=True, exist_ok=True)
+    stale = folder / "house-0000000000000000.toml"
+    stale.write_text('base = "sochi"\n', encoding="utf-8")
+    os.utime(stale, (time.time() - 30 * 86_400,) * 2)
+    r = client.post("/api/variants", content=b'base = "leningrad"\nplayers = 3\n')
+    assert r.status_code == 200 and (folder / f"{r.json()['variant']}.toml").is_file()
+    assert not stale.exists()
 
 
 BAD = [

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from prefstats.errors import OptionError, PrefstatsError, RecordError
+from prefstats.serve.inputs import prune
 from prefstats.serve.jobs import in_steps
 
 #: A game's results folder under the data folder: its name is its key.
@@ -38,6 +39,7 @@ def store_record(body: bytes, folder: Path) -> Path:
         path.unlink()
         message = str(exc).replace(str(path), path.name).replace(path.name, "the record")
         raise RecordError(f"file: {message}") from None
+    prune(folder, path)
     return path
 
 

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -18,6 +20,10 @@ _STRAIN_NAMES = {"♠": 0, "S": 0, "♣": 1, "C": 1, "♦": 2, "D": 2, "♥": 3,
 _HOUSE = re.compile(r"house-[0-9a-f]{16}")
 #: The most bytes a request may send (an uploaded record or variant included).
 MAX_UPLOAD = 1 << 20
+#: How long an upload (a record, a house variant) is kept after its last upload, in days.
+UPLOAD_DAYS = 7
+#: The most bytes a folder of uploads holds; the oldest uploads go first.
+UPLOAD_BYTES = 64 * MAX_UPLOAD
 
 
 class TooLarge(PrefstatsError):
@@ -64,6 +70,26 @@ def deal_cards(hands: Sequence[str | int], talon: str | int | None) -> tuple[lis
     return masks, pair
 
 
+def prune(folder: Path, keep: Path, *, days: float = UPLOAD_DAYS,
+          most: int = UPLOAD_BYTES) -> None:
+    """Delete the uploads in ``folder`` older than ``days``, then the oldest until it holds
+    at most ``most`` bytes; never ``keep`` (the upload just stored)."""
+    files = []
+    for entry in os.scandir(folder):
+        try:
+            if entry.is_file() and Path(entry.path) != keep and not entry.name.endswith(".part"):
+                info = entry.stat()
+                files.append((info.st_mtime, info.st_size, entry.path))
+        except FileNotFoundError:  # another request pruned it
+            continue
+    total = sum(size for _, size, _ in files) + (keep.stat().st_size if keep.is_file() else 0)
+    oldest = time.time() - days * 86_400
+    for mtime, size, path in sorted(files):
+        if mtime < oldest or total > most:
+            Path(path).unlink(missing_ok=True)
+            total -= size
+
+
 def strain(text: str | None, field: str = "trump") -> int | None:
     """A strain (``♠``/``S`` .. ``♥``/``H``, ``NT``) as a suit index, ``None`` for NT."""
     key = (text or "").strip().upper()
@@ -105,4 +131,5 @@ def store_variant(text: bytes, folder: Path) -> str:
         part.unlink()
         raise VariantError(f"file: {exc}") from None
     part.replace(folder / f"{name}.toml")
+    prune(folder, folder / f"{name}.toml")
     return name
