@@ -15,9 +15,11 @@ layouts they share:
   phases :data:`AUCTION` … :data:`LAY` (names in :data:`PHASES`). Each takes the variant
   as ``rules``, a :data:`RulesArray` made once by :func:`rules_array` (a plain Python
   function) and read at the ``R_*`` indices;
-- the double-dummy solver: :func:`new_table` (its transposition table, made in Python),
+- the double-dummy solver: :func:`new_table` (its :class:`Table`, made in Python:
+  ``new_table(1).thread(0)``, whose ``nodes[0]`` counts the positions searched),
   :func:`solve_kernel`, :func:`card_values_kernel`, :func:`card_values_batch_kernel`,
-  :func:`best_card_kernel`.
+  :func:`best_card_kernel`; the last three take the position as a :class:`Decision`
+  (:func:`decision_of`: the trick on the table, its leader, the :class:`Game`).
 
 The contract: these trust their inputs (a bad mask or state is undefined behaviour, not
 an error) and stay stable within a minor version (0.4.x); a minor release may change
@@ -83,21 +85,26 @@ from prefstats.game.engine import (
 )
 from prefstats.game.tricks import beats, legal_cards, trick_winner
 from prefstats.solver import (
+    Decision,
+    Game,
+    Table,
     best_card_kernel,
     card_values_batch_kernel,
     card_values_kernel,
+    decision_of,
+    game_of,
     new_table,
     solve_kernel,
 )
 
 __all__ = [
     "AUCTION", "CONTRACT", "DISCARD", "DONE", "LAY", "N_RULES", "OBSERVATION", "PHASES",
-    "PLAY", "R_BLIND_PASS", "R_BOMB_RASPASY", "R_DARK_BIDS", "R_DARK_MISERE",
-    "R_DEALER_STAYS", "R_DUMMY", "R_FIRST_LEADS", "R_HALF_WHIST", "R_HOLD", "R_JUMP",
-    "R_LAY_CHOICE", "R_PLAYERS", "R_RANK", "R_STALINGRAD", "R_TALON", "R_TEN_CHECKED",
-    "R_THIRD_FIRST", "STATE", "WHIST", "RulesArray", "advance_forced", "apply", "beats",
-    "best_card_kernel", "card_values_batch_kernel", "card_values_kernel", "forced",
-    "highest_card", "legal_cards", "legal_mask", "lowest_card", "new_table", "nth_card",
-    "observe", "popcount", "replay_auction", "reset", "rules_array", "solve_kernel",
-    "splitmix64", "trick_winner",
+    "PLAY", "R_BLIND_PASS", "R_BOMB_RASPASY", "R_DARK_BIDS", "R_DARK_MISERE", "R_DEALER_STAYS",
+    "R_DUMMY", "R_FIRST_LEADS", "R_HALF_WHIST", "R_HOLD", "R_JUMP", "R_LAY_CHOICE",
+    "R_PLAYERS", "R_RANK", "R_STALINGRAD", "R_TALON", "R_TEN_CHECKED", "R_THIRD_FIRST",
+    "STATE", "WHIST", "Decision", "Game", "RulesArray", "Table", "advance_forced", "apply",
+    "beats", "best_card_kernel", "card_values_batch_kernel", "card_values_kernel",
+    "decision_of", "forced", "game_of", "highest_card", "legal_cards", "legal_mask",
+    "lowest_card", "new_table", "nth_card", "observe", "popcount", "replay_auction", "reset",
+    "rules_array", "solve_kernel", "splitmix64", "trick_winner",
 ]

@@ -49,23 +49,22 @@ def solver_profile(variant, deals, seat: int, decision: str, options: list[str])
         solved = st[st["double_dummy"]]
         misere = solved["kind"] == engine.MISERE_GAME
         trump = np.where(misere, -1, TRUMP[solved["contract"]])
-        table = tuple(t[0] for t in new_table(1))
-        stats = np.zeros(1, dtype=np.int64)
+        table = new_table(1).thread(0)
         taken = np.empty(len(solved), dtype=np.int64)
         seconds = np.empty(len(solved))
         nodes = np.empty(len(solved), dtype=np.int64)
         if len(solved):  # compiled (or loaded from the cache) before the clock starts
             h = solved[0]["hands"].astype(np.int64)
             solve_kernel(h[0], h[1], h[2], 0, int(solved[0]["declarer"]), int(trump[0]),
-                         bool(misere[0]), table, stats.copy())
+                         bool(misere[0]), table)
         for i, s in enumerate(solved):
             h = s["hands"].astype(np.int64)
-            before = stats[0]
+            before = table.nodes[0]
             started = time.perf_counter()
             taken[i] = solve_kernel(h[0], h[1], h[2], 0, int(s["declarer"]), int(trump[i]),
-                                    bool(misere[i]), table, stats)
+                                    bool(misere[i]), table)
             seconds[i] = time.perf_counter() - started
-            nodes[i] = stats[0] - before
+            nodes[i] = table.nodes[0] - before
         assert (taken == solved["tricks"][np.arange(len(solved)), solved["declarer"]]).all()
         total += branch
         solving += seconds.sum()

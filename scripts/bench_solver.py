@@ -151,12 +151,10 @@ def _time_each(deals, misere: bool, solve_one) -> tuple[np.ndarray, np.ndarray, 
 
 
 def _solver_one(table):
-    stats = np.zeros(1, dtype=np.int64)
-
     def run(h, trump, leader, declarer, misere):
-        stats[0] = 0
-        r = solver.solve_kernel(h[0], h[1], h[2], leader, declarer, trump, misere, table, stats)
-        return r, stats[0]
+        table.nodes[0] = 0
+        r = solver.solve_kernel(h[0], h[1], h[2], leader, declarer, trump, misere, table)
+        return r, table.nodes[0]
 
     return run
 
@@ -179,7 +177,7 @@ def _report(name: str, seconds: np.ndarray, nodes: np.ndarray | None = None) -> 
 def bench(label: str, deals, misere: bool, baseline: tuple[int, int], seed: int) -> float:
     """Print the figures of one kind of contract; return the median solve in ms."""
     print(f"{label}:")
-    table = tuple(t[0] for t in solver.new_table(1))
+    table = solver.new_table(1).thread(0)
     warm = tuple(col[:5] for col in deals)
     _time_each(warm, misere, _solver_one(table))  # compile / load the cache first
     t0 = time.perf_counter()
@@ -252,7 +250,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     print(machine_load())
     mem = solver.TT_SIZE * solver.TT_ENTRY_BYTES
-    endgame = solver.new_table(1)[2].nbytes
+    endgame = solver.new_table(1).endgame.nbytes
     print(f"solver memory: transposition table {solver.TT_SIZE} entries x "
           f"{solver.TT_ENTRY_BYTES} B = {mem / 2**20:.1f} MiB per thread, and the "
           f"endgame table {endgame / 2**20:.1f} MiB a process, shared by its threads")

@@ -34,7 +34,7 @@ def closed_games(deals: int, seed: int, variant, samples: int):
     """The closed trick games of ``deals`` seeded deals (:func:`rg.closed_games`): their
     deal numbers, levels, and how to play them out and value their decisions."""
     games, ctx = rg.closed_games(deals, seed, variant, samples or None)
-    rules, codes, prm, tables, key, index, obs, table, stats = ctx
+    index = ctx.index
 
     def play(pimc_declarer: bool) -> np.ndarray:
         work = games.copy()
@@ -44,8 +44,7 @@ def closed_games(deals: int, seed: int, variant, samples: int):
         if pimc_declarer:
             sides[rows, declarer] = SIDE_B
         searched = np.zeros(len(work), dtype=np.int64)
-        bad = play_out(work, sides, rules, codes, prm, tables, key, index, obs, table, stats,
-                        searched)
+        bad = play_out(work, sides, ctx.players, index, ctx.obs, ctx.table, searched)
         if bad >= 0:
             raise RuntimeError(f"illegal card in deal {int(index[bad])}")
         return work["tricks"][rows, declarer].astype(np.int64)

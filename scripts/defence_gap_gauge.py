@@ -40,15 +40,13 @@ from prefstats.game.variants import get_variant
 
 def declarer_tricks(games, ctx, defence_side: int) -> np.ndarray:
     """The declarer's tricks in each game, the defence played by ``defence_side``."""
-    rules, codes, prm, tables, key, index, obs, table, stats = ctx
     work = games.copy()
     rows = np.arange(len(work))
     declarer = work["declarer"].astype(np.int64)
     sides = np.full((len(work), 3), defence_side, dtype=np.int8)
     sides[rows, declarer] = SIDE_A
     searched = np.zeros(len(work), dtype=np.int64)
-    bad = play_out(work, sides, rules, codes, prm, tables, key, index, obs, table, stats,
-                    searched)
+    bad = play_out(work, sides, ctx.players, ctx.index, ctx.obs, ctx.table, searched)
     if bad >= 0:
         raise RuntimeError(f"an illegal card in closed game {bad}")
     return work["tricks"][rows, declarer].astype(np.int64)

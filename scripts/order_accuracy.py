@@ -27,7 +27,7 @@ from bench_solver import random_deals
 
 from prefstats.game.cards import lowest_card
 from prefstats.game.tricks import legal_cards, trick_winner
-from prefstats.solver import new_table
+from prefstats.solver import decision_of, game_of, new_table
 from prefstats.solver._order import _order_moves
 from prefstats.solver._search import card_values_kernel
 
@@ -63,8 +63,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
     rng = np.random.default_rng(args.seed)
-    table = tuple(t[0] for t in new_table(1))
-    stats = np.zeros(1, dtype=np.int64)
+    table = new_table(1).thread(0)
     values = np.empty(32, dtype=np.int64)
     order = np.empty(10, dtype=np.int64)
     scratch = np.empty(10, dtype=np.int64)
@@ -79,15 +78,16 @@ def main(argv: list[str] | None = None) -> None:
             hands, trick, tlen, leader, declarer, trump = _random_position(
                 rng, (deal[0], int(deal[1]), int(deal[2]), int(deal[3])))
             player = (leader + tlen) % 3
-            card_values_kernel(hands, trick, tlen, leader, declarer, trump, misere, table,
-                               stats, values)
+            game = game_of(declarer, trump, misere)
+            card_values_kernel(hands, decision_of(trick, tlen, leader, declarer, trump, misere),
+                               table, values)
             legal = [c for c in range(32) if values[c] >= 0]
             if len({int(values[c]) for c in legal}) < 2:
                 continue  # every card the same: nothing to order
             sign = 1 if (player == declarer) != misere else -1
             best = max(sign * values[c] for c in legal)
-            _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, -1, -1,
-                         order, scratch, no_history)
+            _order_moves(hands, trick, tlen, leader, game, (-1, -1), (order, scratch),
+                         no_history)
             low = lowest_card(sum(1 << c for c in legal))
             key = ("lead" if tlen == 0 else "follow",
                    "declarer" if player == declarer else "defence")

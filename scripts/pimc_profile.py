@@ -26,10 +26,16 @@ from prefstats.game.cards import popcount
 from prefstats.game.contracts import TRUMP
 from prefstats.game.variants import get_variant
 from prefstats.players.builtin import PIMC, decide_with_solver, decision_key, decision_number
-from prefstats.players.knowledge import observation_knowledge
+from prefstats.players.knowledge import draws_of, known_of, observation_knowledge
 from prefstats.players.pimc import KEY_SPLIT, sampled, searches
 from prefstats.sim.play import seat_keys
-from prefstats.solver import TT_BITS, best_card_kernel, card_values_batch_kernel, new_table
+from prefstats.solver import (
+    TT_BITS,
+    best_card_kernel,
+    card_values_batch_kernel,
+    decision_of,
+    new_table,
+)
 
 # Columns of a recorded decision.
 SEAT, HELD, COUNTS, PLAYED, OUT, VOIDS, TALON, HOLDER, TRICK, TLEN, LEADER, DECL, TR, MIS, \
@@ -38,22 +44,22 @@ WIDTH = 24
 
 
 @njit
-def _record(states, sides, rules, codes, params, tables, base_key, index, obs_buf, table,
-            stats, rec, n_rec):
+def _record(states, sides, players, index, obs_buf, table, rec, n_rec):
     """``play_out`` of :mod:`prefstats.analysis.strength`, writing each PIMC decision's record."""
+    rules = players[SIDE_A].rules
     obs = obs_buf[0]
     held = np.zeros(3, np.int64)
     counts = np.zeros(3, np.int64)
     voids = np.zeros(3, np.int64)
     for i in range(states.shape[0]):
         st = states[i]
-        keys = seat_keys(base_key, index[i])
+        keys = seat_keys(players[SIDE_A].key, index[i])
         engine.advance_forced(st, rules)
         while st.phase != engine.DONE:
             engine.observe(st, rules, obs)
-            side = sides[i, st.controller]
+            side = players[np.int64(sides[i, st.controller])]
             key = decision_key(keys[st.controller], decision_number(obs))
-            if codes[side] == PIMC and searches(obs) and n_rec[0] < rec.shape[0]:
+            if side.policy == PIMC and searches(obs) and n_rec[0] < rec.shape[0]:
                 r = rec[n_rec[0]]
                 n_rec[0] += 1
                 played, out, talon, holder = observation_knowledge(obs, held, counts, voids)
@@ -74,8 +80,7 @@ def _record(states, sides, rules, codes, params, tables, base_key, index, obs_bu
                 r[TR] = -1 if misere else TRUMP[obs.contract]
                 r[MIS] = misere
                 r[KEY] = np.int64(key)
-            action = decide_with_solver(codes[side], obs, rules, params[side], tables, key,
-                                        table, stats)
+            action = decide_with_solver(side, obs, key, table)
             engine.apply(st, rules, action)
             engine.advance_forced(st, rules)
 
@@ -83,23 +88,26 @@ def _record(states, sides, rules, codes, params, tables, base_key, index, obs_bu
 @njit
 def _sample_one(r, worlds):
     key = np.uint64(r[KEY])
-    return sampled(r[SEAT], r[HELD:HELD + 3], r[COUNTS:COUNTS + 3], r[PLAYED], r[OUT],
-                    r[VOIDS:VOIDS + 3], r[TALON], r[HOLDER], r[TRICK:TRICK + 3], r[TLEN],
-                    r[TR], key, key ^ KEY_SPLIT, 0, worlds)
+    known = known_of(r[SEAT], r[HELD:HELD + 3].copy(), r[COUNTS:COUNTS + 3].copy(), r[PLAYED],
+                     r[OUT], r[VOIDS:VOIDS + 3].copy(), r[TALON], r[HOLDER])
+    return sampled(known, _decision(r), draws_of(key, key ^ KEY_SPLIT, 0), worlds)
 
 
 @njit
-def _search_one(r, worlds, table, stats):
-    return best_card_kernel(worlds, r[TRICK:TRICK + 3], r[TLEN], r[LEADER], r[DECL], r[TR],
-                            r[MIS] != 0, table, stats)
+def _decision(r):
+    return decision_of(r[TRICK:TRICK + 3].copy(), r[TLEN], r[LEADER], r[DECL], r[TR], r[MIS] != 0)
 
 
 @njit
-def _values_one(r, worlds, table, stats, out):
+def _search_one(r, worlds, table):
+    return best_card_kernel(worlds, _decision(r), table)
+
+
+@njit
+def _values_one(r, worlds, table, out):
     """Every legal card's value in each of ``worlds`` for decision ``r``, signed so
     that more is better for the seat to play."""
-    card_values_batch_kernel(worlds, r[TRICK:TRICK + 3], r[TLEN], r[LEADER], r[DECL], r[TR],
-                             r[MIS] != 0, table, stats, out)
+    card_values_batch_kernel(worlds, _decision(r), table, out)
     mover = (r[LEADER] + r[TLEN]) % 3
     return 1 if (mover == r[DECL]) != (r[MIS] != 0) else -1
 
@@ -137,11 +145,10 @@ def heldout(recs: np.ndarray, samples: int, secs: np.ndarray) -> None:
     changed = np.zeros((len(rules), len(recs)))
     worlds = np.zeros((2 * k, 3), np.int64)
     out = np.full((2 * k, 32), -1, np.int8)
-    table = tuple(t[0] for t in new_table(1))
-    stats = np.zeros(1, np.int64)
+    table = new_table(1).thread(0)
     for i in range(len(recs)):
         _sample_one(recs[i], worlds)  # rows k.. continue the decision's own stream
-        sign = _values_one(recs[i], worlds, table, stats, out)
+        sign = _values_one(recs[i], worlds, table, out)
         legal = np.flatnonzero(out[0] >= 0)
         v = sign * out[:k, legal].astype(np.int64)
         held = sign * out[k:, legal].astype(np.float64)
@@ -173,9 +180,8 @@ def record(deals: int, seed: int, samples: int) -> np.ndarray:
     for flip in (True, False):
         sides = np.full((len(games), 3), SIDE_A if flip else SIDE_B, dtype=np.int8)
         sides[rows, decl] = SIDE_B if flip else SIDE_A
-        _record(games.copy(), sides, start.rules, start.codes, start.params, start.tables,
-                start.key, start.index[closed], start.obs, start.table, start.stats, rec,
-                n_rec)
+        _record(games.copy(), sides, start.players, start.index[closed], start.obs, start.table,
+                rec, n_rec)
     return rec[: n_rec[0]]
 
 
@@ -209,18 +215,17 @@ def main(argv: list[str] | None = None) -> None:
     secs = np.full(n, np.inf)
     best = 1e9
     for rep in range(args.repeat):
-        table = tuple(t[0] for t in new_table(1, args.bits))  # fresh each pass: the same work each
-        stats = np.zeros(1, np.int64)
+        table = new_table(1, args.bits).thread(0)  # fresh each pass: the same work each
         if rep == 0:
-            _search_one(recs[searched[0]], worlds[searched[0]], table, stats)
-            table = tuple(t[0] for t in new_table(1, args.bits))
+            _search_one(recs[searched[0]], worlds[searched[0]], table)
+            table = new_table(1, args.bits).thread(0)
         t_all = time.thread_time()
         for i in searched:
-            s0 = stats[0]
+            s0 = table.nodes[0]
             t0 = time.perf_counter()
-            chosen[i] = _search_one(recs[i], worlds[i], table, stats)
+            chosen[i] = _search_one(recs[i], worlds[i], table)
             secs[i] = min(secs[i], time.perf_counter() - t0)
-            nodes[i] = stats[0] - s0
+            nodes[i] = table.nodes[0] - s0
         best = min(best, time.thread_time() - t_all)
     print(f"{n} decisions, {len(searched)} searched, K = {args.samples}, table 2**{args.bits}")
     print(f"  sampling   {1e3 * t_sample / n:.3f} ms a decision")

@@ -7,13 +7,12 @@ from numba import njit
 
 from prefstats.game.cards import lowest_card, popcount
 from prefstats.game.tricks import trick_winner
-from prefstats.solver import best_card_among
+from prefstats.solver import best_card_among, decision_of
 from prefstats.solver._search import _MAX_PLIES, _card_search, _run_reps
 
 
 @njit(cache=True, error_model="numpy")
-def most_reaching_cards(worlds, trick, tlen, leader, declarer, trump, misere, target, table,
-                        stats):
+def most_reaching_cards(worlds, trick, tlen, leader, declarer, trump, misere, target, table):
     """The legal cards of the seat to move after which the declarer takes at least
     ``target`` (≥ 1) tricks from the current trick on in the most of ``worlds`` ((K, 3)
     int64 hands, the mover's the same in each), as a mask, and in how many.
@@ -32,6 +31,7 @@ def most_reaching_cards(worlds, trick, tlen, leader, declarer, trump, misere, ta
     reps = np.empty(32, np.int64)
     _run_reps(worlds[0, player], others, trick, tlen, trump, reps)
     seq = np.zeros(_MAX_PLIES + 3, np.int64)
+    at = decision_of(trick, tlen, leader, declarer, trump, misere)
     h = worlds[0]
     left = (popcount(h[0] | h[1] | h[2]) + tlen) // 3  # tricks from the current one on
     best = 0
@@ -47,8 +47,7 @@ def most_reaching_cards(worlds, trick, tlen, leader, declarer, trump, misere, ta
         for j in range(k if won < target <= won + left - (tlen == 2) else 0):
             if count + k - j < most:
                 break
-            res, _ = _card_search(worlds[j], trick, tlen, leader, declarer, trump, misere, c,
-                                  target, table, stats, seq)
+            res, _ = _card_search(worlds[j], at, c, target, table, seq)
             count += res
         if count > most:
             most = count
@@ -63,16 +62,15 @@ def most_reaching_cards(worlds, trick, tlen, leader, declarer, trump, misere, ta
 
 
 @njit(cache=True, error_model="numpy")
-def reference_catcher_card(worlds, trick, tlen, leader, declarer, caught, legal, table,
-                           stats):
+def reference_catcher_card(worlds, trick, tlen, leader, declarer, caught, legal, table):
     """The catcher's card over every discard ``worlds`` (as :func:`misere_worlds` gives
     them): unless ``caught``, the cards catching in the most worlds, then the most
     tricks in total; ties to the lowest card."""
     cards = np.int64(legal)
     if not caught:
         cards &= most_reaching_cards(worlds, trick, tlen, leader, declarer, np.int64(-1),
-                                     True, np.int64(1), table, stats)[0]
+                                     True, np.int64(1), table)[0]
         if popcount(cards) == 1:
             return lowest_card(cards)
-    return best_card_among(worlds, trick, tlen, leader, declarer, np.int64(-1), True, cards,
-                           table, stats)
+    return best_card_among(worlds, decision_of(trick, tlen, leader, declarer, -1, True), cards,
+                           table)

@@ -200,12 +200,12 @@ def test_compiled_state_for_the_simulator():
     from prefstats.game.auction import _auction_state, auction_options
 
     history = np.array(calls("6♠", "7♠", "pass"), dtype=np.int64)
-    state = _auction_state(history, *auction_options(JUMPS))
+    state = _auction_state(history, auction_options(JUMPS))
     speaker, high, bidder, passed, legal, bad = state[:6]
     assert (speaker, high, bidder, passed, bad) == (0, 5, 1, 0b100, -1)
     assert legal == sum(1 << c for c in legal_calls(history, JUMPS))
     bad_history = np.array(calls("7♠", "6♠"), dtype=np.int64)
-    assert _auction_state(bad_history, *auction_options(JUMPS))[5] == 1
+    assert _auction_state(bad_history, auction_options(JUMPS))[5] == 1
 
 
 @settings(derandomize=True, max_examples=300, deadline=None)

@@ -54,7 +54,7 @@ def test_terms_record_what_the_estimate_sums():
     vals = np.zeros(ev.MAX_FEATURES)
     for model in range(len(ev.MODEL_NAMES)):
         for strain in (0, 2, NO_TRUMP):
-            total, n = ev.terms(TABLES, model, hand, strain, 1.0, 7, rows, cols, vals)
+            total, n = ev.terms(TABLES, model, hand, strain, 1.0, 7, (rows, cols, vals))
             assert total == pytest.approx((TABLES[rows[:n], cols[:n]] * vals[:n]).sum())
             assert total == pytest.approx(ev.estimate(TABLES, model, hand, strain, 1.0, 7))
 

@@ -12,6 +12,7 @@ from test_pulka_classic import replay
 
 from prefstats.game import engine
 from prefstats.game.auction import (
+    AuctionRules,
     _auction_state,
     auction_options,
     whist_options,
@@ -37,8 +38,8 @@ def assert_legal_deals(variant, states):
     hold, jumps, _, *rest = auction_options(variant)
     for st in states:
         calls = st["calls"][: st["n_calls"]].astype(np.int64)
-        options = (hold, jumps, int(st["min_level"]), *rest)  # raised after a raspasy
-        speaker, high, bidder, passed, legal, bad = _auction_state(calls, *options)[:6]
+        options = AuctionRules(hold, jumps, int(st["min_level"]), *rest)  # after a raspasy
+        speaker, high, bidder, passed, legal, bad = _auction_state(calls, options)[:6]
         assert bad == -1 and speaker == -1 and legal == 0
         if st["kind"] == engine.RASPASY:
             assert passed == 0b111

@@ -171,8 +171,7 @@ def test_every_card_of_hidden_misere_is_the_references():
     deals = _holed_deals([0, 2, 3, 9, 10, 11], 30, seed=7)
     states, _ = rollout_states(SOCHI, deals, seat=0, decision="first_call",
                                options=["misere"], key=7)
-    table = tuple(t[0] for t in new_table(1))
-    stats = np.zeros(1, dtype=np.int64)
+    table = new_table(1).thread(0)
     checked = np.zeros((2, 10), dtype=int)  # by side and trick
     for card, seat, hands, gone, trick, leader, taken, voids in _decisions(states[:, 0]):
         on_table = np.zeros(3, dtype=np.int64)
@@ -185,7 +184,7 @@ def test_every_card_of_hidden_misere_is_the_references():
             worlds = np.array(_discard_worlds(hands, gone, 0, voids), dtype=np.int64)
             legal = legal_cards(hands[seat], trick[0] >> 3 if trick else -1, -1)
             assert card == reference_catcher_card(worlds, on_table, len(trick), leader, 0,
-                                                  taken > 0, legal, table, stats)
+                                                  taken > 0, legal, table)
         checked[int(seat > 0), gone.bit_count() // 3] += 1
     assert checked[1].sum() >= 2000 and checked[0].sum() >= 1000, checked
     assert (checked[1, :9] > 0).all(), checked

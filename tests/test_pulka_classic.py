@@ -9,8 +9,7 @@ from prefstats.game.auction import BLIND_PASS, DARK, MISERE, WHIST_CALL_NAMES
 from prefstats.game.contracts import LEVEL
 from prefstats.game.scoring import ScoreSheet
 from prefstats.game.variants import get_variant
-from prefstats.players.builtin import DOUBLE_DUMMY_OPEN, POLICIES, default_params, default_tables
-from prefstats.players.misere import catchers_code
+from prefstats.players.builtin import default_params, players_record
 from prefstats.players.params import heuristic_params
 from prefstats.sim.play import play_state, solver_table
 from prefstats.sim.pulka import (
@@ -39,12 +38,9 @@ def _play_deal(variant, d, bombs, blind_round, policy, key, deal_index, min_leve
             assert engine.apply(st, rules, BLIND_PASS) == 0
         if level > 1:
             st["multiplier"] = level
-    index = POLICIES.index(policy)
-    ok = play_state(st, rules, index, default_params(policy), default_tables(policy, variant),
-                    bool(DOUBLE_DUMMY_OPEN[index]), catchers_code("hidden"), np.uint64(key),
-                    deal_index,
-                    np.zeros(1, dtype=engine.OBSERVATION)[0], solver_table(),
-                    np.zeros(1, dtype=np.int64))  # fmt: skip
+    players = players_record(variant, policy, default_params(policy), key=key)
+    ok = play_state(st, players, deal_index, np.zeros(1, dtype=engine.OBSERVATION)[0],
+                    solver_table())
     assert ok
     return st
 

@@ -17,10 +17,12 @@ from prefstats.game.deal import deal
 from prefstats.game.variants import get_variant
 from prefstats.players.builtin import player_key
 from prefstats.players.params import PARAMETERS, policy_params
-from prefstats.sim import _spec
+from prefstats.sim import _spec, play, pulka
+from prefstats.sim import rollout as rollout_module
 from prefstats.sim._manifest import MANIFEST
 from prefstats.sim._rows import deals_table
 from prefstats.sim.play import play_batch
+from prefstats.sim.rollout import MIN_PIECE, rollout
 from prefstats.sim.simulate import simulate
 from prefstats.sim.storage import load, manifest_of
 
@@ -75,6 +77,39 @@ def test_a_simulate_command_checks_its_spec_once_on_the_way_to_parquet(tmp_path,
     assert result.exit_code == 0, result.output
     assert counted == {"check_run_spec": 1, "manifest reads": 1}
     assert (out / MANIFEST).stat().st_mtime_ns == written
+
+
+@pytest.fixture
+def driver_checks(monkeypatch):
+    """Counts the checks of the players' parameters by the public drivers
+    (``play_batch``, ``play_pulkas``, ``rollout``)."""
+    calls = {"checks": 0}
+    for module in (play, pulka, rollout_module):
+        check = module.resolve_params
+
+        def counted_check(*args, _check=check, **kwargs):
+            calls["checks"] += 1
+            return _check(*args, **kwargs)
+
+        monkeypatch.setattr(module, "resolve_params", counted_check)
+    return calls
+
+
+def test_the_drivers_check_nothing_again_when_a_spec_plays_its_chunks(tmp_path, driver_checks):
+    manifest = simulate(SOCHI, hands=60, seed=5, out=tmp_path, chunk_size=20, workers=1,
+                        progress=False, params={"aggression": 0.7})
+    assert manifest["spec"]["players"]["params"]["aggression"] == 0.7
+    _spec.RunSpec(SOCHI, 2, 1, 2, kind="pulka-deals", pool_target=5).rows(0, 2)
+    assert driver_checks["checks"] == 0  # three chunks of deals, the pulkas' deals
+    play_batch(deal(2, seed=1), SOCHI)  # the public driver checks what it is given
+    assert driver_checks["checks"] == 1
+
+
+def test_a_rollout_checks_its_players_once_for_all_its_pieces(driver_checks):
+    frame = rollout(SOCHI, deal(2 * MIN_PIECE, seed=2), seat=0, decision="first_call",
+                    options=["pass", "bid"], workers=2)
+    assert frame.height == 4 * MIN_PIECE  # two pieces, on two threads
+    assert driver_checks["checks"] == 1
 
 
 def test_a_spec_travels_to_the_workers_without_being_checked_again(counted):

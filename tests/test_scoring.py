@@ -663,12 +663,13 @@ def test_score_batch_checks_ranges_and_shapes():
 
 def test_deal_totals_layout():
     from prefstats.game.auction import W_PASS, W_WHIST
-    from prefstats.game.scoring import GAME, deal_totals
+    from prefstats.game.scoring import GAME, Outcome, deal_totals
 
     v = get_variant("sochi")
     out = np.full(3 + 3 + 9, 99, dtype=np.int64)  # overwritten
     tricks = np.array([4, 4, 2], dtype=np.int64)
-    deal_totals(v.scoring_table(), GAME, 0, -1, 2, tricks, W_WHIST, W_PASS, -1, 0, 1, 0, out)
+    deal_totals(v.scoring_table(), Outcome(GAME, 0, -1, 2, tricks, W_WHIST, W_PASS, -1, 0, 1, 0),
+                out)
     pool, mountain, whists = out[:3], out[3:6], out[6:].reshape(3, 3)  # RULES.md §9.2
     assert pool.tolist() == [0, 0, 0] and mountain.tolist() == [8, 0, 0]
     assert whists[:, 0].tolist() == [0, 32, 8] and whists[:, 1:].sum() == 0
@@ -678,13 +679,13 @@ def test_deal_totals_takes_the_engine_small_int_fields():
     from numba import njit
 
     from prefstats.game.auction import W_PASS, W_WHIST
-    from prefstats.game.scoring import GAME, deal_totals
+    from prefstats.game.scoring import GAME, Outcome, deal_totals
 
     @njit
     def score(table, tricks, out):  # int8 fields and a uint8 (4,) tricks row, as in a state
-        deal_totals(table, np.int8(GAME), np.int8(0), np.int8(-1), np.int8(2), tricks,
-                    np.int8(W_WHIST), np.int8(W_PASS), np.int8(-1), np.uint8(0), np.int16(1),
-                    np.uint32(0), out)  # fmt: skip
+        deal_totals(table, Outcome(np.int8(GAME), np.int8(0), np.int8(-1), np.int8(2), tricks,
+                                   np.int8(W_WHIST), np.int8(W_PASS), np.int8(-1), np.uint8(0),
+                                   np.int16(1), np.uint32(0)), out)
 
     v = get_variant("rostov")
     out = np.zeros(15, dtype=np.int64)

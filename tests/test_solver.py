@@ -15,6 +15,7 @@ from solver_checks import random_positions as _random_positions
 
 from prefstats.game.cards import SUIT_LETTERS, parse_cards
 from prefstats.solver import (
+    game_of,
     new_table,
     solve,
     solve_batch,
@@ -104,15 +105,14 @@ def test_agrees_with_plain_minimax():
 def test_each_search_answers_with_a_bound_it_proved():
     # Fail-soft: "at least t?" comes with a bound on the exact value on the side of the
     # answer, at least t if yes, below t if no; across targets and a shared table.
-    table = tuple(t[0] for t in new_table(1))
-    stats = np.zeros(1, dtype=np.int64)
+    table = new_table(1).thread(0)
     trick = np.zeros(3, dtype=np.int64)
     for h, t, lead, decl, mis in _random_positions(400, seed=6):
         hands = np.array(h, dtype=np.int64)
         exact = _minimax(hands.copy(), trick, 0, lead, decl, t, mis)
         seq = np.zeros(34, dtype=np.int64)
         for target in range(1, bin(h[0]).count("1") + 1):
-            res, bound = _search(hands, seq, 0, lead, decl, t, mis, target, table, stats)
+            res, bound = _search(hands, seq, 0, lead, game_of(decl, t, mis), target, table)
             assert res == (exact >= target), (h, t, lead, decl, mis, target)
             assert (target <= bound <= exact) if res else (exact <= bound < target)
 
@@ -135,7 +135,8 @@ def test_last_tricks_answer_with_a_bound_they_proved():
             if n == 2 and not mis:
                 v = _last_two(hands, lead, decl, t, mis, need)
             else:
-                v = _one_trick(hands, n, lead, decl, t, mis, need, endgame, table_row(t, mis))
+                v = _one_trick(hands, n, lead, game_of(decl, t, mis), need, endgame,
+                               table_row(t, mis))
             assert hands.tolist() == h  # restored
             assert (need <= v <= exact) if v >= need else (exact <= v < need), (
                 h, t, lead, decl, mis, need, v, exact)

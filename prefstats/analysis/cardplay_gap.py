@@ -34,10 +34,16 @@ from prefstats.errors import OptionError
 from prefstats.game import engine
 from prefstats.game.auction import PASS, W_WHIST
 from prefstats.game.contracts import MISERE, TRUMP
-from prefstats.players.builtin import HEURISTIC, decide, default_params, default_tables
+from prefstats.players.builtin import (
+    HEURISTIC,
+    decide,
+    default_params,
+    default_tables,
+    players_record,
+)
 from prefstats.players.oracle import value_after
 from prefstats.sim.play import new_state, play_batch
-from prefstats.solver import new_table, solve_position
+from prefstats.solver import game_of, new_table, solve_position
 
 RULES_ONLY, DD_DECLARER, DD_DEFENCE = range(3)
 SETUPS = ("rules", "dd declarer", "dd defence")
@@ -135,11 +141,11 @@ def auction_closed_games(deals, variant) -> np.ndarray:
 
 
 @njit(cache=True)
-def _measure_kernel(states, rules, params, tables, dd_declarer, dd_defence, measure, table,
-                    stats, obs_buf, out):
+def _measure_kernel(states, players, dd_declarer, dd_defence, measure, table, obs_buf, out):
     """Play each closed game from its first card; ``out[i]`` = value at the start, final
     declarer tricks, declarer loss, defence loss (values only when ``measure``).
     Returns the first deal with an illegal card, or -1."""
+    rules = players.rules
     obs = obs_buf[0]
     for i in range(states.shape[0]):
         st = states[i]
@@ -149,8 +155,8 @@ def _measure_kernel(states, rules, params, tables, dd_declarer, dd_defence, meas
             value = st.tricks[declarer] + solve_position(
                 np.array([np.int64(st.hands[0]), np.int64(st.hands[1]),
                           np.int64(st.hands[2])]),
-                np.zeros(40, np.int64), 0, st.leader, declarer, TRUMP[st.contract], False,
-                table, stats)
+                np.zeros(40, np.int64), 0, st.leader,
+                game_of(declarer, TRUMP[st.contract], False), table)
         out[i, 0] = value
         out[i, 2] = 0
         out[i, 3] = 0
@@ -164,7 +170,7 @@ def _measure_kernel(states, rules, params, tables, dd_declarer, dd_defence, meas
                 legal = obs.legal
                 for c in range(32):
                     if (legal >> c) & 1:
-                        v = value_after(st, c, table, stats)
+                        v = value_after(st, c, table)
                         better = v > best_value if is_declarer else v < best_value
                         if best < 0 or better:
                             best = c
@@ -172,8 +178,9 @@ def _measure_kernel(states, rules, params, tables, dd_declarer, dd_defence, meas
                 card = best
                 after = best_value
             else:
-                card = decide(HEURISTIC, obs, rules, params, tables, np.uint64(0))
-                after = value_after(st, card, table, stats) if measure else 0
+                card = decide(HEURISTIC, obs, rules, players.params, players.tables,
+                              np.uint64(0))
+                after = value_after(st, card, table) if measure else 0
             if is_declarer:
                 out[i, 2] += value - after
             else:
@@ -193,11 +200,10 @@ def play_closed(states: np.ndarray, variant, *, dd_declarer: bool = False,
     (n, 4) int64: value at the start, final tricks, declarer loss, defence loss."""
     work = states.copy()
     out = np.zeros((len(work), 4), dtype=np.int64)
-    table = tuple(t[0] for t in new_table(1))
-    bad = _measure_kernel(work, engine.rules_array(variant), default_params("heuristic"),
-                          default_tables("heuristic"), dd_declarer, dd_defence, measure,
-                          table, np.zeros(1, dtype=np.int64),
-                          np.zeros(1, dtype=engine.OBSERVATION), out)
+    players = players_record(variant, "heuristic", default_params("heuristic"))._replace(
+        tables=default_tables("heuristic"))
+    bad = _measure_kernel(work, players, dd_declarer, dd_defence, measure,
+                          new_table(1).thread(0), np.zeros(1, dtype=engine.OBSERVATION), out)
     if bad >= 0:
         raise RuntimeError(f"illegal card in closed game {bad}")
     return out

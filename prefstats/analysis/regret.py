@@ -15,9 +15,10 @@ from prefstats.game import engine
 from prefstats.game.contracts import TRUMP
 from prefstats.game.tricks import beats
 from prefstats.players.builtin import HEURISTIC, decide, decision_key, decision_number
-from prefstats.players.knowledge import observation_knowledge
+from prefstats.players.knowledge import draws_of, known_of, observation_knowledge
 from prefstats.players.pimc import _one_run, pimc_kernel
 from prefstats.sim.play import seat_keys
+from prefstats.solver import decision_of
 
 #: Columns of a regret row: game, trick, cards on the table, the heuristic's card,
 #: PIMC's best, their values (the declarer's tricks) summed over the worlds, the seat,
@@ -29,13 +30,13 @@ COLUMNS = 14
 
 
 @njit(cache=True)
-def regret_kernel(states, rules, params, tables, base_key, index, obs_buf, table, stats,
-                  samples, rows, defence):
+def regret_kernel(states, players, index, obs_buf, table, samples, rows, defence):
     """Play each game by the heuristic; at each decision of the declarer (``defence``
     false) or of a whister (true) between cards that are not one run (one run: the same
     card in every world, nothing to value), fill a row of ``rows`` (``R_*``) with PIMC's
     values of the heuristic's card and of PIMC's best. Returns the rows filled, or -1 on
     an illegal card."""
+    rules, params, tables = players.rules, players.params, players.tables
     obs = obs_buf[0]
     n = 0
     held = np.zeros(3, np.int64)
@@ -46,7 +47,7 @@ def regret_kernel(states, rules, params, tables, base_key, index, obs_buf, table
     values = np.zeros((samples, 32), np.int8)
     for i in range(states.shape[0]):
         st = states[i]
-        keys = seat_keys(base_key, index[i])
+        keys = seat_keys(players.key, index[i])
         engine.advance_forced(st, rules)
         while st.phase != engine.DONE:
             engine.observe(st, rules, obs)
@@ -62,10 +63,11 @@ def regret_kernel(states, rules, params, tables, base_key, index, obs_buf, table
                 trump = np.int64(TRUMP[obs.contract])
                 led = -1 if obs.n_in_trick == 0 else trick[0] >> 3
                 if _one_run(held[me], (played | out) & ~on_table, led, trump) < 0:
-                    best = pimc_kernel(me, held, counts, played, out, voids, talon, holder,
-                                       trick, obs.n_in_trick, obs.leader, obs.declarer,
-                                       trump, False, key, ~key, 0, table, stats, worlds,
-                                       values)
+                    best = pimc_kernel(
+                        known_of(me, held, counts, played, out, voids, talon, holder),
+                        decision_of(trick, obs.n_in_trick, obs.leader, obs.declarer, trump,
+                                    False),
+                        draws_of(key, ~key, 0), table, worlds, values)
                     v = 0
                     bv = 0
                     for j in range(samples):
@@ -100,15 +102,15 @@ def closed_games(deals: int, seed: int, variant, samples: int | None):
     """The closed trick games of ``deals`` seeded deals at their first card, bid by the
     heuristic against PIMC (``samples`` worlds) as the strength gauge bids them
     (:func:`~prefstats.analysis.strength.first_cards`), and the engine's inputs to play
-    them on: ``(games, context)``, the context ``(rules, codes, params, tables, key,
-    index, obs, table, stats)``."""
+    them on: ``(games, context)``, the context their
+    :class:`~prefstats.analysis.strength.FirstCards` (its players: the heuristic's, then
+    PIMC's)."""
     start = first_cards("heuristic", "pimc", deals=deals, seed=seed, samples=samples,
                         variant=variant)
     states = start.states
     closed = ((states["phase"] == engine.PLAY) & (states["kind"] == engine.GAME)
               & ~states["open"])
-    return states[closed], (start.rules, start.codes, start.params, start.tables, start.key,
-                            start.index[closed], start.obs, start.table, start.stats)
+    return states[closed], start._replace(states=states[closed], index=start.index[closed])
 
 
 def regret_rows(games: np.ndarray, context, *, samples: int, defence: bool,
@@ -116,10 +118,9 @@ def regret_rows(games: np.ndarray, context, *, samples: int, defence: bool,
     """The rows (``R_*`` columns) of :func:`regret_kernel` over ``games`` and their
     ``context`` from :func:`closed_games` (the games left unchanged), valued by
     ``samples`` worlds; at most ``per_game`` decisions a game."""
-    rules, _, params, tables, key, index, obs, table, stats = context
     rows = np.zeros((per_game * len(games), COLUMNS), dtype=np.int64)
-    n = regret_kernel(games.copy(), rules, params[0], tables, key, index, obs, table, stats,
-                      samples, rows, defence)
+    n = regret_kernel(games.copy(), context.players[0], context.index, context.obs,
+                      context.table, samples, rows, defence)
     if n < 0:
         raise RuntimeError("the heuristic played an illegal card")
     return rows[:n]

@@ -28,7 +28,7 @@ from prefstats.game.deal import deal
 from prefstats.game.scoring import deal_values, score_states
 from prefstats.game.variants import Variant, get_variant
 from prefstats.players.bidding import heuristic_tables
-from prefstats.players.builtin import POLICIES, player_key
+from prefstats.players.builtin import POLICIES, player_key, players_record
 from prefstats.players.params import policy_params
 from prefstats.sim.play import default_talon_first, solver_table
 
@@ -67,15 +67,12 @@ def skill_edge(variant: str | Variant, *, deals: int, seed: int, field: str = "h
     if not 2 <= deals <= MAX_DEALS:
         raise OptionError(f"deals must lie in 2..{MAX_DEALS:,}, got {deals}")
     v = get_variant(variant) if isinstance(variant, str) else variant
-    rows = [policy_params(field), policy_params("heuristic", **(weaker or CARELESS))]
-    params = np.zeros((2, max(len(r) for r in rows)), dtype=np.float64)
-    for i, r in enumerate(rows):
-        params[i, :len(r)] = r
-    codes = np.array([POLICIES.index(field), POLICIES.index("heuristic")], dtype=np.int64)
-    rules, tables = engine.rules_array(v), heuristic_tables(v)
     key = np.uint64(player_key(seed))
+    players = tuple(players_record(v, policy, params, key=key)._replace(tables=heuristic_tables(v))
+                    for policy, params in ((field, policy_params(field)),
+                                           ("heuristic",
+                                            policy_params("heuristic", **(weaker or CARELESS)))))
     obs = np.zeros(1, dtype=engine.OBSERVATION)
-    table, stats = solver_table(), np.zeros(1, dtype=np.int64)
     fresh, index = _fresh_states(deals, seed)
 
     def values(weak_seat: int | None) -> np.ndarray:
@@ -83,8 +80,8 @@ def skill_edge(variant: str | Variant, *, deals: int, seed: int, field: str = "h
         sides = np.full((deals, 3), SIDE_A, dtype=np.int8)
         if weak_seat is not None:
             sides[:, weak_seat] = SIDE_B
-        bad = play_out(states, sides, rules, codes, params, tables, key, index, obs, table,
-                        stats, np.zeros(deals, dtype=np.int64))
+        bad = play_out(states, sides, players, index, obs, solver_table(),
+                       np.zeros(deals, dtype=np.int64))
         if bad >= 0:
             raise RuntimeError(f"an illegal decision in deal {int(index[bad])}")
         return deal_values(v, *score_states(v, states))

@@ -36,15 +36,18 @@ from prefstats.players.bidding import heuristic_tables
 from prefstats.players.builtin import (
     PIMC,
     POLICIES,
+    Players,
     decide_with_solver,
     decision_key,
     decision_number,
     player_key,
+    players_record,
     resolve_params,
 )
 from prefstats.players.params import SAMPLES, policy_params
 from prefstats.players.pimc import searches
-from prefstats.sim.play import default_talon_first, seat_keys, solver_table
+from prefstats.sim.play import deal_arrays, seat_keys, solver_table
+from prefstats.solver import Table
 
 #: Who plays a seat's cards in a setup: policy A or B.
 SIDE_A, SIDE_B = 0, 1
@@ -52,20 +55,20 @@ MAX_DEALS = 10_000_000
 
 
 @njit(cache=True)
-def _to_first_card(hands, talon, talon_first, rules, policy, params, tables, base_key,
-                   index, states, obs_buf, table, stats):
-    """Reset each deal and make its decisions by ``policy`` up to its first card (or its
-    end, a game nobody whisted)."""
+def _to_first_card(deals, players, states, obs_buf, table):
+    """Reset each deal and make its decisions by ``players`` up to its first card (or
+    its end, a game nobody whisted)."""
+    rules = players.rules
     obs = obs_buf[0]
-    for i in range(hands.shape[0]):
+    for i in range(deals.hands.shape[0]):
         st = states[i]
-        engine.reset(st, hands[i], talon[i], talon_first[i], 6, 0)
-        keys = seat_keys(base_key, index[i])
+        engine.reset(st, deals.hands[i], deals.talon[i], deals.talon_first[i], 6, 0)
+        keys = seat_keys(players.key, deals.numbers[i])
         engine.advance_forced(st, rules)
         while st.phase != engine.DONE and st.phase != engine.PLAY:
             engine.observe(st, rules, obs)
             key = decision_key(keys[st.controller], decision_number(obs))
-            action = decide_with_solver(policy, obs, rules, params, tables, key, table, stats)
+            action = decide_with_solver(players, obs, key, table)
             if engine.apply(st, rules, action) != 0:
                 return i
             engine.advance_forced(st, rules)
@@ -73,25 +76,25 @@ def _to_first_card(hands, talon, talon_first, rules, policy, params, tables, bas
 
 
 @njit(cache=True)
-def play_out(states, sides, rules, codes, params, tables, base_key, index, obs_buf, table,
-              stats, searched):
-    """Play each deal to its end, the cards of seat ``s`` decided by the policy of side
-    ``sides[i, s]`` (``codes``/``params`` rows: A, B); ``searched[i]`` counts the PIMC
-    searches. Returns the first deal with an illegal card, or -1."""
+def play_out(states, sides, players, index, obs_buf, table, searched):
+    """Play each deal to its end, the cards of seat ``s`` decided by the players of side
+    ``sides[i, s]`` (``players``: the two sides' records, A and B; the key is A's);
+    ``searched[i]`` counts the PIMC searches. Returns the first deal with an illegal
+    card, or -1."""
+    rules = players[SIDE_A].rules
     obs = obs_buf[0]
     for i in range(states.shape[0]):
         st = states[i]
-        keys = seat_keys(base_key, index[i])
+        keys = seat_keys(players[SIDE_A].key, index[i])
         searched[i] = 0
         engine.advance_forced(st, rules)
         while st.phase != engine.DONE:
             engine.observe(st, rules, obs)
-            side = sides[i, st.controller]
+            side = players[np.int64(sides[i, st.controller])]
             key = decision_key(keys[st.controller], decision_number(obs))
-            if codes[side] == PIMC and searches(obs):
+            if side.policy == PIMC and searches(obs):
                 searched[i] += 1
-            action = decide_with_solver(codes[side], obs, rules, params[side], tables, key,
-                                        table, stats)
+            action = decide_with_solver(side, obs, key, table)
             if engine.apply(st, rules, action) != 0:
                 return i
             engine.advance_forced(st, rules)
@@ -105,15 +108,14 @@ def mean_ci(diff: np.ndarray) -> dict[str, float]:
     return {"mean": mean, "low": mean - half, "high": mean + half}
 
 
-def _params_rows(policies: tuple[str, str], samples: int | None) -> np.ndarray:
-    """Each policy's parameter array (``samples`` for a PIMC one), padded to one width."""
-    rows = [policy_params(p, samples=samples) if p == "pimc" and samples is not None
-            else resolve_params(p) for p in policies]
-    out = np.zeros((2, max(len(r) for r in rows)), dtype=np.float64)
-    for i, r in enumerate(rows):
-        out[i, :len(r)] = r
-    return out
-
+def sides_players(policies: tuple[str, str], samples: int | None, variant: Any,
+                  key: np.uint64) -> tuple[Players, Players]:
+    """The two sides' players (A, B: ``policies``), ``samples`` worlds for a PIMC one,
+    both with the heuristic's tables of ``variant`` and the run's ``key``."""
+    return tuple(players_record(variant, p, policy_params(p, samples=samples)
+                                if p == "pimc" and samples is not None else resolve_params(p),
+                                key=key)._replace(tables=heuristic_tables(variant))
+                 for p in policies)  # type: ignore[return-value]
 
 
 class FirstCards(NamedTuple):
@@ -122,40 +124,24 @@ class FirstCards(NamedTuple):
 
     states: np.ndarray
     index: np.ndarray
-    rules: np.ndarray
-    codes: np.ndarray
-    params: np.ndarray
-    tables: Any
-    key: np.uint64
+    players: tuple[Players, Players]
     obs: np.ndarray
-    table: Any
-    stats: np.ndarray
+    table: Table
 
 
 def first_cards(policy: str, against: str, *, deals: int, seed: int, samples: int | None,
                 variant: Any) -> FirstCards:
-    """Bid ``deals`` seeded deals with ``policy`` (codes and parameters for ``policy`` and
+    """Bid ``deals`` seeded deals with ``policy`` (the players of ``policy`` and
     ``against``, in that order) up to the first card of the play."""
-    rules = engine.rules_array(variant)
-    prm = _params_rows((policy, against), samples)
-    codes = np.array([POLICIES.index(policy), POLICIES.index(against)], dtype=np.int64)
-    tables = heuristic_tables(variant)
-    key = np.uint64(player_key(seed))
-    d = deal(deals, seed=seed)
-    index = np.asarray(d.index, dtype=np.int64)
-    first = getattr(d, "talon_first", None)
-    if first is None:
-        first = np.array([default_talon_first(t) for t in d.talon], dtype=np.int64)
+    players = sides_players((policy, against), samples, variant, np.uint64(player_key(seed)))
+    d = deal_arrays(deal(deals, seed=seed))
     states = np.zeros(deals, dtype=engine.STATE)
     obs = np.zeros(1, dtype=engine.OBSERVATION)
-    table, stats = solver_table(), np.zeros(1, dtype=np.int64)
-    bad = _to_first_card(np.ascontiguousarray(d.hands, dtype=np.uint32),
-                         np.ascontiguousarray(d.talon, dtype=np.uint32),
-                         np.asarray(first, dtype=np.int64), rules, codes[0], prm[0], tables,
-                         key, index, states, obs, table, stats)
+    table = solver_table()
+    bad = _to_first_card(d, players[SIDE_A], states, obs, table)
     if bad >= 0:
         raise RuntimeError(f"policy {policy!r} made an illegal decision in deal {bad}")
-    return FirstCards(states, index, rules, codes, prm, tables, key, obs, table, stats)
+    return FirstCards(states, d.numbers, players, obs, table)
 
 
 def gauge(policy: str, against: str, *, deals: int, seed: int = 1, samples: int | None = None,
@@ -176,10 +162,7 @@ def gauge(policy: str, against: str, *, deals: int, seed: int = 1, samples: int 
     rules_variant = get_variant(variant) if isinstance(variant, str) else variant
     start = first_cards(policy, against, deals=deals, seed=seed, samples=samples,
                         variant=rules_variant)
-    states, index = start.states, start.index
-    rules, codes, prm, tables, key, obs, table, stats = (
-        start.rules, start.codes, start.params, start.tables, start.key, start.obs,
-        start.table, start.stats)
+    states, index, players = start.states, start.index, start.players
     closed = ((states["phase"] == engine.PLAY) & (states["kind"] == engine.GAME)
               & ~states["open"])
     raspasy = (states["phase"] == engine.PLAY) & (states["kind"] == engine.RASPASY)
@@ -189,8 +172,8 @@ def gauge(policy: str, against: str, *, deals: int, seed: int = 1, samples: int 
         work = states[which].copy()
         searched = np.zeros(len(work), dtype=np.int64)
         t0 = time.perf_counter()
-        bad = play_out(work, np.ascontiguousarray(sides, dtype=np.int8), rules, codes, prm,
-                        tables, key, index[which], obs, table, stats, searched)
+        bad = play_out(work, np.ascontiguousarray(sides, dtype=np.int8), players,
+                       index[which], start.obs, start.table, searched)
         took = time.perf_counter() - t0
         if bad >= 0:
             raise RuntimeError(f"an illegal card in deal {int(index[which][bad])} ({name})")
@@ -216,8 +199,8 @@ def gauge(policy: str, against: str, *, deals: int, seed: int = 1, samples: int 
             for name, t in tricks.items()}
     result: dict[str, Any] = {
         "policy": policy, "against": against, "variant": rules_variant.base, "deals": deals,
-        "seed": seed, "samples": int(prm[codes.tolist().index(PIMC), SAMPLES])
-        if PIMC in codes else None,
+        "seed": seed, "samples": next((int(p.params[SAMPLES]) for p in players
+                                       if p.policy == PIMC), None),
         "declarer": {"games": len(games), "tricks_A": _mean(tricks["A"]),
                      "tricks_B": _mean(tricks["B declarer"]),
                      "given_away": mean_ci(tricks["B declarer"] - tricks["A"]),

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -199,12 +200,31 @@ def _bids(floor, first_call, low_level, jump_bids, rank):
     return mask
 
 
+class AuctionRules(NamedTuple):
+    """A variant's auction as :func:`_auction_state` takes it (:func:`auction_options`):
+    ``hold`` indexes ``HOLD_MODES``, ``rank`` is :func:`ladder_rank`, ``dummy`` the
+    Gusarik dummy's seat (-1: none), which never bids, ``dark_misere``
+    :func:`dark_misere_floor`, ``dark_seven`` whether only a seven or more overcalls a
+    trick bid made in the dark (``dark_overcall = "seven"``, B:422); ``min_level`` is
+    the deal's lowest bid level (raised after a raspasy)."""
+
+    hold: int
+    jump_bids: bool
+    min_level: int
+    rank: np.ndarray
+    dummy: int
+    dark_bids: bool
+    blind_pass: bool
+    dark_misere: int
+    dark_seven: bool
+
+
 @njit(cache=True)
-def _legal_mask(speaker, high, high_bidder, spoken, misere_bidder, dark, blind, hold,
-                jump_bids, min_level, rank, dark_bids, blind_pass, dark_misere, dark_seven):
-    """Bit ``c`` set for each call ``c`` open to ``speaker`` (see :func:`legal_calls`);
-    ``dark_misere`` is :func:`dark_misere_floor`, ``dark_seven`` whether only a seven or
-    more overcalls a trick bid made in the dark (``dark_overcall = "seven"``, B:422)."""
+def _legal_mask(speaker, high, high_bidder, spoken, misere_bidder, dark, blind, options):
+    """Bit ``c`` set for each call ``c`` open to ``speaker`` (see :func:`legal_calls`)
+    under ``options`` (an :class:`AuctionRules`)."""
+    hold, jump_bids, min_level, rank, _, dark_bids, blind_pass, dark_misere, dark_seven = (
+        options)
     if speaker == misere_bidder:
         return 1 << PASS  # the misère bidder may not bid again
     first_call = not (spoken >> speaker) & 1
@@ -249,23 +269,22 @@ def _next_speaker(speaker, passed, high_bidder):
 
 
 @njit(cache=True)
-def _auction_state(history, hold, jump_bids, min_level, rank, dummy, dark_bids, blind_pass,
-                  dark_misere, dark_seven, trusted=0):
-    """Replay ``history`` (int64 array of calls) and return the auction's state.
+def _auction_state(history, options, trusted=0):
+    """Replay ``history`` (int64 array of calls) under ``options`` (an
+    :class:`AuctionRules`) and return the auction's state.
 
     Returns ``(speaker, high, high_bidder, passed, legal, bad, dark, blind)``: the seat to
     speak (-1 when over), the high bid and its bidder (-1 if none), a bit mask of seats
     that passed, the bit mask of legal next calls (0 when over), the index of the first
     illegal call in ``history`` (-1 if none; the state is then the one before it), and
-    bit masks of the seats that bid in the dark and that passed blind. ``hold`` indexes
-    ``HOLD_MODES``, ``rank`` is :func:`ladder_rank`, ``dummy`` the Gusarik dummy's seat
-    (-1: none), which never bids, ``dark_misere`` :func:`dark_misere_floor`. The first
+    bit masks of the seats that bid in the dark and that passed blind. The first
     ``trusted`` calls are known legal (a history the engine built): they are replayed
     without checking, which saves computing the legal calls at every step. Compiled:
     the simulator calls it directly.
     """
     speaker, high, high_bidder, passed, spoken, misere_bidder = 0, -1, -1, 0, 0, -1
     dark, blind = 0, 0
+    dummy = options.dummy
     if dummy >= 0:
         passed = 1 << dummy
         speaker = _next_speaker(dummy, passed, -1)
@@ -276,8 +295,7 @@ def _auction_state(history, hold, jump_bids, min_level, rank, dummy, dark_bids, 
             legal = 1 << call
         elif speaker >= 0:
             legal = _legal_mask(speaker, high, high_bidder, spoken, misere_bidder, dark, blind,
-                                hold, jump_bids, min_level, rank, dark_bids, blind_pass,
-                                dark_misere, dark_seven)
+                                options)
         if call < 0 or call >= N_CALLS or not (legal >> call) & 1:
             return speaker, high, high_bidder, passed, legal, i, dark, blind
         if call == DARK:
@@ -296,19 +314,17 @@ def _auction_state(history, hold, jump_bids, min_level, rank, dummy, dark_bids, 
     legal = 0
     if speaker >= 0:
         legal = _legal_mask(speaker, high, high_bidder, spoken, misere_bidder, dark, blind,
-                            hold, jump_bids, min_level, rank, dark_bids, blind_pass,
-                            dark_misere, dark_seven)
+                            options)
     return speaker, high, high_bidder, passed, legal, -1, dark, blind
 
 
-def auction_options(variant: Variant, after_raspasy: bool = False) -> tuple:
-    """``variant``'s options in the order :func:`_auction_state` takes them after the
-    history: ``(hold, jump_bids, min_level, rank, dummy, dark_bids, blind_pass,
-    dark_misere, dark_seven)``."""
+def auction_options(variant: Variant, after_raspasy: bool = False) -> AuctionRules:
+    """``variant``'s auction as :func:`_auction_state` takes it."""
     min_level = variant.raspasy_exit if after_raspasy else 6
-    return (HOLD_MODES.index(variant.hold), variant.jump_bids, min_level,
-            variant_ladder(variant), dummy_seat(variant), variant.dark_bids,
-            variant.blind_pass, dark_misere_floor(variant), variant.dark_overcall == "seven")
+    return AuctionRules(HOLD_MODES.index(variant.hold), bool(variant.jump_bids), min_level,
+                        variant_ladder(variant), dummy_seat(variant), bool(variant.dark_bids),
+                        bool(variant.blind_pass), dark_misere_floor(variant),
+                        variant.dark_overcall == "seven")
 
 
 def dummy_seat(variant: Variant) -> int:
@@ -318,7 +334,7 @@ def dummy_seat(variant: Variant) -> int:
 
 def _replay(history: Sequence[int], variant: Variant, after_raspasy: bool) -> tuple:
     calls = np.asarray(history, dtype=np.int64).reshape(-1)
-    state = _auction_state(calls, *auction_options(variant, after_raspasy))
+    state = _auction_state(calls, auction_options(variant, after_raspasy))
     bad = state[5]
     if bad >= 0:
         call = int(calls[bad])

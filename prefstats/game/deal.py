@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -108,16 +109,28 @@ _BLOCK = 128  # deals whose draws are made together (vectorised across deals)
 _LANES = 4  # deals shuffled side by side: independent chains overlap in the CPU
 
 
-@njit(cache=True)
-def _deal_kernel(key0, key1, start, n, free_cards, sizes, fixed, hands, talon, first_turned):
-    """Deal ``free_cards`` into the slots seat 0, 1, 2, talon (``sizes`` free places
-    each, on top of the ``fixed`` masks) for deals ``start .. start + n - 1``.
+class Stream(NamedTuple):
+    """A stream of deals, as :func:`_deal_kernel` takes it: the two keys of
+    :func:`seed_keys`, the ``free_cards`` dealt into the slots seat 0, 1, 2, talon
+    (``sizes`` free places each, on top of the ``fixed`` masks; :func:`free_slots`)."""
 
-    Compiled code that deals on demand (the pulka simulator) calls it with the keys of
-    :func:`seed_keys` and the slots of :func:`free_slots`. Same result as
+    key0: np.uint64
+    key1: np.uint64
+    free_cards: np.ndarray
+    sizes: np.ndarray
+    fixed: np.ndarray
+
+
+@njit(cache=True)
+def _deal_kernel(stream, start, n, hands, talon, first_turned):
+    """Deal deals ``start .. start + n - 1`` of ``stream`` (a :class:`Stream`).
+
+    Compiled code that deals on demand (the pulka simulator) calls it with a stream of
+    the slots of :func:`free_slots`. Same result as
     ``_shuffle_one`` per deal, computed a block at a time: the draws
     vectorise across deals and the shuffles run four deals abreast. The rare deal
     whose draws need a redraw is dealt again by ``_shuffle_one``."""
+    key0, key1, free_cards, sizes, fixed = stream
     k = free_cards.shape[0]
     draws = k - sizes[3]  # the talon takes what is left: no draws for it
     n_words = (draws + 4) // 4  # the draws and the talon-order coin
@@ -307,13 +320,13 @@ def deal(
     if seed is not None and (not isinstance(seed, int | np.integer) or seed < 0):
         raise OptionError(f"seed must be a non-negative integer, got {seed!r}")
     entropy, key0, key1 = seed_keys(seed)
-    free, sizes, fixed = _slots(fixed_hands, fixed_talon)
+    stream = Stream(key0, key1, *_slots(fixed_hands, fixed_talon))
 
     def run(first: int, count: int) -> Deals:
         hands = np.empty((count, 3), dtype=np.uint32)
         talon = np.empty(count, dtype=np.uint32)
         turned = np.empty(count, dtype=np.int8)
-        _deal_kernel(key0, key1, first, count, free, sizes, fixed, hands, talon, turned)
+        _deal_kernel(stream, first, count, hands, talon, turned)
         index = np.arange(first, first + count, dtype=np.int64)
         return Deals(hands, talon, entropy, index, turned)
 

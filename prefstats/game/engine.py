@@ -46,6 +46,7 @@ from prefstats.game.auction import (
     N_CALLS,
     NO_TALON_BID,
     W_WHIST,
+    AuctionRules,
     _auction_state,
     dark_misere_floor,
     dummy_seat,
@@ -318,10 +319,10 @@ def _whist_calls(st):
 def replay_auction(calls, rules, min_level, trusted=0):
     """:func:`~prefstats.game.auction._auction_state` of ``calls`` under ``rules``, the first
     ``trusted`` calls known legal."""
-    return _auction_state(calls, rules[R_HOLD], rules[R_JUMP] != 0, min_level,
-                         rules[R_RANK:], rules[R_DUMMY], rules[R_DARK_BIDS] != 0,
-                         rules[R_BLIND_PASS] != 0, rules[R_DARK_MISERE],
-                         rules[R_DARK_SEVEN] != 0, trusted)
+    options = AuctionRules(rules[R_HOLD], rules[R_JUMP] != 0, min_level, rules[R_RANK:],
+                           rules[R_DUMMY], rules[R_DARK_BIDS] != 0, rules[R_BLIND_PASS] != 0,
+                           rules[R_DARK_MISERE], rules[R_DARK_SEVEN] != 0)
+    return _auction_state(calls, options, trusted)
 
 
 @njit(cache=True)

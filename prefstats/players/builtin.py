@@ -19,6 +19,8 @@ call :func:`decide_with_solver`.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -36,6 +38,7 @@ from prefstats.players.bidding import (
     whist_decision,
 )
 from prefstats.players.cardplay import play_decision
+from prefstats.players.misere import MISERE_CATCHERS
 from prefstats.players.params import SAMPLES, check_params, parameters, policy_params
 from prefstats.players.pimc import pimc_play, searches
 from prefstats.solver import _single_table
@@ -128,12 +131,14 @@ def decide(policy, obs, rules, params, tables, key):
 
 
 @njit(cache=True)
-def decide_with_solver(policy, obs, rules, params, tables, key, table, stats):
-    """:func:`decide`, with the solver's ``table`` for the policies that search (PIMC's
-    cards in closed deals); what the drivers call."""
-    if policy == PIMC and searches(obs):
-        return pimc_play(obs, np.int64(params[SAMPLES]), key, table, stats)
-    return decide(policy, obs, rules, params, tables, key)
+def decide_with_solver(players, obs, key, table):
+    """:func:`decide` of the built-in ``players`` (a :class:`Players` record), with the
+    solver's ``table`` for the policies that search (PIMC's cards in closed deals); what
+    the drivers call."""
+    params = players.params
+    if players.policy == PIMC and searches(obs):
+        return pimc_play(obs, np.int64(params[SAMPLES]), key, table)
+    return decide(players.policy, obs, players.rules, params, players.tables, key)
 
 
 def default_params(policy: str) -> np.ndarray:
@@ -162,6 +167,40 @@ def default_tables(policy: str, variant=None, offsets=None) -> np.ndarray:
     heuristic's (and PIMC's, which bids by them) hold the deal values of ``variant``
     (default Sochi) and ``offsets`` of its calls (default its shipped fit), cached."""
     return heuristic_tables(variant, offsets) if policy != "random" else np.zeros((0, 0))
+
+
+class Players(NamedTuple):
+    """The built-in players as every compiled driver takes them: one record, made once
+    by :func:`players_record`. ``rules``: the variant's
+    (:func:`~prefstats.game.engine.rules_array`); ``policy``: its code in
+    :data:`POLICIES`; ``params``: the policy's parameter array; ``tables``: its evaluation
+    tables (:func:`default_tables`); ``double_dummy``: open deals are settled by one
+    solver call; ``catchers``: the misère catchers' model
+    (:data:`~prefstats.players.misere.MISERE_CATCHERS`); ``key``: the key of their
+    random choices (seat ``s`` of deal ``i`` uses ``seat_key(key, i, s)``)."""
+
+    rules: np.ndarray
+    policy: int
+    params: np.ndarray
+    tables: np.ndarray
+    double_dummy: bool
+    catchers: int
+    key: np.uint64
+
+
+def players_record(variant, policy: str, params: np.ndarray, *, key: int | np.integer = 0,
+                   offsets: np.ndarray | None = None, double_dummy: bool | None = None,
+                   catchers: str = "hidden") -> Players:
+    """The :class:`Players` record of ``policy`` with checked ``params``
+    (:func:`resolve_params`) and a known ``catchers`` model, each field of the one type
+    the compiled drivers are compiled for. ``double_dummy`` defaults to the policy's
+    (:data:`DOUBLE_DUMMY_OPEN`)."""
+    code = POLICIES.index(policy)
+    return Players(engine.rules_array(variant), code,
+                   np.ascontiguousarray(params, dtype=np.float64),
+                   default_tables(policy, variant, offsets),
+                   bool(DOUBLE_DUMMY_OPEN[code] if double_dummy is None else double_dummy),
+                   MISERE_CATCHERS.index(catchers), np.uint64(key))
 
 
 class BuiltinPlayer(BasePlayer):
@@ -193,13 +232,11 @@ class BuiltinPlayer(BasePlayer):
         self.policy = POLICIES.index(policy)
         self.double_dummy_open = bool(DOUBLE_DUMMY_OPEN[self.policy])
         self.deal_key = np.uint64(0)
-        self._stats = np.zeros(1, dtype=np.int64)
 
     def start_deal(self, deal_key: int) -> None:
         self.deal_key = np.uint64(deal_key)
 
     def act(self, obs: Observation) -> int:
         key = np.uint64(decision_key(self.deal_key, decision_number(obs.record)))
-        tables = default_tables(self.name, obs.variant, self.offsets)  # cached
-        return int(decide_with_solver(self.policy, obs.record, engine.rules_array(obs.variant),
-                                      self.params, tables, key, _single_table(), self._stats))
+        players = players_record(obs.variant, self.name, self.params, offsets=self.offsets)
+        return int(decide_with_solver(players, obs.record, key, _single_table()))

@@ -72,41 +72,42 @@ DATA_FILE = "evaluator.npz"
 
 
 @njit(cache=True)
-def _term(tables, row, col, weight, rows, cols, vals, n):
-    """One feature: table entry (row, col) times ``weight``, recorded unless ``rows`` is
-    None (numba then compiles the recording away)."""
-    if rows is not None:
+def _term(tables, row, col, weight, record, n):
+    """One feature: table entry (row, col) times ``weight``, recorded into ``record``
+    (``rows``, ``cols``, ``vals``) unless it is None (numba then compiles the recording
+    away)."""
+    if record is not None:
+        rows, cols, vals = record
         rows[n], cols[n], vals[n] = row, col, weight
     return tables[row, col] * weight
 
 
 @njit(cache=True)
-def terms(tables, model, hand, strain, leads, level, rows, cols, vals):
+def terms(tables, model, hand, strain, leads, level, record):
     """``(estimate, number of features)`` of ``model`` for ``hand``: a weighted sum of
-    entries of ``tables``, recorded into ``rows``, ``cols``, ``vals`` unless they are
-    None. ``strain`` is a suit or ``NO_TRUMP`` (ignored by the misère models), ``level``
-    the contract level (read by ``DEFENCE`` only). The fit builds its design matrix from
-    this function, so fitted tables and estimates cannot disagree."""
+    entries of ``tables``, recorded into ``record`` (``rows``, ``cols``, ``vals``)
+    unless it is None. ``strain`` is a suit or ``NO_TRUMP`` (ignored by the misère
+    models), ``level`` the contract level (read by ``DEFENCE`` only). The fit builds its
+    design matrix from this function, so fitted tables and estimates cannot disagree."""
     base = MODEL_ROW[model]
     block = BLOCK * model
     total = 0.0
     n = 0
     if model >= MISERE_TRICKS:
         for s in range(4):
-            total += _term(tables, base, (hand >> (8 * s)) & 0xFF, 1.0, rows, cols, vals, n)
+            total += _term(tables, base, (hand >> (8 * s)) & 0xFF, 1.0, record, n)
             n += 1
-        total += _term(tables, COEF, block + K_LEAD_TRUMP, leads, rows, cols, vals, n)
+        total += _term(tables, COEF, block + K_LEAD_TRUMP, leads, record, n)
         return total, n + 1
     if strain == NO_TRUMP:
         for s in range(4):
-            total += _term(tables, base + NT, (hand >> (8 * s)) & 0xFF, 1.0, rows, cols, vals,
+            total += _term(tables, base + NT, (hand >> (8 * s)) & 0xFF, 1.0, record,
                            n)
             n += 1
-        total += _term(tables, COEF, block + K_LEAD_NT, leads, rows, cols, vals, n)
+        total += _term(tables, COEF, block + K_LEAD_NT, leads, record, n)
         n += 1
         if model == DEFENCE:
-            total += _term(tables, COEF, block + K_LEVEL_NT + level - 6, 1.0, rows, cols,
-                           vals, n)
+            total += _term(tables, COEF, block + K_LEVEL_NT + level - 6, 1.0, record, n)
             n += 1
         return total, n
     trump_len = popcount((hand >> (8 * strain)) & 0xFF)
@@ -114,20 +115,19 @@ def terms(tables, model, hand, strain, leads, level, rows, cols, vals):
     singles = 0
     for s in range(4):
         h = (hand >> (8 * s)) & 0xFF
-        total += _term(tables, base + (TRUMP if s == strain else SIDE), h, 1.0, rows, cols,
-                       vals, n)
+        total += _term(tables, base + (TRUMP if s == strain else SIDE), h, 1.0, record, n)
         n += 1
         if s != strain:
             length = popcount(h)
             voids += length == 0
             singles += length == 1
-    total += _term(tables, COEF, block + K_LEAD_TRUMP, leads, rows, cols, vals, n)
-    total += _term(tables, COEF, block + K_VOIDS, voids * trump_len, rows, cols, vals, n + 1)
-    total += _term(tables, COEF, block + K_SINGLES, singles * trump_len, rows, cols, vals,
+    total += _term(tables, COEF, block + K_LEAD_TRUMP, leads, record, n)
+    total += _term(tables, COEF, block + K_VOIDS, voids * trump_len, record, n + 1)
+    total += _term(tables, COEF, block + K_SINGLES, singles * trump_len, record,
                    n + 2)
     n += 3
     if model == DEFENCE:
-        total += _term(tables, COEF, block + K_LEVEL_TRUMP + level - 6, 1.0, rows, cols, vals,
+        total += _term(tables, COEF, block + K_LEVEL_TRUMP + level - 6, 1.0, record,
                        n)
         n += 1
     return total, n
@@ -136,7 +136,7 @@ def terms(tables, model, hand, strain, leads, level, rows, cols, vals):
 @njit(cache=True)
 def estimate(tables, model, hand, strain, leads, level):
     """The estimate of ``model`` for ``hand`` (see :func:`terms`)."""
-    return terms(tables, model, hand, strain, leads, level, None, None, None)[0]
+    return terms(tables, model, hand, strain, leads, level, None)[0]
 
 
 @njit(cache=True)

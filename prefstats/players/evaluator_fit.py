@@ -70,10 +70,13 @@ def holdings(hands: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True)
-def _design(tables, model, hands, strains, leads, levels, rows, cols, vals, pred):
+def _design(tables, model, hands, strains, leads, levels, record, pred):
+    """Each hand's estimate into ``pred``, its features into the rows of ``record``
+    (``rows``, ``cols``, ``vals``)."""
+    rows, cols, vals = record
     for i in range(len(hands)):
         pred[i], n = ev.terms(tables, model, hands[i], strains[i], leads[i], levels[i],
-                              rows[i], cols[i], vals[i])
+                              (rows[i], cols[i], vals[i]))
         vals[i, n:] = 0.0
         rows[i, n:] = 0
         cols[i, n:] = 0
@@ -101,7 +104,7 @@ def fit(tables: np.ndarray, model: int, hands, strains, leads, levels, y, ridge:
     cols = np.zeros_like(rows)
     vals = np.zeros((n, ev.MAX_FEATURES))
     _design(tables, model, hands.astype(np.int64), strains.astype(np.int64),
-            leads.astype(np.float64), levels.astype(np.int64), rows, cols, vals, np.zeros(n))
+            leads.astype(np.float64), levels.astype(np.int64), (rows, cols, vals), np.zeros(n))
     flat = rows * 256 + cols
     used, inverse = np.unique(flat[vals != 0], return_inverse=True)
     is_table = used // 256 != ev.COEF

@@ -29,6 +29,7 @@ how many worlds a call asks for.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -121,6 +122,42 @@ class Knowledge:
             raise CardError(f"talon holds at most two cards, got {self.talon}")
         if _out_unseen(self) < 0:
             raise CardError("counts and the known cards add up to more than 32 cards")
+
+
+class Known(NamedTuple):
+    """A :class:`Knowledge` as the compiled sampler takes it (:func:`known_of`): the
+    same fields, ``held``, ``counts`` and ``voids`` as int64 arrays of 3."""
+
+    seat: int
+    held: np.ndarray
+    counts: np.ndarray
+    played: int
+    out: int
+    voids: np.ndarray
+    talon: int
+    talon_holder: int
+
+
+class Draws(NamedTuple):
+    """The stream worlds are drawn from: the two keys of a seed (:func:`seed_keys`) and
+    the number of the first world drawn (:func:`draws_of`)."""
+
+    key0: np.uint64
+    key1: np.uint64
+    start: int
+
+
+@njit(cache=True, error_model="numpy")
+def known_of(seat, held, counts, played, out, voids, talon, talon_holder):
+    """The :class:`Known` of these fields, typed as the sampler is compiled for them."""
+    return Known(np.int64(seat), held, counts, np.int64(played), np.int64(out), voids,
+                 np.int64(talon), np.int64(talon_holder))
+
+
+@njit(cache=True, error_model="numpy")
+def draws_of(key0, key1, start):
+    """The :class:`Draws` of these fields, typed as the sampler is compiled for them."""
+    return Draws(np.uint64(key0), np.uint64(key1), np.int64(start))
 
 
 @njit(cache=True)
@@ -285,10 +322,14 @@ def _below(state, n):
 
 
 @njit(cache=True, error_model="numpy")
-def sample_kernel(key0, key1, start, masks, places, need, w, base, seat_a, seat_b, out):
-    """Fill each row ``j`` of ``out`` ((k, 3) hands) with world ``start + j``: ``base``
-    (the known hands) plus the unseen cards of ``masks`` dealt by the counts ``w`` of
-    :func:`_completions` to ``seat_a``, ``seat_b`` or out of play."""
+def sample_kernel(draws, prepared, base, seat_a, seat_b, out):
+    """Fill each row ``j`` of ``out`` ((k, 3) hands) with world ``start + j`` of
+    ``draws`` (a :class:`Draws`): ``base`` (the known hands) plus the unseen cards of
+    ``masks`` dealt by the counts ``w`` of :func:`_completions` to ``seat_a``,
+    ``seat_b`` or out of play (``prepared``: :func:`prepare_kernel`'s masks, places,
+    needs and ``w``)."""
+    key0, key1, start = draws
+    masks, places, need, w = prepared
     n = masks.shape[0]
     cards = np.empty(32, np.int64)
     state = np.zeros(1, np.uint64)
@@ -362,12 +403,13 @@ def sample_worlds(k: Knowledge, n: int, seed: int | None = 0, *, start: int = 0)
 
     ``CardError`` if ``k`` is inconsistent or no deal fits it.
     """
-    masks, places, need, w = _tables(k)
+    prepared = _tables(k)
+    _, _, need, w = prepared
     if w[0, need[0], need[1]] == 0:
         raise CardError("no deal is consistent with this knowledge")
     _, key0, key1 = seed_keys(seed)
     a, b = k.others()
     out = np.zeros((n, 3), dtype=np.int64)
-    sample_kernel(key0, key1, start, masks, places, need, w,
-                  np.array(k.held, dtype=np.int64), a, b, out)
+    sample_kernel(draws_of(key0, key1, start), prepared, np.array(k.held, dtype=np.int64), a,
+                  b, out)
     return out

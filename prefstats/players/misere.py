@@ -28,7 +28,7 @@ from numba import njit
 from prefstats.errors import OptionError
 from prefstats.game import engine
 from prefstats.game.cards import lowest_card, popcount
-from prefstats.solver import best_card_among, catching_card
+from prefstats.solver import best_card_among, catching_card, decision_of
 
 HIDDEN, DOUBLE_DUMMY = 0, 1
 #: The models of the misère catchers, by name (the first is the default).
@@ -158,13 +158,13 @@ def distinct_worlds(worlds, declarer, seen, gone):
 
 
 @njit(cache=True)
-def hidden_catcher_card(st, legal, table, stats):
+def hidden_catcher_card(st, legal, table):
     """The catcher's card on misère ``st`` (``legal``: his legal cards) against every
     discard still possible (see the module docstring); ties go to the lowest card."""
     worlds, weight = catch_worlds(st)
-    return catching_card(worlds, weight, _trick(st), np.int64(st.n_in_trick),
-                         np.int64(st.leader), np.int64(st.declarer),
-                         st.tricks[st.declarer] > 0, np.int64(legal), table, stats)
+    at = decision_of(_trick(st), st.n_in_trick, st.leader, st.declarer, -1, True)
+    return catching_card(worlds, weight, at, st.tricks[st.declarer] > 0, np.int64(legal),
+                         table)
 
 
 @njit(cache=True)
@@ -177,7 +177,7 @@ def _trick(st):
 
 
 @njit(cache=True)
-def hidden_misere_card(st, legal, table, stats):
+def hidden_misere_card(st, legal, table):
     """The card of the seat to act on open misère ``st`` under the ``hidden`` catchers:
     the declarer's double-dummy card (the lowest of his fewest tricks), a catcher's
     :func:`hidden_catcher_card`."""
@@ -185,10 +185,9 @@ def hidden_misere_card(st, legal, table, stats):
         world = np.empty((1, 3), np.int64)
         for s in range(3):
             world[0, s] = st.hands[s]
-        return best_card_among(world, _trick(st), np.int64(st.n_in_trick),
-                               np.int64(st.leader), np.int64(st.declarer), np.int64(-1),
-                               True, np.int64(legal), table, stats)
-    return hidden_catcher_card(st, legal, table, stats)
+        at = decision_of(_trick(st), st.n_in_trick, st.leader, st.declarer, -1, True)
+        return best_card_among(world, at, np.int64(legal), table)
+    return hidden_catcher_card(st, legal, table)
 
 
 @njit(cache=True)

@@ -17,11 +17,11 @@ from prefstats.game.contracts import TRUMP
 from prefstats.game.tricks import trick_winner
 from prefstats.players.base import BasePlayer, Observation
 from prefstats.players.builtin import BuiltinPlayer
-from prefstats.solver import new_table, solve_position
+from prefstats.solver import game_of, new_table, solve_position
 
 
 @njit(cache=True)
-def value_after(st, card, table, stats):
+def value_after(st, card, table):
     """Declarer's tricks in the whole deal under double-dummy play after the seat to
     act plays ``card`` now (a trick game or misère in state ``st``)."""
     declarer = st.declarer
@@ -43,11 +43,12 @@ def value_after(st, card, table, stats):
         n = 0
     if hands[0] | hands[1] | hands[2] == 0:
         return taken
-    return taken + solve_position(hands, seq, n, leader, declarer, trump, misere, table, stats)
+    return taken + solve_position(hands, seq, n, leader, game_of(declarer, trump, misere),
+                                  table)
 
 
 @njit(cache=True)
-def double_dummy_card(st, legal, table, stats):
+def double_dummy_card(st, legal, table):
     """The legal card (lowest of equals) that keeps the double-dummy value for the seat
     to act: the declarer's best on a trick game, his fewest tricks on misère."""
     declarer_wants_more = st.kind == engine.GAME
@@ -56,7 +57,7 @@ def double_dummy_card(st, legal, table, stats):
     best_value = -1
     for c in range(32):
         if (legal >> c) & 1:
-            v = value_after(st, c, table, stats)
+            v = value_after(st, c, table)
             better = v > best_value if mine == declarer_wants_more else v < best_value
             if best < 0 or better:
                 best = c
@@ -83,8 +84,7 @@ class DoubleDummyPlayer(BasePlayer):
 
     def __init__(self, params: np.ndarray | None = None) -> None:
         self.heuristic = BuiltinPlayer("heuristic", params)
-        self.table = tuple(t[0] for t in new_table(1))
-        self.stats = np.zeros(1, dtype=np.int64)
+        self.table = new_table(1).thread(0)
 
     def start_deal(self, deal_key: int) -> None:
         self.heuristic.start_deal(deal_key)
@@ -92,5 +92,5 @@ class DoubleDummyPlayer(BasePlayer):
     def act(self, obs: Observation) -> int:
         record = obs.record
         if record["phase"] == engine.PLAY and record["kind"] != engine.RASPASY:
-            return int(double_dummy_card(obs.state, record["legal"], self.table, self.stats))
+            return int(double_dummy_card(obs.state, record["legal"], self.table))
         return self.heuristic.act(obs)

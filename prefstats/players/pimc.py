@@ -27,53 +27,56 @@ from prefstats.game.deal import seed_keys
 from prefstats.game.tricks import legal_cards
 from prefstats.players.knowledge import (
     Knowledge,
+    draws_of,
+    known_of,
     observation_knowledge,
     prepare_kernel,
     sample_kernel,
 )
-from prefstats.solver import _single_table, best_card_kernel, card_values_batch_kernel
+from prefstats.solver import (
+    _single_table,
+    best_card_kernel,
+    card_values_batch_kernel,
+    decision_of,
+)
 
 #: Worlds a decision samples by default: the issue's measurements level off from 32.
 DEFAULT_WORLDS = 32
 
 
 @njit(cache=True, error_model="numpy")
-def sampled(seat, held, counts, played, out, voids, talon, talon_holder, trick, tlen, trump,
-             key0, key1, start, worlds):
-    """Fill ``worlds`` with samples for the decision of :func:`pimc_kernel`; returns the
-    card to play without them when every legal card is the same one (see
-    :func:`_one_run`), else -1."""
+def sampled(known, decision, draws, worlds):
+    """Fill ``worlds`` with samples from ``draws`` for the decision of
+    :func:`pimc_kernel`; returns the card to play without them when every legal card
+    is the same one (see :func:`_one_run`), else -1."""
+    seat, held, counts, played, out, voids, talon, talon_holder = known
+    trick, tlen, _, game = decision
     on_table = 0
     for t in range(tlen):
         on_table |= np.int64(1) << trick[t]
     only = _one_run(held[seat], (played | out) & ~on_table, -1 if tlen == 0 else trick[0] >> 3,
-                    trump)
+                    game.trump)
     if only < 0:
-        masks, places, need, w = prepare_kernel(seat, held, counts, played, out, voids, talon,
-                                                talon_holder)
-        sample_kernel(key0, key1, start, masks, places, need, w, held, (seat + 1) % 3,
-                      (seat + 2) % 3, worlds)
+        prepared = prepare_kernel(seat, held, counts, played, out, voids, talon, talon_holder)
+        sample_kernel(draws, prepared, held, (seat + 1) % 3, (seat + 2) % 3, worlds)
     return only
 
 
 @njit(cache=True, error_model="numpy")
-def pimc_kernel(seat, held, counts, played, out, voids, talon, talon_holder, trick, tlen,
-                leader, declarer, trump, misere, key0, key1, start, table, stats, worlds,
-                values):
-    """The PIMC card of ``seat`` (to play, ``(leader + tlen) % 3``) from a knowledge
-    record given as arrays (see :class:`~prefstats.players.knowledge.Knowledge`): worlds
-    ``start ..`` of the seed's stream, as many as ``worlds`` has rows ((k, 3) int64
-    scratch), with every legal card's value in each of them left in ``values`` ((k, 32)
-    int8; untouched when the card needs no search). Ties go to the lowest card.
-    :func:`pimc_choice_kernel` finds the same card faster when the values are not
-    wanted."""
-    only = sampled(seat, held, counts, played, out, voids, talon, talon_holder, trick, tlen,
-                    trump, key0, key1, start, worlds)
+def pimc_kernel(known, decision, draws, table, worlds, values):
+    """The PIMC card of the seat of ``known`` (a
+    :class:`~prefstats.players.knowledge.Known`, to play in ``decision``, a
+    :class:`~prefstats.solver.Decision`): worlds ``start ..`` of ``draws``, as many as
+    ``worlds`` has rows ((k, 3) int64 scratch), with every legal card's value in each of
+    them left in ``values`` ((k, 32) int8; untouched when the card needs no search).
+    Ties go to the lowest card. :func:`pimc_choice_kernel` finds the same card faster
+    when the values are not wanted."""
+    only = sampled(known, decision, draws, worlds)
     if only >= 0:
         return only
-    card_values_batch_kernel(worlds, trick, tlen, leader, declarer, trump, misere, table,
-                             stats, values)
-    maximise = (seat == declarer) != misere
+    card_values_batch_kernel(worlds, decision, table, values)
+    game = decision.game
+    maximise = (known.seat == game.declarer) != game.misere
     best = -1
     best_sum = 0
     for c in range(32):
@@ -89,16 +92,13 @@ def pimc_kernel(seat, held, counts, played, out, voids, talon, talon_holder, tri
 
 
 @njit(cache=True, error_model="numpy")
-def pimc_choice_kernel(seat, held, counts, played, out, voids, talon, talon_holder, trick,
-                       tlen, leader, declarer, trump, misere, key0, key1, start, table, stats,
-                       worlds):
+def pimc_choice_kernel(known, decision, draws, table, worlds):
     """:func:`pimc_kernel`'s card, from only the searches that settle it
     (:func:`prefstats.solver.best_card_kernel`): the one the players use."""
-    only = sampled(seat, held, counts, played, out, voids, talon, talon_holder, trick, tlen,
-                    trump, key0, key1, start, worlds)
+    only = sampled(known, decision, draws, worlds)
     if only >= 0:
         return only
-    return best_card_kernel(worlds, trick, tlen, leader, declarer, trump, misere, table, stats)
+    return best_card_kernel(worlds, decision, table)
 
 
 @njit(cache=True, error_model="numpy")
@@ -134,7 +134,7 @@ KEY_SPLIT = np.uint64(0xD1B54A32D192ED03)
 
 
 @njit(cache=True)
-def pimc_play(obs, samples, key, table, stats):
+def pimc_play(obs, samples, key, table):
     """The PIMC card for observation ``obs`` (see :func:`searches`), ``samples`` worlds
     drawn from the stream of the decision's random ``key`` (so reproducible however the
     deals are split among workers), solved with ``table``."""
@@ -147,10 +147,10 @@ def pimc_play(obs, samples, key, table, stats):
         trick[t] = obs.trick_cards[t]
     misere = obs.kind == engine.MISERE_GAME
     trump = np.int64(-1) if misere else np.int64(TRUMP[obs.contract])
-    return pimc_choice_kernel(obs.playing_for, held, counts, played, out, voids, talon,
-                              holder, trick, obs.n_in_trick, obs.leader, obs.declarer, trump,
-                              misere, key, key ^ KEY_SPLIT, 0, table, stats,
-                              np.zeros((samples, 3), np.int64))
+    return pimc_choice_kernel(
+        known_of(obs.playing_for, held, counts, played, out, voids, talon, holder),
+        decision_of(trick, obs.n_in_trick, obs.leader, obs.declarer, trump, misere),
+        draws_of(key, key ^ KEY_SPLIT, 0), table, np.zeros((samples, 3), np.int64))
 
 
 def pimc_card(k: Knowledge, *, trick: Sequence[int], leader: int, declarer: int,
@@ -177,7 +177,7 @@ def pimc_card(k: Knowledge, *, trick: Sequence[int], leader: int, declarer: int,
     padded[: len(trick)] = trick
     _, key0, key1 = seed_keys(seed)
     tr = -1 if misere or trump is None else int(trump)
-    return int(pimc_choice_kernel(k.seat, held, counts, k.played, k.out, voids, k.talon,
-                                  k.talon_holder, padded, len(trick), leader, declarer, tr,
-                                  bool(misere), key0, key1, start, _single_table(),
-                                  np.zeros(1, dtype=np.int64), np.zeros((worlds, 3), np.int64)))
+    return int(pimc_choice_kernel(
+        known_of(k.seat, held, counts, k.played, k.out, voids, k.talon, k.talon_holder),
+        decision_of(padded, len(trick), leader, declarer, tr, misere),
+        draws_of(key0, key1, start), _single_table(), np.zeros((worlds, 3), np.int64)))

@@ -18,14 +18,14 @@ from prefstats.errors import OptionError
 from prefstats.game.deal import deal
 from prefstats.game.variants import Variant
 from prefstats.players import adjust
-from prefstats.players.builtin import POLICIES, player_key, resolve_params
+from prefstats.players.builtin import POLICIES, Players, player_key, players_record, resolve_params
 from prefstats.players.misere import catchers_code
 from prefstats.players.params import parameters, policy_params
 from prefstats.sim._manifest import DATASET_KINDS, DEAL_KINDS, signature, size_key
 from prefstats.sim._rows import deals_table, pulkas_table
 from prefstats.sim._schema import SCHEMA_VERSION
-from prefstats.sim.play import play_batch
-from prefstats.sim.pulka import STRIDE, play_pulkas
+from prefstats.sim.play import _play_deals
+from prefstats.sim.pulka import STRIDE, _play_pulkas
 
 #: Most pulkas a dataset holds: ``pulka_id`` is a uint32.
 MAX_PULKAS = 1 << 32
@@ -138,20 +138,22 @@ class RunSpec:
         chunk file of the dataset carries."""
         return signature(self.described)
 
+    def players(self) -> Players:
+        """The spec's players as the compiled drivers take them (checked with the spec)."""
+        return players_record(self.variant, self.policy, self.params,
+                              key=player_key(self.seed), catchers=self.misere_catchers)
+
     def rows(self, start: int, count: int) -> pa.Table:
-        """The rows of deals (or pulkas) ``start .. start + count`` of the run."""
-        key = player_key(self.seed)
+        """The rows of deals (or pulkas) ``start .. start + count`` of the run, played by
+        the drivers' unchecked entries: the spec is checked."""
         if self.kind == "deals":
             deals = deal(count, seed=self.seed, start=start)
-            states = play_batch(deals, self.variant, policy=self.policy, params=self.params,
-                                key=key, misere_catchers=self.misere_catchers)
+            states = _play_deals(deals, self.players())
             return deals_table(states, deals.index, self.variant)
         ids = np.arange(start, start + count, dtype=np.int64)
-        result = play_pulkas(self.variant, ids, seed=self.seed,
-                             pool_target=self.pool_target,  # type: ignore[arg-type]
-                             policy=self.policy, params=self.params, player_key=key,
-                             with_deals=self.kind == "pulka-deals",
-                             misere_catchers=self.misere_catchers)
+        result = _play_pulkas(self.variant, ids, seed=self.seed,
+                              pool_target=self.pool_target,  # type: ignore[arg-type]
+                              players=self.players(), with_deals=self.kind == "pulka-deals")
         if self.kind == "pulkas":
             return pulkas_table(result, ids)
         row, number, dealer = result["deal_places"].T

@@ -21,7 +21,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -37,19 +37,19 @@ from prefstats.game.scoring import ScoreSheet
 from prefstats.game.variants import Variant
 from prefstats.players.base import Observation, OracleObservation, Player
 from prefstats.players.builtin import (
-    DOUBLE_DUMMY_OPEN,
     POLICIES,
     BuiltinPlayer,
+    Players,
     decide,
     decide_with_solver,
     decision_key,
     decision_number,
-    default_tables,
+    players_record,
     resolve_params,
     seat_key,
 )
 from prefstats.players.misere import catchers_code, hidden_misere_card, plays_hidden_misere
-from prefstats.solver import compile_search, new_table, solve_kernel
+from prefstats.solver import Table, compile_search, new_table, solve_kernel
 
 __all__ = ["play_batch", "play_hand"]
 
@@ -100,7 +100,7 @@ def _bomb_array(bombs, n: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def _open_play_by_solver(st, rules, table, stats):
+def _open_play_by_solver(st, rules, table):
     """Settle an open deal (lone whister, misère) at its start by one solver call; the
     defence's tricks are credited to the whister (he plays both hands) or, on misère,
     to the first catcher; in Gusarik to the defending player, whose are the dummy's
@@ -111,7 +111,7 @@ def _open_play_by_solver(st, rules, table, stats):
     h0 = np.int64(st.hands[0])
     h1 = np.int64(st.hands[1])
     h2 = np.int64(st.hands[2])
-    taken = solve_kernel(h0, h1, h2, st.leader, declarer, trump, misere, table, stats)
+    taken = solve_kernel(h0, h1, h2, st.leader, declarer, trump, misere, table)
     st.tricks[declarer] = taken
     left = misere or st.first == engine.W_WHIST
     defender = (declarer + 1) % 3 if left else (declarer + 2) % 3
@@ -125,15 +125,15 @@ def _open_play_by_solver(st, rules, table, stats):
     st.controller = -1
 
 
-_solver_table = None
+_solver_table: Table | None = None
 
 
-def solver_table():
-    """The solver's transposition table for this process's compiled drivers (kept:
-    its entries stay valid from deal to deal)."""
+def solver_table() -> Table:
+    """The solver's table for this process's compiled drivers (kept: its entries stay
+    valid from deal to deal)."""
     global _solver_table
     if _solver_table is None:
-        _solver_table = tuple(t[0] for t in new_table(1))
+        _solver_table = new_table(1).thread(0)
     return _solver_table
 
 
@@ -175,18 +175,17 @@ def play_hand(
     st = new_state(hands, talon, talon_first=talon_first, min_level=min_level,
                    raspasy_step=raspasy_step, bombs=bombs)[0]
     obs = np.zeros(1, dtype=engine.OBSERVATION)[0]
-    stats = np.zeros(1, dtype=np.int64)
     engine.advance_forced(st, rules)
     while st["phase"] != engine.DONE:
         hidden = double_dummy and plays_hidden_misere(st, catchers)
         if double_dummy and not hidden and _at_open_start(st):
-            _open_play_by_solver(st, rules, solver_table(), stats)
+            _open_play_by_solver(st, rules, solver_table())
             break
         engine.observe(st, rules, obs)
         seat = int(st["controller"])
         player = players[seat]
         if hidden:
-            action = int(hidden_misere_card(st, obs["legal"], solver_table(), stats))
+            action = int(hidden_misere_card(st, obs["legal"], solver_table()))
         else:
             if getattr(player, "sees_all", False):  # an oracle, for comparisons
                 seen: Observation = OracleObservation(obs.copy(), variant, sheet, st.copy())
@@ -295,29 +294,31 @@ def seat_keys(base_key, deal_index):
 
 
 @njit(cache=True)
-def play_on(st, rules, policy, params, tables, double_dummy, catchers, keys, obs, table,
-            stats, seat, decision):
-    """Play deal ``st`` on with built-in ``policy`` at every seat (``keys``: each seat's
-    key, :func:`seat_keys`) to the end, or until ``seat`` is asked for ``decision``
+def play_on(st, players, keys, obs, table, seat, decision):
+    """Play deal ``st`` on with the built-in ``players`` (a
+    :class:`~prefstats.players.builtin.Players` record; ``keys``: each seat's key,
+    :func:`seat_keys`) to the end, or until ``seat`` is asked for ``decision``
     (:func:`at_decision`; none when ``decision`` < 0), whose observation is then in
-    ``obs``. With ``double_dummy`` open deals are settled by the solver, an open misère
-    by the model of the ``catchers`` (:mod:`prefstats.players.misere`). Returns
-    ``PLAYED``, ``REACHED`` or ``ILLEGAL`` (compiled; shared by every batch loop)."""
+    ``obs``. Open deals are settled by the solver (``table``) when the players play them
+    double dummy, an open misère by the model of their catchers
+    (:mod:`prefstats.players.misere`). Returns ``PLAYED``, ``REACHED`` or ``ILLEGAL``
+    (compiled; shared by every batch loop)."""
+    rules = players.rules
+    double_dummy = players.double_dummy
     engine.advance_forced(st, rules)
     while st.phase != engine.DONE:
-        hidden = double_dummy and plays_hidden_misere(st, catchers)
+        hidden = double_dummy and plays_hidden_misere(st, players.catchers)
         if double_dummy and not hidden and _at_open_start(st):
-            _open_play_by_solver(st, rules, table, stats)
+            _open_play_by_solver(st, rules, table)
             break
         engine.observe(st, rules, obs)
         if decision >= 0 and at_decision(obs, decision, seat):
             return REACHED
         if hidden:
-            action = hidden_misere_card(st, obs.legal, table, stats)
+            action = hidden_misere_card(st, obs.legal, table)
         else:
             key = decision_key(keys[st.controller], decision_number(obs))
-            action = decide_with_solver(policy, obs, rules, params, tables, key, table,
-                                        stats)
+            action = decide_with_solver(players, obs, key, table)
         if engine.apply(st, rules, action) != 0:
             return ILLEGAL
         engine.advance_forced(st, rules)
@@ -325,30 +326,49 @@ def play_on(st, rules, policy, params, tables, double_dummy, catchers, keys, obs
 
 
 @njit(cache=True)
-def play_state(st, rules, policy, params, tables, double_dummy, catchers, base_key,
-               deal_index, obs, table, stats):
-    """Play the freshly reset deal ``st`` to the end with built-in ``policy`` at every
-    seat (``double_dummy``, ``catchers``: as :func:`play_on`). Returns false if a
-    decision was illegal (a bug in the policy)."""
-    keys = seat_keys(base_key, deal_index)
-    return play_on(st, rules, policy, params, tables, double_dummy, catchers, keys, obs,
-                   table, stats, -1, -1) == PLAYED
+def play_state(st, players, deal_index, obs, table):
+    """Play the freshly reset deal ``st`` to the end with the built-in ``players`` at
+    every seat (as :func:`play_on`). Returns false if a decision was illegal (a bug in
+    the policy)."""
+    keys = seat_keys(players.key, deal_index)
+    return play_on(st, players, keys, obs, table, -1, -1) == PLAYED
+
+
+class DealArrays(NamedTuple):
+    """Deals as the compiled drivers take them (:func:`deal_arrays`): ``hands`` (n, 3)
+    and ``talon`` (n,) uint32, ``talon_first`` and ``numbers`` (n,) int64, each deal's
+    number in its seed's stream (:attr:`Deals.index <prefstats.game.deal.Deals.index>`)."""
+
+    hands: np.ndarray
+    talon: np.ndarray
+    talon_first: np.ndarray
+    numbers: np.ndarray
+
+
+def deal_arrays(deals: Deals) -> DealArrays:
+    """``deals`` as a :class:`DealArrays` record (the talon card turned first: the
+    deals' own, else the lower)."""
+    first = getattr(deals, "talon_first", None)
+    if first is None:
+        first = np.array([default_talon_first(t) for t in deals.talon], dtype=np.int64)
+    return DealArrays(np.ascontiguousarray(deals.hands, dtype=np.uint32),
+                      np.ascontiguousarray(deals.talon, dtype=np.uint32),
+                      np.ascontiguousarray(first, dtype=np.int64),
+                      np.ascontiguousarray(deals.index, dtype=np.int64))
 
 
 @njit(cache=True)
-def _batch_kernel(hands, talon, talon_first, min_level, raspasy_step, bombs, rules, policy,
-                  params, tables, double_dummy, catchers, base_key, index, states, obs_buf,
-                  table, stats):
-    """Play deals ``i`` with the built-in ``policy`` at every seat; returns the number of
+def _batch_kernel(deals, min_level, raspasy_step, bombs, players, states, obs_buf, table):
+    """Play ``deals`` with the built-in ``players`` at every seat; returns the number of
     the first deal where a decision was illegal, or -1."""
     obs = obs_buf[0]
-    for i in range(hands.shape[0]):
+    for i in range(deals.hands.shape[0]):
         st = states[i]
-        engine.reset(st, hands[i], talon[i], talon_first[i], min_level[i], raspasy_step[i])
+        engine.reset(st, deals.hands[i], deals.talon[i], deals.talon_first[i], min_level[i],
+                     raspasy_step[i])
         for s in range(3):
             st.bombs[s] = bombs[i, s]
-        if not play_state(st, rules, policy, params, tables, double_dummy, catchers,
-                          base_key, index[i], obs, table, stats):
+        if not play_state(st, players, deals.numbers[i], obs, table):
             return i
     return -1
 
@@ -367,9 +387,9 @@ def compile_parts(variant: Variant, part: str, policy: str = "heuristic") -> Non
         return
     st = np.zeros(1, dtype=engine.STATE)[0]
     obs = np.zeros(1, dtype=engine.OBSERVATION)[0]
-    rules = engine.rules_array(variant)
-    params, tables = resolve_params(policy), default_tables(policy, variant)
-    table, stats, n, key = solver_table(), np.zeros(1, dtype=np.int64), 0, np.uint64(0)
+    players = players_record(variant, policy, resolve_params(policy))
+    rules, params, tables = players.rules, players.params, players.tables
+    table, n, key = solver_table(), 0, np.uint64(0)
     calls: dict[str, list[tuple[Any, tuple]]] = {
         "engine": [(engine.reset, (st, np.zeros(3, dtype=np.uint32), np.uint32(0), n, n, n)),
                    (engine.advance_forced, (st, rules)),
@@ -377,8 +397,8 @@ def compile_parts(variant: Variant, part: str, policy: str = "heuristic") -> Non
                    (engine.apply, (st, rules, n)),
                    (plays_hidden_misere, (st, n)),
                    (decide, (n, obs, rules, params, tables, key))],
-        "catchers": [(hidden_misere_card, (st, n, table, stats))],
-        "players": [(decide_with_solver, (n, obs, rules, params, tables, key, table, stats))],
+        "catchers": [(hidden_misere_card, (st, n, table))],
+        "players": [(decide_with_solver, (players, obs, key, table))],
     }
     if part not in calls:
         raise OptionError(f"unknown part {part!r}; choose from search, {', '.join(calls)}")
@@ -434,28 +454,29 @@ def play_batch(
     """
     if policy not in POLICIES:
         raise OptionError(f"unknown built-in policy {policy!r}; choose from {POLICIES}")
+    catchers_code(misere_catchers)
+    players = players_record(variant, policy, resolve_params(policy, params), key=key,
+                             offsets=offsets, double_dummy=double_dummy,
+                             catchers=misere_catchers)
+    return _play_deals(deals, players, min_level=min_level, raspasy_step=raspasy_step,
+                       bombs=bombs)
+
+
+def _play_deals(deals: Deals, players: Players, *, min_level: int | np.ndarray = 6,
+                raspasy_step: int | np.ndarray = 0,
+                bombs: int | npt.ArrayLike | None = None) -> np.ndarray:
+    """:func:`play_batch` with its players as a record made already (checked, by
+    :func:`play_batch` or a run spec): nothing checked again."""
     n = len(deals)
-    hands = np.ascontiguousarray(deals.hands, dtype=np.uint32)
-    talon = np.ascontiguousarray(deals.talon, dtype=np.uint32)
-    first = getattr(deals, "talon_first", None)
-    if first is None:
-        first = np.array([default_talon_first(t) for t in talon], dtype=np.int64)
     states = np.zeros(n, dtype=engine.STATE)
-    obs = np.zeros(1, dtype=engine.OBSERVATION)
-    stats = np.zeros(1, dtype=np.int64)
-    prm = resolve_params(policy, params)
-    index = np.asarray(deals.index, dtype=np.int64)
     bad = _batch_kernel(
-        hands, talon, np.asarray(first, dtype=np.int64),
+        deal_arrays(deals),
         np.broadcast_to(np.asarray(min_level, dtype=np.int64), (n,)),
         np.broadcast_to(np.asarray(raspasy_step, dtype=np.int64), (n,)),
-        _bomb_array(1 if bombs is None else bombs, n),
-        engine.rules_array(variant), POLICIES.index(policy), prm,
-        default_tables(policy, variant, offsets),
-        bool(DOUBLE_DUMMY_OPEN[POLICIES.index(policy)] if double_dummy is None else double_dummy),
-        catchers_code(misere_catchers), np.uint64(key),
-        index, states, obs, solver_table(), stats,
+        _bomb_array(1 if bombs is None else bombs, n), players, states,
+        np.zeros(1, dtype=engine.OBSERVATION), solver_table(),
     )
     if bad >= 0:
+        policy = POLICIES[players.policy]
         raise RuntimeError(f"built-in policy {policy!r} made an illegal decision in deal {bad}")
     return states

@@ -16,6 +16,8 @@ or worker plays it.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -25,7 +27,7 @@ from prefstats.game.auction import BLIND_PASS, game_played
 from prefstats.game.cards import ACE, KING, QUEEN, RANK_MASKS, popcount
 from prefstats.game.codes import WITH_DUMMY
 from prefstats.game.contracts import LEVEL
-from prefstats.game.deal import Deals, _deal_kernel, free_slots
+from prefstats.game.deal import Deals, Stream, _deal_kernel, free_slots
 from prefstats.game.scoring import (
     apply_help,
     deal_values,
@@ -42,9 +44,18 @@ from prefstats.game.variants import (
     T_TABLE,
     opening_bombs,
 )
-from prefstats.players.builtin import DOUBLE_DUMMY_OPEN, POLICIES, default_tables, resolve_params
+from prefstats.players.builtin import POLICIES, Players, players_record, resolve_params
 from prefstats.players.misere import catchers_code
-from prefstats.sim.play import ILLEGAL, REACHED, TALON_TAKEN, play_on, seat_keys, solver_table
+from prefstats.sim.play import (
+    ILLEGAL,
+    REACHED,
+    TALON_TAKEN,
+    DealArrays,
+    deal_arrays,
+    play_on,
+    seat_keys,
+    solver_table,
+)
 
 #: Deal numbers reserved for one pulka in the seed's pulka stream.
 STRIDE = 1 << 16
@@ -140,19 +151,49 @@ def update_bombs(st, n, place, queue, head, size, everyone=False):
     return 0, 1
 
 
+class Pulkas(NamedTuple):
+    """The pulkas a kernel plays: their numbers ``ids``, at most ``max_deals`` deals
+    each, to a pool ``target`` (half points) under the end rule ``end_rule``
+    (``END_*``), the raspasy's ``exit_level``, the ``opening`` bomb deals
+    (:func:`opening_deals`) and the variant's scoring ``table``."""
+
+    ids: np.ndarray
+    max_deals: int
+    target: int
+    end_rule: int
+    exit_level: int
+    opening: np.ndarray
+    table: np.ndarray
+
+
+class Sheets(NamedTuple):
+    """What the kernel writes, by pulka: the sheets (half points), the ``counts`` (rows
+    by the ``C_*`` columns) and the ``status``; with ``record`` each deal's final state
+    in ``deal_states`` and its (pulka row, deal number, dealer's place) in
+    ``deal_places`` (without, ``deal_states`` is one deal's scratch)."""
+
+    pool: np.ndarray
+    mountain: np.ndarray
+    whists: np.ndarray
+    counts: np.ndarray
+    status: np.ndarray
+    record: bool
+    deal_states: np.ndarray
+    deal_places: np.ndarray
+
+
 @njit(cache=True)
-def _pulka_kernel(key0, key1, free, sizes, fixed, chosen_hands, chosen_talon, chosen_turned,
-                  pulka_ids, max_deals, target, end_rule, exit_level, opening, rules, table,
-                  policy, params, tables, double_dummy, catchers, player_key, state_buf,
-                  obs_buf, solver_table, stats, pool, mountain, whists, counts, record,
-                  deal_states, deal_places, status):
-    """Play pulkas ``pulka_ids``; sheets in half points, ``counts`` rows by the ``C_*``
-    columns. With ``record`` every deal's final state goes to ``deal_states`` (in order)
-    and its (pulka row, deal number, dealer's place) to ``deal_places``. On an illegal
+def _pulka_kernel(stream, chosen, pulkas, players, obs_buf, solver_table, sheets):
+    """Play ``pulkas`` (a :class:`Pulkas`) with the built-in ``players`` into ``sheets``
+    (a :class:`Sheets`), the deals from ``stream`` (:func:`pulka_keys`). On an illegal
     decision, a refused bomb-round pass or too many bombs, ``status`` gets the reason
-    (``ILLEGAL_DECISION`` ...) and the pulka's row, and the kernel stops. ``opening`` is
-    :func:`opening_deals`; the ``chosen_*`` deals, if any, are the first deals of every
-    pulka in place of the stream's."""
+    (``ILLEGAL_DECISION`` ...) and the pulka's row, and the kernel stops. The
+    ``chosen`` deals (a :class:`~prefstats.sim.play.DealArrays`), if any, are the first
+    deals of every pulka in place of the stream's."""
+    pulka_ids, max_deals, target, end_rule, exit_level, opening, table = pulkas
+    pool, mountain, whists, counts, status, record, deal_states, deal_places = sheets
+    chosen_hands, chosen_talon, chosen_turned = chosen.hands, chosen.talon, chosen.talon_first
+    rules = players.rules
     n = pool.shape[1]
     bidders = 2 if table[T_TABLE] == WITH_DUMMY else 3
     hands = np.empty((_BATCH, 3), dtype=np.uint32)
@@ -183,8 +224,7 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, chosen_hands, chosen_talon, ch
         while k < max_deals:
             b = k % _BATCH
             if b == 0:
-                _deal_kernel(key0, key1, first_deal + k, _BATCH, free, sizes, fixed, hands,
-                            talon, turned)
+                _deal_kernel(stream, first_deal + k, _BATCH, hands, talon, turned)
             if k < len(chosen_talon):
                 hands[b, :] = chosen_hands[k]
                 talon[b] = chosen_talon[k]
@@ -194,7 +234,7 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, chosen_hands, chosen_talon, ch
                 dealer = opening[k, 0]
             running += 1
             seat_places(n, dealer, place)
-            st = deal_states[played] if record else state_buf[0]
+            st = deal_states[played] if record else deal_states[0]
             if record:
                 deal_places[played, 0] = p
                 deal_places[played, 1] = k
@@ -210,10 +250,9 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, chosen_hands, chosen_talon, ch
                         return
                 if opening[k, 1] > 1:  # an opening circle's bomb level (B:398)
                     st.multiplier = opening[k, 1]
-            keys = seat_keys(player_key, first_deal + k)
+            keys = seat_keys(players.key, first_deal + k)
             stop = TALON_TAKEN if table[T_PREFERENCE] else -1
-            outcome = play_on(st, rules, policy, params, tables, double_dummy, catchers, keys,
-                              obs, solver_table, stats, -1, stop)
+            outcome = play_on(st, players, keys, obs, solver_table, -1, stop)
             if outcome == REACHED:
                 if int(st.hands[st.declarer]) & PREFERENCE == PREFERENCE:
                     # "The game stops and is considered finished" (B:199).
@@ -224,8 +263,7 @@ def _pulka_kernel(key0, key1, free, sizes, fixed, chosen_hands, chosen_talon, ch
                     counts[p, C_PREFERENCE] = 1
                     counts[p, C_FINISHED] = 1
                     break
-                outcome = play_on(st, rules, policy, params, tables, double_dummy, catchers,
-                                  keys, obs, solver_table, stats, -1, -1)
+                outcome = play_on(st, players, keys, obs, solver_table, -1, -1)
             if outcome == ILLEGAL:
                 status[0] = ILLEGAL_DECISION
                 status[1] = p
@@ -313,15 +351,18 @@ def pulka_keys(seed: int) -> tuple[np.uint64, np.uint64]:
     return key0, key1
 
 
+def pulka_stream(seed: int) -> Stream:
+    """The seed's pulka stream of unconstrained deals (:func:`pulka_keys`)."""
+    return Stream(*pulka_keys(seed), *free_slots())
+
+
 def pulka_deals(n: int, *, seed: int, start: int = 0) -> Deals:
     """Deals ``start .. start + n - 1`` of the seed's pulka stream (deal ``k`` of pulka
     ``j`` is number ``j · STRIDE + k``), as :func:`~prefstats.game.deal.deal` deals its own."""
-    key0, key1 = pulka_keys(seed)
-    free, sizes, fixed = free_slots()
     hands = np.empty((n, 3), dtype=np.uint32)
     talon = np.empty(n, dtype=np.uint32)
     turned = np.empty(n, dtype=np.int8)
-    _deal_kernel(key0, key1, start, n, free, sizes, fixed, hands, talon, turned)
+    _deal_kernel(pulka_stream(seed), start, n, hands, talon, turned)
     return Deals(hands, talon, seed, np.arange(start, start + n, dtype=np.int64), turned)
 
 
@@ -361,6 +402,18 @@ def play_pulkas(
         raise OptionError(f"max_deals must lie in 1..{STRIDE}, got {max_deals}")
     if policy not in POLICIES:
         raise OptionError(f"unknown policy {policy!r}; choose from {POLICIES}")
+    catchers_code(misere_catchers)
+    players = players_record(variant, policy, resolve_params(policy, params), key=player_key,
+                             catchers=misere_catchers)
+    return _play_pulkas(variant, pulka_ids, seed=seed, pool_target=pool_target, players=players,
+                        max_deals=max_deals, with_deals=with_deals, deals=deals)
+
+
+def _play_pulkas(variant, pulka_ids, *, seed: int, pool_target: int, players: Players,
+                 max_deals: int = 5000, with_deals: bool = False,
+                 deals: Deals | None = None) -> dict[str, np.ndarray]:
+    """:func:`play_pulkas` with its players as a record made already (checked, by
+    :func:`play_pulkas` or a run spec): nothing checked again."""
     ids = np.asarray(pulka_ids, dtype=np.int64)
     n = variant.players
     count = len(ids)
@@ -369,28 +422,19 @@ def play_pulkas(
     whists = np.zeros((count, n, n), dtype=np.int64)
     counts = np.zeros((count, C_PREFERENCE + 1), dtype=np.int64)
     status = np.zeros(2, dtype=np.int64)
-    key0, key1 = pulka_keys(seed)
-    free, sizes, fixed = free_slots()
-    index = POLICIES.index(policy)
-    prm = resolve_params(policy, params)
-    catchers = catchers_code(misere_catchers)
-    none = np.zeros((0, 3), dtype=np.uint32), np.zeros(0, dtype=np.uint32), np.zeros(0)
-    given = none if deals is None else (deals.hands, deals.talon, deals.talon_first)
-    chosen = [np.ascontiguousarray(a, dtype=d)  # one compiled signature either way
-              for a, d in zip(given, (np.uint32, np.uint32, np.int8), strict=True)]
+    stream = pulka_stream(seed)
+    chosen = deal_arrays(deals) if deals is not None else DealArrays(
+        np.zeros((0, 3), dtype=np.uint32), np.zeros(0, dtype=np.uint32),
+        np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+    pulkas = Pulkas(ids, max_deals, 2 * pool_target, PULKA_ENDS.index(variant.pulka_end),
+                    variant.raspasy_exit, opening_deals(variant), variant.scoring_table())
 
     def play(record: bool, deal_states: np.ndarray, deal_places: np.ndarray) -> None:
         for array in (pool, mountain, whists, counts, status):
             array[:] = 0
-        _pulka_kernel(
-            key0, key1, free, sizes, fixed, *chosen, ids, max_deals, 2 * pool_target,
-            PULKA_ENDS.index(variant.pulka_end), variant.raspasy_exit, opening_deals(variant),
-            engine.rules_array(variant), variant.scoring_table(), index,
-            prm, default_tables(policy, variant), bool(DOUBLE_DUMMY_OPEN[index]),
-            catchers, np.uint64(player_key), np.zeros(1, dtype=engine.STATE),
-            np.zeros(1, dtype=engine.OBSERVATION), solver_table(), np.zeros(1, dtype=np.int64),
-            pool, mountain, whists, counts, record, deal_states, deal_places, status,
-        )
+        _pulka_kernel(stream, chosen, pulkas, players, np.zeros(1, dtype=engine.OBSERVATION),
+                      solver_table(), Sheets(pool, mountain, whists, counts, status, record,
+                                             deal_states, deal_places))
 
     play(False, np.zeros(1, dtype=engine.STATE), np.zeros((1, 3), dtype=np.int64))
     deal_states = deal_places = None
@@ -400,6 +444,7 @@ def play_pulkas(
         deal_places = np.zeros((total, 3), dtype=np.int64)
         play(True, deal_states, deal_places)
     pulka = ids[status[1]] if status[0] != OK else None
+    policy = POLICIES[players.policy]
     if status[0] == ILLEGAL_DECISION:
         raise RuntimeError(f"policy {policy!r} made an illegal decision in pulka {pulka}")
     if status[0] == BOMB_OVERFLOW:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 import polars as pl
@@ -47,14 +47,14 @@ from prefstats.game.scoring import deal_values, score_states
 from prefstats.game.variants import Variant
 from prefstats.players.base import Observation
 from prefstats.players.builtin import (
-    DOUBLE_DUMMY_OPEN,
     POLICIES,
     BuiltinPlayer,
+    Players,
     decide,
     decision_key,
     decision_number,
-    default_tables,
     player_key,
+    players_record,
     resolve_params,
     seat_key,
 )
@@ -69,7 +69,7 @@ from prefstats.sim.play import (
     REACHED,
     WHIST_CALL,
     at_decision,
-    default_talon_first,
+    deal_arrays,
     forced_action,
     play_on,
     seat_keys,
@@ -107,13 +107,12 @@ _pools: dict[int, ThreadPoolExecutor] = {}
 
 
 def _thread_solver():
-    """This thread's solver table and node counter. The compiled rollout releases the
-    GIL, so :func:`rollout`'s worker threads run at once, each with its own table; a
-    thread keeps its table from call to call (entries stay valid from deal to deal)."""
+    """This thread's solver table. The compiled rollout releases the GIL, so
+    :func:`rollout`'s worker threads run at once, each with its own table; a thread
+    keeps its table from call to call (entries stay valid from deal to deal)."""
     if not hasattr(_local, "table"):
-        _local.table = tuple(t[0] for t in new_table(1))
-        _local.stats = np.zeros(1, dtype=np.int64)
-    return _local.table, _local.stats
+        _local.table = new_table(1).thread(0)
+    return _local.table
 
 
 def _pool(workers: int) -> ThreadPoolExecutor:
@@ -221,7 +220,7 @@ def best_strains(hands: np.ndarray, seat: int) -> np.ndarray:
                          1.0 if seat == 0 else 0.0)
 
 
-def deal_codes(deals, seat: int, decision: str, codes: np.ndarray) -> np.ndarray:
+def deal_codes(deals, seat: int, decision: str | None, codes: np.ndarray) -> np.ndarray:
     """``(n, k)``: each deal's forced option codes; max_bid's level becomes the contract
     of that level in the seat's :func:`best_strains`, the highest bid it may make."""
     codes = np.asarray(codes, dtype=np.int64)
@@ -246,11 +245,12 @@ def max_bid_call(legal, rules, top):
 
 
 @njit(cache=True)
-def _force(code, obs, decision, rules, policy, params, tables, key):
+def _force(code, obs, decision, players, key):
     """The forced decision ``code`` means at observation ``obs`` (-1: not legal there):
     max_bid's lowest legal bid up to contract ``code`` else a pass; the policy's own
     choice (``POLICY_CHOICE``) or its choice among one level's legal contracts
     (``AT_LEVEL - L``), drawn with ``key``; else :func:`~prefstats.sim.play.forced_action`."""
+    rules = players.rules
     if decision == MAX_BID:
         return max_bid_call(obs.legal, rules, code)
     if code != POLICY_CHOICE and code > AT_LEVEL:
@@ -264,7 +264,7 @@ def _force(code, obs, decision, rules, policy, params, tables, key):
         if mask == 0:
             return -1
         obs.legal = mask
-    action = decide(policy, obs, rules, params, tables, key)
+    action = decide(players.policy, obs, rules, players.params, players.tables, key)
     obs.legal = legal
     return action
 
@@ -283,23 +283,31 @@ def _check_policy(policy: str) -> None:
         raise OptionError(f"unknown policy {policy!r}; choose from {', '.join(POLICIES)}")
 
 
+class Forcing(NamedTuple):
+    """What a rollout forces: ``seat``'s ``decision`` (a driver code, -1 for none), to
+    each deal's option ``codes`` ((n, k) int64, :func:`deal_codes`)."""
+
+    seat: int
+    decision: int
+    codes: np.ndarray
+
+
 @njit(cache=True, nogil=True)
-def _rollout_kernel(hands, talon, talon_first, rules, policy, params, tables, double_dummy,
-                    catchers, base_key, index, seat, decision, codes, states, legal, reached,
-                    obs_buf, table, stats):
-    """Deal ``i``'s branches are ``states[i * k + o]`` for its ``k`` option ``codes[i]``:
-    the shared part is played once in the first slot and copied; a branch is forced
-    each time the decision comes (max_bid: every call of the seat). Returns the first
-    deal where a decision was illegal, or -1."""
+def _rollout_kernel(deals, players, forcing, states, legal, reached, obs_buf, table):
+    """Deal ``i``'s branches are ``states[i * k + o]`` for its ``k`` option codes
+    ``forcing.codes[i]``: the shared part is played once in the first slot and copied; a
+    branch is forced each time the decision comes (max_bid: every call of the seat).
+    Returns the first deal where a decision was illegal, or -1."""
+    seat, decision, codes = forcing
+    rules = players.rules
     obs = obs_buf[0]
     k = codes.shape[1]
     actions = np.empty(k, dtype=np.int64)
-    for i in range(hands.shape[0]):
+    for i in range(deals.hands.shape[0]):
         root = states[i * k]
-        engine.reset(root, hands[i], talon[i], talon_first[i], 6, 0)
-        keys = seat_keys(base_key, index[i])
-        status = play_on(root, rules, policy, params, tables, double_dummy, catchers, keys,
-                         obs, table, stats, seat, decision)
+        engine.reset(root, deals.hands[i], deals.talon[i], deals.talon_first[i], 6, 0)
+        keys = seat_keys(players.key, deals.numbers[i])
+        status = play_on(root, players, keys, obs, table, seat, decision)
         if status == ILLEGAL:
             return i
         reached[i] = status == REACHED
@@ -307,8 +315,7 @@ def _rollout_kernel(hands, talon, talon_first, rules, policy, params, tables, do
         for o in range(k):
             actions[o] = -1
             if status == REACHED:
-                actions[o] = _force(codes[i, o], obs, decision, rules, policy, params, tables,
-                                    key)
+                actions[o] = _force(codes[i, o], obs, decision, players, key)
         for o in range(1, k):
             states[i * k + o] = root
         for o in range(k):
@@ -320,26 +327,16 @@ def _rollout_kernel(hands, talon, talon_first, rules, policy, params, tables, do
             while action >= 0:
                 if engine.apply(st, rules, action) != 0:
                     return i
-                status = play_on(st, rules, policy, params, tables, double_dummy, catchers,
-                                 keys, obs, table, stats, seat, decision)
+                status = play_on(st, players, keys, obs, table, seat, decision)
                 if status == ILLEGAL:
                     return i
                 action = -1
                 if status == REACHED:  # the decision again (max_bid's next call)
-                    action = _force(codes[i, o], obs, decision, rules, policy, params,
-                                    tables, decision_key(keys[seat], decision_number(obs)))
+                    action = _force(codes[i, o], obs, decision, players,
+                                    decision_key(keys[seat], decision_number(obs)))
                     if action < 0:
                         return i
     return -1
-
-
-def _arrays(deals):
-    first = getattr(deals, "talon_first", None)
-    if first is None:
-        first = np.array([default_talon_first(t) for t in deals.talon], dtype=np.int64)
-    return (np.ascontiguousarray(deals.hands, dtype=np.uint32),
-            np.ascontiguousarray(deals.talon, dtype=np.uint32),
-            np.asarray(first, dtype=np.int64), np.asarray(deals.index, dtype=np.int64))
 
 
 def rollout_states(variant, deals, *, seat: int, decision: str | None,
@@ -355,34 +352,42 @@ def rollout_states(variant, deals, *, seat: int, decision: str | None,
     the driver). ``offsets`` of the players' calls default to the variant's shipped fit
     (:func:`~prefstats.players.builtin.default_tables`); ``misere_catchers`` as in
     :func:`~prefstats.sim.play.play_batch`."""
-    return _branches(variant, deals, seat, decision, options, key, policy, params,
-                     offsets, misere_catchers)[:2]
+    players, forcing = _checked(variant, seat, decision, options, key, policy, params,
+                                offsets, misere_catchers)
+    return _branches(deals, players, forcing)[:2]
 
 
-def _branches(variant, deals, seat, decision, options, key, policy, params, offsets=None,
-              misere_catchers="hidden"):
-    """:func:`rollout_states` and ``reached`` ``(n,)``: whether the decision came."""
+def _checked(variant, seat, decision, options, key, policy, params, offsets=None,
+             misere_catchers="hidden") -> tuple[Players, Forcing]:
+    """The players and the forcing of a rollout, its arguments checked (once a rollout);
+    the forcing's codes are the options', one row for all deals."""
     if decision is None:
         codes, forced = np.full(1, -1, dtype=np.int64), -1
     else:
         codes, forced = option_codes(variant, decision, options), DECISIONS[decision]
     seat = _check_seat(variant, seat)
     _check_policy(policy)
-    catchers = catchers_code(misere_catchers)
-    n, k = len(deals), len(codes)
-    hands, talon, first, index = _arrays(deals)
+    catchers_code(misere_catchers)
+    players = players_record(variant, policy, resolve_params(policy, params), key=key,
+                             offsets=offsets, catchers=misere_catchers)
+    return players, Forcing(seat, forced, codes[None, :])
+
+
+def _branches(deals, players: Players, forcing: Forcing):
+    """:func:`rollout_states` of checked players and forcing, and ``reached`` ``(n,)``:
+    whether the decision came."""
+    seat, forced, codes = forcing
+    n, k = len(deals), codes.shape[1]
     states = np.zeros(n * k, dtype=engine.STATE)
     legal = np.zeros((n, k), dtype=np.bool_)
     reached = np.zeros(n, dtype=np.bool_)
-    prm = resolve_params(policy, params)
-    code = POLICIES.index(policy)
-    table, stats = _thread_solver()
-    bad = _rollout_kernel(
-        hands, talon, first, engine.rules_array(variant), code, prm,
-        default_tables(policy, variant, offsets), bool(DOUBLE_DUMMY_OPEN[code]), catchers,
-        np.uint64(key), index, seat, forced, deal_codes(deals, seat, decision, codes), states,
-        legal, reached, np.zeros(1, dtype=engine.OBSERVATION), table, stats)
+    bad = _rollout_kernel(deal_arrays(deals), players,
+                          forcing._replace(codes=deal_codes(
+                              deals, seat, "max_bid" if forced == MAX_BID else None, codes[0])),
+                          states, legal, reached, np.zeros(1, dtype=engine.OBSERVATION),
+                          _thread_solver())
     if bad >= 0:
+        policy = POLICIES[players.policy]
         raise RuntimeError(f"built-in policy {policy!r} made an illegal decision in deal {bad}")
     return states.reshape(n, k), legal, reached
 
@@ -390,14 +395,21 @@ def _branches(variant, deals, seat, decision, options, key, policy, params, offs
 def branch_values(variant, deals, seat, decision, options, key, policy, params,
                   offsets=None, misere_catchers="hidden"):
     """``legal``, ``value``, ``kind``, ``contract`` ``(n, k)`` and ``reached`` ``(n,)`` of
-    one chunk. The columns are copies: a field of the states is a view that would keep
-    the chunk's states (296 bytes a branch) alive until the whole run ends."""
-    states, legal, reached = _branches(variant, deals, seat, decision, options, key, policy,
-                                       params, offsets, misere_catchers)
+    one chunk."""
+    players, forcing = _checked(variant, seat, decision, options, key, policy, params,
+                                offsets, misere_catchers)
+    return _values(variant, deals, players, forcing)
+
+
+def _values(variant, deals, players: Players, forcing: Forcing):
+    """:func:`branch_values` of checked players and forcing. The columns are copies: a
+    field of the states is a view that would keep the chunk's states (296 bytes a
+    branch) alive until the whole run ends."""
+    states, legal, reached = _branches(deals, players, forcing)
     flat = states.reshape(-1)
-    value = deal_values(variant, *score_states(variant, flat))[:, seat].reshape(legal.shape)
-    return (legal, np.where(legal, value, np.nan), states["kind"].copy(),
-            states["contract"].copy(), reached)
+    value = deal_values(variant, *score_states(variant, flat))[:, forcing.seat]
+    return (legal, np.where(legal, value.reshape(legal.shape), np.nan),
+            states["kind"].copy(), states["contract"].copy(), reached)
 
 
 def rollout(variant: Variant, deals: Deals, *, seat: int, decision: str, options: Sequence,
@@ -441,17 +453,12 @@ def rollout(variant: Variant, deals: Deals, *, seat: int, decision: str, options
         code played; null on a raspasy or where not legal).
     :raises OptionError: for an unknown decision or option, a bad seat or ``workers``.
     """
-    option_codes(variant, decision, options)
-    _check_seat(variant, seat)
-    _check_policy(policy)
-    catchers_code(misere_catchers)
     if workers < 1:
         raise OptionError(f"workers must be at least 1, got {workers}")
+    players, forcing = _checked(variant, seat, decision, options, int(player_key(seed)),
+                                policy, params, offsets, misere_catchers)
     options = [str(o) for o in options]
-    key = int(player_key(seed))
-    parts = in_pieces(lambda part: branch_values(variant, part, seat, decision, options, key,
-                                                 policy, params, offsets, misere_catchers),
-                      deals, workers)
+    parts = in_pieces(lambda part: _values(variant, part, players, forcing), deals, workers)
     n, k = len(deals), len(options)
     if parts:
         legal, value, kind, contract, reached = (np.concatenate([p[j] for p in parts])

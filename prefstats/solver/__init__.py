@@ -33,6 +33,7 @@ from prefstats.errors import CardError, IllegalActionError, OptionError
 from prefstats.game.cards import N_CARDS, format_cards
 from prefstats.game.tricks import legal_cards
 from prefstats.solver._batch import _batch_kernel, _leads_one
+from prefstats.solver._records import Decision, Game, decision_of, game_of
 from prefstats.solver._search import (
     card_values_batch_kernel,
     card_values_kernel,
@@ -40,22 +41,23 @@ from prefstats.solver._search import (
     solve_kernel,
     solve_position,
 )
-from prefstats.solver._table import TT_BITS, TT_ENTRY_BYTES, TT_SIZE, new_table
+from prefstats.solver._table import TT_BITS, TT_ENTRY_BYTES, TT_SIZE, Table, new_table
 from prefstats.solver._worlds import best_card_among, best_card_kernel, catching_card
 
 # The checked functions, the table and its size, then the compiled layer (trusts its
 # inputs; for callers in numba code): solve_kernel, solve_position, card_values_kernel,
-# card_values_batch_kernel, best_card_kernel, best_card_among, catching_card.
+# card_values_batch_kernel, best_card_kernel, best_card_among, catching_card, and the
+# records they take (Table, Game, Decision; game_of and decision_of make the last two).
 __all__ = ["best_card", "card_values", "card_values_batch", "solve", "solve_batch", "solve_leads"]
 
-_table: tuple[np.ndarray, ...] | None = None
+_table: Table | None = None
 
 
-def _single_table() -> tuple[np.ndarray, ...]:
+def _single_table() -> Table:
     """The table of single-position calls, made once and kept (entries stay valid)."""
     global _table
     if _table is None:
-        _table = tuple(t[0] for t in new_table(1))
+        _table = new_table(1).thread(0)
     return _table
 
 
@@ -129,9 +131,8 @@ def _run_batch(hands, trump, leader, declarer, misere, *, leads: bool, threads: 
     n_threads = max(1, min(threads or numba.get_num_threads(), len(arr) or 1))
     out = np.full((len(arr), N_CARDS if leads else 1), -1, dtype=np.int8)
     if len(arr):
-        stats = np.zeros((n_threads, 8), dtype=np.int64)  # a cache line a thread
-        words, history, endgame = new_table(n_threads)
-        _batch_kernel(arr, lead, decl, tr, mis, leads, (words, history), endgame[0], stats,
+        tables = new_table(n_threads)
+        _batch_kernel(arr, lead, decl, tr, mis, leads, tables._replace(endgame=tables.endgame[0]),
                       out)
     return out
 
@@ -184,9 +185,8 @@ def solve(hands: Sequence[int], *, trump: int | None, leader: int, declarer: int
     """
     arr, lead, decl, tr, mis = _prepare(_one_row(hands), trump, leader, declarer, misere)
     h = arr[0].astype(np.int64)
-    stats = np.zeros(1, dtype=np.int64)
     return int(solve_kernel(h[0], h[1], h[2], lead[0], decl[0], tr[0], mis[0],
-                          _single_table(), stats))
+                            _single_table()))
 
 
 def solve_leads(hands: Sequence[int], *, trump: int | None, leader: int, declarer: int,
@@ -201,8 +201,7 @@ def solve_leads(hands: Sequence[int], *, trump: int | None, leader: int, declare
     arr, lead, decl, tr, mis = _prepare(_one_row(hands), trump, leader, declarer, misere)
     h = arr[0].astype(np.int64)
     out = np.empty(N_CARDS, dtype=np.int8)
-    stats = np.zeros(1, dtype=np.int64)
-    _leads_one(h[0], h[1], h[2], lead[0], decl[0], tr[0], mis[0], _single_table(), stats, out)
+    _leads_one(h, lead[0], decl[0], tr[0], mis[0], _single_table(), out)
     return {c: int(out[c]) for c in range(N_CARDS) if out[c] >= 0}
 
 
@@ -272,9 +271,8 @@ def card_values_batch(hands: npt.ArrayLike, *, trump: int | None, leader: int, d
                                                          declarer, misere)
     out = np.full((len(arr), N_CARDS), -1, dtype=np.int8)
     if len(arr):
-        stats = np.zeros(1, dtype=np.int64)
-        card_values_batch_kernel(arr, padded, len(trick), lead, decl, tr, mis,
-                                 _single_table(), stats, out)
+        card_values_batch_kernel(arr, decision_of(padded, len(trick), lead, decl, tr, mis),
+                                 _single_table(), out)
     return out
 
 
@@ -321,5 +319,5 @@ def best_card(hands: npt.ArrayLike, *, trump: int | None, leader: int, declarer:
                                                          declarer, misere)
     if not len(arr):
         raise OptionError("hands must hold at least one world")
-    return int(best_card_kernel(arr, padded, len(trick), lead, decl, tr, mis, _single_table(),
-                                np.zeros(1, dtype=np.int64)))
+    return int(best_card_kernel(arr, decision_of(padded, len(trick), lead, decl, tr, mis),
+                                _single_table()))

@@ -222,7 +222,6 @@ def _misere_bounds(hands, n, leader, declarer):
     a = (declarer + 1) % 3
     b = (declarer + 2) % 3
     partner = 3 - leader - declarer
-    partner_second = partner == (leader + 1) % 3
     # Not on lead: the tricks he surely loses in a row (9: all), and the suit that
     # allows fewest (``DUCKS``).
     ducks = 9
@@ -261,8 +260,8 @@ def _misere_bounds(hands, n, leader, declarer):
         if stuck and _shares_suit(hands[leader], hands[declarer]):
             return n, n
         if forcing:
-            lo = _forced_tricks(hands, leader, partner, declarer, partner_second, forcing,
-                                chain, chain_suit, chain_rest, n)
+            lo = _forced_tricks(hands, leader, partner, declarer, forcing,
+                                (chain, chain_suit, chain_rest), n)
         else:
             hi = min(hi, n - max(1, _escape_then_ducks(hands, leader, declarer, ducks,
                                                        ducks_suit, ducks_rest, exits, n)))
@@ -351,12 +350,14 @@ def _forced_leads(d, x, y):
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _forced_tricks(hands, leader, partner, declarer, partner_second, forcing, chain,
-                   chain_suit, chain_rest, n):
+def _forced_tricks(hands, leader, partner, declarer, forcing, chains, n):
     """Tricks a misère declarer surely takes in a row when the defender on lead can
     force him in the suits of ``forcing``: the best such suit for the defenders, the
-    worst card he can win with for him. ``chain`` (over all suits), ``chain_suit`` and
-    ``chain_rest`` (over the others) are the tricks in a row of ``_forced_leads``."""
+    worst card he can win with for him. ``chains``: ``chain`` (over all suits),
+    ``chain_suit`` and ``chain_rest`` (over the others), the tricks in a row of
+    ``_forced_leads``."""
+    chain, chain_suit, chain_rest = chains
+    partner_second = partner == (leader + 1) % 3
     best = 1
     for s in range(4):
         if not forcing >> s & 1:

@@ -38,6 +38,7 @@ from numba import njit, prange
 from prefstats.game.cards import highest_card, lowest_card, pdep, pext, popcount
 from prefstats.game.tricks import legal_cards, trick_winner
 from prefstats.solver._order import _run_tops
+from prefstats.solver._records import Game
 
 #: Largest hands (cards each) the table covers for misère: 73 million positions at five
 #: cards (2.9 million at four); six would take about 1.8 billion.
@@ -111,21 +112,21 @@ def _last_two(hands, leader, declarer, trump, misere, need):
 
 def trick_minimax(leaf):
     """A compiled minimax of one trick (inlined where it is called) over ``leaf``, which
-    values the positions a trick on: ``leaf(hands, n, leader, declarer, trump, misere,
-    need, ctx)`` gives the declarer's tricks from one (``n`` cards a hand, ``leader``
-    on lead), a bound as the search answers.
+    values the positions a trick on: ``leaf(hands, n, leader, game, need, ctx)`` gives
+    the declarer's tricks from one (``n`` cards a hand, ``leader`` on lead; ``game`` a
+    :class:`~prefstats.solver.Game`), a bound as the search answers.
 
-    The minimax ``f(hands, n, leader, declarer, trump, misere, need, leads, n_leads,
-    ctx)`` tries the leads ``leads[:n_leads]`` in that order (``n_leads`` -1: every
-    lead, highest first) and the followers' cards highest first (misère solves
-    sooner than lowest first, trick contracts the same), one card of each run of equal
-    ones. It cuts off at ``need`` and returns a
-    bound as the search answers and the lead that reached ``need`` (-1 if none);
-    ``hands`` is mutated and restored. One body for each leaf: numba cannot inline a
-    minimax whose leaf runs the same minimax again."""
+    The minimax ``f(hands, n, leader, game, need, leads, n_leads, ctx)`` tries the leads
+    ``leads[:n_leads]`` in that order (``n_leads`` -1: every lead, highest first) and the
+    followers' cards highest first (misère solves sooner than lowest first, trick contracts the
+    same), one card of each run of equal ones. It cuts off at ``need`` and returns a bound as
+    the search answers and the lead that reached ``need`` (-1 if none); ``hands`` is mutated and
+    restored. One body for each leaf: numba cannot inline a minimax whose leaf runs the same
+    minimax again."""
 
     @njit(inline="always", error_model="numpy")
-    def minimax(hands, n, leader, declarer, trump, misere, need, leads, n_leads, ctx):
+    def minimax(hands, n, leader, game, need, leads, n_leads, ctx):
+        declarer, trump, misere = game
         p1 = (leader + 1) % 3
         p2 = (leader + 2) % 3
         or0 = (leader == declarer) != misere
@@ -163,7 +164,7 @@ def trick_minimax(leaf):
                     hands[p2] = h2 ^ (1 << c2)
                     w = (leader + trick_winner(c0, c1, c2, trump)) % 3
                     won = 1 if w == declarer else 0
-                    v = won + leaf(hands, n - 1, w, declarer, trump, misere, need - won, ctx)
+                    v = won + leaf(hands, n - 1, w, game, need - won, ctx)
                     best2 = max(best2, v) if or2 else min(best2, v)
                     if (best2 >= need) == or2:
                         break
@@ -183,9 +184,9 @@ def trick_minimax(leaf):
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _table_value(hands, n, leader, declarer, trump, misere, need, ctx):
+def _table_value(hands, n, leader, game, need, ctx):
     """The table's entry for a position (``ctx``: the table and the row of ``ORDER``)."""
-    return endgame_value(ctx[0], _endgame_index(hands, n, leader, declarer, ctx[1]))
+    return endgame_value(ctx[0], _endgame_index(hands, n, leader, game.declarer, ctx[1]))
 
 
 _trick_over_table = trick_minimax(_table_value)
@@ -193,13 +194,12 @@ _NO_LEADS = np.zeros(0, dtype=np.int64)  # every lead, highest first (``n_leads`
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _one_trick(hands, n, leader, declarer, trump, misere, need, endgame, row):
+def _one_trick(hands, n, leader, game, need, endgame, row):
     """:func:`_last_two` for a position ``n`` cards a hand whose positions a trick on
     the table ``endgame`` holds (``n`` up to one more than it covers for the kind of
     game, ``row`` of ``ORDER``): the minimax of one trick over it, leads highest first;
     ``hands`` is mutated and restored."""
-    return _trick_over_table(hands, n, leader, declarer, trump, misere, need, _NO_LEADS, -1,
-                             (endgame, row))[0]
+    return _trick_over_table(hands, n, leader, game, need, _NO_LEADS, -1, (endgame, row))[0]
 
 
 # ---- the table ------------------------------------------------------------------------
@@ -359,6 +359,7 @@ def _build_block(values, table, n, patterns):
         row = patterns[p, 0]
         trump = 0 if row < NO_TRUMP_ROW else -1
         misere = row == MISERE_ROW
+        game = Game(np.int64(0), np.int64(trump), misere)  # the declarer is seat 0
         hands = np.zeros(3, np.int64)
         in_play = 0
         for i in range(4):
@@ -375,7 +376,7 @@ def _build_block(values, table, n, patterns):
                     lo = 0
                     hi = n
                     while lo < hi:
-                        v = _one_trick(hands, n, lead, 0, trump, misere, lo + 1, table, row)
+                        v = _one_trick(hands, n, lead, game, lo + 1, table, row)
                         if v > lo:
                             lo = v
                         else:

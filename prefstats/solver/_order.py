@@ -27,15 +27,19 @@ def _run_tops(cards, in_play):
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, hint, killer,
-                 out, scores, history):
-    """Write one card per run of equivalent legal cards into ``out``, best first.
+def _order_moves(hands, trick, tlen, leader, game, tried, scratch, history):
+    """Write one card per run of equivalent legal cards of the seat to move into
+    ``out``, best first (``scratch``: ``out`` and ``scores``, scratch space).
 
-    ``trick`` holds the ``tlen`` cards already played to this trick; ``hint`` is a card
-    to try first if it is among them, ``killer`` one to try next (-1: none); a lead
-    scores ``history[c]`` points more for card ``c``; ``scores`` is scratch space.
-    Returns the number of cards written.
+    ``trick`` holds the ``tlen`` cards already played to this trick, led by ``leader``;
+    ``game`` is a :class:`~prefstats.solver.Game`; ``tried``: ``hint``, a card to try
+    first if it is among them, and ``killer``, one to try next (-1: none); a lead scores
+    ``history[c]`` points more for card ``c``. Returns the number of cards written.
     """
+    declarer, trump, misere = game
+    hint, killer = tried
+    out, scores = scratch
+    player = (leader + tlen) % 3
     led = -1 if tlen == 0 else trick[0] >> 3
     legal = legal_cards(hands[player], led, trump)
     in_play = hands[0] | hands[1] | hands[2]
@@ -62,8 +66,7 @@ def _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, hi
         if tlen == 0:
             score = _lead_score(hands, c, player, declarer, trump, misere) + history[c]
         elif misere:
-            score = _misere_follow_score(hands, c, best, win_seat, trick, tlen, player,
-                                         declarer, trump)
+            score = _misere_follow_score(hands, c, best, win_seat, trick, tlen, player, game)
         else:
             wins = beats(c, best, trump)
             winner = player if wins else win_seat
@@ -100,13 +103,14 @@ def _below(hands, c):
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _misere_follow_score(hands, c, best, win_seat, trick, tlen, player, declarer, trump):
+def _misere_follow_score(hands, c, best, win_seat, trick, tlen, player, game):
     """Heuristic value of card ``c`` for a misère player playing second or third
     (``best`` the winning card so far, played by ``win_seat``): weights fitted as for
     leads (a best card first 79% of the time for the declarer, 69% for the defenders,
     from 68% and 60% by the rules used before, which only asked who wins the trick).
     Each side wants the trick to go its way; a card of a short suit, not the lowest,
     first."""
+    declarer, trump, _ = game
     s = c >> 3
     sh = 8 * s
     r = c & 7
@@ -215,19 +219,18 @@ def _lead_score(hands, c, player, declarer, trump, misere):
 
 
 @njit(cache=True, error_model="numpy")
-def _first_card(hands, trick, tlen, leader, player, declarer, trump, misere, history, out,
-                scores):
-    """The move ordering's first card with no table hint or killer (``out`` and
-    ``scores`` scratch). A call, not inlined: it runs once a ply of a playout and once
-    a PIMC decision, and one copy of the ordering fewer shortens the compile."""
-    _order_moves(hands, trick, tlen, leader, player, declarer, trump, misere, -1, -1, out,
-                 scores, history)
-    return out[0]
+def _first_card(hands, trick, tlen, leader, game, history, scratch):
+    """The move ordering's first card with no table hint or killer (``scratch``:
+    ``out`` and ``scores``). A call, not inlined: it runs once a ply of a playout and
+    once a PIMC decision, and one copy of the ordering fewer shortens the compile."""
+    _order_moves(hands, trick, tlen, leader, game, (-1, -1), scratch, history)
+    return scratch[0][0]
 
 
 @njit(cache=True, error_model="numpy")
-def _playout(hands, seq, root_len, leader, declarer, trump, misere):
+def _playout(hands, seq, root_len, leader, game):
     """Declarer's tricks when every player plays the first card of the move ordering."""
+    declarer, trump, _ = game
     h = _stack((3,), np.int64)
     h[:] = hands
     trick = _stack((3,), np.int64)
@@ -240,8 +243,7 @@ def _playout(hands, seq, root_len, leader, declarer, trump, misere):
     tlen = root_len
     while h[leader] | h[(leader + 1) % 3] | h[(leader + 2) % 3]:
         player = (leader + tlen) % 3
-        c = _first_card(h, trick, tlen, leader, player, declarer, trump, misere, no_history,
-                        moves, scores)
+        c = _first_card(h, trick, tlen, leader, game, no_history, (moves, scores))
         h[player] &= ~(1 << c)
         trick[tlen] = c
         tlen += 1

@@ -23,7 +23,16 @@ from prefstats.solver._endgame import (
 )
 from prefstats.solver._intrinsics import _borrowed, _stack
 from prefstats.solver._order import _order_moves, _playout
-from prefstats.solver._table import _entry, _pack_card, _position_key, _slot, _store, _unpack_card
+from prefstats.solver._records import Game, game_of
+from prefstats.solver._table import (
+    Table,
+    _entry,
+    _pack_card,
+    _position_key,
+    _slot,
+    _store,
+    _unpack_card,
+)
 
 _MAX_PLIES = 31  # 30 cards plus the final node
 _HISTORY_CAP = 1023  # a lower cap, or none, searches more nodes
@@ -33,13 +42,14 @@ _HISTORY_CAP = 1023  # a lower cap, or none, searches more nodes
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _settle_above_table(hands, n, leader, declarer, trump, misere, need, ctx):
+def _settle_above_table(hands, n, leader, game, need, ctx):
     """Declarer's tricks from a position one trick above the endgame table, ``leader``
     to lead: the bounds stored for it or its static ones when they settle it, else the
     minimax of one trick over the table (stored); a bound as the search answers.
     ``ctx``: the transposition table's words and mask, the endgame table and its row
     of ``ORDER`` (a leaf of :func:`trick_minimax`)."""
     words, mask, endgame, row = ctx
+    declarer, trump, misere = game
     k1, k2 = _position_key(hands, leader, declarer, trump, misere)
     slot = _slot(k1, k2, mask)
     lo, hi, packed = _entry(words, slot, k1, k2, -1, n)
@@ -49,7 +59,7 @@ def _settle_above_table(hands, n, leader, declarer, trump, misere, need, ctx):
         return lo
     if hi < need:
         return hi
-    v = _one_trick(hands, n, leader, declarer, trump, misere, need, endgame, row)
+    v = _one_trick(hands, n, leader, game, need, endgame, row)
     if v >= need:
         lo = v
     else:
@@ -68,7 +78,7 @@ _two_tricks = trick_minimax(_settle_above_table)
 
 
 @njit(cache=True, error_model="numpy")
-def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, table, stats):
+def _search(hands, seq, root_len, root_leader, game, target, table):
     """Whether the declarer ends with at least ``target`` tricks from the root position,
     and the bound the search proved: a number of tricks he surely reaches (at least
     ``target``) if so, else one he surely stays within (below ``target``).
@@ -79,6 +89,7 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
     the declarer's tricks from the root): a node whose moves all fail to cut off takes
     the weakest of their bounds, a cut-off the bound of the move that made it.
     """
+    declarer, trump, misere = game
     words = table[0]
     mask = words.shape[0] - 1
     # Scratch arrays on the stack and views without reference counting: a heap array
@@ -114,6 +125,7 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
     seq = _borrowed(seq)
     words = _borrowed(words)
     endgame = _borrowed(table[2])
+    nodes = table.nodes
     table_cards = ENDGAME_CARDS if misere else TRICK_CARDS
     row = table_row(trump, misere)
     ctx = (words, mask, endgame, row)  # what positions above the endgame table need
@@ -126,7 +138,7 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
     val = 0
     while True:
         # ---- enter node d: settle it at once if bounds allow, else expand it ----
-        stats[0] += 1
+        nodes[0] += 1
         settled = False
         st_slot[d] = -1
         hint = -1
@@ -153,7 +165,7 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
                 if n <= table_cards:
                     v = endgame_value(endgame, _endgame_index(hands, n, leader, declarer, row))
                 else:
-                    v = _settle_above_table(hands, n, leader, declarer, trump, misere, need, ctx)
+                    v = _settle_above_table(hands, n, leader, game, need, ctx)
                 res = v >= need
                 val = taken + v
                 settled = True
@@ -176,11 +188,11 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
                     settled = True
                 elif n == table_cards + 2:
                     # The leads in the search's order, the followers' cards highest first.
-                    n_leads = _order_moves(hands, no_trick, 0, leader, leader, declarer, trump,
-                                           misere, hint, killer[d, leader], leads, scores,
+                    n_leads = _order_moves(hands, no_trick, 0, leader, game,
+                                           (hint, killer[d, leader]), (leads, scores),
                                            history[leader])
-                    v, cut_lead = _two_tricks(hands, n, leader, declarer, trump, misere, need,
-                                              leads, n_leads, ctx)
+                    v, cut_lead = _two_tricks(hands, n, leader, game, need, leads, n_leads,
+                                              ctx)
                     if cut_lead >= 0:
                         packed = _pack_card(hands, cut_lead)
                     res = v >= need
@@ -201,8 +213,8 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
             player = (leader + tlen) % 3
             trick = seq[root_len + d - tlen : root_len + d]
             n_moves[d] = _order_moves(
-                hands, trick, tlen, leader, player, declarer, trump, misere, hint,
-                killer[d, leader] if tlen == 0 else -1, moves[d], scores, history[leader],
+                hands, trick, tlen, leader, game, (hint, killer[d, leader] if tlen == 0 else -1),
+                (moves[d], scores), history[leader],
             )
             idx[d] = 0
             is_or[d] = (player == declarer) != misere
@@ -267,7 +279,7 @@ def _search(hands, seq, root_len, root_leader, declarer, trump, misere, target, 
 
 
 @njit(cache=True, error_model="numpy")
-def solve_position(hands, seq, root_len, leader, declarer, trump, misere, table, stats):
+def solve_position(hands, seq, root_len, leader, game, table):
     """Declarer's tricks from a position, by zero-window searches around a guess
     (compiled; callers in numba code may value positions inside a trick with it).
 
@@ -277,21 +289,19 @@ def solve_position(hands, seq, root_len, leader, declarer, trump, misere, table,
     it dear, so it pays to refute only once.
     """
     table[1][:] = 0  # a new deal: no history
-    guess = 1 if misere else _playout(hands, seq, root_len, leader, declarer, trump, misere)
-    return _solve_from(hands, seq, root_len, leader, declarer, trump, misere, table, stats,
-                       guess)
+    guess = 1 if game.misere else _playout(hands, seq, root_len, leader, game)
+    return _solve_from(hands, seq, root_len, leader, game, table, guess)
 
 
 @njit(cache=True, error_model="numpy")
-def _solve_from(hands, seq, root_len, leader, declarer, trump, misere, table, stats, guess):
+def _solve_from(hands, seq, root_len, leader, game, table, guess):
     """:func:`solve_position` with the first guess given."""
     n_tricks = (popcount(hands[0] | hands[1] | hands[2]) + root_len) // 3
     lo = 0
     hi = n_tricks
     while lo < hi:
         t = min(max(guess, lo + 1), hi)
-        res, val = _search(hands, seq, root_len, leader, declarer, trump, misere, target=t,
-                           table=table, stats=stats)
+        res, val = _search(hands, seq, root_len, leader, game, target=t, table=table)
         if res:
             lo = val
             guess = val + 1
@@ -302,13 +312,13 @@ def _solve_from(hands, seq, root_len, leader, declarer, trump, misere, table, st
 
 
 @njit(cache=True, error_model="numpy")
-def solve_kernel(h0, h1, h2, leader, declarer, trump, misere, table, stats):
+def solve_kernel(h0, h1, h2, leader, declarer, trump, misere, table):
     """Compiled :func:`solve` of one deal for callers in numba code (the hand engine):
     hands as int64 masks, ``trump`` -1 for none, ``table`` one thread's table from
-    :func:`new_table`, ``stats`` an int64 array counting nodes."""
+    :func:`new_table` (its ``nodes`` count the positions searched)."""
     hands = np.array([h0, h1, h2], dtype=np.int64)
     seq = np.zeros(_MAX_PLIES + 3, np.int64)
-    return solve_position(hands, seq, 0, leader, declarer, trump, misere, table, stats)
+    return solve_position(hands, seq, 0, leader, game_of(declarer, trump, misere), table)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -348,18 +358,20 @@ def _run_reps(hand, others, trick, tlen, trump, out):
 
 
 @njit(cache=True, error_model="numpy")
-def card_values_kernel(hands, trick, tlen, leader, declarer, trump, misere, table, stats, out):
+def card_values_kernel(hands, decision, table, out):
     """Fill ``out[c]`` (32 entries) with the declarer's tricks from the current trick on
     after the seat to move plays card ``c``; -1 for the cards it may not play.
 
     Compiled form of :func:`card_values`: ``hands`` (three int64 masks) are the cards
-    the seats still hold, ``trick[:tlen]`` the cards already on the table, led by
-    ``leader``; the seat to move is ``(leader + tlen) % 3``; ``trump`` -1 for none.
+    the seats still hold, ``decision`` a :class:`~prefstats.solver.Decision`: the cards
+    already on the table, who led them, the game.
     Legal cards with no other card in play between them (in a hand or on the table)
     have the same value, so one card of each such run is searched; each search starts
     from the value found for the last one (measured: a better first guess than the
     card's value in the previous world of a batch).
     """
+    trick, tlen, leader, played = decision
+    declarer, trump, misere = played
     table[1][:] = 0  # a new position: no history
     player = (leader + tlen) % 3
     reps = np.empty(32, np.int64)
@@ -377,10 +389,8 @@ def card_values_kernel(hands, trick, tlen, leader, declarer, trump, misere, tabl
             continue
         lead, won, root = _play_card(h, seq, trick, tlen, leader, c, declarer, trump)
         if guess < 0:
-            guess = won + (1 if misere else _playout(h, seq, root, lead, declarer, trump,
-                                                      misere))
-        v = won + _solve_from(h, seq, root, lead, declarer, trump, misere, table, stats,
-                              guess - won)
+            guess = won + (1 if misere else _playout(h, seq, root, lead, played))
+        v = won + _solve_from(h, seq, root, lead, played, table, guess - won)
         h[player] |= 1 << c
         out[c] = v
         guess = v
@@ -397,8 +407,7 @@ def _first_copy(worlds, i):
 
 
 @njit(cache=True, error_model="numpy")
-def card_values_batch_kernel(worlds, trick, tlen, leader, declarer, trump, misere, table,
-                             stats, out):
+def card_values_batch_kernel(worlds, decision, table, out):
     """:func:`card_values_kernel` for each row of ``worlds`` ((K, 3) int64 hands: sampled
     worlds of one decision) into the rows of ``out`` ((K, 32) int8), with one table:
     the worlds share most positions a few tricks on, so later worlds find them there.
@@ -408,21 +417,19 @@ def card_values_batch_kernel(worlds, trick, tlen, leader, declarer, trump, miser
         if same >= 0:
             out[i, :] = out[same, :]
             continue
-        card_values_kernel(worlds[i], trick, tlen, leader, declarer, trump, misere, table,
-                           stats, out[i])
+        card_values_kernel(worlds[i], decision, table, out[i])
 
 
 @njit(cache=True, error_model="numpy")
-def _card_search(world, trick, tlen, leader, declarer, trump, misere, c, target, table,
-                 stats, seq):
+def _card_search(world, decision, c, target, table, seq):
     """Whether the declarer takes at least ``target`` tricks from the current trick on
     after the seat to move plays ``c`` in ``world``, and the bound proved (as
     :func:`_search`)."""
+    trick, tlen, leader, played = decision
     h = _stack((3,), np.int64)
     h[:] = world
-    lead, won, root = _play_card(h, seq, trick, tlen, leader, c, declarer, trump)
-    res, val = _search(h, seq, root, lead, declarer, trump, misere, target - won, table,
-                       stats)
+    lead, won, root = _play_card(h, seq, trick, tlen, leader, c, played.declarer, played.trump)
+    res, val = _search(h, seq, root, lead, played, target - won, table)
     return res, val + won
 
 
@@ -435,7 +442,8 @@ def compile_search() -> None:
 
     endgame = np.zeros(1, dtype=np.uint8)
     endgame.flags.writeable = False  # the endgame table is read-only, as in ``new_table``
-    table = (np.full((1, 2), -1, dtype=np.int64), np.zeros((3, 32), dtype=np.int64), endgame)
     vector = np.zeros(1, dtype=np.int64)
-    _search.compile(tuple(typeof(a) for a in (vector, vector, 0, 0, 0, 0, False, 0, table,
-                                              vector)))
+    table = Table(np.full((1, 2), -1, dtype=np.int64), np.zeros((3, 32), dtype=np.int64),
+                  endgame, vector)
+    _search.compile(tuple(typeof(a) for a in (vector, vector, 0, 0, Game(0, 0, False), 0,
+                                              table)))

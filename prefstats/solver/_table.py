@@ -11,6 +11,8 @@ than they saved.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -26,25 +28,43 @@ TT_SIZE = 1 << TT_BITS
 TT_ENTRY_BYTES = 16
 
 
-def new_table(threads: int = 1, bits: int = TT_BITS) -> tuple[np.ndarray, ...]:
-    """Empty transposition tables for ``threads`` solver threads, as a tuple of arrays
-    indexed by thread first: thread ``k`` uses ``tuple(t[k] for t in tables)``.
+class Table(NamedTuple):
+    """The solver's memory, one record the compiled callers hand on whole: the
+    transposition table's ``words``, the ``history`` of leads, the ``endgame`` values and
+    the ``nodes`` counter (``nodes[0]``: positions searched), by thread first as
+    :func:`new_table` makes them, or one thread's (:meth:`thread`)."""
 
-    It holds three arrays. The entries, of shape (threads, 2**bits, 2): an entry is two
+    words: np.ndarray
+    history: np.ndarray
+    endgame: np.ndarray
+    nodes: np.ndarray
+
+    def thread(self, k: int = 0) -> Table:
+        """Thread ``k``'s table."""
+        return Table(*(a[k] for a in self))
+
+
+def new_table(threads: int = 1, bits: int = TT_BITS) -> Table:
+    """Empty transposition tables for ``threads`` solver threads, as a :class:`Table` of
+    arrays indexed by thread first: thread ``k`` uses ``new_table(...).thread(k)``.
+
+    The entries, of shape (threads, 2**bits, 2): an entry is two
     words, so one memory access reads it: the first key word, then the second key word
     (40 bits) with the bounds on the declarer's remaining tricks (4 bits each) and, plus
     one, the lead that last cut the search off there (on relative ranks, tried first
     next time). Empty entries have all bits set, which no key has. The history of
     leads, of shape (threads, 3, 32): points by leader and card that order leads within
-    one solve (cleared at its start). And the endgames' values (``_endgame``;
+    one solve (cleared at its start). The endgames' values (``_endgame``;
     42 MB): one read-only table of the process, a row of it for each thread (a
     broadcast view, no copies). Its look-ups mostly miss the cache; with a copy a
     thread, two threads of a rollout ran 1.57 times one, with one shared copy 1.83-1.97.
+    And the node counters, (threads, 8): a cache line a thread.
     """
     end = endgame_table()
-    return (np.full((threads, 1 << bits, 2), -1, dtype=np.int64),
-            np.zeros((threads, 3, 32), dtype=np.int64),
-            np.broadcast_to(end, (threads, end.size)))
+    return Table(np.full((threads, 1 << bits, 2), -1, dtype=np.int64),
+                 np.zeros((threads, 3, 32), dtype=np.int64),
+                 np.broadcast_to(end, (threads, end.size)),
+                 np.zeros((threads, 8), dtype=np.int64))
 
 
 _KEY2 = (1 << 40) - 1

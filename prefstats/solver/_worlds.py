@@ -11,6 +11,7 @@ from numba import njit
 from prefstats.game.cards import popcount
 from prefstats.game.tricks import trick_winner
 from prefstats.solver._order import _first_card, _playout
+from prefstats.solver._records import decision_of
 from prefstats.solver._search import (
     _MAX_PLIES,
     _card_search,
@@ -21,12 +22,12 @@ from prefstats.solver._search import (
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _narrow(worlds, j, c, target, lo, hi, trick, tlen, leader, declarer, trump, misere,
-            table, stats, seq):
-    """One search of card ``c`` in world ``j`` at ``target`` (inside its bounds): the
-    bound it proves replaces ``lo[j, c]`` or ``hi[j, c]``; returns whether it held."""
-    res, val = _card_search(worlds[j], trick, tlen, leader, declarer, trump, misere, c,
-                            target, table, stats, seq)
+def _narrow(worlds, j, c, target, bounds, decision, table, seq):
+    """One search of card ``c`` in world ``j`` at ``target`` (inside its ``bounds``,
+    ``lo`` and ``hi``): the bound it proves replaces ``lo[j, c]`` or ``hi[j, c]``;
+    returns whether it held."""
+    lo, hi = bounds
+    res, val = _card_search(worlds[j], decision, c, target, table, seq)
     if res:
         lo[j, c] = val
     else:
@@ -78,17 +79,16 @@ def _leader_and_rival(cards, reps, weight, lo, hi, maximise, visited):
 
 
 @njit(cache=True, error_model="numpy")
-def best_card_kernel(worlds, trick, tlen, leader, declarer, trump, misere, table, stats):
+def best_card_kernel(worlds, decision, table):
     """:func:`best_card_among` every legal card."""
-    return best_card_among(worlds, trick, tlen, leader, declarer, trump, misere,
-                           np.int64(0xFFFFFFFF), table, stats)
+    return best_card_among(worlds, decision, np.int64(0xFFFFFFFF), table)
 
 
 @njit(cache=True, error_model="numpy")
-def best_card_among(worlds, trick, tlen, leader, declarer, trump, misere, allowed, table,
-                    stats):
-    """The card of the seat to move among ``allowed`` (a mask holding legal cards) with
-    the best total value over ``worlds`` ((K, 3)
+def best_card_among(worlds, decision, allowed, table):
+    """The card of the seat to move in ``decision`` (a
+    :class:`~prefstats.solver.Decision`) among ``allowed`` (a mask holding legal cards)
+    with the best total value over ``worlds`` ((K, 3)
     int64, one decision's sampled worlds, as in :func:`card_values_batch_kernel`): the
     declarer's side the most tricks, on misère the fewest, the defence the other way;
     ties go to the lowest card. The same card as the totals of
@@ -96,17 +96,17 @@ def best_card_among(worlds, trick, tlen, leader, declarer, trump, misere, allowe
     only as far as the choice needs (:func:`_choose`). A world drawn twice counts
     twice and is searched once.
     """
+    trick, tlen, leader, played = decision
     table[1][:] = 0  # one history for the worlds of a decision
     k = worlds.shape[0]
     weight = np.zeros(k, np.int64)
     for j in range(k):
         same = _first_copy(worlds, j)
         weight[j if same < 0 else same] += 1
-    reps, lo, hi, floor, ceil = _open_bounds(worlds, weight, trick, tlen, leader, declarer,
-                                             trump)
-    return _choose(worlds, weight, reps, lo, hi, floor, ceil,
-                   _allowed_cards(reps[0], allowed), trick, tlen, leader, declarer, trump,
-                   misere, table, stats)
+    reps, lo, hi, floor, ceil = _open_bounds(worlds, weight, trick, tlen, leader,
+                                             played.declarer, played.trump)
+    return _choose(worlds, weight, reps, (lo, hi), (floor, ceil),
+                   _allowed_cards(reps[0], allowed), decision, table)
 
 
 @njit(cache=True, error_model="numpy")
@@ -168,12 +168,11 @@ def _one_run(reps, weight, cards):
 
 
 @njit(cache=True, error_model="numpy")
-def _choose(worlds, weight, reps, lo, hi, floor, ceil, cards, trick, tlen, leader,
-            declarer, trump, misere, table, stats):
+def _choose(worlds, weight, reps, bounds, limits, cards, decision, table):
     """The card of ``cards`` (legal, ascending) with the best total value over
-    ``worlds``, each counted ``weight[j]`` times, from the bounds ``lo``, ``hi`` known on
-    each world's values (narrowed in place; ``floor``, ``ceil``: those before any
-    search).
+    ``worlds``, each counted ``weight[j]`` times, from the ``bounds`` ``lo``, ``hi``
+    known on each world's values (narrowed in place; ``limits``, ``floor`` and
+    ``ceil``: those before any search).
 
     In each world the leading card's value is found (from its last value) and every
     other card searched once against it, which mostly shows it no better there (else
@@ -185,6 +184,10 @@ def _choose(worlds, weight, reps, lo, hi, floor, ceil, cards, trick, tlen, leade
     """
     if _one_run(reps, weight, cards):
         return cards[0]
+    lo, hi = bounds
+    floor, ceil = limits
+    trick, tlen, leader, played = decision
+    declarer, trump, misere = played
     k = worlds.shape[0]
     player = (leader + tlen) % 3
     maximise = (player == declarer) != misere
@@ -201,14 +204,13 @@ def _choose(worlds, weight, reps, lo, hi, floor, ceil, cards, trick, tlen, leade
             searched |= np.int64(1) << reps[j, c]
         if cand < 0:  # the first world: the move ordering's first allowed card leads
             h = worlds[j].copy()
-            a = reps[j, _first_card(h, trick, tlen, leader, player, declarer, trump, misere,
-                                    table[1][leader], row, scores)]
+            a = reps[j, _first_card(h, trick, tlen, leader, played, table[1][leader],
+                                    (row, scores))]
             if not (searched >> a) & 1:
                 a = reps[j, cards[0]]
             cand = a
             lead, won, root = _play_card(h, seq, trick, tlen, leader, a, declarer, trump)
-            guess = won + (1 if misere else _playout(h, seq, root, lead, declarer, trump,
-                                                      misere))
+            guess = won + (1 if misere else _playout(h, seq, root, lead, played))
         else:
             cand, rival = _leader_and_rival(cards, reps, weight, lo, hi, maximise, j)
             if rival < 0:
@@ -217,8 +219,7 @@ def _choose(worlds, weight, reps, lo, hi, floor, ceil, cards, trick, tlen, leade
         # The leader's value, exact: the threshold the other cards are searched against.
         while lo[j, a] < hi[j, a]:
             t = min(max(guess, lo[j, a] + 1), hi[j, a])
-            res = _narrow(worlds, j, a, t, lo, hi, trick, tlen, leader, declarer, trump,
-                          misere, table, stats, seq)
+            res = _narrow(worlds, j, a, t, bounds, decision, table, seq)
             guess = lo[j, a] + 1 if res else hi[j, a]
         guess = lo[j, a]
         # Every other card against it: mostly no better there; if better, made exact.
@@ -227,15 +228,13 @@ def _choose(worlds, weight, reps, lo, hi, floor, ceil, cards, trick, tlen, leade
                 continue
             if maximise and hi[j, c] > lo[j, a]:
                 t = max(lo[j, a], lo[j, c]) + 1
-                while lo[j, c] < hi[j, c] and _narrow(worlds, j, c, t, lo, hi, trick, tlen,
-                                                      leader, declarer, trump, misere, table,
-                                                      stats, seq):
+                while lo[j, c] < hi[j, c] and _narrow(worlds, j, c, t, bounds, decision,
+                                                      table, seq):
                     t = lo[j, c] + 1
             elif not maximise and lo[j, c] < hi[j, a]:
                 t = min(hi[j, a], hi[j, c])
-                while lo[j, c] < hi[j, c] and not _narrow(worlds, j, c, t, lo, hi, trick, tlen,
-                                                          leader, declarer, trump, misere,
-                                                          table, stats, seq):
+                while lo[j, c] < hi[j, c] and not _narrow(worlds, j, c, t, bounds, decision,
+                                                          table, seq):
                     t = hi[j, c]
     while True:
         best, rival = _leader_and_rival(cards, reps, weight, lo, hi, maximise, -1)
@@ -255,16 +254,15 @@ def _choose(worlds, weight, reps, lo, hi, floor, ceil, cards, trick, tlen, leade
         # Count up from a lower bound a search proved, else down from the upper one.
         down = lo[wj, wc] == floor[wc] and hi[wj, wc] < ceil[wc]
         t = hi[wj, wc] if down else lo[wj, wc] + 1
-        _narrow(worlds, wj, wc, t, lo, hi, trick, tlen, leader, declarer, trump, misere,
-                table, stats, seq)
+        _narrow(worlds, wj, wc, t, bounds, decision, table, seq)
 
 
 
 
 @njit(cache=True, error_model="numpy")
-def catching_card(worlds, weight, trick, tlen, leader, declarer, caught, allowed, table,
-                  stats):
-    """The misère catcher's card among ``allowed`` (legal cards of the seat to move) over
+def catching_card(worlds, weight, decision, caught, allowed, table):
+    """The misère catcher's card in ``decision`` (its game a misère: only its declarer
+    counts) among ``allowed`` (legal cards of the seat to move) over
     ``worlds`` ((K, 3) int64 hands, world ``j`` standing for ``weight[j]`` worlds): unless
     the declarer is ``caught`` already, the cards after which he takes a trick in the
     most worlds; of those (of all once caught) the one with the most tricks in total
@@ -274,29 +272,32 @@ def catching_card(worlds, weight, trick, tlen, leader, declarer, caught, allowed
     the totals of the cards tied on the count (:func:`_choose`) search only the worlds
     where they catch.
     """
+    trick, tlen, leader, played = decision
+    declarer = played.declarer
+    at = decision_of(trick, tlen, leader, declarer, -1, True)  # a misère, whatever given
     table[1][:] = 0  # one history for the worlds of a decision
     reps, lo, hi, floor, ceil = _open_bounds(worlds, weight, trick, tlen, leader, declarer,
                                              -1)
     cards = _allowed_cards(reps[0], allowed)
     if not caught and not _one_run(reps, weight, cards):
-        cards = _most_catching(worlds, weight, reps, lo, hi, cards, trick, tlen, leader,
-                               declarer, table, stats)
+        cards = _most_catching(worlds, weight, reps, (lo, hi), cards, at, table)
         if len(cards) == 1:
             return cards[0]
-    return _choose(worlds, weight, reps, lo, hi, floor, ceil, cards, trick, tlen, leader,
-                   declarer, -1, True, table, stats)
+    return _choose(worlds, weight, reps, (lo, hi), (floor, ceil), cards, at, table)
 
 
 @njit(cache=True, error_model="numpy")
-def _most_catching(worlds, weight, reps, lo, hi, cards, trick, tlen, leader, declarer,
-                   table, stats):
-    """The cards of ``cards`` after which the declarer takes at least a trick (misère)
-    in the most ``weight`` of ``worlds``, ascending; each search's bound narrows ``lo``
-    or ``hi`` of the card's run in its world.
+def _most_catching(worlds, weight, reps, bounds, cards, decision, table):
+    """The cards of ``cards`` after which the declarer takes at least a trick (misère
+    ``decision``) in the most ``weight`` of ``worlds``, ascending; each search's bound
+    narrows ``lo`` or ``hi`` (``bounds``) of the card's run in its world.
 
     Cards with no card that any world holds in play between them are one run, counted
     once; a card's count stops once the worlds left cannot lift it to the best so far.
     """
+    lo, hi = bounds
+    trick, tlen, leader, played = decision
+    declarer = played.declarer
     k = worlds.shape[0]
     player = (leader + tlen) % 3
     others = 0
@@ -322,8 +323,7 @@ def _most_catching(worlds, weight, reps, lo, hi, cards, trick, tlen, leader, dec
                 if count[c] + rest < most:
                     break
                 rest -= weight[j]
-                res, val = _card_search(worlds[j], trick, tlen, leader, declarer, -1, True, c,
-                                        1, table, stats, seq)
+                res, val = _card_search(worlds[j], decision, c, 1, table, seq)
                 r = reps[j, c]
                 if res:
                     count[c] += weight[j]

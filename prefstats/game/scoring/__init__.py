@@ -48,6 +48,7 @@ from prefstats.game.scoring._help import help_barred as help_barred
 from prefstats.game.scoring._help import preference_totals as preference_totals
 from prefstats.game.scoring._help import responsible_shortfall as responsible_shortfall
 from prefstats.game.scoring._help import whisted_against as whisted_against
+from prefstats.game.scoring._kernels import Outcome as Outcome
 from prefstats.game.scoring._kernels import deal_totals as deal_totals
 from prefstats.game.scoring._kernels import state_totals as state_totals
 from prefstats.game.scoring._kernels import talon_honours

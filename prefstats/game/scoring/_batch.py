@@ -13,7 +13,7 @@ from prefstats.game.codes import (
     W_HALF,
 )
 from prefstats.game.contracts import N_CONTRACTS
-from prefstats.game.scoring._kernels import _score_loop, _states_loop
+from prefstats.game.scoring._kernels import Outcome, _score_loop, _states_loop
 from prefstats.game.scoring._settle import _scaled_scores
 from prefstats.game.variants import (
     Variant,
@@ -102,7 +102,7 @@ def score_batch(
                 raise RecordError(f"{name}: expected {n} values or one, got {a.shape}") from None
         arrays.append(a)
     out = np.empty((n, 2 * n_players + n_players**2), dtype=np.int64)
-    _score_loop(variant.scoring_table(), *arrays, out)
+    _score_loop(variant.scoring_table(), Outcome(*arrays), out)
     pool = out[:, :n_players]
     mountain = out[:, n_players : 2 * n_players]
     return pool, mountain, out[:, 2 * n_players :].reshape(n, n_players, n_players)

@@ -33,7 +33,7 @@ from prefstats.game.scoring._checks import (
     _whist_roles,
     sitting_out,
 )
-from prefstats.game.scoring._kernels import deal_totals
+from prefstats.game.scoring._kernels import Outcome, deal_totals
 from prefstats.game.variants import (
     Variant,
 )
@@ -72,11 +72,10 @@ def _entries(variant: Variant, *deal: int | Sequence[int]) -> np.ndarray:
     n = variant.players
     out = np.empty(2 * n + n * n, dtype=np.int64)
     kind, declarer, defender, contract, tricks, first, second, dealer, step, mult, talon = deal
-    tricks = np.asarray(tricks, dtype=np.int64)
-    dealer = -1 if dealer is None else dealer
-    table = variant.scoring_table()
-    deal_totals(table, kind, declarer, defender, contract, tricks, first, second, dealer, step,
-                mult, talon, out)  # fmt: skip
+    outcome = Outcome(int(kind), int(declarer), int(defender), int(contract),
+                      np.asarray(tricks, dtype=np.int64), int(first), int(second),
+                      -1 if dealer is None else int(dealer), int(step), int(mult), int(talon))
+    deal_totals(variant.scoring_table(), outcome, out)
     rows = _Rows()
     for p in range(n):
         rows.mountain(p, int(out[n + p]))

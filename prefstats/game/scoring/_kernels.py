@@ -3,6 +3,8 @@ functions and :func:`~prefstats.game.scoring.score_batch` check them first)."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -142,10 +144,28 @@ def _duel_totals(t, declarer, contract, tricks, role, out):
     out[n + p] += t[row + C_SHORTFALL] * max(0, t[row + C_OBLIGATION] - k)
 
 
+class Outcome(NamedTuple):
+    """A deal's outcome as :func:`deal_totals` scores it (its fields there), or many
+    deals' as arrays (``OUTCOME_FIELDS``, :func:`~prefstats.game.scoring.score_batch`)."""
+
+    kind: int
+    declarer: int
+    defender: int
+    contract: int
+    tricks: np.ndarray
+    first: int
+    second: int
+    dealer: int
+    step: int
+    multiplier: int
+    talon: int
+
+
 @njit(cache=True)
-def _game_totals(t, n, declarer, defender, contract, tricks, first, second, dealer, idle, out):
+def _game_totals(t, n, outcome, dealer, idle, out):
     """A trick game (RULES.md §4, §7) of 3, 4 or 5 players into ``out``; see
-    :func:`deal_totals`."""
+    :func:`deal_totals` (``dealer``: the sitting-out dealer, -1 at a table without)."""
+    _, declarer, defender, contract, tricks, first, second, _, _, _, _ = outcome
     row = contract * CONTRACT_FIELDS
     made = t[row + C_MADE]
     whist_rate = t[row + C_WHIST]
@@ -248,29 +268,28 @@ def _raspasy_totals(t, n, tricks, dealer, idle, step, bomb, out):
 
 
 @njit(cache=True)
-def deal_totals(table, kind, declarer, defender, contract, tricks, first, second, dealer,
-                step, multiplier, talon, out):  # fmt: skip
+def deal_totals(table, outcome, out):
     """One deal's pool, mountain and whists in half points, written over ``out``.
 
-    ``table`` is :meth:`Variant.scoring_table`; ``kind`` is ``GAME``, ``MISERE_GAME`` or
-    ``RASPASY``; ``tricks`` (int64, length N) the tricks per player (a misère's declarer:
-    his tricks; ignored for a game that is not played). For a game, ``first`` and
-    ``second`` are the defenders' roles as :func:`~prefstats.game.auction.whist_state` returns
-    them and ``defender`` the first defender's seat (-1: the declarer's left-hand one).
-    With 2 players (Gusarik) the defender is ``1 - declarer``, ``tricks[1 - declarer]``
-    his and the dummy's tricks, ``first`` his role (``W_WHIST``, ``W_PASS`` or
-    ``W_HALF``), and ``defender`` and ``second`` are ignored.
-    ``dealer`` is the sitting-out dealer's seat (-1, and ignored with 2 or 3 players);
-    with 5 players the next to deal, :func:`idle_seat`, sits out too and has no entry;
-    ``step`` the raspasy progression step (0 = first). ``multiplier`` (>= 1: bombs, a
-    dark bid) multiplies every entry of a game or misère; on a raspasy, > 1 makes it a
-    bomb raspasy at ``multiplier`` points a trick instead of the step's rate (``bomb_level
-    = "round"``, B:398); ``talon`` is the talon's mask
-    when the declarer of a trick game showed it (0 otherwise), for ``talon_whists``.
-    ``out`` (int64, length 2N + N²) receives ``pool[N], mountain[N], whists[N*N]`` with
-    ``whists[i*N + j]`` written by i on j. Inputs are trusted: the entry functions
-    validate them. Compiled; no allocation.
+    ``table`` is :meth:`Variant.scoring_table`; ``outcome`` an :class:`Outcome`: ``kind`` is
+    ``GAME``, ``MISERE_GAME`` or ``RASPASY``; ``tricks`` (int64, length N) the tricks per player
+    (a misère's declarer: his tricks; ignored for a game that is not played). For a game,
+    ``first`` and ``second`` are the defenders' roles as
+    :func:`~prefstats.game.auction.whist_state` returns them and ``defender`` the first
+    defender's seat (-1: the declarer's left-hand one). With 2 players (Gusarik) the defender is
+    ``1 - declarer``, ``tricks[1 - declarer]`` his and the dummy's tricks, ``first`` his role
+    (``W_WHIST``, ``W_PASS`` or ``W_HALF``), and ``defender`` and ``second`` are ignored.
+    ``dealer`` is the sitting-out dealer's seat (-1, and ignored with 2 or 3 players); with 5
+    players the next to deal, :func:`idle_seat`, sits out too and has no entry; ``step`` the
+    raspasy progression step (0 = first). ``multiplier`` (>= 1: bombs, a dark bid) multiplies
+    every entry of a game or misère; on a raspasy, > 1 makes it a bomb raspasy at ``multiplier``
+    points a trick instead of the step's rate (``bomb_level = "round"``, B:398); ``talon`` is
+    the talon's mask when the declarer of a trick game showed it (0 otherwise), for
+    ``talon_whists``. ``out`` (int64, length 2N + N²) receives ``pool[N], mountain[N],
+    whists[N*N]`` with ``whists[i*N + j]`` written by i on j. Inputs are trusted: the entry
+    functions validate them. Compiled; no allocation.
     """
+    kind, declarer, _, contract, tricks, first, _, dealer, step, multiplier, talon = outcome
     n = table[T_PLAYERS]
     out[:] = 0
     if table[T_TABLE] != DEALER_SITS_OUT:
@@ -291,8 +310,7 @@ def deal_totals(table, kind, declarer, defender, contract, tricks, first, second
     elif table[T_TABLE] == WITH_DUMMY:
         _duel_totals(table, declarer, contract, tricks, first, out)
     else:
-        _game_totals(table, n, declarer, defender, contract, tricks, first, second, dealer, idle,
-                     out)
+        _game_totals(table, n, outcome, dealer, idle, out)
     if kind == GAME and dealer >= 0 and talon != 0 and table[T_TALON_WHISTS]:
         whist_rate = table[contract * CONTRACT_FIELDS + C_WHIST]
         out[2 * n + dealer * n + declarer] += whist_rate * talon_honours(talon)
@@ -302,13 +320,14 @@ def deal_totals(table, kind, declarer, defender, contract, tricks, first, second
 
 
 @njit(cache=True)
-def _score_loop(table, kind, declarer, defender, contract, tricks, first, second, dealer, step,
-                multiplier, talon, out):  # fmt: skip
+def _score_loop(table, outcomes, out):
+    """:func:`deal_totals` of each deal of ``outcomes`` (an :class:`Outcome` of arrays)."""
+    kind, declarer, defender, contract, tricks, first, second, dealer, step, multiplier, talon = (
+        outcomes)
     for i in range(len(kind)):
-        deal_totals(
-            table, kind[i], declarer[i], defender[i], contract[i], tricks[i], first[i],
-            second[i], dealer[i], step[i], multiplier[i], talon[i], out[i],
-        )  # fmt: skip
+        deal_totals(table, Outcome(kind[i], declarer[i], defender[i], contract[i], tricks[i],
+                                   first[i], second[i], dealer[i], step[i], multiplier[i],
+                                   talon[i]), out[i])
 
 
 @njit(cache=True)
@@ -355,8 +374,10 @@ def state_totals(table, st, tricks, out):
         elif table[T_TABLE] == DEALER_SITS_OUT:
             defender = (declarer + 1) % 3
     dealer = 3 if table[T_TABLE] == DEALER_SITS_OUT else -1
-    deal_totals(table, kind, declarer, defender, max(st.contract, 0), tricks, first, second,
-                dealer, st.raspasy_step, multiplier, talon, out)  # fmt: skip
+    deal_totals(table, Outcome(np.int64(kind), np.int64(declarer), np.int64(defender),
+                               np.int64(max(st.contract, 0)), tricks, np.int64(first),
+                               np.int64(second), np.int64(dealer), np.int64(st.raspasy_step),
+                               np.int64(multiplier), np.int64(talon)), out)
 
 
 @njit(cache=True)

@@ -21,7 +21,7 @@ from prefstats.game.codes import (
 )
 from prefstats.game.contracts import MISERE, N_CONTRACTS
 from prefstats.game.scoring._batch import OUTCOME_FIELDS
-from prefstats.game.scoring._kernels import idle_seat
+from prefstats.game.scoring._kernels import Outcome, idle_seat
 from prefstats.game.variants import (
     T_HALF_WHIST,
     T_PLAYERS,
@@ -55,7 +55,7 @@ def random_outcomes(variant: Variant, n: int, seed: int = 0) -> dict[str, np.nda
     for name in OUTCOME_FIELDS:
         shape = (n, variant.players) if name == "tricks" else n
         out[name] = np.full(shape, unused.get(name, -1), dtype=np.int64)
-    _random_loop(table, seed, *(out[name] for name in OUTCOME_FIELDS))
+    _random_loop(table, seed, Outcome(*(out[name] for name in OUTCOME_FIELDS)))
     return out
 
 
@@ -71,8 +71,10 @@ def _split_ten(seats, m, tricks):
 
 
 @njit(cache=True)
-def _random_loop(t, seed, kind, declarer, defender, contract, tricks, first, second, dealer,
-                 step, multiplier, talon):  # fmt: skip
+def _random_loop(t, seed, outcomes):
+    """Fill the arrays of ``outcomes`` (an :class:`Outcome` of arrays) with random deals."""
+    kind, declarer, defender, contract, tricks, first, second, dealer, step, multiplier, talon = (
+        outcomes)
     np.random.seed(seed)
     n = t[T_PLAYERS]
     calls = np.empty(3, dtype=np.int64)
