@@ -8,7 +8,8 @@ calling the Python API directly in this run.
   lookups a second and the p50/p95 latency; the direct call's time a lookup beside it;
 - one hand's first-call rollout, the README's example hand, until decided (or 20,000
   deals): the job's wall time against ``race`` called directly;
-- a deal's double-dummy table: ``POST /api/solve`` against ``dd_table`` directly.
+- a deal's double-dummy table (each declarer's best discard of the talon solved):
+  ``POST /api/solve`` against ``dd_table`` directly.
 
 Bounded in count and time: every client stops at ``--seconds``.
 
@@ -154,7 +155,7 @@ def main(argv: list[str] | None = None) -> dict:
     import prefstats as ps
     from prefstats.analysis.racing import race
     from prefstats.serve.guides import Guides, cell_answer, hand_features
-    from prefstats.serve.work import dd_table
+    from prefstats.serve.work import dd_table, table_rules
     from prefstats.sim.rollout import default_options
 
     hands = _hands(2000)
@@ -173,9 +174,11 @@ def main(argv: list[str] | None = None) -> dict:
     direct_ms = (time.perf_counter() - started) / 500 * 1e3
 
     masks = [ps.parse_cards(h) for h in DEAL]
-    dd_table(masks)
+    table = {"talon": ~(masks[0] | masks[1] | masks[2]) & 0xFFFFFFFF,
+             **table_rules(ps.get_variant("sochi"))}
+    dd_table(masks, **table)
     started = time.perf_counter()
-    dd_table(masks)
+    dd_table(masks, **table)
     dd_direct = time.perf_counter() - started
     rules = ps.get_variant("sochi")
     hand = ps.parse_cards(HAND)

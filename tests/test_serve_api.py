@@ -4,6 +4,7 @@ field, the server answering on after it."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import time
@@ -78,23 +79,50 @@ def test_a_whist_cell_is_found_by_level_honours_and_trumps(client):
     assert nt["cell"]["features"]["trumps"] == -1
 
 
-def test_the_double_dummy_table_is_the_solvers(client):
-    got = client.post("/api/solve", json={"hands": DEAL}).json()
-    hands = [ps.parse_cards(h) for h in DEAL]
-    for declarer in range(3):
+def _best(hands, talon, declarer, trump, misere, leader):
+    """The declarer's tricks after his best discard, every one of the 66 solved."""
+    held = hands[declarer] | talon
+    got = []
+    for a, b in itertools.combinations([c for c in range(32) if held >> c & 1], 2):
+        dealt = list(hands)
+        dealt[declarer] = held & ~(1 << a | 1 << b)
+        got.append(ps.solve(dealt, trump=trump, leader=leader, declarer=declarer,
+                            misere=misere))
+    return min(got) if misere else max(got)
+
+
+@pytest.mark.parametrize(("variant", "players", "leader", "declarers"), [
+    ("sochi", 3, 0, [0, 1, 2]),
+    ("gusarik", None, 2, [0, 1]),  # the dummy (seat 2) leads and never declares
+])
+def test_the_double_dummy_table_takes_the_talon_and_the_best_discard(
+        client, variant, players, leader, declarers):
+    dealt = ps.deal(1, seed=7)
+    hands, talon = [int(h) for h in dealt.hands[0]], int(dealt.talon[0])
+    got = client.post("/api/solve", json={"variant": variant, "players": players,
+                                          "hands": hands, "talon": talon}).json()
+    assert got["leader"] == leader and sorted(got["tricks"]) == [str(s) for s in declarers]
+    for declarer in declarers:
+        seat = str(declarer)
         for i, strain in enumerate(["♠", "♣", "♦", "♥", "NT"]):
             trump = None if strain == "NT" else i
-            assert got["tricks"][str(declarer)][strain] == ps.solve(
-                hands, trump=trump, leader=0, declarer=declarer)
-        assert got["misere"][str(declarer)] == ps.solve(hands, trump=None, leader=0,
-                                                        declarer=declarer, misere=True)
+            assert got["tricks"][seat][strain] == _best(hands, talon, declarer, trump, False,
+                                                        leader)
+            kept = list(hands)
+            kept[declarer] = (hands[declarer] | talon) & ~ps.parse_cards(
+                got["discards"][seat][strain])
+            assert ps.solve(kept, trump=trump, leader=leader,
+                            declarer=declarer) == got["tricks"][seat][strain]
+        assert got["misere"][seat] == _best(hands, talon, declarer, None, True, leader)
 
 
-def test_the_play_shows_each_legal_cards_value(client):
+def test_the_play_starts_from_the_tables_discard(client):
+    table = client.post("/api/solve", json={"hands": DEAL}).json()
     got = client.post("/api/play", json={"hands": DEAL, "declarer": 0, "contract": "♠",
                                          "played": ["A♠", "7♠", "7♣"]}).json()
+    assert got["discard"] == table["discards"]["0"]["♠"]
     assert got["to_move"] == 0 and got["trick"] == [] and got["declarer_tricks"] == 1
-    assert got["values"] and max(got["values"].values()) == 10
+    assert got["values"] and max(got["values"].values()) == table["tricks"]["0"]["♠"]
 
 
 def test_a_house_variant_uploads_and_is_used(client):
@@ -150,6 +178,8 @@ BAD = [
     ("post", "/api/solve", {"json": {"hands": DEAL, "variant": "moscow"}}, 400, "variant:"),
     ("post", "/api/solve", {"content": b"{not json"}, 422, ""),
     ("post", "/api/play", {"json": {"hands": DEAL, "played": ["7♥"]}}, 400, "played[0]:"),
+    ("post", "/api/play", {"json": {"hands": DEAL, "variant": "gusarik", "players": None,
+                                    "declarer": 2}}, 400, "declarer:"),
     ("post", "/api/variants", {"content": b'base = "sochi"\nbogus_rule = 1\n'}, 400, "file:"),
     ("post", "/api/variants", {"content": b"\xff\xfe"}, 400, "file:"),
     ("post", "/api/variants", {"content": b"x" * (1 << 20 + 1)}, 413, "file:"),

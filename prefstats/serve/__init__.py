@@ -65,11 +65,12 @@ def _field(err: dict) -> str:
 
 def _warm_up(done: threading.Event) -> None:
     """Load the solver and the hand classifiers (numba) once, then set ``done``."""
+    from prefstats.game.variants import get_variant
     from prefstats.serve.guides import hand_features
-    from prefstats.serve.work import WARM_DEAL, dd_table
+    from prefstats.serve.work import WARM_DEAL, WARM_TALON, dd_table, table_rules
 
     try:
-        dd_table(WARM_DEAL)
+        dd_table(WARM_DEAL, WARM_TALON, **table_rules(get_variant("sochi")))
         for chart, features in [("first_call_points", {"points": 3, "seat": 0}),
                                 ("first_call_expected_tricks", {"expected_tricks": 2,
                                                                 "seat": 0}),

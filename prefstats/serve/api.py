@@ -14,7 +14,7 @@ from prefstats.serve import inputs
 from prefstats.serve.games import analyse_work, store_record
 from prefstats.serve.guides import CHARTS, cell_answer, hand_features, sample_hand, table_name
 from prefstats.serve.jobs import job_key
-from prefstats.serve.work import dd_table, play_position, rollout_work
+from prefstats.serve.work import dd_table, play_position, rollout_work, table_rules
 
 router = APIRouter(prefix="/api")
 
@@ -22,10 +22,11 @@ Cards = str | int
 
 
 class DealIn(BaseModel):
-    """A deal: three hands (card text or masks) and the talon (optional)."""
+    """A deal: three hands (card text or masks) and the talon (optional), under a variant
+    (a preset at ``players``, by default its own number, or an uploaded one)."""
 
     variant: str = "sochi"
-    players: int = 3
+    players: int | None = None
     hands: list[Cards]
     talon: Cards | None = None
 
@@ -149,20 +150,21 @@ def sample(request: Request, table: str, chart: str) -> dict:
 
 @router.post("/solve")
 def solve(deal: DealIn, request: Request) -> dict:
-    """The deal's double-dummy table: each declarer's tricks in each strain, and each
-    seat's tricks on misère."""
-    inputs.variant(deal.variant, deal.players, _state(request).variants)
-    hands, _ = inputs.deal_cards(deal.hands, deal.talon)
-    return dd_table(hands)
+    """The deal's double-dummy table under the variant's rules: each declarer's tricks in
+    each strain after taking the talon and his best discard, and on misère."""
+    rules = inputs.variant(deal.variant, deal.players, _state(request).variants)
+    hands, talon = inputs.deal_cards(deal.hands, deal.talon)
+    return dd_table(hands, talon, **table_rules(rules))
 
 
 @router.post("/play")
 def play(body: PlayIn, request: Request) -> dict:
     """A position of the deal's play: the hands left, the trick, and each legal card's
     double-dummy value."""
-    inputs.variant(body.variant, body.players, _state(request).variants)
-    hands, _ = inputs.deal_cards(body.hands, body.talon)
-    return play_position(hands, body.declarer, body.contract, body.played)
+    rules = inputs.variant(body.variant, body.players, _state(request).variants)
+    hands, talon = inputs.deal_cards(body.hands, body.talon)
+    return play_position(hands, talon, body.declarer, body.contract, body.played,
+                         **table_rules(rules))
 
 
 @router.post("/variants")

@@ -10,10 +10,9 @@ import numpy as np
 from prefstats.errors import CardError, OptionError
 from prefstats.serve.inputs import STRAINS, strain
 
-#: The first hand (the dealer's left) leads to the first trick, whatever the contract.
-LEADER = 0
 #: A deal to load the compiled code with: each hand a suit's eight cards and two more.
 WARM_DEAL = [0xFF | 0x3 << 8, 0xFF << 16 | 0x3 << 10, 0xFF << 24 | 0x3 << 12]
+WARM_TALON = ~(WARM_DEAL[0] | WARM_DEAL[1] | WARM_DEAL[2]) & 0xFFFFFFFF
 
 
 def warm_worker() -> None:
@@ -24,47 +23,106 @@ def warm_worker() -> None:
     from prefstats.game.variants import get_variant
     from prefstats.sim.rollout import default_options
 
-    dd_table(WARM_DEAL)
     rules = get_variant("sochi")
+    dd_table(WARM_DEAL, WARM_TALON, **table_rules(rules))
     for _ in race(rules, WARM_DEAL[0], 0, "first_call", default_options(rules, "first_call"),
                   deals=50, seed=1):
         pass
 
 
-def dd_table(hands: Sequence[int]) -> dict:
-    """Tricks each seat takes as declarer in each strain, and each seat's tricks as a
-    misère declarer, with perfect play by all on the dealt hands (seat 0 leads)."""
+def table_rules(rules) -> dict:
+    """What the double-dummy table takes from the variant: the first hand, who leads
+    trick 1 (seat 0, or Gusarik's dummy), and the seats that may declare."""
+    from prefstats.game.auction import dummy_seat
+    from prefstats.game.engine import R_FIRST_HAND, rules_array
+
+    dummy = dummy_seat(rules)
+    return {"leader": int(rules_array(rules)[R_FIRST_HAND]),
+            "declarers": [s for s in range(3) if s != dummy]}
+
+
+def discards(cards: int) -> list[int]:
+    """The two-card discards from ``cards`` (the declarer's twelve) that can differ
+    double dummy, as masks: with every card of the deck in play, cards of one run (a
+    suit's touching ranks) are alike, so one pair a choice of runs."""
+    from prefstats.game.cards import cards_of
+
+    runs: list[list[int]] = []
+    for c in sorted(cards_of(cards)):
+        if runs and c == runs[-1][-1] + 1 and c >> 3 == runs[-1][-1] >> 3:
+            runs[-1].append(c)
+        else:
+            runs.append([c])
+    pairs = [1 << a[0] | 1 << b[0] for i, a in enumerate(runs) for b in runs[i + 1:]]
+    return pairs + [1 << run[0] | 1 << run[1] for run in runs if len(run) > 1]
+
+
+def _contracts() -> list[tuple[str, int | None, bool]]:
+    """The table's columns: each strain (trump index, ``None`` for NT), then misère."""
+    return [(s, None if s == "NT" else i, False) for i, s in enumerate(STRAINS)] + \
+        [("misere", None, True)]
+
+
+def dd_table(hands: Sequence[int], talon: int, *, leader: int,
+             declarers: Sequence[int]) -> dict:
+    """The deal's double-dummy table: for each seat in ``declarers`` and each strain, the
+    tricks he takes with perfect play by all after taking the ``talon`` and discarding
+    the two cards best for him; on misère, the fewest he can be held to. ``leader``
+    leads trick 1. Each cell's discard is given too."""
+    from prefstats.game.cards import format_cards
     from prefstats.solver import solve_batch
 
-    trumps = [None if s == "NT" else i for i, s in enumerate(STRAINS)]
-    rows = [(d, t) for d in range(3) for t in trumps]
-    table = np.array([hands] * len(rows), dtype=np.uint32)
-    tricks = solve_batch(table, [t for _, t in rows], LEADER, [d for d, _ in rows])
-    misere = solve_batch(table[:3], None, LEADER, [0, 1, 2], True)
-    return {"tricks": {str(d): {s: int(tricks[d * len(STRAINS) + i])
-                                for i, s in enumerate(STRAINS)} for d in range(3)},
-            "misere": {str(d): int(misere[d]) for d in range(3)}}
+    rows, cells = [], []
+    for d in declarers:
+        pairs = discards(hands[d] | talon)
+        for name, trump, misere in _contracts():
+            cells.append((d, name, misere, pairs, len(rows)))
+            for pair in pairs:
+                dealt = list(hands)
+                dealt[d] = (hands[d] | talon) & ~pair
+                rows.append((dealt, trump, misere, d))
+    tricks = solve_batch(np.array([r[0] for r in rows], dtype=np.uint32),
+                         [r[1] for r in rows], leader, [r[3] for r in rows],
+                         np.array([r[2] for r in rows]))
+    out: dict = {"tricks": {}, "misere": {}, "discards": {}, "leader": leader}
+    for d, name, misere, pairs, first in cells:
+        got = tricks[first:first + len(pairs)]
+        best = int(np.argmin(got) if misere else np.argmax(got))
+        if misere:
+            out["misere"][str(d)] = int(got[best])
+        else:
+            out["tricks"].setdefault(str(d), {})[name] = int(got[best])
+        out["discards"].setdefault(str(d), {})[name] = format_cards(pairs[best])
+    return out
 
 
-def play_position(hands: Sequence[int], declarer: int, contract: str,
-                  played: Sequence[str]) -> dict:
-    """The position after ``played`` (card names, in order, from seat 0's lead) of the
-    deal played by ``declarer`` in ``contract`` (a strain or ``misere``): the hands
-    left, the current trick, the seat to move, the declarer's tricks so far and each
-    legal card's double-dummy value (the declarer's tricks at the end of the hand)."""
-    from prefstats.game.cards import N_CARDS, card_name, format_cards
+def play_position(hands: Sequence[int], talon: int, declarer: int, contract: str,
+                  played: Sequence[str], *, leader: int, declarers: Sequence[int]) -> dict:
+    """The position after ``played`` (card names, in order, from ``leader``'s lead) of
+    the deal played by ``declarer`` in ``contract`` (a strain or ``misere``), after he
+    took the talon and made the table's discard: the hands left, the current trick, the
+    seat to move, the declarer's tricks so far and each legal card's double-dummy value
+    (the declarer's tricks at the end of the hand)."""
+    from prefstats.game.cards import N_CARDS, card_name, format_cards, parse_cards
     from prefstats.game.tricks import legal_cards, trick_winner
     from prefstats.solver import card_values
 
-    if declarer not in (0, 1, 2):
-        raise OptionError(f"declarer: a seat 0, 1 or 2, got {declarer}")
+    if declarer not in declarers:
+        raise OptionError(f"declarer: one of the seats {', '.join(map(str, declarers))} "
+                          f"in this variant, got {declarer}")
     misere = contract.strip().lower() in ("misere", "misère")
     trump = None if misere else strain(contract, "contract")
+    column = "misere" if misere else STRAINS[4 if trump is None else trump]
+    table = dd_table(hands, talon, leader=leader, declarers=[declarer])
+    discard = parse_cards(table["discards"][str(declarer)][column])
     index = {card_name(c): c for c in range(N_CARDS)}
-    left, trick, leader, taken = list(hands), [], LEADER, 0
+    left = list(hands)
+    left[declarer] = (hands[declarer] | talon) & ~discard
+    trick: list[int] = []
+    first, taken = leader, 0
     for i, name in enumerate(played):
         card = index.get(name, -1)
-        seat = (leader + len(trick)) % 3
+        seat = (first + len(trick)) % 3
         led = trick[0] >> 3 if trick else -1
         if card < 0 or not (legal_cards(left[seat], led, -1 if trump is None else trump)
                             >> card) & 1:
@@ -72,17 +130,18 @@ def play_position(hands: Sequence[int], declarer: int, contract: str,
         left[seat] &= ~(1 << card)
         trick.append(card)
         if len(trick) == 3:
-            leader = (leader + trick_winner(*trick, -1 if trump is None else trump)) % 3
-            taken += leader == declarer
+            first = (first + trick_winner(*trick, -1 if trump is None else trump)) % 3
+            taken += first == declarer
             trick = []
-    to_move = (leader + len(trick)) % 3
+    to_move = (first + len(trick)) % 3
     values = {}
     if left[to_move]:
-        got = card_values(left, trump=trump, leader=leader, declarer=declarer,
+        got = card_values(left, trump=trump, leader=first, declarer=declarer,
                           trick=trick, misere=misere)
         values = {card_name(c): taken + v for c, v in got.items()}
     return {"hands": [format_cards(h) for h in left], "trick": [card_name(c) for c in trick],
-            "leader": leader, "to_move": to_move, "declarer_tricks": taken, "values": values}
+            "leader": first, "to_move": to_move, "declarer_tricks": taken,
+            "discard": format_cards(discard), "values": values}
 
 
 def rollout_work(rules, hand: int, seat: int, decision: str, options: Sequence[str], *,
