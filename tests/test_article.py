@@ -13,6 +13,8 @@ from prefstats.reports import article as article_module
 from prefstats.reports.article import METHODS, article_report, make_datasets, spoken_name
 from prefstats.reports.headlines import finding, main_title
 from prefstats.reports.render import write_report
+from prefstats.reports.restore import restore_folder
+from prefstats.reports.sheet import write_sheet
 
 MAX_WORDS = 2500
 MAX_SUMMARY_WORDS = 150
@@ -132,3 +134,17 @@ def test_the_skill_edge_is_played_on_at_most_its_own_number_of_deals(sets, monke
     monkeypatch.setattr(article_module, "SKILL_DEALS", 200)
     report = article_report(sets, "x")
     assert "on the first 200 deals" in report.sections[-1].intro
+
+
+def test_the_article_on_one_page_to_print(sets, tmp_path):
+    """The summary sheet: PNG, SVG and PDF with the title and the five findings, drawn
+    again from its charts.json entry alone."""
+    report = article_report(sets, "prefstats compare --deals 400 --pulkas 40")
+    out = write_report(report, tmp_path / "a")
+    paths = write_sheet(report, [s.label for s in sets], out)
+    assert [p.suffix for p in paths] == [".png", ".svg", ".pdf"]
+    svg = paths[1].read_text("utf-8")
+    assert all(f.split(",")[0] in svg for f in report.meta)
+    for p in paths:
+        p.unlink()
+    assert "summary.pdf" in {p.name for p in restore_folder(out)}

@@ -21,6 +21,9 @@ from prefstats.reports.hand_charts import cell_table
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 FOLDERS = [p.parent.name for p in sorted(REPORTS.glob(f"*/{manifest.NAME}"))]
+#: Folders whose charts are drawn for one column: the article's (but its page to print).
+COLUMN_FOLDERS = ("compare",)
+SHEET = "summary"
 
 
 def test_contrast_is_the_wcag_ratio_and_ink_picks_the_readable_one():
@@ -87,9 +90,14 @@ def test_every_committed_chart_is_readable(name):
         assert overlaps(fig) == [], f"{name}/{chart}: overlapping text"
         texts = " ".join(" ".join(t.get_text().split()) for t in fig.findobj(mpl.text.Text))
         assert not re.search(r"\bseat [0-9]", texts), f"{name}/{chart}: a seat by number"
-        if chart in hp.CHART_KINDS:
+        if chart in hp.CHART_KINDS or (name in COLUMN_FOLDERS and chart != SHEET):
             title = charts.title_of(fig)
-            assert 0 < len(title) <= hp.TITLE_CHARS, (chart, title)
+            assert 0 < len(title) <= charts.TITLE_CHARS, (chart, title)
+        if name in COLUMN_FOLDERS and chart != SHEET:  # readable printed in a column
+            assert fig.get_size_inches()[0] <= charts.COLUMN
+            points = charts.print_points(fig)
+            assert points >= charts.MIN_PRINT_POINTS, f"{name}/{chart}: {points:.1f} pt"
+        if chart in hp.CHART_KINDS:
             fig.canvas.draw()
             boxes = [ax.get_tightbbox() for ax in fig.axes]  # labels, cells, colour bar
             span = (max(b.x1 for b in boxes) - min(b.x0 for b in boxes)) / fig.bbox.width

@@ -59,9 +59,9 @@ def drawn(monkeypatch):
     figures = []
     real = charts.save
 
-    def keep(fig, path, source=None):
+    def keep(fig, path, source=None, alt=None):
         figures.append(fig)
-        return real(fig, path, source)
+        return real(fig, path, source, alt)
 
     monkeypatch.setattr(charts, "save", keep)
     return figures
@@ -224,8 +224,11 @@ def test_the_article_charts_are_clean_and_refuse_other_deals(tmp_path, drawn):
     text = (out / "article.md").read_text("utf-8")
     assert "| Sochi | Gusarik |" in text and "closes within 18 deals" in text
     assert len(drawn) >= 4
-    for fig in drawn:
+    for fig in drawn:  # the finding as title; a column wide, readable printed small
         assert has_source(fig) and overlaps(fig) == []
+        assert 0 < len(charts.title_of(fig)) <= charts.TITLE_CHARS
+        assert fig.get_size_inches()[0] <= charts.COLUMN
+        assert charts.print_points(fig) >= charts.MIN_PRINT_POINTS
     # luck against skill: every variant's figures with intervals that hold them
     luck = pl.read_csv(out / "luck.csv")
     assert luck["measure"].to_list()[4].startswith("pulkas before the better player")

@@ -19,7 +19,8 @@ import polars as pl
 from prefstats.analysis.skill import skill_edge
 from prefstats.game.engine import RASPASY
 from prefstats.game.variants import Variant, describe, differences, get_variant, overrides
-from prefstats.reports import charts, compare, meta, seats
+from prefstats.reports import charts, compare, meta, seats, sheet
+from prefstats.reports.charts import TITLE_CHARS
 from prefstats.reports.headlines import Estimate, Finding, finding, main_title
 from prefstats.reports.render import Block, Report, Section, write_report
 from prefstats.reports.stats import MIN_SAMPLES
@@ -158,8 +159,9 @@ def _opening(found: Finding | None, what: str) -> str:
 
 
 def _variant_bars(table: pl.DataFrame, path: Path, *, colours, **labels) -> list[Path]:
+    """A bar per table, in the article's column width."""
     return charts.bar_chart(table, path, x="variant", y="y", colours=colours,
-                            zero_line=False, **labels)
+                            zero_line=False, column=True, **labels)
 
 
 def _length_section(sets, pulkas, colours) -> tuple[Section, Finding | None]:
@@ -182,19 +184,20 @@ def _length_section(sets, pulkas, colours) -> tuple[Section, Finding | None]:
     best = max(within, key=lambda k: within[k][0])
     title = (f"Pulkas of {best} close soonest: {100 * within[best][0]:.0f}% within {CAP} "
              "deals" if within[best][0] > 0 else f"No variant's pulka closes within {CAP} deals")
+    caption = (f"The share of pulkas closed by each deal, per table, with 95% bands; the "
+               f"dotted line is a cap of {CAP} deals.")
     chart = partial(charts.line_chart, x="deals", y="closed", group="variant",
                     colours=colours, percent=True, marker_at=CAP, title=title,
-                    xlabel="deals played (dotted: the 18-deal cap)",
-                    ylabel="pulkas closed by then")
+                    subtitle="Pulkas closed by each deal played, per table",
+                    xlabel=f"deals played (dotted: the {CAP}-deal cap)",
+                    ylabel="pulkas closed by then", caption=caption, column=True)
     found = finding(mean, lambda b, bv, s, sv: (
         f"A pulka lasts longest in {b}, {bv} deals on average, and is shortest in {s}, "
         f"{sv}."), lambda b, s, t: f"A pulka lasts {t} times as long in {b} as in {s}",
         _num(1))
     return Section("How long does a pulka last?", _opening(found, "how long pulkas last"), [
         Block("length", "Deals to close a pulka", "", table, _columns(labels), chart,
-              chart_table=pl.concat(curves),
-              caption=f"The share of pulkas closed by each deal, per table; the dotted line "
-                      f"is a cap of {CAP} deals.")]), found
+              chart_table=pl.concat(curves), caption=caption)]), found
 
 
 def _raspasy_section(sets, deals, pulka_deals, colours) -> tuple[Section, Finding | None]:
@@ -215,6 +218,9 @@ def _raspasy_section(sets, deals, pulka_deals, colours) -> tuple[Section, Findin
                    *((f"value of a raspasy to the {seat} (whists, paired)", "whists", v)
                      for seat, v in costs.items())], labels)
     most = max(share, key=lambda k: share[k][0])
+    caption = ("Raspasy (all pass) as a share of the deals of whole pulkas, with 95% "
+               "intervals; the table adds how long their runs are and what a raspasy costs "
+               "each seat on the same deals.")
     found = finding(share, lambda b, bv, s, sv: (
         f"Raspasy come most often in {b}, {bv} of deals, and least often in {s}, {sv}."),
         lambda b, s, t: f"Raspasy are {t} times as common in {b} as in {s}", _pct)
@@ -225,11 +231,10 @@ def _raspasy_section(sets, deals, pulka_deals, colours) -> tuple[Section, Findin
               partial(_variant_bars, colours=colours, percent=True,
                       title=f"Raspasy are most frequent in {most} "
                             f"({100 * share[most][0]:.0f}% of deals)",
-                      xlabel="variant", ylabel="raspasy (share of deals in pulkas)"),
-              chart_table=_long(share),
-              caption="Raspasy (all pass) as a share of the deals of whole pulkas, with "
-                      "95% intervals; the table adds how long their runs are and what a "
-                      "raspasy costs each seat on the same deals.")]), found
+                      subtitle="Raspasy (all pass) as a share of the deals of whole pulkas",
+                      xlabel="table", ylabel="raspasy (share of deals in pulkas)",
+                      caption=caption),
+              chart_table=_long(share), caption=caption)]), found
 
 
 def _luck_section(sets, pulkas, edges, colours) -> tuple[Section, Finding | None]:
@@ -254,6 +259,9 @@ def _luck_section(sets, pulkas, edges, colours) -> tuple[Section, Finding | None
     shown = [k for k in need if np.isfinite(need[k][0])]
     fewest = min(shown, key=lambda k: need[k][0], default=labels[0])
     most = max(shown, key=lambda k: need[k][0], default=labels[0])
+    caption = ("Pulkas a player better by the measured edge needs to be ahead with 95% "
+               "confidence (fewer: skill shows sooner), with 95% intervals; the model is in "
+               "the methods.")
     headline = finding(need, lambda b, bv, s, sv: (
         f"Skill shows soonest in {s}, where the better player is ahead at 95% confidence "
         f"after {sv} pulkas, and latest in {b}, after {bv}."),
@@ -262,15 +270,12 @@ def _luck_section(sets, pulkas, edges, colours) -> tuple[Section, Finding | None
                    _opening(headline, "how soon skill shows"), [
         Block("luck", "Luck against skill", "", table, _columns(labels),
               partial(_variant_bars, colours=colours,
-                      title=(f"Skill shows soonest in {fewest} "
-                             f"({need[fewest][0]:,.1f} pulkas), latest in {most} "
-                             f"({need[most][0]:,.1f})"),
-                      xlabel="variant",
-                      ylabel="pulkas before the better player is ahead (95%)"),
-              chart_table=_long(need),
-              caption="Pulkas a player better by the measured edge needs to be ahead with "
-                      "95% confidence (fewer: skill shows sooner); the model is in the "
-                      "methods.")]), headline
+                      title=f"Skill shows soonest in {fewest}: {need[fewest][0]:,.1f} pulkas",
+                      subtitle=(f"Pulkas before the better player is ahead at 95% "
+                                f"confidence; latest in {most}, {need[most][0]:,.1f}"),
+                      xlabel="table", ylabel="pulkas before the better player is ahead",
+                      caption=caption),
+              chart_table=_long(need), caption=caption)]), headline
 
 
 def _seats_section(sets, pulkas, colours) -> Section:
@@ -290,21 +295,22 @@ def _seats_section(sets, pulkas, colours) -> Section:
     seat_text = (f"The place a player starts at matters measurably only in {', '.join(told)}; "
                  "elsewhere the seat adds nothing measurable to the cards." if told else
                  "In no table does the place a player starts at win or lose measurably.")
-    seat_title = (f"The starting place matters measurably only in {', '.join(told)}" if told
-                  else "No starting place wins or loses measurably in any variant")
+    seat_title = (f"The starting place matters measurably only in {', '.join(told)}"
+                  if told else "No starting place wins or loses measurably in any table")
+    if len(seat_title) > TITLE_CHARS:
+        seat_title = f"The starting place matters measurably in {len(told)} tables of {len(sets)}"
+    caption = ("Mean pulka result by the place a player starts at, with 95% intervals; "
+               "place 0 is the first hand of the first deal and the last place deals first.")
     return Section("Does the seat matter?", seat_text, [
         Block("seats", "The seat's advantage", "",
               _wide([*place_rows, ("p-value: the place does not matter", "p", tests)],
                     labels), _columns(labels),
               partial(charts.bar_chart, x="place", y="y", group="variant", colours=colours,
                       zero_line=True, title=seat_title,
-                      xlabel="starting place (0: first hand of the first deal; the last "
-                             "deals first)",
-                      ylabel="mean pulka result (whists)"),
-              chart_table=bars,
-              caption="Mean pulka result by the place a player starts at, with 95% "
-                      "intervals; place 0 is the first hand of the first deal and the last "
-                      "place deals first.")])
+                      subtitle="Mean pulka result by the place a player starts at",
+                      xlabel="starting place", ylabel="mean pulka result (whists)",
+                      caption=caption, column=True),
+              chart_table=bars, caption=caption)])
 
 
 #: The scoring's rewards the incentives section lists, from :data:`compare.METRICS`.
@@ -329,8 +335,12 @@ def _incentives_section(sets, deals, colours) -> tuple[Section, Finding | None]:
         f"A made six is worth most in {b}, {bv} whists to the declarer, and least in {s}, "
         f"{sv}."), lambda b, s, t: f"A made six pays {t} times as much in {b} as in {s}",
         _num(1))
-    title = (found.title if found else
-             "What a six, a failed whist and a caught misère are worth")
+    shown = {k: v for k, v in six.items() if v[3] >= MIN_SAMPLES and np.isfinite(v[0])}
+    richest = max(shown, key=lambda k: shown[k][0], default=None)
+    title = (f"A made six pays most in {richest}: {shown[richest][0]:,.1f} whists"
+             if richest else "What a six, a failed whist and a caught misère are worth")
+    caption = ("What a made six, a failed whist and a caught misère are worth to the "
+               "player, in whists, on the same deals in every table, with 95% intervals.")
     bars = metrics.filter(pl.col("metric").is_in(_REWARDS[:3])).rename(
         {"value": "y", "value_lo": "y_lo", "value_hi": "y_hi"})
     return Section("What does each variant reward?", _opening(found, "what a six pays"), [
@@ -338,10 +348,10 @@ def _incentives_section(sets, deals, colours) -> tuple[Section, Finding | None]:
               _columns(labels),
               partial(charts.bar_chart, x="metric", y="y", group="variant", colours=colours,
                       zero_line=True, horizontal=True, title=title,
-                      xlabel="", ylabel="mean value to the player (whists a deal)"),
-              chart_table=bars,
-              caption="What a made six, a failed whist and a caught misère are worth to the "
-                      "player, in whists, on the same deals in every table.")]), found
+                      subtitle="What a made six, a failed whist and a caught misère are worth",
+                      xlabel="", ylabel="mean value to the player (whists)",
+                      caption=caption, column=True),
+              chart_table=bars, caption=caption)]), found
 
 
 def _swings_section(sets, pulkas, colours) -> tuple[Section, Finding | None]:
@@ -353,6 +363,8 @@ def _swings_section(sets, pulkas, colours) -> tuple[Section, Finding | None]:
     deepest = min((k for k in worst if np.isfinite(worst[k][0])), key=lambda k: worst[k][0],
                   default=labels[0])
     losses = {k: (-v, -hi, -lo, n) for k, (v, lo, hi, n) in worst.items()}
+    caption = ("The 1st percentile of one player's result at the end of a pulka, in whists, "
+               "with 95% intervals: one pulka in 100 ends lower.")
     headline = finding(losses, lambda b, bv, s, sv: (
         f"The deepest losses come in {b}, where one pulka in 100 loses more than {bv} "
         f"whists, against {sv} in {s}."),
@@ -364,12 +376,12 @@ def _swings_section(sets, pulkas, colours) -> tuple[Section, Finding | None]:
                      ("best 1% (99th percentile)", "whists", best)], labels),
               _columns(labels),
               partial(_variant_bars, colours=colours,
-                      title=f"The deepest losses are in {deepest}: 1 pulka in 100 "
-                            f"ends below {worst[deepest][0]:,.0f} whists",
-                      xlabel="variant", ylabel="1st percentile of a result (whists)"),
-              chart_table=_long(worst),
-              caption="The 1st percentile of one player's result at the end of a pulka, in "
-                      "whists: one pulka in 100 ends lower.")]), headline
+                      title=f"Deepest losses in {deepest}: 1 pulka in 100 below "
+                            f"{worst[deepest][0]:,.0f}",
+                      subtitle="The worst 1% of one player's pulka results, in whists",
+                      xlabel="table", ylabel="1st percentile of a result (whists)",
+                      caption=caption),
+              chart_table=_long(worst), caption=caption)]), headline
 
 
 def _rules_section(sets) -> Section:
@@ -430,7 +442,10 @@ def _methods_section(sets, manifests, sizes: str, command: str, n_deals: int) ->
         "The seat: place 0 is the first hand of the pulka's first deal, place 1 the "
         "second; the last place deals first (with 4 players it sits that deal out). The "
         "p-value tests that every place's mean is zero. Each table's bid and whist "
-        "thresholds by hand are its hand charts (`prefstats guide --variant NAME`)."]
+        "thresholds by hand are its hand charts (`prefstats guide --variant NAME`).",
+        "What the Preferans books have printed for decades, figure by figure, is checked "
+        "with the same dealing and players in [What the books say, checked]"
+        "(../books/article.md) (`prefstats books`)."]
     commands = pl.DataFrame({
         "table": [s.label for s in sets for _ in (0, 1)],
         "data": ["deals", "pulkas"] * len(sets),
@@ -486,7 +501,10 @@ def article_report(sets: Sequence[Dataset], command: str) -> Report:
 def write_article(out: str | Path, data: str | Path, *, deals: int, pulkas: int,
                   pool_target: int, seed: int, command: str, **options: Any) -> Path:
     """Simulate every variant (or resume) under ``data`` and write the article into
-    ``out`` (``index.html`` and ``article.md``)."""
+    ``out`` (``index.html``, ``article.md`` and the page to print, ``summary.pdf``)."""
     sets = make_datasets(data, deals=deals, pulkas=pulkas, pool_target=pool_target,
                          seed=seed, **options)
-    return write_report(article_report(sets, command), out)
+    report = article_report(sets, command)
+    out = write_report(report, out)
+    sheet.write_sheet(report, [s.label for s in sets], Path(out))
+    return out

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import re
 import textwrap
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -43,6 +44,18 @@ HOLE_COLOURS = ("#54278f", "#9e9ac8", "#cbc9e2", "#f2f0f7")
 LEVEL_COLOURS = {6: "#0072B2", 7: "#E69F00", 8: "#009E73", 9: "#CC79A7", 10: "#D55E00"}
 _SPARE = ("#56B4E9", "#F0E442", "#000000", "#999999", "#666666", "#BBBBBB")
 SIZE = (7.5, 4.5)
+#: The longest title a chart states its finding in; details go to the subtitle.
+TITLE_CHARS = 70
+#: The width of a chart made for one column (the article's, the hand charts): at 390 px
+#: on a phone and printed at :data:`PRINT_WIDTH`, its smallest text stays readable.
+COLUMN = 4.8
+#: A print column, 8.5 cm, in inches; no text of a column chart prints smaller than
+#: :data:`MIN_PRINT_POINTS` at that width (:func:`print_points`).
+PRINT_WIDTH = 8.5 / 2.54
+MIN_PRINT_POINTS = 6.0
+#: The text size under a column chart (caption, source line): the smallest that prints
+#: at :data:`MIN_PRINT_POINTS` in a column.
+FOOT_POINTS = 9.0
 #: The gid of a figure's source line (how :func:`save` and the tests find it).
 SOURCE_GID = "source"
 _SOURCE: contextvars.ContextVar[str | None] = contextvars.ContextVar("source", default=None)
@@ -127,8 +140,10 @@ def save(fig: Figure, path: Path, source: str | None = None, alt: str | None = N
     source = source or _SOURCE.get()
     if source and not _has_source(fig):
         width = fig.get_size_inches()[0]
-        fig.text(0.01, 0, source_lines(source, width), fontsize=6.5,
-                 color="#555555", ha="left", va="top", gid=SOURCE_GID)
+        column = width <= COLUMN
+        text = source_lines(source, width * (6.5 / FOOT_POINTS if column else 1))
+        below(fig, [fig.text(0.01, 0, text, fontsize=FOOT_POINTS if column else 6.5,
+                             color="#555555", ha="left", va="top", gid=SOURCE_GID)])
     title = title_of(fig)
     fig.prefstats_alt = alt or title  # type: ignore[attr-defined]
     paths = [path.with_suffix(s) for s in FORMATS]
@@ -165,6 +180,37 @@ def title_of(fig: Figure) -> str:
             if ax.get_title(loc):
                 return ax.get_title(loc).replace("\n", " ")
     return ""
+
+
+def below(fig: Figure, artists: Sequence) -> None:
+    """Hang ``artists`` (figure texts, or an axes' legend anchored by its upper left
+    corner) one under the other at the figure's left, beneath the lowest thing already
+    under its bottom edge, where ``bbox_inches="tight"`` keeps them in the saved file."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    legends = [ax.get_legend() for ax in fig.axes if ax.get_legend() is not None]
+    hanging = [a for a in (*fig.texts, *legends) if a not in artists and a.get_visible()]
+    edges = [a.get_window_extent(renderer).y0 for a in hanging]
+    y = min([e for e in edges if e < 1] + [0.0]) - (4 if any(e < 1 for e in edges) else 0)
+    left = 0.01 * fig.bbox.width
+    for artist in artists:
+        if isinstance(artist, Text):
+            artist.set_y(y / fig.bbox.height)
+        else:  # a legend: its anchor is a fraction of its axes
+            box = artist.axes.bbox
+            artist.set_bbox_to_anchor(((left - box.x0) / box.width, (y - box.y0) / box.height))
+        y -= artist.get_window_extent(renderer).height + 4
+
+
+def print_points(fig: Figure) -> float:
+    """The smallest text of ``fig`` in points when the saved picture (its tight box) is
+    printed :data:`PRINT_WIDTH` wide."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    width = fig.get_tightbbox(renderer).width + 2 * float(STYLE["savefig.pad_inches"])
+    sizes = [t.get_fontsize() for t in fig.findobj(Text) if t.get_visible()
+             and t.get_text().strip()]
+    return min(sizes) * PRINT_WIDTH / width
 
 
 def _luminance(colour) -> float:
@@ -224,45 +270,68 @@ def _heading(df: pl.DataFrame, finding: Mapping | None, title: str, x: str, y: s
     return (stated, title) if stated else (title, "")
 
 
-def _legend(ax, entries: int) -> None:
-    """The legend beside the axes, where it hides no data and no label."""
-    ax.legend(frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0), ncols=1)
+def _legend(ax, entries: int, column: bool = False) -> None:
+    """The legend beside the axes, where it hides no data and no label; under a column
+    chart, in two columns (hung by :func:`_finish`)."""
+    if column:  # out of the layout: it hangs under the figure
+        ax.legend(frameon=False, loc="upper left", bbox_to_anchor=(0, 0),
+                  ncols=2 if entries > 3 else entries).set_in_layout(False)
+    else:
+        ax.legend(frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0), ncols=1)
 
 
-def _wrap(text: str, chars: int) -> str:
-    return ("\n".join(textwrap.wrap(text, max(chars, 8), break_on_hyphens=False)) if text
-            else text)
+def wrap(text: str, chars: int) -> str:
+    """``text`` in lines of at most ``chars`` characters, never broken inside brackets
+    (``Leningrad (4 players)`` keeps ``(4 players)`` on one line)."""
+    whole = re.sub(r"\([^)]*\)", lambda m: m.group().replace(" ", "\xa0"), text)
+    lines = textwrap.wrap(whole, max(chars, 8), break_on_hyphens=False)
+    return "\n".join(lines).replace("\xa0", " ") if text else text
 
 
 def _finish(fig, ax, title: str, xlabel: str, ylabel: str, path: Path, percent: bool,
-            horizontal: bool = False, subtitle: str = "") -> list[Path]:
+            horizontal: bool = False, subtitle: str = "", caption: str = "") -> list[Path]:
+    """Title (the finding, in bold over ``subtitle``), axis labels, then under a column
+    chart its legend and ``caption``; saved with the caption as alt text after the
+    title."""
     if percent:
         axis = ax.xaxis if horizontal else ax.yaxis
         axis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     width = fig.get_size_inches()[0]
+    column = width <= COLUMN
     if subtitle:  # the finding in bold over what the chart draws
-        ax.set_title(_wrap(subtitle, int(width * 12)), loc="left", fontsize=9,
+        ax.set_title(wrap(subtitle, int(width * 12)), loc="left", fontsize=9,
                      fontweight="normal", color="#333333")
-        fig.suptitle(_wrap(title, int(width * 10)), x=0.01, ha="left", fontsize=12,
+        fig.suptitle(wrap(title, int(width * 10)), x=0.01, ha="left", fontsize=12,
                      fontweight="bold")
     else:
-        ax.set_title(_wrap(title, int(width * 10)), loc="left")
-    ax.set_xlabel(_wrap(xlabel, int(width * _CHARS_AN_INCH * 0.8)))
-    ax.set_ylabel(_wrap(ylabel, int(fig.get_size_inches()[1] * _CHARS_AN_INCH * 0.8)))
+        ax.set_title(wrap(title, int(width * 10)), loc="left")
+    ax.set_xlabel(wrap(xlabel, int(width * _CHARS_AN_INCH * 0.8)))
+    ax.set_ylabel(wrap(ylabel, int(fig.get_size_inches()[1] * _CHARS_AN_INCH * 0.8)))
     fig.tight_layout()
-    return save(fig, path)
+    foot = [ax.get_legend()] if column and ax.get_legend() is not None else []
+    if caption:
+        foot.append(fig.text(0.01, 0, wrap(caption, int(width * _CHARS_AN_INCH * 0.95)),
+                             fontsize=FOOT_POINTS if column else 8, color="#333333",
+                             ha="left", va="top"))
+    if foot:
+        below(fig, foot)
+    alt = f"{title_of(fig)}. {caption}" if caption else None
+    return save(fig, path, alt=alt)
 
 
 def line_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None = None,
                title: str, xlabel: str, ylabel: str,
                colours: Mapping | Sequence = SEAT_COLOURS, group_label: str = "",
                zero_line: bool = False, percent: bool = False, marker_at: float | None = None,
-               bands: bool = True, finding: Mapping | None = None) -> list[Path]:
+               bands: bool = True, finding: Mapping | None = None, subtitle: str = "",
+               caption: str = "", column: bool = False) -> list[Path]:
     """Lines of ``y`` against ``x``, one per ``group``, with shaded ``y_lo``–``y_hi``
     (``bands``); ``percent`` writes a share axis as percentages; ``marker_at`` draws a
     dotted vertical line at that ``x``; ``finding`` (:mod:`~prefstats.reports.findings`)
-    makes the title, read from the data, with ``title`` under it. No rows with enough
-    samples: no chart (an empty list)."""
+    makes the title, read from the data, with ``title`` under it (or ``subtitle``
+    under ``title``); ``caption`` is printed under the chart; ``column`` draws it
+    :data:`COLUMN` wide, the legend under it. No rows with enough samples: no chart (an
+    empty list)."""
     df = df.filter("enough").sort(x)
     if not len(df):
         return []
@@ -271,7 +340,7 @@ def line_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | Non
         groups = df[group].unique(maintain_order=True).to_list()
     palette = colours_for(groups, colours)
     with mpl.rc_context(STYLE):
-        fig = figure()
+        fig = figure((COLUMN, SIZE[1]) if column else SIZE)
         ax = fig.subplots()
         for g in groups:
             part = df.filter(pl.col(group) == g) if group else df
@@ -288,9 +357,10 @@ def line_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | Non
         if df[x].dtype.is_integer():
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         if group:
-            _legend(ax, len(groups))
-        heading, subtitle = _heading(df, finding, title, x, y, group)
-        return _finish(fig, ax, heading, xlabel, ylabel, path, percent, subtitle=subtitle)
+            _legend(ax, len(groups), column)
+        heading, under = _heading(df, finding, title, x, y, group)
+        return _finish(fig, ax, heading, xlabel, ylabel, path, percent,
+                       subtitle=subtitle or under, caption=caption)
 
 
 def _label_lines(text: str, chars: int) -> list[str]:
@@ -319,12 +389,14 @@ def bar_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None
               title: str, xlabel: str, ylabel: str, colours: Mapping | Sequence = SEAT_COLOURS,
               group_label: str = "", zero_line: bool = True, percent: bool = False,
               errors: bool = True, horizontal: bool | None = None,
-              finding: Mapping | None = None) -> list[Path]:
+              finding: Mapping | None = None, subtitle: str = "", caption: str = "",
+              column: bool = False) -> list[Path]:
     """Grouped bars of ``y`` per ``x`` category and ``group``, with 95% error bars from
-    ``y_lo``/``y_hi`` unless ``errors`` is false; no chart without rows and ``finding``
-    as for :func:`line_chart`. Categories whose labels do not fit under their bars (or
-    ``horizontal``) are drawn as horizontal bars, the first at the top; ``xlabel`` then
-    still names the categories and ``ylabel`` the values."""
+    ``y_lo``/``y_hi`` unless ``errors`` is false; no chart without rows, and ``finding``,
+    ``subtitle``, ``caption`` and ``column``, as for :func:`line_chart`. Categories whose
+    labels do not fit under their bars (or ``horizontal``) are drawn as horizontal bars,
+    the first at the top; ``xlabel`` then still names the categories and ``ylabel`` the
+    values."""
     df = df.filter("enough")
     if not len(df):
         return []
@@ -333,9 +405,12 @@ def bar_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None
     # without groups each category has its own colour (e.g. one per seat)
     palette = colours_for(groups if group else cats, colours)
     width = 0.8 / len(groups)
-    labels, turn = _category_labels(cats, SIZE[0])
+    wide = COLUMN if column else SIZE[0]
+    labels, turn = _category_labels(cats, wide)
     horizontal = turn if horizontal is None else horizontal
-    size = (SIZE[0], max(SIZE[1], 1.2 + 0.3 * len(cats) * len(groups))) if horizontal else SIZE
+    bar = 0.2 if column else 0.3  # inches a bar
+    size = ((wide, max(SIZE[1], 1.2 + bar * len(cats) * len(groups))) if horizontal
+            else (wide, SIZE[1]))
     with mpl.rc_context(STYLE):
         fig = figure(size)
         ax = fig.subplots()
@@ -363,11 +438,12 @@ def bar_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None
             if zero_line:
                 ax.axhline(0, color="black", linewidth=0.8)
         if group:
-            _legend(ax, len(groups))
+            _legend(ax, len(groups), column)
         if horizontal:
             xlabel, ylabel = ylabel, xlabel
-        heading, subtitle = _heading(df, finding, title, x, y, group)
-        return _finish(fig, ax, heading, xlabel, ylabel, path, percent, horizontal, subtitle)
+        heading, under = _heading(df, finding, title, x, y, group)
+        return _finish(fig, ax, heading, xlabel, ylabel, path, percent, horizontal,
+                       subtitle or under, caption)
 
 
 #: Heatmap cells without enough pairs: drawn quietly in this grey, their n in :data:`QUIET`.

@@ -24,13 +24,11 @@ from matplotlib.figure import Figure
 
 from prefstats.game.cards import suit_lengths
 from prefstats.game.deal import deal
-from prefstats.reports.charts import STYLE, figure, heatmap, save, source_lines
+from prefstats.reports.charts import STYLE, TITLE_CHARS, figure, heatmap, save, source_lines
 from prefstats.reports.classes import high_cards
 from prefstats.reports.counterfactual import by_points, by_tricks, seats_of
 from prefstats.reports.hand_charts import _EDGES, BID_LEVELS, PATTERNS, Chart, hole_pattern
 
-#: The longest title a chart states its finding in; details go to the subtitle.
-TITLE_CHARS = 70
 #: Each chart: its decision, the features of its cells and the options against a pass.
 CHART_KINDS = {
     "first_call_points": ("first_call", ["points", "seat"], [*BID_LEVELS, "misere"]),

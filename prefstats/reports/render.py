@@ -367,6 +367,15 @@ pre{overflow-x:auto}
 @media (max-width:600px){body{margin:0.5em auto;padding:0 0.5em}table{font-size:0.75em}}"""
 
 
+#: A link to a sibling report's Markdown, which its HTML page replaces.
+_SIBLING_MARKDOWN = re.compile(r"href='(\.\./[^/']+/)(?:article|report)\.md'")
+
+
+def _page_links(text: str) -> str:
+    """``text`` (HTML) with its links to a sibling report's Markdown sent to its page."""
+    return _SIBLING_MARKDOWN.sub(r"href='\1index.html'", text)
+
+
 def _html_links(links: list[tuple[str, str]]) -> str:
     e = html.escape
     return " · ".join(f"<a href='{e(f)}'>{e(t)}</a>" for t, f in links)
@@ -399,7 +408,7 @@ def _html(report: Report, charts: dict[str, str | None], alts: dict[str, str]) -
               for name, text in report.files.items()]
     for section, (anchor, anchors) in zip(report.sections, outline.sections, strict=True):
         parts.append(f"<h2 id='{anchor}'>{e(section.title)}</h2>" + "".join(
-            f"<p>{inline_html(p)}</p>" for p in section.intro.split("\n\n")))
+            f"<p>{_page_links(inline_html(p))}</p>" for p in section.intro.split("\n\n")))
         for b, a in zip(section.blocks, anchors, strict=True):
             text = f"<p>{inline_html(b.text)}</p>" if b.text else ""
             parts.append(f"<h3 id='{a}'>{e(b.title)}</h3>{text}<div class='block'>")
