@@ -464,8 +464,7 @@ def heatmap(ax, values: np.ndarray, texts: Sequence[Sequence[str]], grey: np.nda
     for (r, c), text in np.ndenumerate(np.array(texts, dtype=object)):
         quiet = bool(grey[r, c] or np.isnan(values[r, c]))
         colour = QUIET if quiet else ink(cmap(image.norm(values[r, c])))
-        ax.text(c, r, text, ha="center", va="center", fontsize=fontsize - (0.5 if quiet else 0),
-                color=colour)
+        ax.text(c, r, text, ha="center", va="center", fontsize=fontsize, color=colour)
     ax.set_xticks(range(len(cols)), cols)
     ax.set_yticks(range(len(rows)), rows)
     ax.tick_params(length=0)

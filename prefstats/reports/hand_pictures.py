@@ -24,7 +24,7 @@ from matplotlib.figure import Figure
 
 from prefstats.game.cards import suit_lengths
 from prefstats.game.deal import deal
-from prefstats.reports.charts import STYLE, TITLE_CHARS, figure, heatmap, save, source_lines
+from prefstats.reports.charts import COLUMN, STYLE, TITLE_CHARS, figure, heatmap, save, source_lines
 from prefstats.reports.classes import high_cards
 from prefstats.reports.counterfactual import by_points, by_tricks, seats_of
 from prefstats.reports.hand_charts import _EDGES, BID_LEVELS, PATTERNS, Chart, hole_pattern
@@ -56,10 +56,11 @@ DEFINED = {
     "holes": "Hole: a suit the misère declarer cannot always play under; lone 8 is a "
              "singleton 8, long is 3 or more cards.",
 }
-_CELL_W = {"first_call": 0.95, "whist": 0.5, "misere": 2.7, "raspasy": 0.75}
 _CELL_H = 0.34
-#: Narrow enough to stay legible on a phone and in a printed column.
-_MIN_WIDTH = 5.0
+#: The text of the cells, the caption and the source line: with the chart
+#: :data:`~prefstats.reports.charts.COLUMN` wide, it prints at 6 points or more in an
+#: 8.5 cm column and reads at 390 px.
+_TEXT_POINTS = 9.0
 
 
 def seat_names(variant) -> dict[int, str]:
@@ -331,22 +332,18 @@ def draw(chart: Chart, seats: dict[int, str], *, source: str, variant_name: str)
     heading = title(chart, cells, seats)
     what = "hand points" if "points" in chart.features else "expected tricks"
     subtitle = f"{variant_name} · " + _SUBTITLES[chart.decision].format(what=what)
-    grid_cols = 2 if len(panels) > 1 else 1
-    grid_rows = -(-len(panels) // grid_cols)
-    cell_w = _CELL_W[chart.decision]
-    left, gap, bar = 1.35 if rows_f == "pattern" else 0.95, 0.55, 1.25
-    grid_w = grid_cols * len(cols) * cell_w + (grid_cols - 1) * gap
-    width = max(_MIN_WIDTH, left + grid_w + bar)
-    cell_w = (width - left - bar - (grid_cols - 1) * gap) / (grid_cols * len(cols))
-    chars = int(width * 15)
-    caption = textwrap.fill(_caption(chart, share, chart.min_n), chars)
-    source_text = source_lines(source, width)
+    grid_rows = len(panels)  # the whist chart's levels one under the other
+    left, bar = 1.35 if rows_f == "pattern" else 0.7, 1.05
+    width = COLUMN
+    cell_w = (width - left - bar) / len(cols)
+    caption = textwrap.fill(_caption(chart, share, chart.min_n), int(width * 12.5))
+    source_text = source_lines(source, width * 6.5 / _TEXT_POINTS)
     title_lines = len(textwrap.wrap(heading, int(width * 9.5)))
     sub_text = textwrap.fill(subtitle, int(width * 12.5))
     head_h = 0.1 + 0.26 * title_lines + 0.08 + 0.17 * (sub_text.count("\n") + 1) + 0.15
     panel_h = len(rows) * _CELL_H + (0.3 if panel_f else 0)
-    foot_h = ((0.5 if _AXES[cols_f] else 0.3) + 0.13 * (caption.count("\n") + 1)
-              + 0.12 * (source_text.count("\n") + 1))
+    foot_h = ((0.6 if _AXES[cols_f] else 0.4) + 0.17 * (caption.count("\n") + 1)
+              + 0.17 * (source_text.count("\n") + 1))
     height = head_h + grid_rows * panel_h + (grid_rows - 1) * 0.45 + foot_h
     with mpl.rc_context(STYLE):
         fig = figure((width, height))
@@ -355,9 +352,8 @@ def draw(chart: Chart, seats: dict[int, str], *, source: str, variant_name: str)
         fig.text(0.1 / width, 1 - (0.18 + 0.26 * title_lines) / height, sub_text, fontsize=9,
                  color="#333333", ha="left", va="top")
         image = None
-        for k, panel in enumerate(panels):
-            r, q = divmod(k, grid_cols)
-            x = left + q * (len(cols) * cell_w + gap)
+        for r, panel in enumerate(panels):
+            x = left
             y = height - head_h - (r + 1) * panel_h - r * 0.45
             ax = fig.add_axes((x / width, y / height, len(cols) * cell_w / width,
                                len(rows) * _CELL_H / height))
@@ -377,24 +373,20 @@ def draw(chart: Chart, seats: dict[int, str], *, source: str, variant_name: str)
             row_labels = rows if rows_f == "pattern" else [_label(rows_f, v) for v in rows]
             col_labels = ([seats[v] for v in cols] if cols_f == "seat" else
                           [_label(cols_f, v) for v in cols] if cols_f else [""])
-            first = q == 0
             image = heatmap(
                 ax, values, texts, grey, rows=row_labels, cols=col_labels, limit=limit,
-                xlabel=_AXES[cols_f] if r == grid_rows - 1 else "",
-                ylabel=_AXES[rows_f] if first else "",
+                xlabel=_AXES[cols_f] if r == grid_rows - 1 else "", ylabel=_AXES[rows_f],
                 title=f"contract level {_label('level', panel)}" if panel_f else None,
-                fontsize=8 if chart.decision != "whist" else 7.5)
-            if not first:
-                ax.set_yticklabels(row_labels)
+                fontsize=_TEXT_POINTS)
         bar_ax = fig.add_axes(((width - bar + 0.25) / width,
                                (height - head_h - grid_rows * panel_h) / height,
                                0.14 / width, (grid_rows * panel_h) / height))
         fig.colorbar(image, cax=bar_ax).set_label("best option − pass\n(whists a deal)",
-                                                  fontsize=8)
-        fig.text(0.1 / width, (0.1 + 0.12 * (source_text.count("\n") + 1)) / height, caption,
-                 fontsize=7.5, color="#333333", ha="left", va="bottom")
-        fig.text(0.1 / width, 0.06 / height, source_text, fontsize=6.5, color="#555555",
-                 ha="left", va="bottom", gid="source")
+                                                  fontsize=_TEXT_POINTS)
+        fig.text(0.1 / width, (0.12 + 0.17 * (source_text.count("\n") + 1)) / height, caption,
+                 fontsize=_TEXT_POINTS, color="#333333", ha="left", va="bottom")
+        fig.text(0.1 / width, 0.06 / height, source_text, fontsize=_TEXT_POINTS,
+                 color="#555555", ha="left", va="bottom", gid="source")
     fig.prefstats_alt = alt_text(chart, heading, subtitle, len(rows), len(cols),  # type: ignore[attr-defined]
                                  len(panels), share)
     return fig
