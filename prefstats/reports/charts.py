@@ -298,13 +298,14 @@ def _finish(fig, ax, title: str, xlabel: str, ylabel: str, path: Path, percent: 
         axis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     width = fig.get_size_inches()[0]
     column = width <= COLUMN
+    heading = wrap(title, int(width * (8.5 if column else 10)))  # 12 points, bold
     if subtitle:  # the finding in bold over what the chart draws
-        ax.set_title(wrap(subtitle, int(width * 12)), loc="left", fontsize=9,
+        room = width - (2.0 if horizontal else 0.8)  # it starts where the axes start
+        ax.set_title(wrap(subtitle, int(room * _CHARS_AN_INCH)), loc="left", fontsize=9,
                      fontweight="normal", color="#333333")
-        fig.suptitle(wrap(title, int(width * 10)), x=0.01, ha="left", fontsize=12,
-                     fontweight="bold")
+        fig.suptitle(heading, x=0.01, ha="left", fontsize=12, fontweight="bold")
     else:
-        ax.set_title(wrap(title, int(width * 10)), loc="left")
+        ax.set_title(heading, loc="left")
     ax.set_xlabel(wrap(xlabel, int(width * _CHARS_AN_INCH * 0.8)))
     ax.set_ylabel(wrap(ylabel, int(fig.get_size_inches()[1] * _CHARS_AN_INCH * 0.8)))
     fig.tight_layout()
