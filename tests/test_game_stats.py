@@ -67,7 +67,7 @@ def test_the_reference_players_own_part_is_nil_beside_a_random_player():
 def _frame(rows):
     base = dict.fromkeys(SCHEMA)
     return pl.DataFrame([base | {"deal": 1, "step": i, "player": p, "decision": "card",
-                                 "loss": loss, "alternatives": [
+                                 "loss": loss, "charged": loss, "alternatives": [
                                      {"option": f"c{j}", "value": v, "tricks": None}
                                      for j, v in enumerate(values)]}
                          for i, (p, loss, values) in enumerate(rows)],
@@ -87,6 +87,15 @@ def test_the_rating_counts_real_choices_with_capped_losses():
     assert r["choices"].to_list() == [2, 1, 0]
     assert r["rating"].to_list() == [pytest.approx(100 * (2 + 10) / 2), 0.0, None]
     assert r["band"].to_list() == ["average", "strong", None]
+
+
+def test_the_rating_charges_knowable_mistakes_only():
+    frame = _frame([(0, 4.0, [4.0, 0.0]), (0, 2.0, [2.0, 0.0])]).with_columns(
+        pl.Series("verdict", ["hindsight", "knowable"]),
+        pl.Series("charged", [0.0, 1.5]))  # the knowable one: 1.5 on average
+    scale = RatingScale(10.0, 100.0, (("strong", float("inf")),), {}, "")
+    r = player_ratings(frame, ["A", "B", "C"], scale)
+    assert r["choices"][0] == 2 and r["capped_loss"][0] == pytest.approx(1.5)
 
 
 def test_the_shipped_calibration_orders_its_bands():

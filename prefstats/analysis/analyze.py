@@ -9,14 +9,18 @@ whists to the seat that made it, as the reports value a deal:
 - **cards** of a trick game or misère, by the double-dummy solver
   (:func:`prefstats.solver.card_values_batch`): each legal card's declarer tricks from
   the position on, turned into whists by the contract's scoring
-  (:func:`tricks_to_whists` says how the defence's tricks are split) and valued for
-  the seat's side, as the solver plays it: the declarer, or the two defenders together
-  (a defender's own whists also rise when his partner falls short, which is no aim of
-  the defence);
+  (:func:`~prefstats.analysis.layouts.tricks_to_whists` says how the defence's tricks
+  are split) and valued for the seat's side, as the solver plays it: the declarer, or
+  the two defenders together (a defender's own whists also rise when his partner falls
+  short, which is no aim of the defence); and beside it over the layouts the player
+  could not rule out (:mod:`prefstats.analysis.layouts`: at least 64, drawn consistent
+  with the talon he saw, the play so far and the other players' calls): the mistake is
+  ``knowable`` when the card lost on average there by at least 3 standard errors,
+  ``hindsight`` when only double dummy sees it, and only a knowable one is ``charged``;
 - **the discard** of a game that was played, by the solver too: the declarer's tricks
   from the first lead after each pair of cards he could have put away, under the
   recorded contract and whist calls (the defenders never see the discard, so their
-  calls do not depend on it);
+  calls do not depend on it), and over the declarer's layouts alike;
 - **calls**: every decision :mod:`prefstats.sim.rollout` can force, by rollouts over the
   cards the seat could not see (:func:`~prefstats.sim.rollout.hand_deals`), each deal
   played once per option by the continuation ``policy``: the seat's first call
@@ -48,12 +52,18 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from itertools import combinations
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 
+from prefstats.analysis.layouts import (
+    card_layouts,
+    discard_layouts,
+    discard_pairs,
+    layout_fields,
+    side_whists,
+)
 from prefstats.analysis.record import (
     DECISION_OF_PHASE,
     LAY_NAMES,
@@ -69,11 +79,12 @@ from prefstats.analysis.record import (
 from prefstats.errors import OptionError, RecordError
 from prefstats.game import engine
 from prefstats.game.auction import WHIST_CALL_NAMES, call_name
-from prefstats.game.cards import card_counts, card_name, cards_of, format_cards
+from prefstats.game.cards import card_counts, card_name, format_cards
 from prefstats.game.contracts import MISERE, TRUMP, Contract
 from prefstats.game.scoring import deal_values, score_states
 from prefstats.game.variants import Variant, get_variant
 from prefstats.players.builtin import player_key
+from prefstats.players.pimc import _one_run
 from prefstats.sim._workers import usable_cores
 from prefstats.sim.play import at_decision, forced_action
 from prefstats.sim.rollout import (
@@ -93,46 +104,14 @@ from prefstats.solver import card_values_batch, solve_batch
 __all__ = ["RecordError", "analyze", "load_record", "parse_record", "replay"]
 
 CONDITIONS = ("record", "none")
+#: Options closer in value than this (whists) are worth the same.
+EQUAL = 1e-9
+NO_LAYOUTS = "no layouts drawn at a table with a dummy: charged double dummy"
 #: Deals per compiled rollout call: the progress bar moves between them.
 ROLLOUT_CHUNK = 1000
 
 
 # ---- values --------------------------------------------------------------------------
-
-
-def tricks_to_whists(variant: Variant, final: np.ndarray, declarer_tricks, *, defender: int,
-                     taken: np.ndarray) -> np.ndarray:
-    """Each seat's value in whists ``(k, players)`` of the recorded deal ``final`` (a
-    one-element finished state) had the declarer taken ``declarer_tricks`` (k values).
-    The solver counts the declarer's tricks against the defence as one side; the
-    difference from the record is taken from (or given to) ``defender`` -- the defender
-    whose card is valued -- and, once he is down to the ``taken`` tricks he had already
-    won, from his partner. Split rules that pay each whister for his own tricks thus
-    charge the seat that played the card."""
-    decl = int(final[0]["declarer"])
-    other = 3 - decl - defender
-    recorded = final[0]["tricks"][:3].astype(np.int64)
-    states = np.repeat(final, len(declarer_tricks))
-    for i, t in enumerate(declarer_tricks):
-        tricks = recorded.copy()
-        delta = int(t) - tricks[decl]
-        tricks[decl] = t
-        mine = min(delta, tricks[defender] - int(taken[defender])) if delta > 0 else delta
-        tricks[defender] -= mine
-        tricks[other] -= delta - mine
-        states[i]["tricks"][:3] = tricks
-    return deal_values(variant, *score_states(variant, states))
-
-
-def _defender(step_state: np.ndarray, final: np.ndarray, plays_for: int) -> int:
-    """The defender charged with a trick's change: the one playing, or when the declarer
-    plays, the one who went on to take more tricks (the left one on a tie)."""
-    decl = int(final[0]["declarer"])
-    if plays_for != decl:
-        return plays_for
-    left, right = (decl + 1) % 3, (decl + 2) % 3
-    later = final[0]["tricks"][:3].astype(int) - step_state[0]["tricks"][:3].astype(int)
-    return right if later[right] > later[left] else left
 
 
 def _row(step: Step, record: DealRecord, **values) -> dict:
@@ -149,22 +128,10 @@ def _best(options: list[str], value: np.ndarray, done: str | None) -> int:
     return int(np.argmax(value))
 
 
-def side(variant: Variant, final: np.ndarray, seat: int) -> list[int]:
-    """The seats of ``seat``'s side in the played deal: the declarer alone, or the
-    defence (every active seat but the declarer; Gusarik's dummy is its player's)."""
-    decl = int(final[0]["declarer"])
-    if seat == decl:
-        return [decl]
-    return [s for s in range(min(variant.players, 3)) if s != decl]
-
-
 def _solver_row(step, record, variant, final, names, tricks, done) -> dict:
     """A double-dummy row: ``names`` the options, ``tricks`` the declarer's total after
     each; valued in whists to the deciding seat's side, the solver's two sides."""
-    st = step.state
-    whists = tricks_to_whists(variant, final, tricks, taken=st[0]["tricks"],
-                              defender=_defender(st, final, step.plays_for))
-    whists = whists[:, side(variant, final, step.seat)].sum(axis=1)
+    whists = side_whists(step, variant, final, tricks)
     best = _best(names, whists, done)
     d = names.index(done)
     return _row(step, record, method="double dummy", done=done, best=names[best],
@@ -176,7 +143,28 @@ def _solver_row(step, record, variant, final, names, tricks, done) -> dict:
                 note="declarer's tricks double dummy, in whists by the contract's scoring")
 
 
-def _card_row(step: Step, record, variant, final) -> dict:
+def _with_layouts(row: dict, step: Step, variant, final, names, layouts) -> dict:
+    """``row`` with its options valued over the layouts the player could not rule out
+    (:func:`~prefstats.analysis.layouts.layout_fields`)."""
+    whists = side_whists(step, variant, final, layouts.tricks)
+    row.update(layout_fields(layouts, names, whists, row["done"], row["loss"], EQUAL))
+    return row
+
+
+def _one_run_only(st) -> bool:
+    """Whether the legal cards of the seat to play are one run: the same card in any
+    layout (nothing to draw layouts for)."""
+    n = int(st["n_in_trick"])
+    on_table = sum(1 << int(c) for c in st["trick_cards"][:n])
+    trump = -1 if int(st["kind"]) == engine.MISERE_GAME else int(TRUMP[int(st["contract"])])
+    hand = int(st["hands"][(int(st["leader"]) + n) % 3])
+    led = -1 if n == 0 else int(st["trick_cards"][0]) >> 3
+    return int(_one_run(hand, int(st["gone"]) & ~on_table, led, trump)) >= 0
+
+
+def _card_row(steps: list[Step], i: int, record, variant, final, *, seed: int,
+              policy: str, never: dict[int, set[int]]) -> dict:
+    step = steps[i]
     st = step.state[0]
     misere = int(st["kind"]) == engine.MISERE_GAME
     trump = int(TRUMP[int(st["contract"])])
@@ -187,15 +175,24 @@ def _card_row(step: Step, record, variant, final) -> dict:
                             misere=misere)[0]
     legal = [c for c in range(32) if out[c] >= 0]
     tricks = np.array([int(st["tricks"][decl]) + int(out[c]) for c in legal])
-    return _solver_row(step, record, variant, final, [card_name(c) for c in legal], tricks,
-                       card_name(step.action))
+    names = [card_name(c) for c in legal]
+    row = _solver_row(step, record, variant, final, names, tricks, card_name(step.action))
+    if variant.has_dummy:
+        return row | {"charged": row["loss"], "layout_note": NO_LAYOUTS}
+    if _one_run_only(st):
+        return row | {"charged": 0.0, "layout_note": "one run of cards: alike in any layout"}
+    layouts = card_layouts(steps, i, variant, legal, seed=seed * 4096 + i, policy=policy,
+                           never=never.setdefault(step.seat, set()))
+    return _with_layouts(row, step, variant, final, names, layouts)
 
 
-def _discard_row(step: Step, record, variant, final) -> dict:
+def _discard_row(steps: list[Step], i: int, record, variant, final, *, seed: int,
+                 policy: str, never: dict[int, set[int]]) -> dict:
+    step = steps[i]
     st = step.state[0]
     decl = int(st["declarer"])
     hand = int(st["hands"][decl])
-    pairs = [(1 << a) | (1 << b) for a, b in combinations(cards_of(hand), 2)]
+    pairs = discard_pairs(hand)
     hands = np.repeat(st["hands"][None, :3].astype(np.int64), len(pairs), axis=0)
     hands[:, decl] = [hand & ~p for p in pairs]
     misere = int(final[0]["kind"]) == engine.MISERE_GAME
@@ -204,11 +201,16 @@ def _discard_row(step: Step, record, variant, final) -> dict:
     leader = int(engine.rules_array(variant)[engine.R_FIRST_HAND])
     tricks = solve_batch(hands, None if misere or trump < 0 else trump, leader, decl, misere,
                          threads=1).astype(np.int64)
-    row = _solver_row(step, record, variant, final, [format_cards(p) for p in pairs], tricks,
-                      format_cards(step.action))
+    names = [format_cards(p) for p in pairs]
+    row = _solver_row(step, record, variant, final, names, tricks, format_cards(step.action))
     row["note"] = (f"declarer's tricks double dummy under the recorded contract "
                    f"{Contract(int(final[0]['contract']))} and whist calls")
-    return row
+    if variant.has_dummy:
+        return row | {"charged": row["loss"], "layout_note": NO_LAYOUTS}
+    layouts = discard_layouts(steps, i, variant, final, pairs.index(step.action),
+                              seed=seed * 4096 + i, policy=policy,
+                              never=never.setdefault(step.seat, set()))
+    return _with_layouts(row, step, variant, final, names, layouts)
 
 
 def _not_analysed(step: Step, record, why: str, decision: str | None = None) -> dict:
@@ -418,7 +420,8 @@ def _rollout_row(step, record, variant, decision, *, steps, deals, seed, policy,
     d = names.index(done)
     diff = values[:, best] - values[:, d]
     se = float(diff.std(ddof=1) / math.sqrt(kept)) if kept > 1 else None
-    row.update(value_done=float(mean[d]), loss=float(diff.mean()), loss_se=se)
+    row.update(value_done=float(mean[d]), loss=float(diff.mean()), loss_se=se,
+               charged=float(diff.mean()))
     return row
 
 
@@ -431,7 +434,12 @@ SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "dealt": pl.Int64, "acceptance": pl.Float64,
     "alternatives": pl.List(pl.Struct({"option": pl.Utf8, "value": pl.Float64,
                                        "tricks": pl.Int64})),
-    "note": pl.Utf8,
+    "note": pl.Utf8, "layouts": pl.Int64, "layout_best": pl.Utf8,
+    "layout_value_done": pl.Float64, "layout_value_best": pl.Float64,
+    "layout_loss": pl.Float64, "layout_loss_se": pl.Float64, "verdict": pl.Utf8,
+    "charged": pl.Float64,
+    "layout_alternatives": pl.List(pl.Struct({"option": pl.Utf8, "value": pl.Float64})),
+    "layout_note": pl.Utf8,
 }
 
 
@@ -488,7 +496,10 @@ def analyze(record: DealRecord | Mapping | str | Path, variant: Variant | str | 
         ``loss`` = best − done (≥ 0 on double-dummy rows; ``loss_se`` its standard error,
         0 for double-dummy rows), ``tricks_*`` the declarer's tricks (double dummy), ``n``
         of ``dealt`` rollout deals kept (``acceptance``), every option's value in
-        ``alternatives``.
+        ``alternatives``; on card and discard rows the same over the ``layouts`` the
+        player could not rule out (``layout_*``, ``layout_loss_se`` paired), the
+        ``verdict`` (``knowable``, ``hindsight`` or none) and what the rating is
+        ``charged`` (a knowable loss over the layouts; a rollout row's loss).
 
     >>> import pathlib, prefstats
     >>> path = pathlib.Path(prefstats.__file__).parents[1] / "examples" / "deal.json"
@@ -521,18 +532,20 @@ def analyze(record: DealRecord | Mapping | str | Path, variant: Variant | str | 
             progress(done, total)
 
     rows = []
+    index = {id(s): i for i, s in enumerate(steps)}
+    never: dict[int, set[int]] = {}  # by deciding seat: seats whose calls no layout made
     for step, how in plan:
         if how.startswith("-"):
             rows.append(_not_analysed(step, record, how[1:]))
         elif how in ("card", "discard"):
-            rows.append((_card_row if how == "card" else _discard_row)(step, record, variant,
-                                                                       final))
+            rows.append((_card_row if how == "card" else _discard_row)(
+                steps, index[id(step)], record, variant, final, seed=seed, policy=policy,
+                never=never))
             tick(1)
         else:
             rows.append(_rollout_row(step, record, variant, how, steps=steps, deals=deals,
                                      seed=seed,
                                      policy=policy, condition=condition, tick=tick))
-    index = {id(s): i for i, s in enumerate(steps)}
     for row, (step, _) in zip(rows, plan, strict=True):
         row["step"] = index[id(step)]
     return pl.DataFrame([{k: r.get(k) for k in SCHEMA} for r in rows], schema=SCHEMA,

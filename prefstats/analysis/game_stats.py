@@ -3,8 +3,11 @@ analyze_game`): each player's performance rating, opening-lead accuracy, luck ag
 his own and the others' decisions, and the game's worst mistakes (``docs/ANALYZE.md``,
 "A whole game").
 
-- **Rating**: the mean loss per decision that had a real choice (more than one legal
-  option, and options that were not all worth the same), each decision's loss capped at
+- **Rating**: the mean charged loss per decision that had a real choice (more than one
+  legal option, and options that were not all worth the same) -- a call's, or a card's
+  or discard's when the mistake was knowable (it lost on average over the layouts the
+  player could not rule out, :mod:`prefstats.analysis.layouts`); a hindsight mistake,
+  seen only double dummy, is not charged -- each decision's loss capped at
   :attr:`RatingScale.cap` whists -- one decisive trick of the cheapest game -- so that
   a misère card (its tricks cost the declarer's side tens of whists each under
   double-dummy valuation) counts as one bad mistake, not as a game's worth of them;
@@ -110,9 +113,11 @@ def real_choices(frame: pl.DataFrame) -> pl.DataFrame:
 def player_ratings(frame: pl.DataFrame, names: list[str],
                    scale: RatingScale | None = None) -> pl.DataFrame:
     """Per place: ``choices`` (decisions with a real choice), ``capped_loss`` (their
-    summed loss, each capped), ``rating`` and its ``band``; no choices, no rating."""
+    summed ``charged`` loss -- a card's or discard's only when knowable -- each capped),
+    ``rating`` and its ``band``; no choices, no rating."""
     scale = scale or rating_scale()
-    real = real_choices(frame).with_columns(pl.col("loss").clip(0, scale.cap).alias("capped"))
+    real = real_choices(frame).with_columns(pl.col("charged").clip(0, scale.cap)
+                                            .alias("capped"))
     per = real.group_by("player").agg(pl.len().alias("choices"),
                                       pl.col("capped").sum().alias("capped_loss"))
     base = pl.DataFrame({"player": list(range(3)), "name": names},
@@ -299,18 +304,32 @@ def luck_totals(per_deal: pl.DataFrame, names: list[str]) -> pl.DataFrame:
 
 
 def worst_mistakes(frame: pl.DataFrame, steps: list[list[Step]], n: int = 10,
-                   per_player: int = 3) -> pl.DataFrame:
-    """The ``n`` largest losses of the game and each player's ``per_player`` largest,
-    largest first: where (deal, field), who, the position (the deciding hand and the
-    cards on the table), the choice made, the better one and the gain in whists had he
-    made it."""
-    lost = frame.filter(pl.col("loss") > EQUAL).sort("loss", descending=True)
+                   per_player: int = 3, *, hindsight: bool = False) -> pl.DataFrame:
+    """The ``n`` largest charged losses of the game (a call's, a knowable card's or
+    discard's) and each player's ``per_player`` largest, largest first: where (deal,
+    field), who, the position (the deciding hand and the cards on the table), the choice
+    made, the better one, the ``gain`` in whists had he made it (a card's on average over
+    the layouts he could not rule out) and the double-dummy gain (``dd_gain``). With
+    ``hindsight``, the largest hindsight mistakes instead: seen only double dummy, not
+    charged, their ``gain`` the double-dummy one."""
+    if hindsight:
+        lost = frame.filter(pl.col("verdict") == "hindsight").with_columns(
+            pl.col("loss").alias("gain"), pl.col("best").alias("better"),
+            pl.lit(0.0).alias("gain_se"))
+    else:
+        card = pl.col("verdict") == "knowable"
+        lost = frame.filter(pl.col("charged") > EQUAL).with_columns(
+            pl.col("charged").alias("gain"),
+            pl.when(card).then(pl.col("layout_best")).otherwise(pl.col("best")).alias("better"),
+            pl.when(card).then(pl.col("layout_loss_se")).otherwise(pl.col("loss_se"))
+            .alias("gain_se"))
+    lost = lost.filter(pl.col("gain") > EQUAL).sort("gain", descending=True)
     keep = lost.head(n).select("deal", "step", "decision")
     for p in range(3):
         keep = pl.concat([keep, lost.filter(pl.col("player") == p).head(per_player)
                           .select("deal", "step", "decision")])
     worst = lost.join(keep.unique(), on=["deal", "step", "decision"], how="semi").sort(
-        "loss", descending=True)
+        "gain", descending=True)
     rows = []
     for r in worst.iter_rows(named=True):
         st = steps[r["deal"] - 1][r["step"]].state[0]
@@ -319,14 +338,17 @@ def worst_mistakes(frame: pl.DataFrame, steps: list[list[Step]], n: int = 10,
         rows.append({"deal": r["deal"], "player": r["player"], "name": r["name"],
                      "type": r["type"], "field": r["field"],
                      "hand": format_cards(int(st["hands"][r["seat"]])),
-                     "table": " ".join(trick), "done": r["done"], "best": r["best"],
-                     "gain": r["loss"], "gain_se": r["loss_se"], "method": r["method"]})
+                     "table": " ".join(trick), "done": r["done"], "best": r["better"],
+                     "gain": r["gain"], "gain_se": r["gain_se"],
+                     "dd_gain": r["loss"] if r["method"] == "double dummy" else None,
+                     "layouts": r["layouts"], "method": r["method"],
+                     "verdict": r["verdict"]})
     schema = {"deal": pl.Int64, "player": pl.Int64, "name": pl.Utf8, "type": pl.Utf8,
               "field": pl.Utf8, "hand": pl.Utf8, "table": pl.Utf8, "done": pl.Utf8,
               "best": pl.Utf8, "gain": pl.Float64, "gain_se": pl.Float64,
-              "method": pl.Utf8}
+              "dd_gain": pl.Float64, "layouts": pl.Int64, "method": pl.Utf8,
+              "verdict": pl.Utf8}
     return pl.DataFrame(rows, schema=schema, orient="row")
-
 
 
 def game_tables(game: GameRecord, frame: pl.DataFrame, *, seed: int = 0,
@@ -335,7 +357,8 @@ def game_tables(game: GameRecord, frame: pl.DataFrame, *, seed: int = 0,
     and its luck, own and others' parts, the rating and band, lead accuracy, the raw loss),
     ``losses`` (by decision type), ``timeline`` (per deal and place: the settled score
     and the deal's result, luck, own and others' parts), ``score`` (the sheet after each deal),
-    ``mistakes``, ``leads`` and ``decisions`` (every analysed decision)."""
+    ``mistakes`` (charged), ``hindsight`` (seen only double dummy), ``leads`` and
+    ``decisions`` (every analysed decision)."""
     names = game.names()
     replayed = replay_game(game)
     steps = deal_steps(game)
@@ -348,4 +371,5 @@ def game_tables(game: GameRecord, frame: pl.DataFrame, *, seed: int = 0,
                .join(totals.drop("name"), on="player"))
     return {"players": players, "losses": by_type, "timeline": timeline,
             "score": score_table(game, replayed), "mistakes": worst_mistakes(frame, steps),
+            "hindsight": worst_mistakes(frame, steps, hindsight=True),
             "leads": leads, "decisions": frame}

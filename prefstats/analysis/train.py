@@ -113,21 +113,24 @@ def _question(decision: str, step: Step) -> str:
 
 def train_positions(game: GameRecord, frame: pl.DataFrame,
                     steps: list[list[Step]] | None = None) -> list[dict]:
-    """Every decision of ``frame`` (the game's :func:`analyze_game` frame) that lost
-    whists, as a training position, in the order of the game: a ``loss`` above zero,
-    and for a loss estimated by rollouts at least :data:`DECISIVE_SE` standard errors
-    above it (a smaller one may be the rollout's noise, and the position would teach
-    it)."""
+    """Every decision of ``frame`` (the game's :func:`analyze_game` frame) with a
+    charged loss, as a training position, in the order of the game: a call whose
+    rollout loss is at least :data:`DECISIVE_SE` standard errors above zero (a smaller
+    one may be the rollout's noise, and the position would teach it), a card or discard
+    whose mistake was knowable (its loss over the layouts the player could not rule out,
+    at least as many standard errors); a hindsight mistake, seen only double dummy,
+    would teach a guess."""
     variant = game_variant(game)
     steps = steps if steps is not None else deal_steps(game, variant)
     names = game.names()
     out = []
-    lost = frame.filter((pl.col("loss") > EQUAL) & (
+    lost = frame.filter((pl.col("charged") > EQUAL) & (
         (pl.col("method") != "rollout") | (pl.col("loss") >= DECISIVE_SE * pl.col("loss_se"))
     )).sort("deal", "step", maintain_order=True)
     for r in lost.iter_rows(named=True):
         k = r["deal"] - 1
         rollout = r["method"] == "rollout"
+        layouts = r["layouts"] is not None
         out.append({
             "id": f"d{r['deal']}-s{r['step']}-{r['decision']}",
             "deal": r["deal"], "field": r["field"], "player": r["player"], "name": r["name"],
@@ -137,12 +140,17 @@ def train_positions(game: GameRecord, frame: pl.DataFrame,
             "view": position_view(steps[k], r["step"], variant),
             "question": _question(r["decision"], steps[k][r["step"]]),
             "options": [{"option": a["option"], "value": a["value"]}
-                        for a in r["alternatives"]],
-            "done": r["done"], "best": r["best"], "gain": r["loss"],
-            "gain_se": r["loss_se"] if rollout else 0.0, "method": r["method"],
+                        for a in r["layout_alternatives" if layouts else "alternatives"]],
+            "done": r["done"], "best": r["layout_best" if layouts else "best"],
+            "gain": r["charged"],
+            "gain_se": r["loss_se"] if rollout else r["layout_loss_se"] if layouts else 0.0,
+            "method": r["method"],
             "values": (f"whists to you, the mean of {r['n']} rollout deals ({r['note']})"
-                       if rollout else "whists to your side, double dummy: every hand "
-                                       "played perfectly from here"),
+                       if rollout else
+                       f"whists to your side, the mean over {r['layout_note']} you could "
+                       f"not rule out, each played double dummy from here" if layouts else
+                       "whists to your side, double dummy: every hand played perfectly "
+                       "from here"),
         })
     return out
 

@@ -1,7 +1,7 @@
 """The page of one analysed game (``prefstats analyze GAME``): each player's result split
 into luck, his own decisions and the others' decisions, his rating and lead accuracy,
-the score after every deal, the loss by decision type, the worst mistakes and the
-opening leads; every table beside it as CSV and Parquet
+the score after every deal, the loss by decision type, the worst mistakes (knowable),
+those seen only in hindsight and the opening leads; every table beside it as CSV and Parquet
 (:func:`prefstats.analysis.game_stats.game_tables`)."""
 
 from __future__ import annotations
@@ -16,6 +16,14 @@ from prefstats.reports.render import Block, Report, Section, write_report
 
 #: The parts of a result: column and the chart's label.
 PARTS = (("luck", "luck"), ("own", "own decisions"), ("others", "the others' decisions"))
+
+
+#: The columns every table of mistakes shows first.
+_MISTAKE_COLUMNS = [("deal", "deal", "int"), ("player", "name", "text"),
+                    ("decision", "type", "text"), ("in the record", "field", "text"),
+                    ("hand", "hand", "text"), ("on the table", "table", "text"),
+                    ("made", "done", "text"), ("better", "best", "text"),
+                    ("gain", "gain", "num:1")]
 
 
 def _shown(table: pl.DataFrame) -> pl.DataFrame:
@@ -83,15 +91,23 @@ def game_report(title: str, tables: dict[str, pl.DataFrame], *, meta: list[str],
                ("decisions", "decisions", "int"), ("whists lost", "loss", "num:1"),
                ("a decision", "mean_loss", "num:2")],
               chart=_loss_chart),
-        Block("mistakes", "The worst mistakes", "The largest losses of the game and each "
-              "player's largest: the position (the hand held, the cards on the table), the "
-              "choice made, the better one and what it would have gained.",
+        Block("mistakes", "The worst mistakes", "The largest charged losses of the game "
+              "and each player's largest: the position (the hand held, the cards on the "
+              "table), the choice made, the better one and what it would have gained. A "
+              "card or discard is charged only when the mistake was knowable: it lost on "
+              "average over the layouts the player could not rule out (at least 3 "
+              "standard errors), not only in the real one, double dummy.",
               _shown(tables["mistakes"]),
-              [("deal", "deal", "int"), ("player", "name", "text"),
-               ("decision", "type", "text"), ("in the record", "field", "text"),
-               ("hand", "hand", "text"), ("on the table", "table", "text"),
-               ("made", "done", "text"), ("better", "best", "text"),
-               ("gain", "gain", "num:1"), ("valued by", "method", "text")]),
+              [*_MISTAKE_COLUMNS, ("± se", "gain_se", "num:1"),
+               ("double dummy", "dd_gain", "num:1"), ("layouts", "layouts", "int"),
+               ("valued by", "method", "text"), ("mistake", "verdict", "text")]),
+        Block("hindsight", "Hindsight mistakes, not charged", "The largest losses only "
+              "double dummy sees: with every card in view the choice lost, but over the "
+              "layouts the player could not rule out it did not lose on average (by 3 "
+              "standard errors), so he could not have known. Shown, not charged.",
+              _shown(tables["hindsight"]),
+              [*_MISTAKE_COLUMNS, ("layouts", "layouts", "int"),
+               ("mistake", "verdict", "text")]),
     ]
     leads = tables["leads"]
     columns = [("deal", "deal", "int"), ("player", "name", "text"), ("led", "done", "text"),
@@ -101,8 +117,9 @@ def game_report(title: str, tables: dict[str, pl.DataFrame], *, meta: list[str],
     blocks.append(Block("leads", "Opening leads", "Each opening lead of a played game.",
                         _shown(leads), columns))
     return Report(title, meta, [Section("The game", "Each player's figures, then the score "
-                                        "deal by deal, the losses, the worst mistakes "
-                                        "and the opening leads.", blocks)],
+                                        "deal by deal, the losses, the worst mistakes, "
+                                        "those seen only in hindsight and the opening "
+                                        "leads.", blocks)],
                   source=source,
                   links=[("the mistakes to practise, one position at a time", "train.html")])
 
