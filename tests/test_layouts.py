@@ -14,15 +14,19 @@ from prefstats.analysis.game import game_variant, load_game
 from prefstats.analysis.layouts import (
     KNOWABLE_SE,
     LAYOUTS,
+    ROUND,
     Layouts,
     _Calls,
+    _unseen_seats,
     card_layouts,
     discard_layouts,
+    discard_pairs,
     layout_fields,
 )
 from prefstats.analysis.record import replay
 from prefstats.game import engine
 from prefstats.game.cards import SUIT_MASKS
+from prefstats.players.knowledge import knowledge_of, sample_worlds
 
 EXAMPLES = Path(__file__).parents[1] / "examples"
 
@@ -99,16 +103,27 @@ def test_the_layouts_hold_what_the_player_saw_and_make_the_others_calls(pulka):
     gone = int(x["gone"])
     out = (0xFFFFFFFF & ~(w[:, 0] | w[:, 1] | w[:, 2]) & ~gone)
     assert len(set(out.tolist())) > 1  # the discard: not seen, so not fixed
-    if lay.kept is not None and not lay.ignored:
-        calls = _Calls(steps, i, {decl, 3 - decl - step.seat}, variant, "heuristic")
-        assert calls.by_seat
-        # rebuilt as dealt, every kept layout makes the recorded calls
-        played = np.array([int(b) for b in x["played_by"][:3]], dtype=np.int64)
-        pre = w | played
-        dealt = pre.copy()
-        talon = np.full(len(w), int(x["talon"]), dtype=np.int64)
-        dealt[:, decl] = (pre[:, decl] | out) & ~talon
-        assert all(m.all() for m in calls.made(dealt, talon, out, first=0).values())
+    # the layouts kept are the first drawn that make the others' calls, rebuilt as dealt
+    obs = np.zeros(1, dtype=engine.OBSERVATION)
+    engine.observe(step.state.copy()[0], engine.rules_array(variant), obs[0])
+    k = knowledge_of(obs[0])
+    calls = _Calls(steps, i, _unseen_seats(k) - {step.seat}, variant, "heuristic")
+    assert calls.by_seat and lay.drawn >= ROUND
+    drawn = sample_worlds(k, ROUND, 3)
+    played = np.array([int(b) for b in x["played_by"][:3]], dtype=np.int64)
+    dealt = drawn | played
+    talon = np.full(ROUND, int(x["talon"]), dtype=np.int64)
+    away = 0xFFFFFFFF & ~(drawn[:, 0] | drawn[:, 1] | drawn[:, 2]) & ~gone
+    dealt[:, decl] = (dealt[:, decl] | away) & ~talon
+    made = calls.made(dealt, talon, away, first=0)
+    used = [s for s in made if s not in lay.ignored]
+    if used:
+        passing = drawn[np.logical_and.reduce([made[s] for s in used])]
+        n = min(len(passing), LAYOUTS)
+        assert np.array_equal(lay.worlds[:n], passing[:n])
+        assert lay.kept is not None and lay.kept >= n
+    else:
+        assert np.array_equal(lay.worlds, drawn[:LAYOUTS]) and lay.kept is None
     # the declarer's own card: his discard is known, the same in every layout
     j = next(j for j in cards if steps[j].seat == decl)
     lay = card_layouts(steps, j, variant,
@@ -125,8 +140,6 @@ def test_the_discard_is_valued_over_the_declarers_layouts(pulka):
     i = next(i for i, s in enumerate(steps) if s.phase == engine.DISCARD)
     x = steps[i].state[0]
     decl = int(x["declarer"])
-    from prefstats.analysis.layouts import discard_pairs
-
     pairs = discard_pairs(int(x["hands"][decl]))
     done = pairs.index(steps[i].action)
     lay = discard_layouts(steps, i, variant, final, done, seed=2, policy="heuristic")
