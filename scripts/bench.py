@@ -9,9 +9,9 @@ A section is this file's ``deal`` or a module ``scripts/bench_<name>.py`` with a
 section name go to it. Figures are printed, never asserted: speed is measured, not
 promised in tests. ``--json FILE`` writes each section's printed figures (and the dict
 its ``main`` returns, if any) with the version, command, date and machine load.
-``compile`` (each kernel's compile time) and ``cold_start`` (the first simulated deals,
-rollout and demo from an empty cache, then warm) compile the whole engine from nothing:
-minutes; they also write their figures with the machine's to ``reports/bench/*.json``.
+``compile`` (each kernel's compile time) and ``cold_start`` (``make run`` on a fresh
+clone with an empty cache, then warm) compile the whole engine from nothing: minutes;
+they also write their figures with the machine's to ``reports/bench/*.json``.
 """
 
 from __future__ import annotations

@@ -1,21 +1,20 @@
 """Cold start (``scripts/bench.py cold_start`` runs this too): how long a new user waits.
 
-With an empty temporary cache (``PREFSTATS_CACHE``), in this order: the first simulated
-deals (``prefstats simulate``: compiles the dealer, the players and the solver, builds
-the endgame table), the first one-hand rollout (compiles the rollout driver: what the
-simulation left to compile), a ``prefstats demo`` (the pulka and report kernels); then
-each again on the warm cache. Each is a command run as a user runs it, in its own
-process. The figures, the steps the commands' warm-up compiled and how long each took,
-the machine (CPU model, cores, load) and the command lines go to
-``reports/bench/cold_start.json``.
+What a new user does, with an empty temporary cache (``PREFSTATS_CACHE``; the shared
+cache is never touched): ``git clone`` of this checkout's ``HEAD`` and ``make run`` in
+it (the virtual environment's set-up included), then, as the baseline, ``make run``
+again on the warm cache (the datasets removed, so it simulates them again). Wall and
+CPU seconds (on a shared machine the CPU says more), the steps the warm-up compiled and
+how long each took, the machine (CPU model, cores, load before and after) and the
+command lines go to ``reports/bench/cold_start.json``.
 
-    python scripts/bench_cold_start.py                       # a short demo
-    python scripts/bench_cold_start.py --hands 200000 --pulkas 3000   # make run's demo
-    python scripts/bench_cold_start.py --make-run   # and `make run` on a fresh clone
+    python scripts/bench_cold_start.py               # make run on a fresh clone
+    python scripts/bench_cold_start.py --commands    # and three commands, cold then warm
 
-``--make-run`` first times what a new user does: ``git clone`` of this checkout's
-``HEAD`` and ``make run`` in it (the virtual environment's set-up included), with an
-empty cache.
+``--commands`` also times, each on an empty cache then warm: the first simulated deals
+(``prefstats simulate``: the dealer, the players and the solver, the endgame table), the
+first one-hand rollout (what the simulation left to compile) and a short ``prefstats
+demo`` (``--hands``, ``--pulkas``).
 """
 
 from __future__ import annotations
@@ -73,17 +72,15 @@ def timed(argv: list[str], env: dict, cwd: Path) -> tuple[float, float]:
     return seconds, _children_cpu() - cpu
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--hands", type=int, default=20_000, help="the demo's deals")
     ap.add_argument("--pulkas", type=int, default=300, help="the demo's pulkas")
     ap.add_argument("--cache", type=Path, default=None,
                     help="an empty folder to compile into and keep (default: a temporary "
                          "one, removed)")
-    ap.add_argument("--make-run", action="store_true",
-                    help="first time `make run` on a fresh clone (set-up included)")
-    ap.add_argument("--only-make-run", action="store_true",
-                    help="time `make run` on a fresh clone and nothing else")
+    ap.add_argument("--commands", action="store_true",
+                    help="also time three commands, each on an empty cache then warm")
     ap.add_argument("--clone", type=Path, default=None,
                     help="where to make the fresh clone, kept afterwards (default: a "
                          "temporary folder, removed)")
@@ -110,7 +107,7 @@ def main(argv: list[str] | None = None) -> None:
         }
         figures = {}
         started = machine()
-        commands = {} if args.only_make_run else {k: " ".join(v[2:]) for k, v in runs.items()}
+        commands = {k: " ".join(v[2:]) for k, v in runs.items()} if args.commands else {}
         steps = {}
 
         def run(label: str, argv: list[str], env: dict, cwd: Path) -> None:
@@ -118,17 +115,19 @@ def main(argv: list[str] | None = None) -> None:
             figures[label] = {"wall": round(seconds, 1), "cpu": round(cpu, 1)}
             print(f"  {label:32} {seconds:8.1f} s ({cpu:.1f} s of CPU)", flush=True)
 
-        if args.make_run or args.only_make_run:
-            clone = args.clone or work / "clone"
-            subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
-            run("make run (cold)", ["make", "run"], {**env, "PYTHONPATH": ""}, clone)
-            commands["make run"] = "git clone … && make run"
-            for path in (cache / "numba").glob("*/compile-times.json"):
-                steps = json.loads(path.read_text("utf-8"))
-            if args.clone is None:
-                shutil.rmtree(clone, ignore_errors=True)
-            shutil.rmtree(cache, ignore_errors=True)
-        for phase in () if args.only_make_run else ("cold", "warm"):
+        clone = args.clone or work / "clone"
+        subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
+        run("make run (cold)", ["make", "run"], {**env, "PYTHONPATH": ""}, clone)
+        for path in (cache / "numba").glob("*/compile-times.json"):
+            steps = json.loads(path.read_text("utf-8"))
+        shutil.rmtree(clone / "data")
+        run("make run (warm)", ["make", "run"], {**env, "PYTHONPATH": ""}, clone)
+        commands["make run"] = "git clone … && make run"
+        if args.clone is None:
+            shutil.rmtree(clone, ignore_errors=True)
+        for phase in ("cold", "warm") if args.commands else ():
+            if phase == "cold":  # empty again, for the commands' own cold start
+                shutil.rmtree(cache, ignore_errors=True)
             for name, command in runs.items():
                 run(f"{name} ({phase})", command, env, work)
         for path in (cache / "numba").glob("*/compile-times.json"):
@@ -146,6 +145,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"cold start: {result['machine']['cpu']}, {started['load']}; steps compiled "
           f"(s): {json.dumps({k: round(v, 1) for k, v in steps.items()})}")
     print(f"  written to {args.out}")
+    return result
 
 
 if __name__ == "__main__":

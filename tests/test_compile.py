@@ -139,10 +139,66 @@ def test_the_search_and_the_parts_compile_as_the_drivers_call_them():
     _compile.STEPS["play"].run()
     before = _compile.cache_files()
     assert any(f.startswith("solver/_search._search-") for f in before)
+    assert any(f.startswith("sim/play._open_play_by_solver-") for f in before)
     compile_search()
     for part in ("search", "engine", "catchers", "players"):
         compile_parts(get_variant("sochi"), part)
+    _compile._open_play()
     assert _compile.cache_files() == before
+
+
+def test_the_second_process_compiles_the_rollouts_only_after_a_step_compiling_their_loop():
+    """The rollouts go to the second process when a driver step before them compiles
+    the loop they call (else it would wait for a loop nobody compiles)."""
+    assert _compile.handed_over(list(_compile.COMMANDS["demo"])) == ("rollout",)
+    assert _compile.handed_over(list(_compile.COMMANDS["simulate-decisions"])) == ("rollout",)
+    for command in ("rollout", "analyze", "guide", "exploit"):
+        assert _compile.handed_over(list(_compile.COMMANDS[command])) == (), command
+    assert _compile.handed_over(["rollout", "play"]) == ()  # the loop comes too late
+    assert _compile.handed_over(["pulka", "classes", "rollout"]) == ("rollout",)
+
+
+def test_the_second_process_compiles_the_catchers_only_for_the_drivers():
+    assert _compile.side_parts(list(_compile.COMMANDS["demo"])) == ("search", "catchers")
+    assert _compile.side_parts(["rollout"]) == ("search", "catchers")
+    for command in ("solve", "deal", "report"):  # the solver alone plays no misère
+        assert _compile.side_parts(list(_compile.COMMANDS[command])) == ("search",)
+
+
+def test_a_driver_step_names_each_phase_it_compiles_or_waits_for():
+    """No phase of a driver step's compile stands unnamed on the display, in the order
+    they happen (the second process here has nothing left to do)."""
+
+    class Display:
+        def __init__(self) -> None:
+            self.texts: list[str] = []
+
+        def step(self, text: str) -> None:
+            self.texts.append(text)
+
+    side = subprocess.Popen([sys.executable, "-c", "pass"])
+    side.wait()
+    display = Display()
+    _compile._below(_compile.STEPS["play"], side, display, "compiling x: 1/2")  # type: ignore[arg-type]
+    assert display.texts == [f"compiling x: 1/2: {p}" for p in
+                             ("the engine and the built-in players' decisions",
+                              "waiting for the solver's search, compiling in the second process",
+                              "the players who search", "the solver's settling of open deals",
+                              "waiting for the misère catchers, compiling in the second process")]
+
+
+def test_the_demo_calls_a_kernel_of_every_step_it_compiles(tmp_path):
+    """The demo's warm-up compiles nothing it does not use: a tiny demo alone, in a
+    fresh process, calls the kernels of each of its steps (the endgame table, a file,
+    is read by every solver call)."""
+    code = _TINY_DEMO + (
+        "\nimport json\nfrom prefstats.cli import _compile\ntiny_demo()\n"
+        "print('unused', json.dumps([n for n in _compile.COMMANDS['demo'] if n != 'endgame'"
+        " and not all(k.signatures for k in _compile.STEPS[n].kernels())]))\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, check=True, cwd=tmp_path)
+    assert "unused []" in done.stdout
 
 
 def test_each_step_names_the_compiled_functions_it_makes_by_reference():

@@ -51,8 +51,10 @@ class Step:
     A step that reaches the solver's search (``search``) waits, before ``run``, for a
     second process started with the first such step (:func:`side`), which compiles the
     search and then the misère catchers into the cache; meanwhile this process compiles
-    ``parts`` (what needs no search) and, once the search is cached, ``after``. numba
-    compiles in one thread, so this is how a compile uses two cores.
+    ``parts`` (what needs no search) and, once the search is cached, ``after`` and the
+    solver's settling of open deals. numba compiles in one thread, so this is how a
+    compile uses two cores; the second process then compiles the rollouts, if the
+    command needs them, while this one compiles the rest.
     """
 
     label: str
@@ -112,10 +114,33 @@ def _part(name: str) -> Callable[[], None]:
     return compile_part
 
 
-def side() -> None:
-    """What the second process of a warm-up compiles, in this order."""
-    for name in ("search", "catchers"):
+def side(parts: tuple[str, ...], steps: tuple[str, ...] = ()) -> None:
+    """What the second process of a warm-up compiles: ``parts`` (:func:`side_parts`),
+    then each of ``steps`` once the first process has cached the drivers' loop they all
+    call (it gives up when the first process is gone)."""
+    parent = os.getppid()
+    for name in parts:
         _part(name)()
+    loop = cache_name(*_loop())
+    while steps and not _cache.is_compiled(loop):
+        if os.getppid() != parent:
+            return
+        time.sleep(0.1)
+    for name in steps:
+        STEPS[name].run()
+
+
+def _open_play() -> None:
+    """Compile the solver's settling of an open deal as the drivers call it (the solver
+    above its search), without running it."""
+    import numpy as np
+
+    from prefstats.game import engine
+    from prefstats.sim.play import _open_play_by_solver, solver_table
+
+    args = (np.zeros(1, dtype=engine.STATE)[0], engine.rules_array(_variant()),
+            solver_table(), np.zeros(1, dtype=np.int64))
+    _open_play_by_solver.compile(tuple(map(_open_play_by_solver.typeof_pyval, args)))
 
 
 def _rollout() -> None:
@@ -216,6 +241,18 @@ def _search() -> tuple[Any, ...]:
     return (_search,)
 
 
+def _catchers() -> tuple[Any, ...]:
+    from prefstats.players.misere import hidden_misere_card
+
+    return (hidden_misere_card,)
+
+
+def _loop() -> tuple[Any, ...]:
+    from prefstats.sim.play import play_on
+
+    return (play_on,)
+
+
 #: A step of a driver (a kernel playing whole deals): everything below it compiled in
 #: two processes.
 _DRIVER = {"search": True, "parts": _part("engine"), "after": _part("players")}
@@ -245,7 +282,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "simulate-decisions": ("deal", "endgame", "play", "rollout"),
     "rollout": ("endgame", "rollout"),
     "analyze": ("endgame", "solver", "replay", "rollout"),
-    "guide": ("deal", "endgame", "rollout", "classes"),
+    "guide": ("deal", "endgame", "classes", "rollout"),
     "report": ("classes",),
     "charts": ("deal", "classes"),
     "compare": ("classes",),
@@ -253,7 +290,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "player-stats": ("deal", "endgame", "play"),
     "strength": ("deal", "endgame", "strength"),
     "exploit": ("deal", "endgame", "rollout"),
-    "demo": ("deal", "endgame", "play", "pulka", "rollout", "classes"),
+    "demo": ("deal", "endgame", "classes", "play", "pulka", "rollout"),
 }
 
 
@@ -321,7 +358,9 @@ def warm_up(command: str, *, show: bool | None = None) -> dict[str, float]:
     show = sys.stderr.isatty() if show is None else show
     measured = _measured()
     times: dict[str, float] = {}
-    search = _start_search() if any(STEPS[n].search for n in todo) else None
+    handed = handed_over(todo)
+    side = (_start_side(side_parts(todo), handed) if any(STEPS[n].search for n in todo)
+            else None)
     try:
         with _Display(show, headline(todo, measured), len(todo)) as display:
             for i, name in enumerate(todo):
@@ -331,25 +370,69 @@ def warm_up(command: str, *, show: bool | None = None) -> dict[str, float]:
                 started = time.perf_counter()
                 if name == "endgame":
                     _endgame(display.part)
+                elif name in handed and side is not None:
+                    display.step(f"{text}, in the second process")
+                    _await(side, step.done)
+                    step.run()
                 else:
-                    if step.parts is not None:
-                        step.parts()
-                    if step.search and search is not None:
-                        display.step(f"{text}, the search in a second process")
-                        _await(search, lambda: _cache.is_compiled(cache_name(*_search())))
-                        if step.after is not None:
-                            step.after()
-                            _await(search, lambda: False)
-                        display.step(text)
+                    if step.search and side is not None:
+                        _below(step, side, display, text)
+                        display.step(f"{text}: {RUN}")
                     step.run()
                 times[name] = time.perf_counter() - started
                 display.advance()
     finally:
-        if search is not None and search.poll() is None:  # not needed, or interrupted
-            search.kill()
-            search.wait()
+        if side is not None and side.poll() is None:  # not needed, or interrupted
+            side.kill()
+            side.wait()
     _record(times)
     return times
+
+
+#: What a driver step's phases compile, as the display names them.
+PHASES = {"parts": "the engine and the built-in players' decisions",
+          "search": "waiting for the solver's search, compiling in the second process",
+          "after": "the players who search",
+          "open": "the solver's settling of open deals",
+          "catchers": "waiting for the misère catchers, compiling in the second process"}
+#: The last phase of a step: its tiny run compiles what is left, its driver above all.
+RUN = "the driver, on a tiny input"
+
+
+def side_parts(todo: list[str]) -> tuple[str, ...]:
+    """What the second process compiles first, in this order: the search, and the misère
+    catchers when a driver of ``todo`` plays hidden misères (the solver alone needs no
+    catchers)."""
+    return ("search", "catchers") if any(STEPS[n].after for n in todo) else ("search",)
+
+
+def handed_over(todo: list[str]) -> tuple[str, ...]:
+    """The steps of ``todo`` the second process compiles: the rollouts, when a step
+    before them compiles the drivers' loop they call (this process meanwhile compiles
+    the steps after that one)."""
+    first = next((i for i, n in enumerate(todo) if STEPS[n].after is not None), len(todo))
+    return tuple(n for n in todo[first + 1:] if n == "rollout")
+
+
+def _below(step: Step, side: subprocess.Popen, display: _Display, text: str) -> None:
+    """Compile what a step's driver calls, this process and the second one each their
+    share (:class:`Step`), the ``display`` naming each phase after the step's ``text``."""
+
+    def show(phase: str) -> None:
+        display.step(f"{text}: {phase}")
+
+    if step.parts is not None:
+        show(PHASES["parts"])
+        step.parts()
+    show(PHASES["search"])
+    _await(side, lambda: _cache.is_compiled(cache_name(*_search())))
+    if step.after is not None:
+        show(PHASES["after"])
+        step.after()
+        show(PHASES["open"])
+        _open_play()
+        show(PHASES["catchers"])
+        _await(side, lambda: _cache.is_compiled(cache_name(*_catchers())))
 
 
 def _await(process: subprocess.Popen, done: Callable[[], bool]) -> None:
@@ -358,16 +441,16 @@ def _await(process: subprocess.Popen, done: Callable[[], bool]) -> None:
         time.sleep(0.1)
 
 
-def _start_search() -> subprocess.Popen | None:
-    """The second process compiling the solver's search into this cache (run from the
-    folder above this package, so it imports this very copy), or None if it cannot
-    start: then the steps compile the search themselves, as they would anyway if it
-    failed."""
+def _start_side(parts: tuple[str, ...], steps: tuple[str, ...]) -> subprocess.Popen | None:
+    """The second process (:func:`side`) compiling ``parts`` into this cache, then
+    ``steps`` (run from the folder above this package, so it imports this very copy), or
+    None if it cannot start: then this process compiles everything, as it would anyway if
+    the second one failed."""
     try:
         return subprocess.Popen([sys.executable, "-c", "from prefstats.cli import _compile; "
-                                 "_compile.side()"], cwd=_cache.PACKAGE.parent,
-                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
+                                 f"_compile.side({parts!r}, {steps!r})"],
+                                cwd=_cache.PACKAGE.parent, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     except OSError:
         return None
 
