@@ -139,11 +139,9 @@ def test_the_search_and_the_parts_compile_as_the_drivers_call_them():
     _compile.STEPS["play"].run()
     before = _compile.cache_files()
     assert any(f.startswith("solver/_search._search-") for f in before)
-    assert any(f.startswith("sim/play._open_play_by_solver-") for f in before)
     compile_search()
     for part in ("search", "engine", "catchers", "players"):
         compile_parts(get_variant("sochi"), part)
-    _compile._open_play()
     assert _compile.cache_files() == before
 
 
@@ -183,7 +181,7 @@ def test_a_driver_step_names_each_phase_it_compiles_or_waits_for():
     assert display.texts == [f"compiling x: 1/2: {p}" for p in
                              ("the engine and the built-in players' decisions",
                               "waiting for the solver's search, compiling in the second process",
-                              "the players who search", "the solver's settling of open deals",
+                              "the players who search",
                               "waiting for the misère catchers, compiling in the second process")]
 
 

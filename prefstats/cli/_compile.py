@@ -51,10 +51,10 @@ class Step:
     A step that reaches the solver's search (``search``) waits, before ``run``, for a
     second process started with the first such step (:func:`side`), which compiles the
     search and then the misère catchers into the cache; meanwhile this process compiles
-    ``parts`` (what needs no search) and, once the search is cached, ``after`` and the
-    solver's settling of open deals. numba compiles in one thread, so this is how a
-    compile uses two cores; the second process then compiles the rollouts, if the
-    command needs them, while this one compiles the rest.
+    ``parts`` (what needs no search) and, once the search is cached, ``after``. numba
+    compiles in one thread, so this is how a compile uses two cores; the second process
+    then compiles the rollouts, if the command needs them, while this one compiles the
+    rest.
     """
 
     label: str
@@ -128,19 +128,6 @@ def side(parts: tuple[str, ...], steps: tuple[str, ...] = ()) -> None:
         time.sleep(0.1)
     for name in steps:
         STEPS[name].run()
-
-
-def _open_play() -> None:
-    """Compile the solver's settling of an open deal as the drivers call it (the solver
-    above its search), without running it."""
-    import numpy as np
-
-    from prefstats.game import engine
-    from prefstats.sim.play import _open_play_by_solver, solver_table
-
-    args = (np.zeros(1, dtype=engine.STATE)[0], engine.rules_array(_variant()),
-            solver_table(), np.zeros(1, dtype=np.int64))
-    _open_play_by_solver.compile(tuple(map(_open_play_by_solver.typeof_pyval, args)))
 
 
 def _rollout() -> None:
@@ -393,7 +380,6 @@ def warm_up(command: str, *, show: bool | None = None) -> dict[str, float]:
 PHASES = {"parts": "the engine and the built-in players' decisions",
           "search": "waiting for the solver's search, compiling in the second process",
           "after": "the players who search",
-          "open": "the solver's settling of open deals",
           "catchers": "waiting for the misère catchers, compiling in the second process"}
 #: The last phase of a step: its tiny run compiles what is left, its driver above all.
 RUN = "the driver, on a tiny input"
@@ -429,8 +415,6 @@ def _below(step: Step, side: subprocess.Popen, display: _Display, text: str) -> 
     if step.after is not None:
         show(PHASES["after"])
         step.after()
-        show(PHASES["open"])
-        _open_play()
         show(PHASES["catchers"])
         _await(side, lambda: _cache.is_compiled(cache_name(*_catchers())))
 
