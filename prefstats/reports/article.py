@@ -142,7 +142,7 @@ def _long(values: Mapping[str, tuple], name: str = "y") -> pl.DataFrame:
         "variant": list(values), name: [float(v[0]) for v in values.values()],
         f"{name}_lo": [float(v[1]) for v in values.values()],
         f"{name}_hi": [float(v[2]) for v in values.values()],
-        "enough": [v[3] >= MIN_SAMPLES and np.isfinite(v[0]) for v in values.values()]})
+        "enough": [bool(v[3] >= MIN_SAMPLES and np.isfinite(v[0])) for v in values.values()]})
 
 
 def _pct(x: float) -> str:
