@@ -4,7 +4,6 @@ window's right edge except inside a table's own horizontal scroll box."""
 
 from __future__ import annotations
 
-import pytest
 from browser_support import ROOT, needs_chromium, shots
 
 pytestmark = needs_chromium
@@ -21,13 +20,6 @@ const scrolls = el => { for (let p = el.parentElement; p; p = p.parentElement) {
 return Array.from(document.body.querySelectorAll('*'))
   .filter(el => el.getBoundingClientRect().right > inner + 0.5 && !scrolls(el))
   .map(el => el.tagName + ' ' + Math.round(el.getBoundingClientRect().right));"""
-
-
-@pytest.fixture(scope="module", params=shots.WIDTHS)
-def browser(request):
-    b = shots.driver(request.param)
-    yield b
-    b.quit()
 
 
 def test_the_books_page_fits_the_window(browser):

@@ -5,17 +5,9 @@ image are caught."""
 
 from __future__ import annotations
 
-import pytest
 from browser_support import ROOT, needs_chromium, shots
 
 pytestmark = needs_chromium
-
-
-@pytest.fixture(scope="module", params=shots.WIDTHS)
-def browser(request):
-    b = shots.driver(request.param)
-    yield b
-    b.quit()
 
 
 def test_every_report_page_reads_in_a_browser(browser):

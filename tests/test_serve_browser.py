@@ -14,7 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from browser_support import ROOT, needs_chromium, shots
+from browser_support import ROOT, needs_chromium
 
 from prefstats.serve import create_app
 
@@ -45,13 +45,6 @@ def server(tmp_path_factory):
     yield base
     run.should_exit = True
     thread.join(30)
-
-
-@pytest.fixture(scope="module", params=shots.WIDTHS)
-def browser(request):
-    b = shots.driver(request.param)
-    yield b
-    b.quit()
 
 
 def _wait(browser, script: str, timeout: float = 300):
