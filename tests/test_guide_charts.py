@@ -278,7 +278,7 @@ def test_advice_is_robust_only_when_no_model_prefers_another_option():
     assert r[2]["gain_min"] == pytest.approx(-3.0 / np.sqrt(60))
     assert r[2]["gain_max"] == pytest.approx(6.0 / np.sqrt(400))
     assert (r[3]["robust"], r[3]["unmeasured"]) == (None, "b")
-    models = default.extra["x_models"]
+    models = default.models
     assert set(models["model"]) == {"heuristic", "a", "b"} and models.height == 9
 
 

@@ -1,5 +1,6 @@
 """A light repository: the tracked tree stays under 10 MB, and what it leaves out of
-reports/ (pictures, Parquet copies) `prefstats charts` makes again from the tables."""
+reports/ (pictures, Parquet copies, every model's cells) `prefstats charts` makes again from the
+tables."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typer.testing import CliRunner
 from prefstats.cli import app
 from prefstats.game.variants import get_variant
 from prefstats.reports import manifest
+from prefstats.reports.hand_charts import MODELS
 from prefstats.reports.hand_guide import write_guide
 from prefstats.reports.report import report
 from prefstats.reports.restore import restore
@@ -55,29 +57,36 @@ def test_no_regenerated_file_is_tracked():
 
 
 def test_charts_restores_what_a_small_report_loses(tmp_path):
-    """A guide and report on a tiny dataset, its pictures and Parquet copies deleted:
-    `prefstats charts` makes every one again from the tables, the copies equal to them."""
+    """A guide (under a second table of players) and report on a tiny dataset, its
+    pictures, Parquet copies and tables of every model's cells deleted: `prefstats
+    charts` makes every one again from the committed files, the same as before."""
     variant = get_variant("gusarik")
     data, pulkas, out = tmp_path / "d", tmp_path / "p", tmp_path / "gusarik"
     simulate(variant, hands=300, seed=2, out=data, policy="random", workers=1, progress=False)
     simulate_pulkas(variant, pulkas=12, pool_target=5, seed=2, out=pulkas, policy="random",
                     workers=1, progress=False)
     write_guide(variant, out, 1, min_n=6, budget=600, whist_budget=300, raspasy_budget=300,
-                models=(), command="test")
+                models=MODELS[2:3], model_n=6, command="test")
     report(data, out, pulkas=pulkas)
-    kept = {p.name: p.read_bytes() for p in out.iterdir() if p.suffix in (".csv", ".json")}
+    models = {p.name: p.read_bytes() for p in out.glob("*_models.csv")}
+    assert len(models) == 5 and (out / "models.csv.xz").is_file()
+    assert {"heuristic", "timid"} == set(pl.read_csv(out / "whist_models.csv")["model"])
+    kept = {p.name: p.read_bytes() for p in out.iterdir()
+            if p.suffix in (".csv", ".json", ".xz") and p.name not in models}
     made = sorted(p.name for p in out.iterdir()
                   if p.suffix in (".png", ".svg", ".pdf", ".parquet"))
-    assert {"misere.pdf", "seat_deals.svg", "whist.parquet", "raspasy_tricks.png"} <= set(made)
-    for name in made:
+    assert {"misere.pdf", "seat_deals.svg", "whist.parquet", "raspasy_tricks.png",
+            "whist_models.parquet"} <= set(made)
+    for name in [*made, *models]:
         (out / name).unlink()
     shutil.rmtree(data)  # nothing is simulated again
     result = CliRunner().invoke(app, ["charts", str(tmp_path), "--quiet", "--workers", "1"])
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in out.iterdir()
                   if p.suffix in (".png", ".svg", ".pdf", ".parquet")) == made
+    assert {p.name: p.read_bytes() for p in out.glob("*_models.csv")} == models
     assert {p.name: p.read_bytes() for p in out.iterdir()
-            if p.suffix in (".csv", ".json")} == kept  # the tables are left as they were
+            if p.suffix in (".csv", ".json", ".xz") and p.name not in models} == kept
     for name in manifest.read(out)["copies"]:
         assert pl.read_parquet(out / f"{name}.parquet").equals(
             pl.read_csv(out / f"{name}.csv"))

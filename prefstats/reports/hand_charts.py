@@ -334,8 +334,9 @@ def cell_table(wide: pl.DataFrame, features: Sequence[str], options: Sequence[st
 class Chart:
     """One decision's chart: its tidy ``table`` (:func:`cell_table`), the ``features``
     that make its cells (rows, columns, panels), ``options``, the deals dealt to fill
-    it (``dealt``, a seat), ``extra`` tables, the ``wide`` pairs the table is made of
-    and the ``model`` that played them."""
+    it (``dealt``, a seat), ``extra`` tables, the ``wide`` pairs the table is made of,
+    the ``model`` that played them and, once made under other tables of players, every
+    model's cells (``models``: :func:`with_robustness`)."""
 
     decision: str
     name: str
@@ -347,6 +348,7 @@ class Chart:
     extra: dict[str, pl.DataFrame]
     wide: pl.DataFrame
     model: str = MODEL
+    models: pl.DataFrame | None = None
 
 
 def _wide(values: np.ndarray, options: Sequence[str], **columns) -> pl.DataFrame:
@@ -575,13 +577,13 @@ def robustness(chart: Chart, others: Sequence[Chart]) -> pl.DataFrame:
 
 def with_robustness(chart: Chart, others: Sequence[Chart]) -> Chart:
     """``chart`` with :func:`robustness`'s columns in its table and every model's cells
-    (the default's and ``others``') as the extra table ``<name>_models``."""
+    (the default's and ``others``') as its ``models``."""
     order = chart.table.with_row_index("_order")
     chart.table = (order.join(robustness(chart, others), on=chart.features, how="left")
                    .sort("_order").drop("_order"))
     columns = [c for c in chart.table.columns if c in others[0].table.columns] if others \
         else chart.table.columns
-    chart.extra[f"{chart.name}_models"] = pl.concat(
+    chart.models = pl.concat(
         [t.select(columns) for t in (chart.table, *(o.table for o in others))])
     return chart
 

@@ -20,8 +20,10 @@ import math
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+import polars as pl
+
 from prefstats.game.variants import Variant, describe
-from prefstats.reports import manifest
+from prefstats.reports import manifest, model_tables
 from prefstats.reports.hand_charts import (
     CELL_PAIRS,
     DEAL_BUDGET,
@@ -347,7 +349,8 @@ def write_guide(variant: Variant, out: str | Path, seed: int, *, min_n: int = CE
                 model_n: int = MODEL_PAIRS, command: str = "",
                 observed: list[str] | None = None, progress: Progress | None = None) -> Path:
     """Make every chart of ``variant`` into the folder ``out``: per chart a PNG, SVG and
-    PDF, its table as CSV and Parquet, ``guide.json``, ``guide.md`` (returned) and the
+    PDF, its table as CSV and Parquet, every model's cells
+    (:mod:`~prefstats.reports.model_tables`), ``guide.json``, ``guide.md`` (returned) and the
     charts' entries in ``charts.json`` (:mod:`~prefstats.reports.manifest`);
     ``progress`` as for :func:`charts`."""
     from prefstats import __version__
@@ -373,7 +376,13 @@ def write_guide(variant: Variant, out: str | Path, seed: int, *, min_n: int = CE
             table.write_parquet(target / f"{name}.parquet")
             copies.append(name)
         cells += records(chart)
-    manifest.record(target, entries, copies)
+    tables = {c.name: c.models for c in made if c.models is not None}
+    models_made = model_tables.write(target, tables, MODEL) if tables else {}
+    for name in tables:
+        path = target / model_tables.table_name(name)
+        pl.read_csv(path.with_suffix(".csv")).write_parquet(path.with_suffix(".parquet"))
+        copies.append(path.name)
+    manifest.record(target, entries, copies, models=models_made)
     doc = {"variant": describe(variant), "seed": seed, "min_n": min_n, "model": MODEL,
            "models": [{"name": m.name, "policy": m.policy, "params": dict(m.overrides),
                        "meaning": m.meaning, "min_n": m.pairs(model_n)} for m in models],

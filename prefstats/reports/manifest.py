@@ -8,7 +8,8 @@ a cell and source line) or a report chart: the chart function (``"function"``, a
 ``module:name`` under ``prefstats.reports``), its keyword ``options``, and its data, a
 CSV beside it (``"data"``) or the rows themselves (``"rows"``, column by column). Each
 carries its ``alt`` text, as the pages show it. ``copies`` names the tables that also
-get a Parquet copy.
+get a Parquet copy; ``models`` the columns of each chart's table of every model's cells,
+made from ``models.csv.xz`` (:mod:`~prefstats.reports.model_tables`).
 """
 
 from __future__ import annotations
@@ -38,14 +39,17 @@ def read(folder: Path) -> dict[str, Any]:
 
 
 def record(folder: Path, entries: Iterable[dict], copies: Iterable[str] = (),
-           base: Path | None = None) -> None:
-    """Add ``entries`` (replacing those of the same name) and ``copies`` to the
+           base: Path | None = None, models: Mapping[str, list[str]] | None = None) -> None:
+    """Add ``entries`` (replacing those of the same name), ``copies`` and the columns of
+    the charts' ``models`` tables (:mod:`~prefstats.reports.model_tables`) to the
     manifest of ``base`` (default: ``folder``), written into ``folder``."""
     doc = read(folder if base is None else base)
     new = list(entries)
     names = {e["name"] for e in new}
     doc["charts"] = [e for e in doc["charts"] if e["name"] not in names] + new
     doc["copies"] = list(dict.fromkeys([*doc.get("copies", []), *copies]))
+    if models:
+        doc["models"] = {**doc.get("models", {}), **models}
     atomic_write(Path(folder) / NAME, (json.dumps(doc, ensure_ascii=False, indent=0)
                                        + "\n").encode("utf-8"))
 

@@ -1,7 +1,8 @@
 """Re-drawing a report folder from its committed tables: every chart its ``charts.json``
-names (:mod:`~prefstats.reports.manifest`) as PNG, SVG and PDF, and the Parquet copies
-of its tables, without a deal dealt or played. ``make reports`` runs it over
-``reports/``; the files it writes are the ones the repository does not keep.
+names (:mod:`~prefstats.reports.manifest`) as PNG, SVG and PDF, the charts' tables of
+every model's cells and the Parquet copies of its tables, without a deal dealt or
+played. ``make reports`` runs it over ``reports/``; the files it writes are the ones
+the repository does not keep.
 
 A folder drawn is stamped (``.charts-stamp``: a digest of its manifest, its tables and
 the drawing code, with the files written), so drawing it again is skipped until one of
@@ -21,7 +22,7 @@ from pathlib import Path
 import polars as pl
 
 from prefstats.errors import OptionError
-from prefstats.reports import manifest
+from prefstats.reports import manifest, model_tables
 from prefstats.reports.charts import sourced
 from prefstats.reports.hand_pictures import chart_from_table, picture
 
@@ -57,9 +58,11 @@ def draw_chart(folder: Path, entry: dict) -> list[Path]:
 
 
 def _copies(folder: Path) -> list[Path]:
-    """Write the Parquet copies of ``folder``'s tables that its manifest names."""
-    written = []
-    for name in manifest.read(folder).get("copies", []):
+    """Make ``folder``'s tables of every model's cells and write the Parquet copies of
+    its tables that its manifest names."""
+    doc = manifest.read(folder)
+    written = model_tables.restore(folder, doc.get("models", {}))
+    for name in doc.get("copies", []):
         table = folder / f"{name}.csv"
         if table.is_file():
             pl.read_csv(table).write_parquet(folder / f"{name}.parquet")
@@ -69,8 +72,8 @@ def _copies(folder: Path) -> list[Path]:
 
 def restore_folder(folder: Path, progress: Callable[[Path], None] | None = None
                    ) -> list[Path]:
-    """Draw every chart of ``folder``'s manifest and write its tables' Parquet copies:
-    the files written."""
+    """Draw every chart of ``folder``'s manifest, make its tables of every model's cells
+    and write its tables' Parquet copies: the files written."""
     written: list[Path] = []
     for entry in manifest.read(folder)["charts"]:
         if progress is not None:
@@ -96,7 +99,7 @@ def _drawing_code() -> bytes:
 def _key(folder: Path) -> str:
     """The digest of ``folder``'s manifest and tables and of the drawing code."""
     digest = hashlib.sha256(_drawing_code())
-    for path in [folder / manifest.NAME, *sorted(folder.glob("*.csv"))]:
+    for path in [folder / manifest.NAME, *sorted(folder.glob("*.csv*"))]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
