@@ -9,6 +9,7 @@ import lzma
 import polars as pl
 import pytest
 
+from prefstats.errors import DatasetError
 from prefstats.reports import model_tables
 from prefstats.reports.counterfactual import Z95
 
@@ -31,10 +32,19 @@ def test_the_models_table_is_made_again_from_the_compressed_file(tmp_path):
     assert set(stored["model"]) == {"timid"} and "ci_low" not in stored.columns
     made = (tmp_path / "x_models.csv").read_bytes()
     table = pl.read_csv(tmp_path / "x_models.csv")
-    assert table.columns == both.columns and table["model"].to_list() == ["heuristic"] * 3 + ["timid"] * 3
+    assert table.columns == both.columns
+    assert table["model"].to_list() == ["heuristic"] * 3 + ["timid"] * 3
     assert table["ties"].fill_null("").to_list() == ["", "7", ""] * 2
     for column in ("gain", "se", "ci_low", "ci_high"):
         assert table[column].to_list() == pytest.approx(both[column].to_list(), abs=2e-6)
     (tmp_path / "x_models.csv").unlink()
     assert model_tables.restore(tmp_path, columns) == [tmp_path / "x_models.csv"]
     assert (tmp_path / "x_models.csv").read_bytes() == made
+
+
+def test_a_missing_or_corrupt_models_file_is_a_clear_error(tmp_path):
+    with pytest.raises(DatasetError, match=r"models\.csv\.xz"):
+        model_tables.restore(tmp_path, {"x": ["gain"]})
+    (tmp_path / "models.csv.xz").write_bytes(b"not xz")
+    with pytest.raises(DatasetError, match="cannot read"):
+        model_tables.restore(tmp_path, {"x": ["gain"]})

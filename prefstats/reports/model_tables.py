@@ -15,6 +15,7 @@ from pathlib import Path
 
 import polars as pl
 
+from prefstats.errors import DatasetError
 from prefstats.reports.counterfactual import Z95
 from prefstats.reports.stats import DECIMALS
 from prefstats.sim._chunks import atomic_write
@@ -49,8 +50,12 @@ def restore(folder: Path, columns: Mapping[str, list[str]]) -> list[Path]:
     and ``models.csv.xz``: the files written."""
     if not columns:
         return []
-    stored = pl.read_csv(io.BytesIO(lzma.decompress((folder / FILE).read_bytes())),
-                         infer_schema_length=None)
+    try:
+        stored = pl.read_csv(io.BytesIO(lzma.decompress((folder / FILE).read_bytes())),
+                             infer_schema_length=None)
+    except (OSError, lzma.LZMAError, pl.exceptions.PolarsError) as exc:
+        raise DatasetError(f"{folder / FILE}: cannot read the models' cells its "
+                           f"charts.json names ({exc})") from None
     written = []
     for chart, names in columns.items():
         default = pl.read_csv(folder / f"{chart}.csv", infer_schema_length=None)
