@@ -43,10 +43,10 @@ def test_the_tracked_tree_is_under_ten_megabytes():
     assert kib <= LIMIT_KIB, f"tracked tree {kib / 1024:.1f} MB > {LIMIT_KIB / 1024:.0f} MB"
 
 
-#: Pictures kept though drawn again: the README's; and those of the folders without a
-#: charts.json to draw them from (the article's, the books page's).
+#: Pictures kept though drawn again: the README's; and those of the folder without a
+#: charts.json to draw them from (the books page's).
 KEPT = ("reports/sochi/bidding_make.png",)
-WHOLE = ("compare", "books")
+WHOLE = ("books",)
 
 
 def test_no_regenerated_file_is_tracked():
