@@ -48,7 +48,7 @@ RESULT_GLOBS = ("reports/**/*.json", "bench/**/*.json", "benchmarks/**/*.json",
                 "scripts/results/**/*.json")
 
 #: Files of ``reports/`` and ``examples/`` published with the site, so pages can show them.
-REPORT_SUFFIXES = {".md", ".png", ".svg", ".csv", ".json", ".txt"}
+REPORT_SUFFIXES = {".md", ".png", ".svg", ".pdf", ".csv", ".json", ".txt"}
 
 
 def on_files(files, config):
