@@ -31,8 +31,8 @@ from prefstats.analysis.analyze import (
     max_bid_levels,
     parse_record,
     replay,
-    tricks_to_whists,
 )
+from prefstats.analysis.layouts import tricks_to_whists
 from prefstats.cli import app
 from prefstats.game import engine
 from prefstats.game.auction import PASS, W_WHIST

@@ -16,6 +16,7 @@ ONE_CONCEPT = (
     "game/variants.py",
     "players/bidding.py",
     "players/cardplay.py",
+    "sim/rollout.py",
 )
 
 

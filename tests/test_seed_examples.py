@@ -155,7 +155,8 @@ def test_b382_analysis_solves_a_gusarik_discard_with_the_dummy_leading():
     record, v = _gusarik_record(GUSARIK_TALON)
     steps, final = replay(record, v)
     (step,) = [s for s in steps if s.phase == engine.DISCARD]
-    row = _discard_row(step, record, v, final)
+    row = _discard_row(steps, steps.index(step), record, v, final, seed=0,
+                       policy="heuristic", never={})
     hand = int(step.state[0]["hands"][0])
     pairs = [(1 << a) | (1 << b) for a, b in combinations(cards_of(hand), 2)]
     hands = np.repeat(step.state[0]["hands"][None, :3].astype(np.int64), len(pairs), axis=0)

@@ -1,5 +1,7 @@
 """Counterfactual decisions: the same deals played once per option of one decision.
 
+One concept: a decision's paired branches, from the deal to their settled results.
+
 A figure that tells a player what to do must be a paired difference: the same deal
 played with the decision one way and the other, everything else by the same policy.
 :func:`rollout` plays each deal up to ``seat``'s ``decision`` once, then copies that
