@@ -155,7 +155,7 @@ def fit(tables: np.ndarray, model: int, hands, strains, leads, levels, y, ridge:
             tables[key // 256, key % 256] += beta[j]
     pred = np.zeros(n)
     _design(tables, model, hands.astype(np.int64), strains.astype(np.int64),
-            leads.astype(np.float64), levels.astype(np.int64), rows, cols, vals, pred)
+            leads.astype(np.float64), levels.astype(np.int64), (rows, cols, vals), pred)
     if not np.allclose(pred, x @ beta):
         raise RuntimeError("the compiled estimate disagrees with the fit")
     resid = y - (1 / (1 + np.exp(-pred)) if logistic else pred)
