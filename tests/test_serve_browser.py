@@ -1,20 +1,19 @@
 """The explorer's pages in headless Chromium at a phone's and a desktop's width: a typed
 hand's advice is the guide's cell, a rollout's progress moves to the job's result, a
 deal's table is the solver's, the charts draw, and no page is wider than the window.
-With ``PREFSTATS_SHOTS=DIR`` each page's screenshot is saved there (the how-to's)."""
+With ``PREFSTATS_SHOTS=DIR`` each page's screenshot is saved there (the how-to's); the
+static edition's pages are tests/test_serve_site_browser.py's."""
 
 from __future__ import annotations
 
 import json
-import os
 import socket
 import threading
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
-from browser_support import ROOT, needs_chromium
+from browser_support import ROOT, fits_and_shot, needs_chromium, wait
 
 from prefstats.serve import create_app
 
@@ -47,33 +46,13 @@ def server(tmp_path_factory):
     thread.join(30)
 
 
-def _wait(browser, script: str, timeout: float = 300):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        got = browser.execute_script(script)
-        if got:
-            return got
-        time.sleep(0.1)
-    raise AssertionError(f"never true: {script}")
-
-
-def _fits_and_shot(browser, name: str) -> None:
-    width = browser.execute_script("return [document.documentElement.scrollWidth, "
-                                   "window.innerWidth]")
-    assert width[0] <= width[1], f"{name}: {width[0]} px wide in a {width[1]} px window"
-    folder = os.environ.get("PREFSTATS_SHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        browser.save_screenshot(str(Path(folder) / f"explore-{name}-{width[1]}.png"))
-
-
 def test_a_typed_hand_shows_the_guides_cell(server, browser):
     from selenium.webdriver.common.by import By
 
     browser.get(server + "/")
     box = browser.find_element(By.ID, "hand")
     box.send_keys(HAND)
-    advice = _wait(browser, "const a = document.getElementById('advice-word');"
+    advice = wait(browser, "const a = document.getElementById('advice-word');"
                             "return a && a.textContent")
     guide = json.loads((ROOT / "reports/sochi/guide.json").read_text(encoding="utf-8"))
     rule = next(r for r in guide["records"] if r["kind"] == "rule"
@@ -84,14 +63,14 @@ def test_a_typed_hand_shows_the_guides_cell(server, browser):
     assert "hand=" in browser.current_url  # the URL holds the state
     on = browser.execute_script("return document.querySelectorAll('#grid .on').length")
     assert on == 10
-    _fits_and_shot(browser, "hand")
+    fits_and_shot(browser, "hand")
 
 
 def test_a_broken_hand_shows_its_error(server, browser):
     from selenium.webdriver.common.by import By
 
     browser.get(server + "/?hand=XYZ")
-    message = _wait(browser, "const e = document.getElementById('error');"
+    message = wait(browser, "const e = document.getElementById('error');"
                              "return !e.hidden && e.textContent")
     assert message.startswith("hand:")
     assert browser.find_element(By.ID, "advice").text.startswith("hand:")
@@ -102,7 +81,7 @@ def test_a_rollout_moves_to_the_jobs_result(server, browser):
 
     seed = browser.execute_script("return window.innerWidth")  # not kept from another width
     browser.get(server + f"/?hand={CLOSE}&seat=0&seed={seed}")
-    _wait(browser, "return document.getElementById('advice-word')")
+    wait(browser, "return document.getElementById('advice-word')")
     deals = browser.find_element(By.ID, "deals")
     deals.clear()
     deals.send_keys("4000")
@@ -125,7 +104,7 @@ def test_a_rollout_moves_to_the_jobs_result(server, browser):
     job = json.load(urllib.request.urlopen(request))["job"]
     result = json.load(urllib.request.urlopen(f"{server}/api/jobs/{job}"))["result"]
     assert browser.find_element(By.ID, "rollout-best").text == result["best"]
-    _fits_and_shot(browser, "rollout")
+    fits_and_shot(browser, "rollout")
 
 
 def test_a_deals_table_is_the_solvers(server, browser):
@@ -134,7 +113,7 @@ def test_a_deals_table_is_the_solvers(server, browser):
     from selenium.webdriver.common.by import By
 
     browser.get(server + "/deal?" + urlencode({f"h{i}": h for i, h in enumerate(DEAL)}))
-    _wait(browser, "return document.getElementById('dd')")
+    wait(browser, "return document.getElementById('dd')")
     table = json.load(urllib.request.urlopen(urllib.request.Request(
         server + "/api/solve", json.dumps({"hands": DEAL}).encode(),
         {"Content-Type": "application/json"})))  # the solver's, checked in the API tests
@@ -147,10 +126,10 @@ def test_a_deals_table_is_the_solvers(server, browser):
         assert int(cell.text) == (want if strain == "misere" else want[strain])
         assert cell.get_attribute("title") == f"discard {table['discards'][declarer][strain]}"
     browser.find_element(By.ID, "start").click()
-    _wait(browser, "return document.querySelector('#cards .best')")
+    wait(browser, "return document.querySelector('#cards .best')")
     browser.find_element(By.ID, "best").click()
-    _wait(browser, "return location.search.includes('played=')")
-    _fits_and_shot(browser, "deal")
+    wait(browser, "return location.search.includes('played=')")
+    fits_and_shot(browser, "deal")
 
 
 def test_a_broken_record_shows_its_error(server, browser, tmp_path):
@@ -161,40 +140,19 @@ def test_a_broken_record_shows_its_error(server, browser, tmp_path):
     browser.get(server + "/game")
     browser.find_element(By.ID, "file").send_keys(str(broken))
     browser.find_element(By.ID, "go").click()
-    message = _wait(browser, "const e = document.getElementById('error');"
+    message = wait(browser, "const e = document.getElementById('error');"
                              "return !e.hidden && e.textContent")
     assert message.startswith("file:")
     assert browser.find_element(By.ID, "result").text == message
-    _fits_and_shot(browser, "game")
+    fits_and_shot(browser, "game")
 
 
 def test_the_charts_draw_a_guide(server, browser):
     browser.get(server + "/charts?table=sochi&chart=first_call_points&option=6")
-    _wait(browser, "return document.querySelector('#chart .main-svg')")
+    wait(browser, "return document.querySelector('#chart .main-svg')")
     assert "Sochi" in browser.execute_script(
         "return document.querySelector('#chart .gtitle').textContent")
-    _fits_and_shot(browser, "charts")
-
-
-def test_the_static_site_works_from_disk(browser, tmp_path):
-    from selenium.webdriver.common.by import By
-
-    from prefstats.serve.site import write_site
-
-    out = write_site(tmp_path / "site", ROOT / "reports")
-    browser.get((out / "charts.html").as_uri() + "?table=sochi&chart=first_call_points&option=6")
-    _wait(browser, "return document.querySelector('#chart .main-svg')")
-    browser.get((out / "index.html").as_uri() + "?table=sochi&chart=first_call_points"
-                "&points=11&seat=0")
-    advice = _wait(browser, "const a = document.getElementById('advice-word');"
-                            "return a && a.textContent")
-    guide = json.loads((ROOT / "reports/sochi/guide.json").read_text(encoding="utf-8"))
-    rule = next(r for r in guide["records"] if r["kind"] == "rule"
-                and r["chart"] == "first_call_points"
-                and r["features"] == {"points": 11, "seat": 0})
-    assert advice == rule["advice"]
-    assert browser.find_element(By.ID, "n").text == str(rule["n"])
-    _fits_and_shot(browser, "site")
+    fits_and_shot(browser, "charts")
 
 
 def test_a_comparison_runs_and_shows_its_article(server, browser):
@@ -206,7 +164,7 @@ def test_a_comparison_runs_and_shows_its_article(server, browser):
         box.clear()
         box.send_keys(value)
     browser.find_element(By.ID, "go").click()
-    href = _wait(browser, "const a = document.getElementById('page'); return a && a.href")
+    href = wait(browser, "const a = document.getElementById('page'); return a && a.href")
     assert "/compare/" in href and href.endswith("/index.html")
     assert browser.find_element(By.ID, "progress").get_attribute("value") == "1"
-    _fits_and_shot(browser, "compare")
+    fits_and_shot(browser, "compare")

@@ -2,31 +2,8 @@
 "use strict";
 const $ = (id) => document.getElementById(id);
 const FIELDS = ["hand", "variant", "players", "seat", "decision", "level", "trump", "seed"];
-let mask = 0, job = null, timer = null, asked = 0;
-
-function handText(m) {
-  return SUITS.map((s, suit) => {
-    const ranks = RANKS.filter((r, rank) => (m >>> (8 * suit + rank)) & 1).reverse();
-    return ranks.length ? s + ranks.join("") : "";
-  }).filter(Boolean).join(" ");
-}
-
-function drawGrid() {
-  $("grid").querySelectorAll("button").forEach((b) => {
-    b.classList.toggle("on", ((mask >>> Number(b.dataset.card)) & 1) === 1);
-  });
-}
-
-function buildGrid() {
-  SUITS.forEach((s, suit) => RANKS.slice().reverse().forEach((r) => {
-    const card = 8 * suit + RANKS.indexOf(r);
-    const b = document.createElement("button");
-    b.type = "button"; b.textContent = s + r; b.dataset.card = card;
-    if (suit >= 2) b.classList.add("red");
-    b.onclick = () => { mask ^= (1 << card) >>> 0; mask >>>= 0; $("hand").value = handText(mask); drawGrid(); ask(); };
-    $("grid").appendChild(b);
-  }));
-}
+const draw = cardGrid($("grid"), (mask) => { $("hand").value = handText(mask); ask(); });
+let job = null, timer = null, asked = 0;
 
 function state() {
   const s = Object.fromEntries(FIELDS.map((f) => [f, $(f).value.trim()]));
@@ -38,7 +15,7 @@ async function ask() {
   $("whist-options").hidden = $("decision").value !== "whist";
   const s = state();
   setUrlState(s);
-  if (!s.hand) return;
+  if (!s.hand) { draw(0); return; }
   const query = new URLSearchParams(s); query.delete("seed");
   const mine = ++asked;  // typing sends a lookup a key: only the last one's answer shows
   let a;
@@ -48,7 +25,7 @@ async function ask() {
   }
   if (mine !== asked) return;
   showError("");
-  mask = a.mask >>> 0; drawGrid();
+  draw(a.mask);
   showAdvice(a);
 }
 
@@ -81,7 +58,6 @@ async function roll() {
   poll();
 }
 
-buildGrid();
 const initial = urlState();
 FIELDS.forEach((f) => { if (initial[f] != null) $(f).value = initial[f]; $(f).addEventListener(f === "hand" ? "input" : "change", ask); });
 $("roll").onclick = roll;
