@@ -1,20 +1,25 @@
 """Benchmark of the rule-comparison article (``prefstats compare`` with no datasets).
 
-    python scripts/bench.py article [--part 20] [--workers N] [--json-out FILE]
+    python scripts/bench.py article [--part 4] [--workers N] [--json-out FILE]
 
 Makes the article at a part of its default size (1/``--part`` of the deals and pulkas a
 variant) and, as the baseline in the same run, at half of that; each phase (simulating
 every variant's deals and pulkas, then writing the article: its analysis, the skill edge
 and the charts) is fitted as a fixed time plus a time proportional to the size, and
 extrapolated to the default size (200,000 deals and 2,000 pulkas a variant; target ≤ 15
-minutes on 2 cores). The skill edge stops growing at 50,000 deals, so past that the
-article's extrapolation is an upper bound. The figures, with the machine's load, also go
-to ``--json-out`` (default ``reports/bench/article.json``).
+minutes on 2 cores). Both sizes must start the same worker processes: every simulation
+starts its own, a fixed cost of about 12 s a table that a linear fit over a size run in
+one process and one run in several would take for a cost of the size (at 1/40 against
+1/20 it extrapolated 62 minutes for a 10-minute article), so the default sizes, 1/4 and
+1/8, both split each table's pulkas into four chunks. The skill edge stops growing at
+50,000 deals, so past that the article's extrapolation is an upper bound. The figures,
+with the machine's load, also go to ``--json-out`` (default ``reports/bench/article.json``).
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import inspect
 import json
 import sys
@@ -53,7 +58,7 @@ def _timed(root: Path, deals: int, pulkas: int, default: dict, workers: int | No
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(prog="bench.py article",
                                      description=__doc__.split("\n")[0])
-    parser.add_argument("--part", type=int, default=20, help="measure at 1/PART of the "
+    parser.add_argument("--part", type=int, default=4, help="measure at 1/PART of the "
                         "default size (the baseline at half of that)")
     parser.add_argument("--workers", type=int, default=None, help="default: every core")
     parser.add_argument("--json-out", default=str(ROOT / "reports" / "bench" / "article.json"))
@@ -81,7 +86,12 @@ def main(argv: list[str] | None = None) -> dict:
           f"{full['simulate']:7.0f} s  article {full['article']:7.0f} s  (extrapolated, "
           "linear in the size; the article's an upper bound)")
     print(f"  total   {total / 60:8.1f} min extrapolated (target ≤ 15 min on 2 cores)")
-    figures = {"default_deals": default["deals"], "default_pulkas": default["pulkas"],
+    from prefstats import __version__
+
+    figures = {"bench": "article", "version": __version__,
+               "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+               "command": " ".join(["python scripts/bench.py article", *(argv or [])]),
+               "default_deals": default["deals"], "default_pulkas": default["pulkas"],
                "runs": {f"1/{p}": {"deals": sizes[p][0], "pulkas": sizes[p][1], **runs[p]}
                         for p in sizes},
                "extrapolated_s": full, "extrapolated_total_min": total / 60,

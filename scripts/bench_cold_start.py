@@ -32,22 +32,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchtools import machine_load
+from benchtools import cpu_model, machine_load
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "reports" / "bench"
 HAND = "♠AKQJ10 ♣AK ♦A ♥AK"
-
-
-def cpu_model() -> str:
-    """The processor's name (Linux), else what ``platform`` knows."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def machine() -> dict:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import platform
 import time
 from collections.abc import Callable
 
@@ -20,12 +21,24 @@ def best_time(fn: Callable[[], object], repeat: int,
     return best
 
 
+def cpu_model() -> str:
+    """The processor's model name, as the system reports it."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
 def machine_load() -> str:
-    """The load averages and core count: on a shared machine they say how far this run's
-    figures fall below an idle one's."""
+    """The processor, the load averages and core count: on a shared machine they say how
+    far this run's figures fall below an idle one's."""
     one, five, fifteen = os.getloadavg()
-    return (f"load average {one:.2f}, {five:.2f}, {fifteen:.2f} (1, 5, 15 min) on "
-            f"{os.cpu_count()} cores")
+    return (f"{cpu_model()}, load average {one:.2f}, {five:.2f}, {fifteen:.2f} (1, 5, 15 "
+            f"min) on {os.cpu_count()} cores")
 
 
 def play_batch_rate(deals, variant, clock: Callable[[], float] = time.perf_counter) -> float:

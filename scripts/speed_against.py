@@ -28,19 +28,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-from benchtools import machine_load
+from benchtools import cpu_model, machine_load
 
 ROOT = Path(__file__).resolve().parent.parent
 #: A figure line: an indented label, a number, a unit.
 FIGURE = re.compile(r"^\s+(?P<label>\S.*?)(?:\s{2,}|: )(?P<value>\d[\d,]*(?:\.\d+)?)\s+"
                     r"(?P<unit>[^\s(]+(?: [A-Za-z/]+)*?)(?=\s{2,}|\s*\(|\s*$| on )")
-
-
-def _cpu() -> str:
-    for line in Path("/proc/cpuinfo").read_text().splitlines():
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return "unknown"
 
 
 def _figures(lines: list[str]) -> dict[str, tuple[float, str]]:
@@ -103,7 +96,7 @@ def main(argv: list[str] | None = None) -> dict:
             subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT,
                            capture_output=True)
     table = []
-    print(f"\nspeed of {head} against {rev}, {args.rounds} rounds; {_cpu()}; {load_before}")
+    print(f"\nspeed of {head} against {rev}, {args.rounds} rounds; {load_before}")
     for section in sections:
         name = section[0]
         print(f"  {' '.join(section)}")
@@ -121,12 +114,13 @@ def main(argv: list[str] | None = None) -> dict:
             table.append({"section": name, "label": label, "unit": unit, rev: sides[rev],
                           head: sides[head], "change_pct": round(change, 1),
                           "spread_pct": round(spread, 1)})
+            spread_note = f"  (runs differ by up to {spread:.1f}%)" if args.rounds > 1 else ""
             print(f"    {label:34} {old:>12,.2f} -> {new:>12,.2f} {unit:14} "
-                  f"{change:+6.1f}%  (runs differ by up to {spread:.1f}%)")
+                  f"{change:+6.1f}%{spread_note}")
     result = {"bench": "against", "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
               "command": "python scripts/speed_against.py " + " ".join(argv),
               "revision": rev, "head": head, "rounds": args.rounds,
-              "machine": {"cpu": _cpu(), "cores": os.cpu_count(), "load_before": load_before,
+              "machine": {"cpu": cpu_model(), "cores": os.cpu_count(), "load_before": load_before,
                           "load_after": machine_load()},
               "sections": [" ".join(s) for s in sections], "figures": table}
     out = args.out or ROOT / "reports" / "bench" / f"against-{rev}.json"
