@@ -33,6 +33,14 @@ function setUrlState(state) {
   history.replaceState(null, "", location.pathname + "?" + query);
 }
 
+// The fields of My hand's form by id, as its URL keeps them (level and trump are the
+// whist decision's only).
+function formState(fields) {
+  const s = Object.fromEntries(fields.map((f) => [f, document.getElementById(f).value.trim()]));
+  if (s.decision !== "whist") { delete s.level; delete s.trump; }
+  return s;
+}
+
 function fmt(x, digits = 1) {
   return x == null ? "–" : (x > 0 ? "+" : "") + Number(x).toFixed(digits);
 }

@@ -5,15 +5,9 @@ const FIELDS = ["hand", "variant", "players", "seat", "decision", "level", "trum
 const draw = cardGrid($("grid"), (mask) => { $("hand").value = handText(mask); ask(); });
 let job = null, timer = null, asked = 0;
 
-function state() {
-  const s = Object.fromEntries(FIELDS.map((f) => [f, $(f).value.trim()]));
-  if (s.decision !== "whist") { delete s.level; delete s.trump; }
-  return s;
-}
-
 async function ask() {
   $("whist-options").hidden = $("decision").value !== "whist";
-  const s = state();
+  const s = formState(FIELDS);
   setUrlState(s);
   if (!s.hand) { draw(0); return; }
   const query = new URLSearchParams(s); query.delete("seed");
@@ -47,7 +41,7 @@ async function poll() {
 }
 
 async function roll() {
-  const s = state();
+  const s = formState(FIELDS);
   const body = {hand: s.hand, variant: s.variant, players: Number(s.players), seat: Number(s.seat),
                 decision: s.decision === "misere" ? "first_call" : s.decision,
                 seed: Number(s.seed), deals: Number($("deals").value)};

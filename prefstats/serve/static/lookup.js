@@ -13,12 +13,6 @@ function charts() {
   if (!names.includes($("chart").value)) $("chart").value = names[0];
 }
 
-function state() {
-  const s = Object.fromEntries(FIELDS.map((f) => [f, $(f).value.trim()]));
-  if (s.decision !== "whist") { delete s.level; delete s.trump; }
-  return s;
-}
-
 // The guide's answer for the cell of `mask`, or an Error naming the field.
 function answer(s, mask) {
   const cells = ANSWERS[s.table][s.chart];
@@ -37,7 +31,7 @@ function answer(s, mask) {
 function show() {
   charts();
   $("whist-options").hidden = $("decision").value !== "whist";
-  const s = state();
+  const s = formState(FIELDS);
   setUrlState(s);
   let found = null, message = "";
   if (!s.hand) draw(0);
