@@ -9,9 +9,9 @@ async function ask() {
   $("whist-options").hidden = $("decision").value !== "whist";
   const s = formState(FIELDS);
   setUrlState(s);
+  const mine = ++asked;  // typing sends a lookup a key: only the last one's answer shows
   if (!s.hand) { draw(0); return; }
   const query = new URLSearchParams(s); query.delete("seed");
-  const mine = ++asked;  // typing sends a lookup a key: only the last one's answer shows
   let a;
   try { a = await api("/api/advice?" + query, undefined, false); } catch (e) {
     if (mine === asked) { showError(e.message); $("advice").textContent = e.message; $("cell").innerHTML = ""; }
