@@ -46,7 +46,7 @@ test: $(DEV_STAMP)
 	$(VENV)/bin/lint-imports
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict -d site
 	$(VENV)/bin/mypy --cache-dir $(MYPY_CACHE)
-	$(VENV)/bin/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal -m "not slow"
+	$(VENV)/bin/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal -m "not slow" --durations=15
 
 # Everything, the slow checks kept out of CI included.
 test-all: $(DEV_STAMP)
