@@ -93,6 +93,40 @@ def test_the_pages_cells_are_pythons_on_random_hands(site, browser, cases):
             (level, trump) for level in range(6, 11) for trump in (0, 1, 2, 3, None)}
 
 
+def _spellings(mask: int, rng: random.Random) -> list[str]:
+    """``mask`` written as a player types it: suit symbols, suit letters, single cards
+    rank first, in any case and order."""
+    groups = format_cards(mask).split()
+    letters = [("SCDH"["♠♣♦♥".index(g[0])] + ":" + g[1:].replace("10", "T")) for g in groups]
+    cards = [r + "scdh"[s] for s in range(4) for i, r in enumerate(
+        ("7", "8", "9", "10", "J", "Q", "K", "A")) if mask >> (8 * s + i) & 1]
+    rng.shuffle(cards)
+    return [" ".join(groups), ", ".join(letters).lower(), " ".join(cards)]
+
+
+def _scrawl(rng: random.Random) -> str:
+    """A string of card-like characters, mostly not a hand."""
+    return "".join(rng.choice("♠♣♦♥SCDHscdh:-,; 1078AKQJTXx") for _ in range(rng.randint(0, 24)))
+
+
+def test_the_page_reads_cards_as_the_server(site, browser):
+    rng = random.Random(11)
+    texts = [t for h in deal(700, seed=99).hands.reshape(-1)[:2_000].tolist()
+             for t in _spellings(h, rng)] + [_scrawl(rng) for _ in range(2_000)]
+    want = []
+    for text in texts:
+        try:
+            want.append(inputs.cards(text, "hand", 10))
+        except CardError as exc:
+            want.append(str(exc))
+    browser.get((site / "index.html").as_uri())
+    got = browser.execute_script("""return arguments[0].map((t) => {
+        try { return handMask(t, "hand", 10); } catch (e) { return e.message; } });""", texts)
+    wrong = [(t, g, w) for t, g, w in zip(texts, got, want, strict=True) if g != w]
+    assert not wrong, (len(wrong), wrong[:5])
+    assert sum(isinstance(w, str) for w in want) > 1_000  # the scrawls were mostly refused
+
+
 def _ask(browser, hand: str | None, **fields) -> None:
     """Set the form's ``fields`` (table, seat, decision, chart, level, trump), then type
     ``hand`` (None: leave the hand)."""
