@@ -189,15 +189,55 @@ def test_pimc_parameters_are_checked():
 
 # ---- the strength gauge (prefstats.analysis.strength) ---------------------------------------
 
+#: Deals of seed 3 whose heuristic auctions hold a few misères.
+MISERE_DEALS = 400
+
 
 def test_gauge_of_a_policy_against_itself_is_zero():
-    # Paired on the same games with the same keys, a policy gives nothing away to itself.
-    g = gauge("heuristic", "heuristic", deals=80, seed=3)
-    assert g["declarer"]["games"] > 0 and g["raspasy"]["deals"] > 0
-    for part in ("declarer", "defence"):
-        assert g[part]["given_away"]["mean"] == 0
-        assert g[part]["made_A"] == g[part]["made_B"]
-    assert g["raspasy"]["difference"]["mean"] == 0
+    # Paired on the same games with the same keys, a policy gives nothing away to itself:
+    # every deal's difference is 0 (a zero-width interval), misère included.
+    for policy, deals in (("heuristic", MISERE_DEALS), ("random", 80)):
+        g = gauge(policy, policy, deals=deals, seed=3)
+        assert g["declarer"]["games"] > 0 and g["raspasy"]["deals"] > 0
+        assert g["misere_declarer"]["games"] >= 2
+        for part in ("declarer", "defence", "misere_declarer", "misere_catchers"):
+            assert g[part]["given_away"] == {"mean": 0, "low": 0, "high": 0}
+        for part in ("declarer", "defence"):
+            assert g[part]["made_A"] == g[part]["made_B"]
+        for part in ("misere_declarer", "misere_catchers"):
+            assert g[part]["caught_A"] == g[part]["caught_B"]
+        assert g["raspasy"]["difference"]["mean"] == 0
+
+
+def test_gauge_finds_random_misere_play_worse():
+    # Random cards give tricks away on both sides of a misère: its declarer takes more,
+    # its catchers let the declarer escape more, on the same misères (those of the
+    # random auction, frequent).
+    g = gauge("random", "heuristic", deals=400, seed=5)
+    declarer, catchers = g["misere_declarer"], g["misere_catchers"]
+    assert declarer["games"] == catchers["games"] >= 20
+    assert declarer["given_away"]["low"] > 0 and catchers["given_away"]["low"] > 0
+    assert declarer["caught_A"] > declarer["caught_B"]
+    assert catchers["caught_A"] < catchers["caught_B"]
+    assert g["misere_play"]["random"] == "at random"
+    text = format_gauge(g)
+    assert "misère declarer" in text and "misère catchers" in text and "hidden" in text
+
+
+def test_gauge_of_the_misere_catchers_models():
+    # The heuristic and PIMC play an open misère alike; catchers who see the discard
+    # (double dummy, card by card) catch at least as often as the hidden ones.
+    hidden = gauge("heuristic", "pimc", deals=MISERE_DEALS, seed=3, samples=2)
+    seen = gauge("heuristic", "heuristic", deals=MISERE_DEALS, seed=3,
+                 misere_catchers="double_dummy")
+    for part in ("misere_declarer", "misere_catchers"):
+        assert hidden[part]["given_away"] == {"mean": 0, "low": 0, "high": 0}
+        assert seen[part]["tricks_A"] >= hidden[part]["tricks_A"]
+    assert hidden["misere_catchers_model"] == "hidden"
+    assert "play an open misère alike" in format_gauge(hidden)
+    assert "double_dummy" in seen["misere_play"]["heuristic"]
+    with pytest.raises(ValueError, match="misère catchers"):
+        gauge("heuristic", "pimc", deals=10, misere_catchers="blind")
 
 
 def test_gauge_against_pimc_searches_every_closed_game():
@@ -244,7 +284,8 @@ def test_strength_command_prints_json():
                                       "heuristic", "--deals", "30", "--format", "json"])
     assert result.exit_code == 0, result.output
     g = json.loads(result.output)
-    assert g["policy"] == "random" and set(g) >= {"declarer", "defence", "raspasy"}
+    assert g["policy"] == "random" and set(g) >= {"declarer", "defence", "misere_declarer",
+                                                  "misere_catchers", "raspasy"}
 
 
 @pytest.mark.slow  # a few hundred games under PIMC at K = 32

@@ -16,16 +16,20 @@ from prefstats.game.seed import DEFAULT_SEED
 def strength_command(
     policy: str = typer.Option(..., help="The built-in player gauged: heuristic, pimc or random."),
     against: str = typer.Option(..., help="The player it is measured against."),
-    deals: int = typer.Option(4000, help="Seeded deals to bid (their closed games and raspasy "
-                                         "are played out)."),
+    deals: int = typer.Option(4000, help="Seeded deals to bid (their closed games, misères "
+                                         "and raspasy are played out)."),
     samples: int | None = typer.Option(None, help="Deals a PIMC player samples a card "
                                                   "(default 32)."),
     seed: int = typer.Option(DEFAULT_SEED, help="Seed of the deals."),
     variant: str = typer.Option("sochi", help="Preset whose rules are played."),
+    misere_catchers: str = typer.Option("hidden", help="How an open misère is caught: "
+                                                       "hidden (the catchers cannot see the "
+                                                       "discard) or double_dummy."),
     format: str = typer.Option("table", "--format", help="table or json."),
 ) -> None:
     """Tricks one player's declarer and defence give away against another's, paired on
-    the same closed games; raspasy tricks a seat takes under each."""
+    the same closed games, its misère declarer and catchers on the same misères;
+    raspasy tricks a seat takes under each."""
     import json
 
     from prefstats.analysis.strength import format_gauge, gauge
@@ -33,7 +37,8 @@ def strength_command(
     if format not in ("table", "json"):
         raise OptionError(f"--format must be table or json, got {format!r}")
     _compile_notice("strength")
-    result = gauge(policy, against, deals=deals, seed=seed, samples=samples, variant=variant)
+    result = gauge(policy, against, deals=deals, seed=seed, samples=samples, variant=variant,
+                   misere_catchers=misere_catchers)
     typer.echo(json.dumps(result, indent=2) if format == "json" else format_gauge(result))
 
 

@@ -17,7 +17,9 @@ the declarer's twelve cards (his ten and the talon) but not which two he discard
   double-dummy tricks whatever the catchers play).
 
 The drivers (:mod:`prefstats.sim.play`) play misère this way when the players play open
-deals double dummy; :func:`catchers_code` names the model.
+deals double dummy; :func:`catchers_code` names the model. :func:`open_misere_card`
+plays either model a card at a time, for a table whose seats are different players
+(the strength gauge).
 """
 
 from __future__ import annotations
@@ -177,17 +179,35 @@ def _trick(st):
 
 
 @njit(cache=True)
+def _double_dummy_card(st, legal, table):
+    """The double-dummy card of the seat to act on misère ``st``: the lowest of the
+    declarer's fewest tricks, of a catcher's most."""
+    world = np.empty((1, 3), np.int64)
+    for s in range(3):
+        world[0, s] = st.hands[s]
+    at = decision_of(_trick(st), st.n_in_trick, st.leader, st.declarer, -1, True)
+    return best_card_among(world, at, np.int64(legal), table)
+
+
+@njit(cache=True)
 def hidden_misere_card(st, legal, table):
     """The card of the seat to act on open misère ``st`` under the ``hidden`` catchers:
     the declarer's double-dummy card (the lowest of his fewest tricks), a catcher's
     :func:`hidden_catcher_card`."""
     if st.to_act == st.declarer:
-        world = np.empty((1, 3), np.int64)
-        for s in range(3):
-            world[0, s] = st.hands[s]
-        at = decision_of(_trick(st), st.n_in_trick, st.leader, st.declarer, -1, True)
-        return best_card_among(world, at, np.int64(legal), table)
+        return _double_dummy_card(st, legal, table)
     return hidden_catcher_card(st, legal, table)
+
+
+@njit(cache=True)
+def open_misere_card(st, legal, catchers, table):
+    """The card of the seat to act on open misère ``st`` by the model of the catchers
+    ``catchers`` (:data:`MISERE_CATCHERS` code), one card at a time: a hidden catcher's
+    :func:`hidden_catcher_card`, every other seat's the double-dummy card (together the
+    ``double_dummy`` model's one solver call, card by card)."""
+    if catchers == HIDDEN:
+        return hidden_misere_card(st, legal, table)
+    return _double_dummy_card(st, legal, table)
 
 
 @njit(cache=True)
