@@ -24,10 +24,11 @@ worlds wherever the play is the same):
 
 A positive "given away" means ``A`` does worse than ``B``.
 
->>> g = gauge("heuristic", "random", deals=300, seed=2)
+>>> g = gauge("heuristic", "random", deals=60, seed=2)
 >>> g["declarer"]["games"] > 0 and g["declarer"]["given_away"]["mean"] < 0  # random is worse
 True
->>> g["misere_declarer"]["games"] > 0 and g["misere_catchers"]["given_away"]["mean"] < 0
+>>> g = gauge("random", "heuristic", deals=200, seed=5)  # random auctions: many misères
+>>> g["misere_declarer"]["given_away"]["low"] > 0 and g["misere_catchers"]["given_away"]["low"] > 0
 True
 """
 
