@@ -125,7 +125,7 @@ def play_out(states, sides, players, index, obs_buf, table, searched):
 def mean_ci(diff: np.ndarray) -> dict[str, float]:
     """Mean of paired differences with its normal 95% interval."""
     mean = float(diff.mean()) if len(diff) else float("nan")
-    half = 1.96 * float(diff.std(ddof=1)) / np.sqrt(len(diff)) if len(diff) > 1 else float("nan")
+    half = 1.96 * float(diff.std(ddof=1)) / len(diff) ** 0.5 if len(diff) > 1 else float("nan")
     return {"mean": mean, "low": mean - half, "high": mean + half}
 
 
