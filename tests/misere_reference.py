@@ -1,14 +1,21 @@
-"""The hidden misère catchers' choice as first written, one boolean search a card and
-discard and the totals over every discard: the reference the compiled player is
-checked against (``tests/test_misere_reference.py``)."""
+"""The hidden misère catchers' choice from first principles, the reference the compiled
+player is checked against (``tests/test_misere_catchers.py``,
+``tests/test_misere_reference.py``): one boolean search a card and discard for the
+catching count, every card's value in every discard for the totals; and the discards
+the catchers cannot tell apart, enumerated apart."""
 
 import numpy as np
 from numba import njit
 
-from prefstats.game.cards import lowest_card, popcount
+from prefstats.game.cards import FULL_DECK, cards_of, lowest_card, popcount
 from prefstats.game.tricks import trick_winner
-from prefstats.solver import best_card_among, decision_of
-from prefstats.solver._search import _MAX_PLIES, _card_search, _run_reps
+from prefstats.solver import decision_of
+from prefstats.solver._search import (
+    _MAX_PLIES,
+    _card_search,
+    _run_reps,
+    card_values_batch_kernel,
+)
 
 
 @njit(cache=True, error_model="numpy")
@@ -65,12 +72,42 @@ def most_reaching_cards(worlds, trick, tlen, leader, declarer, trump, misere, ta
 def reference_catcher_card(worlds, trick, tlen, leader, declarer, caught, legal, table):
     """The catcher's card over every discard ``worlds`` (as :func:`misere_worlds` gives
     them): unless ``caught``, the cards catching in the most worlds, then the most
-    tricks in total; ties to the lowest card."""
+    tricks in total (every card valued in every world by the solver); ties to the
+    lowest card."""
     cards = np.int64(legal)
     if not caught:
         cards &= most_reaching_cards(worlds, trick, tlen, leader, declarer, np.int64(-1),
                                      True, np.int64(1), table)[0]
         if popcount(cards) == 1:
             return lowest_card(cards)
-    return best_card_among(worlds, decision_of(trick, tlen, leader, declarer, -1, True), cards,
-                           table)
+    values = np.empty((worlds.shape[0], 32), np.int8)
+    card_values_batch_kernel(worlds, decision_of(trick, tlen, leader, declarer, -1, True),
+                             table, values)
+    best = -1
+    most = -1
+    for c in range(32):
+        if (cards >> c) & 1:
+            total = 0
+            for j in range(worlds.shape[0]):
+                total += values[j, c]
+            if total > most:
+                best = c
+                most = total
+    return best
+
+
+def discard_worlds(hands, gone, declarer, voids):
+    """Every discard pair of the cards the catchers do not see that fits the declarer's
+    voids, as the three hands of each world."""
+    unseen = FULL_DECK & ~(hands[(declarer + 1) % 3] | hands[(declarer + 2) % 3] | gone)
+    cards = cards_of(unseen)
+    worlds = []
+    for i, x in enumerate(cards):
+        for y in cards[i + 1:]:
+            hand = unseen & ~(1 << x) & ~(1 << y)
+            if any(hand >> (8 * s) & 0xFF for s in voids):
+                continue
+            world = list(hands)
+            world[declarer] = hand
+            worlds.append(world)
+    return worlds

@@ -6,7 +6,7 @@ import pytest
 from prefstats.errors import OptionError
 from prefstats.game import engine
 from prefstats.game.auction import PASS
-from prefstats.game.cards import FULL_DECK, cards_of
+from prefstats.game.cards import cards_of
 from prefstats.game.cards import parse_cards as p
 from prefstats.game.contracts import MISERE
 from prefstats.game.tricks import legal_cards, trick_winner
@@ -17,7 +17,7 @@ from prefstats.sim.play import play_batch
 from prefstats.sim.rollout import hand_deals, play_forced_hands, rollout, rollout_states
 from prefstats.solver import card_values, card_values_batch, new_table
 from tests.engine_steps import run
-from tests.misere_reference import reference_catcher_card
+from tests.misere_reference import discard_worlds, reference_catcher_card
 
 SOCHI = get_variant("sochi")
 #: Misère hands of seat 0: one short hole (a lone nine), two holes.
@@ -92,23 +92,6 @@ def test_hidden_catchers_never_catch_more_than_double_dummy():
     assert caught["hidden"] > 0
 
 
-def _discard_worlds(hands, gone, declarer, voids):
-    """Every discard pair of the cards the catchers do not see that fits the declarer's
-    voids, as the three hands of each world."""
-    unseen = FULL_DECK & ~(hands[(declarer + 1) % 3] | hands[(declarer + 2) % 3] | gone)
-    cards = cards_of(unseen)
-    worlds = []
-    for i, x in enumerate(cards):
-        for y in cards[i + 1:]:
-            hand = unseen & ~(1 << x) & ~(1 << y)
-            if any(hand >> (8 * s) & 0xFF for s in voids):
-                continue
-            world = list(hands)
-            world[declarer] = hand
-            worlds.append(world)
-    return worlds
-
-
 def _catchers_choice(worlds, trick, leader, declarer, taken, mover):
     """The hidden catchers' card from first principles: each card valued by the solver
     in every world."""
@@ -156,7 +139,7 @@ def test_the_catchers_cards_are_those_of_every_discard_solved_apart():
     for card, seat, hands, gone, trick, leader, taken, voids in _decisions(states[:, 0]):
         if seat == 0:
             continue
-        worlds = _discard_worlds(hands, gone, 0, voids)
+        worlds = discard_worlds(hands, gone, 0, voids)
         assert card == _catchers_choice(worlds, trick, leader, 0, taken, seat)
         sizes.add(len(worlds))
         checked += 1
@@ -181,7 +164,7 @@ def test_every_card_of_hidden_misere_is_the_references():
                                  misere=True)
             assert card == min(values, key=lambda c: (values[c], c))
         else:
-            worlds = np.array(_discard_worlds(hands, gone, 0, voids), dtype=np.int64)
+            worlds = np.array(discard_worlds(hands, gone, 0, voids), dtype=np.int64)
             legal = legal_cards(hands[seat], trick[0] >> 3 if trick else -1, -1)
             assert card == reference_catcher_card(worlds, on_table, len(trick), leader, 0,
                                                   taken > 0, legal, table)
