@@ -12,6 +12,7 @@ import pytest
 from matplotlib.text import Text
 
 from prefstats.reports import charts
+from prefstats.reports.panel_charts import panel_bars
 
 SOURCE = charts.source_line(version="0.0", deals="1,000 deals", seed=1,
                             command="prefstats compare --deals 1000")
@@ -93,6 +94,9 @@ def _kinds(tmp_path):
     by_variant = _estimates(variant=VARIANTS, y=rng.uniform(50, 400, 9))
     closing = _estimates(variant=np.repeat(VARIANTS, 30), deals=np.tile(np.arange(5, 35), 9),
                          y=np.tile(np.linspace(0, 1, 30), 9))
+    rewards = _rewards()
+    starting = _estimates(variant=np.repeat(VARIANTS[:3], 3), y=rng.uniform(-10, 10, 9),
+                          seat=["first hand", "second hand", "dealer"] * 3)
 
     def heat(path):
         with mpl.rc_context(charts.STYLE):
@@ -131,10 +135,27 @@ def _kinds(tmp_path):
             marker_at=18, title="A Sochi pulka closes within 18 deals half the time",
             xlabel="deals played", ylabel="pulkas closed")),
         ("heatmap", heat),
+        ("panels", lambda p: panel_bars(
+            rewards, p, panel="metric", x="variant", y="y", colours=COLOURS,
+            title="A made six pays most in Leningrad", subtitle="What the scoring pays",
+            counted={"caught misère": "caught misères"}, caption="Each on its own scale.")),
+        ("dots", lambda p: charts.bar_chart(
+            starting, p, x="variant", y="y", group="seat", horizontal=True, dots=True,
+            title="No starting seat wins", xlabel="", ylabel="mean result (whists)",
+            column=True)),
     ]
 
 
-@pytest.mark.parametrize("kind", range(6))
+def _rewards() -> pl.DataFrame:
+    """Three quantities of very different sizes; Gusarik's misère on too few cases."""
+    metric = np.repeat(["made six", "failed whist", "caught misère"], 3)
+    y = np.array([12.3, 18.8, 7.5, -21.7, -24.4, -24.3, -85.2, -190.3, -56.3])
+    return _estimates(metric=metric, variant=VARIANTS[::4] * 3, y=y).with_columns(
+        n=pl.Series([900, 800, 1000, 300, 480, 160, 374, 421, 24]),
+        enough=pl.Series([True] * 8 + [False]))
+
+
+@pytest.mark.parametrize("kind", range(8))
 def test_every_chart_kind_is_clean(tmp_path, drawn, kind):
     name, draw = _kinds(tmp_path)[kind]
     with charts.sourced(SOURCE):
@@ -144,6 +165,40 @@ def test_every_chart_kind_is_clean(tmp_path, drawn, kind):
     (fig,) = drawn
     assert has_source(fig), f"{name}: no source line"
     assert overlaps(fig) == [], f"{name}: overlapping text"
+
+
+def test_small_multiples_label_every_bar_and_say_why_one_is_missing(tmp_path, drawn):
+    """A panel a quantity, each on its own scale; each bar's value written with a minus
+    sign; the missing bar's reason where it would be."""
+    panel_bars(_rewards(), tmp_path / "p", panel="metric", x="variant", y="y", title="t",
+               counted={"caught misère": "caught misères"})
+    (fig,) = drawn
+    six, _, misere = fig.axes
+    assert [ax.get_title(loc="left") for ax in fig.axes] == ["made six", "failed whist",
+                                                            "caught misère"]
+    assert six.get_xlim()[1] < 30 and misere.get_xlim()[0] < -190  # scales of their own
+    labels = [t.get_text() for t in misere.texts]
+    assert "−85.2" in labels and "−190.3" in labels
+    assert any("only 24 caught misères" in t for t in labels)
+    assert "−56.3" not in labels  # no bar for it
+
+
+def test_every_chart_has_its_heading_at_the_figure_left(tmp_path, drawn):
+    """The title at the figure's top left and the subtitle directly under it, from one
+    function for the report charts and the hand charts alike."""
+    charts.bar_chart(_estimates(name=["a", "b"], y=[1.0, -2.0]), tmp_path / "c", x="name",
+                     y="y", title="A long finding about a and b that wraps on two lines",
+                     subtitle="what it draws", xlabel="", ylabel="whists", column=True)
+    (fig,) = drawn
+    fig.canvas.draw()
+    title = fig._suptitle.get_window_extent()
+    (subtitle,) = [t for t in fig.texts if t.get_text() == "what it draws"]
+    under = subtitle.get_window_extent()
+    assert fig._suptitle.get_text().count("\n") == 1
+    assert abs(under.x0 - title.x0) < 1 and 0 <= title.y0 - under.y1 < 0.1 * fig.dpi
+    assert title.x0 < 0.15 * fig.dpi  # at the figure's left, not the plot's
+    assert fig.axes[0].get_title(loc="left") == ""
+    assert charts.minus("below -827, a 1-whist game") == "below −827, a 1-whist game"
 
 
 def test_a_planted_overlap_is_found(tmp_path):
@@ -237,10 +292,13 @@ def test_the_article_charts_are_clean_and_refuse_other_deals(tmp_path, drawn):
         assert need[f"{v}_lo"] <= need[v] <= need[f"{v}_hi"]
         assert 0 < luck.row(5, named=True)[v] < 1  # the cards' share
     seats = pl.read_csv(out / "seats.csv")
-    assert seats["measure"].to_list() == [*(f"mean result at place {p} (whists)"
-                                            for p in range(3)),
-                                          "p-value: the place does not matter"]
-    assert seats["Gusarik"][2] is None and seats["Sochi"][2] is not None
+    # seats as players name them; Gusarik's two players start as second hand and dealer
+    assert seats["measure"].to_list() == [
+        *(f"mean result, starting as {seat} (whists)"
+          for seat in ("first hand", "second hand", "dealer")),
+        "p-value: the seat does not matter"]
+    assert seats["Gusarik"][0] is None and seats["Sochi"][0] is not None
+    assert seats["Gusarik"][2] is not None
     assert "The seat's advantage" in text and "(1.96·SD / edge)²" in text
     # refused by its seed alone: a smaller one will do
     other = make_datasets(tmp_path / "other", deals=50, pulkas=4, pool_target=4, seed=2,

@@ -19,7 +19,7 @@ import polars as pl
 from prefstats.analysis.skill import skill_edge
 from prefstats.game.engine import RASPASY
 from prefstats.game.variants import Variant, describe, differences, get_variant, overrides
-from prefstats.reports import charts, compare, meta, seats, sheet
+from prefstats.reports import charts, compare, meta, panel_charts, seats, sheet
 from prefstats.reports.charts import TITLE_CHARS
 from prefstats.reports.headlines import Estimate, Finding, finding, main_title
 from prefstats.reports.render import Block, Report, Section, write_report
@@ -232,7 +232,7 @@ def _raspasy_section(sets, deals, pulka_deals, colours) -> tuple[Section, Findin
                       title=f"Raspasy are most frequent in {most} "
                             f"({100 * share[most][0]:.0f}% of deals)",
                       subtitle="Raspasy (all pass) as a share of the deals of whole pulkas",
-                      xlabel="table", ylabel="raspasy (share of deals in pulkas)",
+                      xlabel="", ylabel="raspasy (share of deals in pulkas)",
                       caption=caption),
               chart_table=_long(share), caption=caption)]), found
 
@@ -273,44 +273,49 @@ def _luck_section(sets, pulkas, edges, colours) -> tuple[Section, Finding | None
                       title=f"Skill shows soonest in {fewest}: {need[fewest][0]:,.1f} pulkas",
                       subtitle=(f"Pulkas before the better player is ahead at 95% "
                                 f"confidence; latest in {most}, {need[most][0]:,.1f}"),
-                      xlabel="table", ylabel="pulkas before the better player is ahead",
+                      xlabel="", ylabel="pulkas before the better player is ahead",
                       caption=caption),
               chart_table=_long(need), caption=caption)]), headline
 
 
-def _seats_section(sets, pulkas, colours) -> Section:
+def _seats_section(sets, pulkas) -> Section:
     labels = [s.label for s in sets]
-    seat_rows, tests = {}, {}
+    seat_rows: dict[str, dict[str, tuple]] = {name: {} for name in seats.SEATS}
+    tests = {}
     for s in sets:
         places, test = seats.pulka_seat_luck(pulkas[s.label])
+        names = seats.starting_seats(s.variant)
         tests[s.label] = (test["p_value"], None, None, test["n"])
         for r in places.iter_rows(named=True):
-            seat_rows.setdefault(r["seat"], {})[s.label] = (r["mean"], r["mean_lo"],
-                                                            r["mean_hi"], r["n"])
-    place_rows = [(f"mean result at place {p} (whists)", "whists", v)
-                  for p, v in sorted(seat_rows.items())]
-    bars = pl.concat([_long(v).with_columns(place=pl.lit(f"place {p}"))
-                      for p, v in sorted(seat_rows.items())])
+            seat_rows.setdefault(names[r["seat"]], {})[s.label] = (
+                r["mean"], r["mean_lo"], r["mean_hi"], r["n"])
+    seat_rows = {name: v for name, v in seat_rows.items() if v}
     told = [k for k, t in tests.items() if t[3] >= MIN_SAMPLES and t[0] < 0.05]
-    seat_text = (f"The place a player starts at matters measurably only in {', '.join(told)}; "
+    seat_text = (f"The seat a player starts in matters measurably only in {', '.join(told)}; "
                  "elsewhere the seat adds nothing measurable to the cards." if told else
-                 "In no table does the place a player starts at win or lose measurably.")
-    seat_title = (f"The starting place matters measurably only in {', '.join(told)}"
-                  if told else "No starting place wins or loses measurably in any table")
+                 "In no table does the seat a player starts in win or lose measurably.")
+    seat_title = (f"The starting seat matters measurably only in {', '.join(told)}"
+                  if told else "No starting seat wins or loses measurably in any table")
     if len(seat_title) > TITLE_CHARS:
-        seat_title = f"The starting place matters measurably in {len(told)} tables of {len(sets)}"
-    caption = ("Mean pulka result by the place a player starts at, with 95% intervals; "
-               "place 0 is the first hand of the first deal and the last place deals first.")
+        seat_title = f"The starting seat matters measurably in {len(told)} tables of {len(sets)}"
+    caption = ("Mean pulka result by the seat a player starts in, with 95% intervals. The "
+               "dealer deals the first deal (with 4 players he sits it out); in Gusarik the "
+               "dummy is the first hand.")
     return Section("Does the seat matter?", seat_text, [
         Block("seats", "The seat's advantage", "",
-              _wide([*place_rows, ("p-value: the place does not matter", "p", tests)],
-                    labels), _columns(labels),
-              partial(charts.bar_chart, x="place", y="y", group="variant", colours=colours,
-                      zero_line=True, title=seat_title,
-                      subtitle="Mean pulka result by the place a player starts at",
-                      xlabel="starting place", ylabel="mean pulka result (whists)",
-                      caption=caption, column=True),
-              chart_table=bars, caption=caption)])
+              _wide([*((f"mean result, starting as {name} (whists)", "whists", v)
+                       for name, v in seat_rows.items()),
+                     ("p-value: the seat does not matter", "p", tests)], labels),
+              _columns(labels),
+              partial(charts.bar_chart, x="variant", y="y", group="seat",
+                      colours=dict(zip(seats.SEATS, charts.SEAT_COLOURS, strict=True)),
+                      zero_line=True, horizontal=True, dots=True, title=seat_title,
+                      subtitle="Mean pulka result by the seat a player starts in",
+                      xlabel="", ylabel="mean pulka result (whists)", caption=caption,
+                      column=True),
+              chart_table=pl.concat([_long(v).with_columns(seat=pl.lit(name))
+                                     for name, v in seat_rows.items()]),
+              caption=caption)])
 
 
 #: The scoring's rewards the incentives section lists, from :data:`compare.METRICS`.
@@ -340,17 +345,24 @@ def _incentives_section(sets, deals, colours) -> tuple[Section, Finding | None]:
     title = (f"A made six pays most in {richest}: {shown[richest][0]:,.1f} whists"
              if richest else "What a six, a failed whist and a caught misère are worth")
     caption = ("What a made six, a failed whist and a caught misère are worth to the "
-               "player, in whists, on the same deals in every table, with 95% intervals.")
+               "player, in whists, on the same deals in every table, with 95% intervals; "
+               f"each panel has its own scale, and a bar needs {MIN_SAMPLES} cases.")
     bars = metrics.filter(pl.col("metric").is_in(_REWARDS[:3])).rename(
         {"value": "y", "value_lo": "y_lo", "value_hi": "y_hi"})
     return Section("What does each variant reward?", _opening(found, "what a six pays"), [
         Block("incentives", "What the scoring pays", "", _wide(rows, labels),
               _columns(labels),
-              partial(charts.bar_chart, x="metric", y="y", group="variant", colours=colours,
-                      zero_line=True, horizontal=True, title=title,
-                      subtitle="What a made six, a failed whist and a caught misère are worth",
-                      xlabel="", ylabel="mean value to the player (whists)",
-                      caption=caption, column=True),
+              partial(panel_charts.panel_bars, panel="metric", x="variant", y="y",
+                      colours=colours, title=title,
+                      subtitle="What a made six, a failed whist and a caught misère are "
+                               "worth to the player, in whists",
+                      panels=dict(zip(_REWARDS[:3], ("A made six, to the declarer",
+                                                      "A failed whist, to the whister",
+                                                      "A caught misère, to the declarer"),
+                                      strict=True)),
+                      counted=dict(zip(_REWARDS[:3], ("made sixes", "failed whists",
+                                                       "caught misères"), strict=True)),
+                      caption=caption),
               chart_table=bars, caption=caption)]), found
 
 
@@ -376,10 +388,10 @@ def _swings_section(sets, pulkas, colours) -> tuple[Section, Finding | None]:
                      ("best 1% (99th percentile)", "whists", best)], labels),
               _columns(labels),
               partial(_variant_bars, colours=colours,
-                      title=f"Deepest losses in {deepest}: 1 pulka in 100 below "
-                            f"{worst[deepest][0]:,.0f}",
+                      title=charts.minus(f"Deepest losses in {deepest}: 1 pulka in 100 "
+                                         f"below {worst[deepest][0]:,.0f}"),
                       subtitle="The worst 1% of one player's pulka results, in whists",
-                      xlabel="table", ylabel="1st percentile of a result (whists)",
+                      xlabel="", ylabel="1st percentile of a result (whists)",
                       caption=caption),
               chart_table=_long(worst), caption=caption)]), headline
 
@@ -439,9 +451,10 @@ def _methods_section(sets, manifests, sizes: str, command: str, n_deals: int) ->
         "uncertainty. The deals start fresh (no raspasy progression, no bombs). The search "
         "player (`pimc`) would be the natural stronger player but is too slow for every "
         "table here; `prefstats strength --policy pimc --against heuristic` gauges it.",
-        "The seat: place 0 is the first hand of the pulka's first deal, place 1 the "
-        "second; the last place deals first (with 4 players it sits that deal out). The "
-        "p-value tests that every place's mean is zero. Each table's bid and whist "
+        "The seat: a player's seat is the one he starts the pulka in, named as in its first "
+        "deal: first hand, second hand (third hand with 4 players) and the dealer, who "
+        "deals it (with 4 players he sits it out; in Gusarik the dummy is the first hand). "
+        "The p-value tests that every seat's mean is zero. Each table's bid and whist "
         "thresholds by hand are its hand charts (`prefstats guide --variant NAME`).",
         "What the Preferans books have printed for decades, figure by figure, is checked "
         "with the same dealing and players in [What the books say, checked]"
@@ -482,7 +495,7 @@ def article_report(sets: Sequence[Dataset], command: str) -> Report:
             _swings_section(sets, pulkas, colours)]
     found = [f for _, f in made]
     sections = [section for section, _ in made]
-    sections.insert(3, _seats_section(sets, pulkas, colours))
+    sections.insert(3, _seats_section(sets, pulkas))
     for number, block in enumerate((b for section in sections for b in section.blocks), 1):
         block.title = f"Figure {number}. {block.title}"
     summary = (f"{len(sets)} tables of Preferans, each played on the same {sizes} by the "

@@ -26,6 +26,7 @@ from matplotlib.colors import to_hex, to_rgb, to_rgba
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator, PercentFormatter
+from matplotlib.transforms import ScaledTranslation
 
 from prefstats.reports import findings
 
@@ -71,6 +72,9 @@ MIN_CONTRAST = 4.5
 DIVERGING = "RdBu"
 #: Characters of 9-point text an inch: where labels wrap.
 _CHARS_AN_INCH = 14
+#: Where a chart's texts start (its heading, caption, legend and source line): inches
+#: from the figure's left edge.
+MARGIN = 0.1
 
 
 def variant_colour(base: str, players: int = 3) -> str | None:
@@ -118,6 +122,11 @@ def sourced(text: str | None) -> Iterator[None]:
         _SOURCE.reset(token)
 
 
+def current_source() -> str | None:
+    """The source line :func:`sourced` gives the charts saved inside it."""
+    return _SOURCE.get()
+
+
 def figure(size: tuple[float, float] = SIZE) -> Figure:
     """A figure drawn by the Agg canvas, apart from pyplot: the caller's backend (a
     notebook's) is left as it is. Make it inside ``mpl.rc_context(STYLE)``."""
@@ -131,18 +140,19 @@ def _has_source(fig: Figure) -> bool:
                for t in fig.texts)
 
 
-def save(fig: Figure, path: Path, source: str | None = None, alt: str | None = None
-         ) -> list[Path]:
+def save(fig: Figure, path: Path, source: str | None = None, alt: str | None = None,
+         page: bool = False) -> list[Path]:
     """``fig`` as PNG, SVG and PDF at ``path`` (its suffix replaced), with ``source`` (or
     the one of :func:`sourced`) as a small line under it unless it has one, and ``alt``
     (default: its title) as the SVG's and PDF's description; reruns write the same files
-    (no timestamp, stable SVG ids). Inside :func:`drawing` nothing is written."""
-    source = source or _SOURCE.get()
+    (no timestamp, stable SVG ids). A ``page`` keeps its whole size and margins, a chart
+    is cut to what it draws. Inside :func:`drawing` nothing is written."""
+    source = source or current_source()
     if source and not _has_source(fig):
         width = fig.get_size_inches()[0]
         column = width <= COLUMN
         text = source_lines(source, width * (6.5 / FOOT_POINTS if column else 1))
-        below(fig, [fig.text(0.01, 0, text, fontsize=FOOT_POINTS if column else 6.5,
+        below(fig, [fig.text(MARGIN / width, 0, text, fontsize=FOOT_POINTS if column else 6.5,
                              color="#555555", ha="left", va="top", gid=SOURCE_GID)])
     title = title_of(fig)
     fig.prefstats_alt = alt or title  # type: ignore[attr-defined]
@@ -151,12 +161,13 @@ def save(fig: Figure, path: Path, source: str | None = None, alt: str | None = N
     if sink is not None:
         sink(fig, path)
         return paths
+    box = {"bbox_inches": fig.bbox_inches} if page else {}
     with mpl.rc_context(STYLE):
-        fig.savefig(paths[0], pil_kwargs={"optimize": True})
+        fig.savefig(paths[0], pil_kwargs={"optimize": True}, **box)
         fig.savefig(paths[1], metadata={"Date": None, "Title": title,
-                                        "Description": fig.prefstats_alt})
+                                        "Description": fig.prefstats_alt}, **box)
         fig.savefig(paths[2], metadata={"CreationDate": None, "Title": title,
-                                        "Subject": fig.prefstats_alt})
+                                        "Subject": fig.prefstats_alt}, **box)
     return paths
 
 
@@ -192,7 +203,7 @@ def below(fig: Figure, artists: Sequence) -> None:
     hanging = [a for a in (*fig.texts, *legends) if a not in artists and a.get_visible()]
     edges = [a.get_window_extent(renderer).y0 for a in hanging]
     y = min([e for e in edges if e < 1] + [0.0]) - (4 if any(e < 1 for e in edges) else 0)
-    left = 0.01 * fig.bbox.width
+    left = MARGIN * fig.dpi
     for artist in artists:
         if isinstance(artist, Text):
             artist.set_y(y / fig.bbox.height)
@@ -263,6 +274,49 @@ def text_contrasts(fig: Figure) -> list[tuple[str, float]]:
     return out
 
 
+_HYPHEN_MINUS = re.compile(r"(?<![\w-])-(?=\d)")
+
+
+def minus(text: str) -> str:
+    """``text`` with the minus sign, not a hyphen, before its negative numbers.
+
+    >>> minus("below -827 in a 1-whist game")
+    'below −827 in a 1-whist game'
+    """
+    return _HYPHEN_MINUS.sub("\N{MINUS SIGN}", text)
+
+
+def heading(fig: Figure, title: str, subtitle: str = "") -> float:
+    """The house style's heading at the figure's top left: ``title`` (the finding, bold)
+    with ``subtitle`` (what the chart draws) directly under it, wrapped to the figure's
+    width and pinned in inches from its top, so the figure may be resized after; returns
+    the inches it takes."""
+    width = fig.get_size_inches()[0]
+    text = wrap(minus(title), int(width * 9.5))  # 12 points, bold
+    lines = text.count("\n") + 1
+
+    def pinned(inches: float):
+        return fig.transFigure + ScaledTranslation(MARGIN, -inches, fig.dpi_scale_trans)
+
+    fig.suptitle(text, x=0, y=1, transform=pinned(0.1), ha="left", va="top", fontsize=12,
+                 fontweight="bold")
+    height = 0.1 + 0.2 * lines + 0.06  # a line of 12 points is 0.2 inches high
+    if subtitle:
+        under = wrap(minus(subtitle), int(width * 12.5))  # 9 points
+        fig.text(0, 1, under, transform=pinned(height), fontsize=9, color="#333333",
+                 ha="left", va="top")
+        height += 0.17 * (under.count("\n") + 1)
+    return height + 0.12
+
+
+def fit(fig: Figure, top: float, **options) -> None:
+    """Lay the axes out (``tight_layout`` with ``options``) under a :func:`heading`
+    ``top`` inches high, which a tight saved box still holds."""
+    fig._suptitle.set_in_layout(False)  # type: ignore[attr-defined]
+    fig.tight_layout(rect=(0, 0, 1, 1 - top / fig.get_size_inches()[1]), **options)
+    fig._suptitle.set_in_layout(True)  # type: ignore[attr-defined]
+
+
 def _heading(df: pl.DataFrame, finding: Mapping | None, title: str, x: str, y: str,
              group: str | None) -> tuple[str, str]:
     """The chart's title and subtitle: its finding over ``title``, or ``title`` alone."""
@@ -290,29 +344,29 @@ def wrap(text: str, chars: int) -> str:
 
 def _finish(fig, ax, title: str, xlabel: str, ylabel: str, path: Path, percent: bool,
             horizontal: bool = False, subtitle: str = "", caption: str = "") -> list[Path]:
-    """Title (the finding, in bold over ``subtitle``), axis labels, then under a column
-    chart its legend and ``caption``; saved with the caption as alt text after the
-    title."""
+    """The :func:`heading` (the finding over ``subtitle``), axis labels, then under a
+    column chart its legend and ``caption``; saved with the caption as alt text after
+    the title."""
     if percent:
         axis = ax.xaxis if horizontal else ax.yaxis
         axis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    width = fig.get_size_inches()[0]
-    column = width <= COLUMN
-    heading = wrap(title, int(width * (8.5 if column else 10)))  # 12 points, bold
-    if subtitle:  # the finding in bold over what the chart draws
-        room = width - (2.0 if horizontal else 0.8)  # it starts where the axes start
-        ax.set_title(wrap(subtitle, int(room * _CHARS_AN_INCH)), loc="left", fontsize=9,
-                     fontweight="normal", color="#333333")
-        fig.suptitle(heading, x=0.01, ha="left", fontsize=12, fontweight="bold")
-    else:
-        ax.set_title(heading, loc="left")
+    width, height = fig.get_size_inches()
     ax.set_xlabel(wrap(xlabel, int(width * _CHARS_AN_INCH * 0.8)))
-    ax.set_ylabel(wrap(ylabel, int(fig.get_size_inches()[1] * _CHARS_AN_INCH * 0.8)))
-    fig.tight_layout()
-    foot = [ax.get_legend()] if column and ax.get_legend() is not None else []
+    ax.set_ylabel(wrap(ylabel, int(height * _CHARS_AN_INCH * 0.8)))
+    fit(fig, heading(fig, title, subtitle))
+    return footed(fig, [ax.get_legend()] if width <= COLUMN and ax.get_legend() else [],
+                 caption, path)
+
+
+def footed(fig, legends: list, caption: str, path: Path) -> list[Path]:
+    """``legends`` and ``caption`` hung under the chart, then saved with the caption as
+    alt text after the title."""
+    width = fig.get_size_inches()[0]
+    foot = list(legends)
     if caption:
-        foot.append(fig.text(0.01, 0, wrap(caption, int(width * _CHARS_AN_INCH * 0.95)),
-                             fontsize=FOOT_POINTS if column else 8, color="#333333",
+        foot.append(fig.text(MARGIN / width, 0,
+                             wrap(caption, int(width * _CHARS_AN_INCH * 0.95)),
+                             fontsize=FOOT_POINTS if width <= COLUMN else 8, color="#333333",
                              ha="left", va="top"))
     if foot:
         below(fig, foot)
@@ -391,13 +445,14 @@ def bar_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None
               group_label: str = "", zero_line: bool = True, percent: bool = False,
               errors: bool = True, horizontal: bool | None = None,
               finding: Mapping | None = None, subtitle: str = "", caption: str = "",
-              column: bool = False) -> list[Path]:
+              column: bool = False, dots: bool = False) -> list[Path]:
     """Grouped bars of ``y`` per ``x`` category and ``group``, with 95% error bars from
     ``y_lo``/``y_hi`` unless ``errors`` is false; no chart without rows, and ``finding``,
     ``subtitle``, ``caption`` and ``column``, as for :func:`line_chart`. Categories whose
     labels do not fit under their bars (or ``horizontal``) are drawn as horizontal bars,
     the first at the top; ``xlabel`` then still names the categories and ``ylabel`` the
-    values."""
+    values. ``dots`` draws each estimate as a dot on its interval instead of a bar (closer
+    together: overlapping groups stay apart)."""
     df = df.filter("enough")
     if not len(df):
         return []
@@ -409,7 +464,7 @@ def bar_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None
     wide = COLUMN if column else SIZE[0]
     labels, turn = _category_labels(cats, wide)
     horizontal = turn if horizontal is None else horizontal
-    bar = 0.2 if column else 0.3  # inches a bar
+    bar = 0.11 if dots else 0.2 if column else 0.3  # inches a bar
     size = ((wide, max(SIZE[1], 1.2 + bar * len(cats) * len(groups))) if horizontal
             else (wide, SIZE[1]))
     with mpl.rc_context(STYLE):
@@ -425,10 +480,15 @@ def bar_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | None
                                           (part[f"{y}_hi"] - part[y]).to_numpy()], 0, None),
                                  nan=np.nan, posinf=np.nan) if errors else None)
             colour = palette[g] if group else [palette[v] for v in part[x]]
+            label = f"{group_label}{g}" if group else None
+            if dots:
+                xy = (part[y], pos) if horizontal else (pos, part[y])
+                ax.errorbar(*xy, **{"xerr" if horizontal else "yerr": err}, fmt="o", ms=4,
+                            color=colour, ecolor=colour, elinewidth=1.5, label=label)
+                continue
             draw = ax.barh if horizontal else ax.bar
             draw(pos, part[y], width * 0.95, **{"xerr" if horizontal else "yerr": err},
-                 capsize=3, color=colour, label=f"{group_label}{g}" if group else None,
-                 error_kw={"elinewidth": 1})
+                 capsize=3, color=colour, label=label, error_kw={"elinewidth": 1})
         if horizontal:
             ax.set_yticks(range(len(cats)), labels)
             ax.invert_yaxis()

@@ -24,6 +24,7 @@ from matplotlib.figure import Figure
 
 from prefstats.game.cards import suit_lengths
 from prefstats.game.deal import deal
+from prefstats.reports import charts
 from prefstats.reports.charts import COLUMN, STYLE, TITLE_CHARS, figure, heatmap, save, source_lines
 from prefstats.reports.classes import high_cards
 from prefstats.reports.counterfactual import by_points, by_tricks, seats_of
@@ -338,19 +339,14 @@ def draw(chart: Chart, seats: dict[int, str], *, source: str, variant_name: str)
     cell_w = (width - left - bar) / len(cols)
     caption = textwrap.fill(_caption(chart, share, chart.min_n), int(width * 12.5))
     source_text = source_lines(source, width * 6.5 / _TEXT_POINTS)
-    title_lines = len(textwrap.wrap(heading, int(width * 9.5)))
-    sub_text = textwrap.fill(subtitle, int(width * 12.5))
-    head_h = 0.1 + 0.26 * title_lines + 0.08 + 0.17 * (sub_text.count("\n") + 1) + 0.15
     panel_h = len(rows) * _CELL_H + (0.3 if panel_f else 0)
     foot_h = ((0.6 if _AXES[cols_f] else 0.4) + 0.17 * (caption.count("\n") + 1)
               + 0.17 * (source_text.count("\n") + 1))
-    height = head_h + grid_rows * panel_h + (grid_rows - 1) * 0.45 + foot_h
     with mpl.rc_context(STYLE):
-        fig = figure((width, height))
-        fig.suptitle(textwrap.fill(heading, int(width * 9.5)), x=0.1 / width,
-                     y=1 - 0.1 / height, ha="left", va="top", fontsize=12, fontweight="bold")
-        fig.text(0.1 / width, 1 - (0.18 + 0.26 * title_lines) / height, sub_text, fontsize=9,
-                 color="#333333", ha="left", va="top")
+        fig = figure((width, 1.0))
+        head_h = charts.heading(fig, heading, subtitle)
+        height = head_h + grid_rows * panel_h + (grid_rows - 1) * 0.45 + foot_h
+        fig.set_size_inches(width, height)
         image = None
         for r, panel in enumerate(panels):
             x = left
@@ -383,9 +379,9 @@ def draw(chart: Chart, seats: dict[int, str], *, source: str, variant_name: str)
                                0.14 / width, (grid_rows * panel_h) / height))
         fig.colorbar(image, cax=bar_ax).set_label("best option − pass\n(whists a deal)",
                                                   fontsize=_TEXT_POINTS)
-        fig.text(0.1 / width, (0.12 + 0.17 * (source_text.count("\n") + 1)) / height, caption,
-                 fontsize=_TEXT_POINTS, color="#333333", ha="left", va="bottom")
-        fig.text(0.1 / width, 0.06 / height, source_text, fontsize=_TEXT_POINTS,
+        fig.text(charts.MARGIN / width, (0.12 + 0.17 * (source_text.count("\n") + 1)) / height,
+                 caption, fontsize=_TEXT_POINTS, color="#333333", ha="left", va="bottom")
+        fig.text(charts.MARGIN / width, 0.06 / height, source_text, fontsize=_TEXT_POINTS,
                  color="#555555", ha="left", va="bottom", gid="source")
     fig.prefstats_alt = alt_text(chart, heading, subtitle, len(rows), len(cols),  # type: ignore[attr-defined]
                                  len(panels), share)

@@ -184,7 +184,8 @@ def alt_text(options: Mapping, data: pl.DataFrame, title: str) -> str:
     """A chart in words: its finding (read from ``data``), what it draws against what."""
     drawn = options.get("title") or title
     ylabel, xlabel = options.get("ylabel"), options.get("xlabel")
-    text = f"{drawn}: {ylabel} by {xlabel}." if ylabel and xlabel else f"{drawn}."
+    text = (f"{drawn}: {ylabel} by {xlabel}." if ylabel and xlabel else
+            f"{drawn}: {ylabel}." if ylabel else f"{drawn}.")
     if options.get("finding") and "x" in options and "y" in options:
         stated = findings.state(data, options["finding"], x=options["x"], y=options["y"],
                                 group=options.get("group"))

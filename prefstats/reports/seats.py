@@ -21,6 +21,19 @@ from prefstats.reports.stats import MIN_SAMPLES, finish_means, mean_aggs, wald_t
 
 #: Skill edges (whists per pulka) for which :func:`pulkas_to_detect` is tabulated.
 EDGES = (10.0, 25.0, 50.0, 100.0)
+#: The seats of a deal as players name them, in the order they call.
+SEATS = ("first hand", "second hand", "third hand", "dealer")
+#: The seat each place of a pulka starts in, by table (place N-1 deals the first deal;
+#: at Gusarik's table the dummy is the first hand).
+_STARTING = {"three": ("first hand", "second hand", "dealer"), "dealer_out": SEATS,
+             "dummy": ("second hand", "dealer")}
+
+
+def starting_seats(variant) -> tuple[str, ...]:
+    """Each place of a pulka (0 … N-1) named by the seat it starts in: with 5 players
+    place 0, the next to deal, sits the first deal out too."""
+    names = _STARTING[variant.table]
+    return ("next to deal",) * (variant.players - len(names)) + names
 
 
 def _seat_means(lf: pl.LazyFrame, prefix: str, seats: int, names: tuple[str, ...] = SEAT_NAMES

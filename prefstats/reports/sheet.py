@@ -12,11 +12,21 @@ import matplotlib as mpl
 import polars as pl
 
 from prefstats.reports import manifest
-from prefstats.reports.charts import STYLE, figure, save, sourced, wrap
+from prefstats.reports.charts import (
+    SOURCE_GID,
+    STYLE,
+    current_source,
+    figure,
+    minus,
+    save,
+    sourced,
+    wrap,
+)
 from prefstats.reports.render import Report
 
-#: A4 portrait, in inches.
+#: A4 portrait, in inches, and its margins.
 PAGE = (8.27, 11.69)
+MARGIN = 0.6
 #: The headline figures of the sheet's table: (its column, heading and format; the block
 #: and the row of the article's table it comes from).
 FIGURES = (("deals", "deals a\npulka\n(mean)", "{:,.1f}", "length",
@@ -30,44 +40,50 @@ FIGURES = (("deals", "deals a\npulka\n(mean)", "{:,.1f}", "length",
 
 
 def _cell(value: float | None, fmt: str) -> str:
-    return "—" if value is None else fmt.format(value)
+    return "—" if value is None else minus(fmt.format(value))
 
 
 def summary_sheet(df: pl.DataFrame, path: Path, *, title: str, summary: str,
                   findings: Sequence[str], link: str) -> list[Path]:
     """The page: ``title`` over ``summary``, the numbered ``findings``, then a row per
-    table of ``df`` (``table`` and the columns of :data:`FIGURES`), and where the whole
-    article is (``link``)."""
+    table of ``df`` (``table`` and the columns of :data:`FIGURES`), where the whole
+    article is (``link``) and the source line of :func:`sourced`; everything within the
+    page's margins."""
     width, height = PAGE
+    left, text_width = MARGIN / width, 1 - 2 * MARGIN / width
     with mpl.rc_context(STYLE):
         fig = figure(PAGE)
-        y = 1 - 0.5 / height
+        y = 1 - MARGIN / height
 
-        def put(text: str, size: float, chars: int, gap: float, **style) -> None:
+        def put(text: str, size: float, gap: float, **style) -> None:
             nonlocal y
-            wrapped = wrap(text, chars)
-            fig.text(0.6 / width, y, wrapped, fontsize=size, va="top", ha="left", **style)
+            # characters a line: the text's width over a mean character (0.55 em, bold 0.62)
+            em = 0.62 if style.get("fontweight") == "bold" else 0.55
+            wrapped = wrap(text, int((width - 2 * MARGIN) * 72 / (em * size)))
+            fig.text(left, y, wrapped, fontsize=size, va="top", ha="left", **style)
             y -= (wrapped.count("\n") + 1) * size * 1.35 / 72 / height + gap / height
 
-        put(title, 20, 40, 0.15, fontweight="bold")
-        put(summary, 11, 90, 0.25, color="#333333")
+        put(title, 20, 0.15, fontweight="bold")
+        put(summary, 11, 0.25, color="#333333")
         for number, text in enumerate(findings, 1):
-            put(f"{number}. {text}", 12, 85, 0.12)
+            put(f"{number}. {text}", 12, 0.12)
         y -= 0.2 / height
-        put("Each table's headline figures", 13, 80, 0.1, fontweight="bold")
+        put("Each table's headline figures", 13, 0.1, fontweight="bold")
         rows = [[str(r["table"]), *(_cell(r[c], fmt) for c, _, fmt, _, _ in FIGURES)]
                 for r in df.iter_rows(named=True)]
         box = 0.35 * (len(rows) + 3) / height
-        ax = fig.add_axes((0.6 / width, y - box, 1 - 1.2 / width, box))
+        ax = fig.add_axes((left, y - box, text_width, box))
         ax.axis("off")
+        shares = [0.32, 0.17, 0.17, 0.17, 0.17]
         table = ax.table(cellText=rows, colLabels=["table", *(f[1] for f in FIGURES)],
-                         loc="upper left", cellLoc="right", colLoc="right",
-                         colWidths=[0.32, 0.17, 0.17, 0.17, 0.17])
+                         bbox=(0, 0, 1, 1), cellLoc="right", colLoc="right",
+                         colWidths=shares)
         table.auto_set_font_size(False)
         table.set_fontsize(10.5)
         for (row, col), cell in table.get_celld().items():
             cell.set_edgecolor("#cccccc")
             cell.set_height(1 / (len(rows) + 3) * (3 if row == 0 else 1))
+            cell.PAD = 0.08 / (shares[col] * (width - 2 * MARGIN))  # 0.08 inches a side
             if col == 0:
                 cell.set_text_props(ha="left")
                 cell._loc = "left"
@@ -75,9 +91,13 @@ def summary_sheet(df: pl.DataFrame, path: Path, *, title: str, summary: str,
                 cell.set_text_props(fontweight="bold")
                 cell.set_facecolor("#f3f3f3")
         y -= box + 0.3 / height
-        put(f"The whole article, its figures, tables and methods: {link}", 10, 100, 0,
+        put(f"The whole article, its figures, tables and methods: {link}", 10, 0,
             color="#333333")
-    return save(fig, path, alt=f"{title}. {summary} " + " ".join(findings))
+        line = current_source()
+        if line:
+            fig.text(left, MARGIN / height, wrap(line, int((width - 2 * MARGIN) * 72 / 4.4)),
+                     fontsize=8, color="#555555", ha="left", va="bottom", gid=SOURCE_GID)
+    return save(fig, path, alt=f"{title}. {summary} " + " ".join(findings), page=True)
 
 
 def write_sheet(report: Report, labels: Sequence[str], out: Path) -> list[Path]:
