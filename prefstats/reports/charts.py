@@ -401,7 +401,9 @@ def line_chart(df: pl.DataFrame, path: Path, *, x: str, y: str, group: str | Non
             part = df.filter(pl.col(group) == g) if group else df
             c = palette[g]
             label = f"{group_label}{g}" if group else None
-            ax.plot(part[x], part[y], marker="o", ms=3, color=c, label=label)
+            # a dot a point while they stay apart; dozens would blur the line
+            ax.plot(part[x], part[y], marker="o" if len(part) <= 25 else None, ms=3, color=c,
+                    label=label)
             if bands:
                 ax.fill_between(part[x], part[f"{y}_lo"], part[f"{y}_hi"], color=c,
                                 alpha=0.15, linewidth=0)
