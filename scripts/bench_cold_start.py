@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> dict:
               "seconds": figures, "compile_steps_seconds": steps}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", "utf-8")
-    print(f"cold start: {result['machine']['cpu']}, {started['load']}; steps compiled "
+    print(f"cold start: {started['load']}; steps compiled "
           f"(s): {json.dumps({k: round(v, 1) for k, v in steps.items()})}")
     print(f"  written to {args.out}")
     return result
