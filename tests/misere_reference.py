@@ -111,3 +111,17 @@ def discard_worlds(hands, gone, declarer, voids):
             world[declarer] = hand
             worlds.append(world)
     return worlds
+
+
+def play_card(hands, trick, voids, seat, card, leader):
+    """Play ``seat``'s ``card`` on an open misère's running state (``hands``, ``trick``
+    and the declarer's (seat 0's) shown ``voids`` changed in place); return the leader of
+    the next card (the trick's winner once it is complete, when ``trick`` is emptied)."""
+    if seat == 0 and trick and card >> 3 != trick[0] >> 3:
+        voids.add(trick[0] >> 3)
+    hands[seat] &= ~(1 << card)
+    trick.append(card)
+    if len(trick) == 3:
+        leader = (leader + trick_winner(*trick, -1)) % 3
+        trick.clear()
+    return leader

@@ -9,7 +9,7 @@ from prefstats.game.auction import PASS
 from prefstats.game.cards import cards_of
 from prefstats.game.cards import parse_cards as p
 from prefstats.game.contracts import MISERE
-from prefstats.game.tricks import legal_cards, trick_winner
+from prefstats.game.tricks import legal_cards
 from prefstats.game.variants import get_variant
 from prefstats.players.misere import catchers_code, misere_worlds
 from prefstats.reports.hand_charts import hole_pattern, sample_cells
@@ -17,7 +17,7 @@ from prefstats.sim.play import play_batch
 from prefstats.sim.rollout import hand_deals, play_forced_hands, rollout, rollout_states
 from prefstats.solver import card_values, card_values_batch, new_table
 from tests.engine_steps import run
-from tests.misere_reference import discard_worlds, reference_catcher_card
+from tests.misere_reference import discard_worlds, play_card, reference_catcher_card
 
 SOCHI = get_variant("sochi")
 #: Misère hands of seat 0: one short hole (a lone nine), two holes.
@@ -116,15 +116,9 @@ def _decisions(states):
             legal = legal_cards(hands[seat], trick[0] >> 3 if trick else -1, -1)
             if legal & (legal - 1):
                 yield card, seat, list(hands), gone, list(trick), leader, taken, set(voids)
-            if seat == 0 and trick and card >> 3 != trick[0] >> 3:
-                voids.add(trick[0] >> 3)
-            hands[seat] &= ~(1 << card)
+            leader = play_card(hands, trick, voids, seat, card, leader)
             gone |= 1 << card
-            trick.append(card)
-            if len(trick) == 3:
-                leader = (leader + trick_winner(*trick, -1)) % 3
-                taken += leader == 0
-                trick = []
+            taken += not trick and leader == 0  # a trick complete, won by the declarer
 
 
 def test_the_catchers_cards_are_those_of_every_discard_solved_apart():

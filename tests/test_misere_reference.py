@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from prefstats.game.cards import cards_of
-from prefstats.game.tricks import legal_cards, trick_winner
+from prefstats.game.tricks import legal_cards
 from prefstats.players.misere import distinct_worlds
 from prefstats.solver import catching_card, decision_of, new_table
-from tests.misere_reference import discard_worlds, reference_catcher_card
+from tests.misere_reference import discard_worlds, play_card, reference_catcher_card
 
 #: The declarer's twelve cards drawn low as a misère's are: a rank's weight (seven to ace).
 _RANK_WEIGHT = np.tile(0.7 ** np.arange(8), 4)
@@ -35,14 +35,8 @@ def _positions(n, seed):
             seat = (leader + len(trick)) % 3
             card = int(rng.choice(cards_of(legal_cards(hands[seat],
                                                        trick[0] >> 3 if trick else -1, -1))))
-            if seat == 0 and trick and card >> 3 != trick[0] >> 3:
-                voids.add(trick[0] >> 3)
-            hands[seat] &= ~(1 << card)
+            leader = play_card(hands, trick, voids, seat, card, leader)
             gone |= 1 << card
-            trick.append(card)
-            if len(trick) == 3:
-                leader = (leader + trick_winner(*trick, -1)) % 3
-                trick = []
         seat = (leader + len(trick)) % 3
         legal = legal_cards(hands[seat], trick[0] >> 3 if trick else -1, -1)
         if seat > 0 and legal & (legal - 1):
