@@ -41,4 +41,6 @@ def fits_and_shot(browser, name: str) -> None:
     folder = os.environ.get("PREFSTATS_SHOTS")
     if folder:
         Path(folder).mkdir(parents=True, exist_ok=True)
-        browser.save_screenshot(str(Path(folder) / f"explore-{name}-{width[1]}.png"))
+        path = Path(folder) / f"explore-{name}-{width[1]}.png"
+        browser.save_screenshot(str(path))
+        shots._optimise(path)
