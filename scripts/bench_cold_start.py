@@ -49,15 +49,25 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def timed(argv: list[str], env: dict, cwd: Path) -> tuple[float, float]:
+def timed(argv: list[str], env: dict, cwd: Path,
+          timeline: list | None = None) -> tuple[float, float]:
     """Wall and CPU seconds of one command run to its end (its worker processes
-    included; its output discarded; a failure stops the benchmark with the command's
-    error). On a shared machine the CPU time says more than the wall time."""
+    included; a failure stops the benchmark with the command's output). On a shared
+    machine the CPU time says more than the wall time. Each line the command prints
+    (``make`` echoes its commands, the demo names its phases) goes to ``timeline`` with
+    the second it came, so the figures say where the time went."""
     started, cpu = time.perf_counter(), _children_cpu()
-    done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True)
+    lines = []
+    with subprocess.Popen(argv, env=env, cwd=cwd, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True) as process:
+        for line in process.stdout:
+            lines.append([round(time.perf_counter() - started, 1), line.rstrip()[:160]])
     seconds = time.perf_counter() - started
-    if done.returncode:
-        sys.exit(f"{' '.join(argv)} failed ({done.returncode}):\n{done.stderr[-2000:]}")
+    if process.returncode:
+        output = "\n".join(text for _, text in lines)[-2000:]
+        sys.exit(f"{' '.join(argv)} failed ({process.returncode}):\n{output}")
+    if timeline is not None:
+        timeline.extend(lines)
     return seconds, _children_cpu() - cpu
 
 
@@ -99,8 +109,10 @@ def main(argv: list[str] | None = None) -> dict:
         commands = {k: " ".join(v[2:]) for k, v in runs.items()} if args.commands else {}
         steps = {}
 
+        timelines: dict[str, list] = {}
+
         def run(label: str, argv: list[str], env: dict, cwd: Path) -> None:
-            seconds, cpu = timed(argv, env, cwd)
+            seconds, cpu = timed(argv, env, cwd, timelines.setdefault(label, []))
             figures[label] = {"wall": round(seconds, 1), "cpu": round(cpu, 1)}
             print(f"  {label:32} {seconds:8.1f} s ({cpu:.1f} s of CPU)", flush=True)
 
@@ -128,7 +140,8 @@ def main(argv: list[str] | None = None) -> dict:
               "machine": {**started, "load_after": machine_load()},
               "command": "python scripts/bench_cold_start.py " + " ".join(argv or []),
               "commands": commands,
-              "seconds": figures, "compile_steps_seconds": steps}
+              "seconds": figures, "compile_steps_seconds": steps,
+              "timeline": timelines}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", "utf-8")
     print(f"cold start: {started['load']}; steps compiled "
