@@ -3,12 +3,12 @@
 numba caches each compiled function beside a stamp of its own source file, so a change
 in a function it calls from another module would replay stale machine code. prefstats
 keys its cache folder instead on the code that compiled functions can depend on, with
-numba's, numpy's and Python's versions: of every module that uses numba and every
-prefstats module those import, the syntax tree without docstrings and without the
-plain-Python functions that neither compiled code nor module-level code reaches
-(:func:`_compiled_code`). An edit to the CLI, the reports, any prose or a Python helper
-beside the kernels recompiles nothing; an edit to a kernel or a constant it reads starts
-a new folder.
+numba's, numpy's and Python's versions: the compiled functions and, module by module
+and import by import, every top-level statement that binds a global they read (a
+constant, a table and the code computing it, another module's kernel), without
+docstrings or annotations (:mod:`prefstats._reach`). An edit to the CLI, the reports,
+any prose, a Python function or a constant no kernel reads recompiles nothing, even
+beside the kernels; an edit to a kernel or to anything it reads starts a new folder.
 
 :func:`register` is called once, by the first import of :mod:`prefstats.game` (which
 every compiled module imports; ``import prefstats`` alone imports no numba): it only
@@ -28,9 +28,15 @@ import sys
 import time
 from pathlib import Path
 
+from prefstats._reach import reached, statements
+
 PACKAGE = Path(__file__).resolve().parent
 #: Caches of other keys unused for this long are removed when a new one is made.
 PRUNE_DAYS = 14
+#: The Python code that builds what the cache keeps beside the compiled functions (the
+#: endgame table), by module: it is keyed with them, so a new build never reads an old
+#: table.
+BUILDERS = {"prefstats.solver._endgame": ("load_or_build",)}
 
 
 def _tree(path: Path) -> ast.Module:
@@ -51,77 +57,24 @@ def _is_type_checking(node: ast.stmt) -> bool:
 def _semantic(tree: ast.Module) -> ast.Module:
     """The tree without what compiled code cannot depend on: docstrings, annotations and
     ``if TYPE_CHECKING:`` imports (comments and positions are not in a tree at all)."""
-    for node in ast.walk(tree):
+    for node in (tree, *statements(tree.body)):
         body = getattr(node, "body", None)
-        if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+        if isinstance(body, list) and body:
             kept = [s for i, s in enumerate(body)
                     if not (i == 0 and _is_docstring(s)) and not _is_type_checking(s)]
-            node.body = kept or [ast.Pass()]
+            node.body = kept or [ast.Pass()]  # type: ignore[attr-defined]
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             node.returns = None
-        elif isinstance(node, ast.arg):
-            node.annotation = None
+            a = node.args
+            for arg in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg):
+                if arg is not None:
+                    arg.annotation = None
         elif isinstance(node, ast.AnnAssign):
             node.annotation = ast.Constant(None)
     return tree
 
 
-def _numba_names(tree: ast.Module) -> set[str]:
-    """The names a module binds to numba or to what it imports from numba."""
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update((a.asname or a.name).split(".")[0] for a in node.names
-                         if a.name.split(".")[0] == "numba")
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "numba":
-            names.update(a.asname or a.name for a in node.names)
-    return names
-
-
-def _references(nodes: list[ast.AST]) -> set[str]:
-    """Every name and attribute the nodes mention."""
-    found: set[str] = set()
-    for node in nodes:
-        for sub in ast.walk(node):
-            if isinstance(sub, ast.Name):
-                found.add(sub.id)
-            elif isinstance(sub, ast.Attribute):
-                found.add(sub.attr)
-    return found
-
-
-def _compiled_code(trees: dict[str, ast.Module]) -> dict[str, ast.Module]:
-    """The trees without the top-level Python functions compiled code cannot depend on.
-
-    A function stays when it mentions numba (a kernel, or a factory of kernels) or when
-    something that stays names it: compiled code calls only compiled functions, and
-    module-level code may compute a constant a kernel reads. Matching by bare name across
-    all modules keeps a function whenever in doubt."""
-    kept: dict[str, list[ast.stmt]] = {}
-    python: list[tuple[str, int, ast.stmt]] = []
-    for name, tree in trees.items():
-        numba_names = _numba_names(tree)
-        kept[name] = []
-        for i, node in enumerate(tree.body):
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and \
-                    not _references([node]) & numba_names:
-                python.append((name, i, node))
-            else:
-                kept[name].append(node)
-    reached = _references([n for nodes in kept.values() for n in nodes])
-    while True:
-        newly = [item for item in python if item[2].name in reached]
-        if not newly:
-            break
-        python = [item for item in python if item[2].name not in reached]
-        reached |= _references([node for _, _, node in newly])
-    dropped = {(name, i) for name, i, _ in python}
-    return {name: ast.Module(body=[node for i, node in enumerate(tree.body)
-                                   if (name, i) not in dropped], type_ignores=[])
-            for name, tree in trees.items()}
-
-
-def _without_docstrings(tree: ast.AST) -> str:
+def _without_docstrings(tree: ast.Module) -> str:
     """The tree as text, with only what compiled code can depend on (:func:`_semantic`)."""
     return ast.dump(_semantic(tree))
 
@@ -131,50 +84,23 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _imports(tree: ast.Module, modules: dict[str, Path]) -> set[str]:
-    """The prefstats modules a module imports (``from a import b``: ``a.b`` when that is a
-    module, else ``a``), at any depth of its code."""
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            subs = {f"{node.module}.{a.name}" for a in node.names}
-            found.update(subs & modules.keys())
-            if not subs <= modules.keys():  # names defined in the module itself
-                found.add(node.module)
-    return {m for m in found if m in modules}
-
-
-def _uses_numba(tree: ast.Module) -> bool:
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "numba"
-                                                for a in node.names):
-            return True
-        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "numba":
-            return True
-    return False
-
-
 @functools.cache
 def _sources() -> dict[str, Path]:
     return {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
 
 
+def compiled_code() -> dict[str, list[ast.stmt]]:
+    """The statements compiled code can depend on, by module (:mod:`prefstats._reach`).
+    The package's own ``__init__`` and this module hold nothing a kernel reads: they only
+    load the package and place its cache."""
+    trees = {name: _tree(path) for name, path in _sources().items()}
+    packages = {name for name, path in _sources().items() if path.name == "__init__.py"}
+    return reached(trees, packages, skip={"prefstats._cache"}, also=BUILDERS)
+
+
 def compiled_modules() -> list[str]:
-    """The modules whose code decides what is compiled: those that use numba and every
-    prefstats module they import, directly or not (sorted). The package's own
-    ``__init__`` and this module hold nothing a kernel reads, so they do not count."""
-    modules = _sources()
-    trees = {name: _tree(path) for name, path in modules.items()}
-    todo = [name for name, tree in trees.items() if _uses_numba(tree)]
-    seen: set[str] = set()
-    while todo:
-        name = todo.pop()
-        if name not in seen:
-            seen.add(name)
-            todo.extend(_imports(trees[name], modules))
-    return sorted(seen - {"prefstats", "prefstats._cache"})
+    """The modules that hold code compiled code can depend on (sorted)."""
+    return sorted(compiled_code())
 
 
 def _versions() -> bytes:
@@ -200,10 +126,9 @@ def key() -> str:
     except OSError:
         pass
     digest = hashlib.sha256(_versions())
-    trees = _compiled_code({name: _tree(_sources()[name]) for name in compiled_modules()})
-    for name, tree in trees.items():
+    for name, kept in sorted(compiled_code().items()):
         digest.update(name.encode() + b"\0")
-        digest.update(ast.dump(tree).encode() + b"\0")
+        digest.update(ast.dump(ast.Module(body=kept, type_ignores=[])).encode() + b"\0")
     value = digest.hexdigest()[:16]
     try:
         memo.parent.mkdir(parents=True, exist_ok=True)

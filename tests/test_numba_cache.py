@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numba
 
-from prefstats import _cache
+from prefstats import _cache, _reach
 from prefstats.game.deal import _deal_kernel
 from prefstats.players.bidding import _value
 
@@ -85,24 +85,64 @@ def test_a_python_function_added_beside_the_kernels_keeps_the_key(tmp_path):
     assert _run(root, tmp_path / "cache", KEY) == before
 
 
+def _kept(sources: dict[str, str]) -> dict[str, set[str | None]]:
+    """What of each module (``sources``, by name) the key covers: the names of its kept
+    statements (the text of those that bind none)."""
+    trees = {name: ast.parse(text) for name, text in sources.items()}
+    return {name: {getattr(n, "name", None) or ast.unparse(n) for n in statements}
+            for name, statements in _reach.reached(trees, {"pkg"}).items()}
+
+
 def test_what_compiled_code_can_reach_stays_in_the_key():
-    source = (
-        "import numba as nb\nfrom numba import njit\n"
-        "def _build():\n    return 3\n"
-        "TABLE = _build()\n"
+    kernels = (
+        "import numba as nb\nfrom numba import njit\nfrom pkg.rules import LIMIT, describe\n"
+        "from pkg import rules\n"
         "def _leaf():\n    return 4\n"
-        "def _used_by_build_only():\n    return _leaf()\n"
-        "@njit(cache=True)\ndef kernel(x):\n    return x + TABLE\n"
-        "def factory():\n    @nb.njit\n    def inner(x):\n        return x\n"
+        "def _build():\n    return _leaf() + 1\n"
+        "TABLE = _build()\n"
+        "UNREAD = 7\n"
+        "@njit(cache=True)\ndef kernel(x):\n    UNREAD = 1\n"
+        "    return x + TABLE + LIMIT + rules.STEP + UNREAD\n"
+        "def factory(k):\n    @nb.njit\n    def inner(x):\n        return x + k\n"
         "    return inner\n"
-        "def wrapper(x):\n    return kernel(x)\n"
+        "MADE = factory(SIZE)\n"
+        "def wrapper(x):\n    return describe(kernel(x) + UNREAD)\n"
     )
-    other = "X = _used_by_build_only\ndef unrelated():\n    return 1\n"
-    trees = {"a": ast.parse(source), "b": ast.parse(other)}
-    kept = {name: {getattr(n, "name", None) for n in tree.body}
-            for name, tree in _cache._compiled_code(trees).items()}
-    assert {"_build", "kernel", "factory", "_used_by_build_only", "_leaf"} <= kept["a"]
-    assert "wrapper" not in kept["a"] and "unrelated" not in kept["b"]
+    rules = ("SIZE = 3\nLIMIT = SIZE * 2\nSTEP = 1\nOTHER = 5\n"
+             "def describe(x):\n    return str(x)\n")
+    charts = "from pkg.kernels import wrapper, kernel\nTITLE = 'hands'\n"
+    kept = _kept({"pkg": "", "pkg.kernels": kernels.replace("(SIZE)", "(rules.SIZE)"),
+                  "pkg.rules": rules, "pkg.charts": charts})
+    assert {"_leaf", "_build", "TABLE = _build()", "kernel", "factory",
+            "MADE = factory(rules.SIZE)"} <= kept["pkg.kernels"]
+    assert not {"wrapper", "UNREAD = 7"} & kept["pkg.kernels"]
+    assert {"SIZE = 3", "LIMIT = SIZE * 2", "STEP = 1"} <= kept["pkg.rules"]
+    assert not {"OTHER = 5", "describe"} & kept["pkg.rules"]
+    assert "pkg.charts" not in kept
+
+
+def test_every_global_a_compiled_function_reads_is_in_the_key():
+    """The key's statements bind every global name each compiled function of the
+    package reads (checked on the functions themselves, as Python compiled them)."""
+    import importlib
+
+    from prefstats.cli._compile import dispatchers
+
+    code = _cache.compiled_code()
+    for module in code:
+        importlib.import_module(module)
+    bound = {module: {name for node in statements for name in _reach._binds(node)}
+             for module, statements in code.items()}
+    missing = []
+    for name, dispatcher in dispatchers().items():
+        function = dispatcher.py_func
+        names = set(function.__code__.co_names)
+        for const in function.__code__.co_consts:  # the code of nested functions
+            names |= set(getattr(const, "co_names", ()))
+        for read in names & function.__globals__.keys():
+            if read not in bound.get(function.__module__, set()):
+                missing.append(f"{name} reads {read}")
+    assert len(dispatchers()) > 100 and not missing
 
 
 def test_a_changed_kernel_constant_is_compiled_anew(tmp_path):
@@ -122,6 +162,35 @@ def test_a_changed_kernel_constant_is_compiled_anew(tmp_path):
                      "utf-8")
     new_key, new_bits, _ = _run(root, cache, call).split()
     assert new_key != key and new_bits == "0"
+
+
+def test_constants_no_kernel_reads_and_the_reports_keep_the_key(tmp_path):
+    root = _copy(tmp_path)
+    before = _run(root, tmp_path / "cache", KEY)
+    package = root / "prefstats"
+    edits = {"game/cards.py": ("N_CARDS = 32", "N_CARDS = 33"),
+             "solver/_table.py": ("TT_BITS = 14", "TT_BITS = 15"),
+             "sim/play.py": ("def play_batch(", "def _unused():\n    return 1\n\n\n"
+                             "def play_batch("),
+             "reports/classes.py": ("import numpy as np", "import numpy as np\nEXTRA = 1")}
+    for module, (old, new) in edits.items():
+        text = (package / module).read_text("utf-8")
+        assert text.count(old) == 1, module
+        (package / module).write_text(text.replace(old, new), "utf-8")
+    for module in ("reports/report.py", "reports/charts.py", "sim/storage.py"):
+        _append(package / module, "\n\nLABEL = 'edited'\n")
+    assert _run(root, tmp_path / "cache", KEY) == before
+
+
+def test_a_constant_a_kernel_reads_changes_the_key(tmp_path):
+    """A constant read by compiled code of another module, through an import."""
+    root = _copy(tmp_path)
+    before = _run(root, tmp_path / "cache", KEY)
+    codes = root / "prefstats" / "game" / "codes.py"
+    text = codes.read_text("utf-8")
+    assert text.count("NO_TRUMP_SUIT = -1") == 1
+    codes.write_text(text.replace("NO_TRUMP_SUIT = -1", "NO_TRUMP_SUIT = -2"), "utf-8")
+    assert _run(root, tmp_path / "cache", KEY) != before
 
 
 def test_a_users_own_function_keeps_numbas_place(tmp_path):
