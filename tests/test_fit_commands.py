@@ -11,7 +11,9 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from prefstats.analysis.game_stats import decisive_trick
 from prefstats.cli import app
+from prefstats.game.variants import get_variant
 from prefstats.players import evaluate as ev
 
 runner = CliRunner()
@@ -29,6 +31,8 @@ def run(*args: str):
     (["rating", "--pulkas", "1"], "Invalid value for '--pulkas'"),
     (["bidding", "--deals", "0"], "Invalid value for '--deals'"),
     (["bidding", "--variant", "bridge"], "unknown variant"),
+    (["rating", "--variant", "bridge"], "unknown variant"),
+    (["rating", "--variant", "gusarik", "--players", "3"], "gusarik is played by 2"),
 ])
 def test_bad_input_is_refused(args, message):
     result = runner.invoke(app, ["fit", *args])
@@ -73,13 +77,28 @@ def test_bidding_writes_the_offsets_with_the_command_that_made_them(tmp_path):
     assert meta["rounds"] <= 1 and "before" in meta and "after" in meta
 
 
+@pytest.mark.parametrize(("variant", "players"), [("sochi", 3), ("rostov", 4),
+                                                  ("gusarik", 2)])
+def test_rating_writes_the_bands_of_the_table_asked(tmp_path, variant, players):
+    out = tmp_path / "rating.toml"
+    run("rating", "--variant", variant, "--players", str(players), "--pulkas", "2",
+        "--deals", "1", "--rollout", "2", "--workers", "1",
+        "--results", str(tmp_path / "pulkas.jsonl"), "--out", str(out))
+    data = tomllib.loads(out.read_text("utf-8"))
+    assert (data["variant"], data["players"]) == (variant, players)
+    assert data["source"].startswith(f"prefstats fit rating --variant {variant} "
+                                     f"--players {players} ")
+    assert data["cap"] == pytest.approx(decisive_trick(get_variant(variant, players=players)))
+
+
 def test_rating_writes_a_calibration_the_rating_reads_and_resumes(tmp_path):
     results, out = tmp_path / "pulkas.jsonl", tmp_path / "rating.toml"
     args = ("rating", "--pulkas", "2", "--deals", "2", "--rollout", "4", "--workers", "1",
             "--results", str(results), "--out", str(out))
     first = run(*args)
     data = tomllib.loads(out.read_text("utf-8"))
-    assert data["source"] == "prefstats fit rating --pulkas 2 --deals 2 --rollout 4 --seed 1000"
+    assert data["source"] == ("prefstats fit rating --variant sochi --players 3 --pulkas 2 "
+                              "--deals 2 --rollout 4 --seed 1000")
     assert [b["name"] for b in data["bands"]] == ["strong", "average", "beginner"]
     edges = [b["up_to"] for b in data["bands"]]
     assert edges[0] <= edges[1] < edges[2] == float("inf")

@@ -8,11 +8,14 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from prefstats.analysis import game_stats
 from prefstats.analysis.analyze import SCHEMA
 from prefstats.analysis.game import analyze_game, load_game, play_game, replay_game
 from prefstats.analysis.game_stats import (
     RatingScale,
     deal_steps,
+    decisive_trick,
+    game_tables,
     lead_accuracy,
     lead_table,
     luck_totals,
@@ -22,6 +25,7 @@ from prefstats.analysis.game_stats import (
     result_parts,
     worst_mistakes,
 )
+from prefstats.game.variants import get_variant
 
 EXAMPLE = Path(__file__).parents[1] / "examples" / "pulka.json"
 
@@ -99,7 +103,7 @@ def test_the_rating_charges_knowable_mistakes_only():
 
 
 def test_the_shipped_calibration_orders_its_bands():
-    scale = rating_scale()
+    scale = rating_scale(get_variant("sochi"))
     tops = [top for _, top in scale.bands]
     assert [name for name, _ in scale.bands] == ["strong", "average", "beginner"]
     assert tops == sorted(tops) and scale.cap > 0
@@ -107,11 +111,56 @@ def test_the_shipped_calibration_orders_its_bands():
     assert means["pimc"]["mean"] <= means["heuristic"]["mean"] < means["random"]["mean"]
 
 
+TABLES = [(v, 3) for v in ("sochi", "leningrad", "rostov", "classic")] + \
+    [("gusarik", 2)] + [(v, 4) for v in ("sochi", "leningrad", "rostov", "classic")]
+
+
+@pytest.mark.parametrize(("variant", "players"), TABLES)
+def test_each_table_rates_with_its_own_calibration(variant, players):
+    table = get_variant(variant, players=players)
+    scale = rating_scale(table)
+    path = Path(game_stats.__file__).parent / "data" / game_stats.rating_file(table)
+    if path.is_file():  # the file is the table's own, made by the command it names
+        assert f"--variant {variant} --players {players}" in scale.source or \
+            "calibrate_rating" in scale.source
+        assert scale.bands[-1][1] == float("inf")
+    else:  # never calibrated: rated with the table's own cap, banded nowhere
+        assert scale.bands == () and scale.band(123.0) is None
+    assert scale.cap == pytest.approx(decisive_trick(table))
+
+
+def test_a_table_without_a_calibration_is_rated_without_bands(monkeypatch):
+    monkeypatch.setattr(game_stats, "rating_file", lambda v: "rating-none.toml")
+    game_stats._table_scale.cache_clear()
+    try:
+        scale = rating_scale(get_variant("leningrad"))
+    finally:
+        monkeypatch.undo()
+        game_stats._table_scale.cache_clear()
+    assert scale.bands == () and scale.band(10.0) is None
+    assert scale.cap == pytest.approx(decisive_trick(get_variant("leningrad")))
+
+
+def test_a_game_is_banded_by_its_own_table(monkeypatch):
+    asked = []
+
+    def scale_of(variant):
+        asked.append((variant.base, variant.players))
+        return RatingScale(10.0, 100.0, ((variant.base, float("inf")),), {}, "")
+
+    monkeypatch.setattr(game_stats, "rating_scale", scale_of)
+    game = play_game(["heuristic"] * 3, 2, seed=5, variant="rostov")
+    tables = game_tables(game, analyze_game(game, deals=2, seed=5), search=False)
+    assert asked == [("rostov", 3)]
+    assert set(tables["players"]["band"].drop_nulls()) <= {"rostov"}
+
+
 def test_the_heuristic_rates_better_than_the_random_player():
     ratings = {}
     for policy in ("heuristic", "random"):
         game = play_game([policy] * 3, 4, seed=11)
-        r = player_ratings(analyze_game(game, deals=8, seed=11), game.names())
+        r = player_ratings(analyze_game(game, deals=8, seed=11), game.names(),
+                           rating_scale(get_variant("sochi")))
         ratings[policy] = r["capped_loss"].sum() / r["choices"].sum()
     assert ratings["heuristic"] < ratings["random"]
 

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from prefstats.game.cards import SUIT_MASKS, parse_cards
+from prefstats.game.deal import seed_keys
 from prefstats.game.tricks import legal_cards, trick_winner
 from prefstats.players.knowledge import Knowledge, count_worlds, sample_worlds, voids_shown
 
@@ -160,3 +161,11 @@ def test_no_consistent_deal_raises():
     assert count_worlds(k) == 0
     with pytest.raises(ValueError, match="no deal is consistent"):
         sample_worlds(k, 1)
+
+
+def test_a_seed_whose_keys_pass_two_to_the_63_draws_after_one_whose_keys_do_not():
+    k, _ = _knowledge(3, 9, 1)
+    small = next(s for s in range(100) if max(seed_keys(s)[1:]) < 2**63)
+    big = next(s for s in range(100) if min(seed_keys(s)[1:]) >= 2**63)
+    for seed in (small, big):  # the keys typed as the compiled sampler takes them
+        assert (sample_worlds(k, 4, seed=seed)[:, 1] == k.held[1]).all()

@@ -141,7 +141,7 @@ def _compare(game: GameRecord, path: tuple, written, computed) -> None:
 
 
 def record_of_state(st, lay: str | None = None) -> dict:
-    """The deal record fields of a finished engine state (three players): hands,
+    """The deal record fields of a finished engine state: hands,
     talon, calls, discard, contract, whist calls, ``lay`` when given, and the tricks
     (the players' cards; a talon card the rules lead is not written)."""
     out: dict = {"hands": [format_cards(int(h)) for h in st["dealt"]],
@@ -163,7 +163,8 @@ def record_of_state(st, lay: str | None = None) -> dict:
                                                  st["history_by"][: int(st["n_played"])],
                                                  strict=True)
              if int(by) != engine.TALON_SLOT]
-    out["play"] = [cards[i:i + 3] for i in range(0, len(cards), 3)]
+    size = len(cards) // 10 or 3  # ten tricks: of two cards when Gusarik's dummy sits out
+    out["play"] = [cards[i:i + size] for i in range(0, len(cards), size)]
     return out
 
 
@@ -211,6 +212,21 @@ def _tidy(figures):
     return int(figures) if float(figures).is_integer() else figures
 
 
+def play_recorded(policies: list[str], variant: Variant, dealt, k: int, seed: int, *,
+                  sheet: ScoreSheet | None = None) -> tuple[np.void, dict]:
+    """Deal ``k`` of ``dealt`` played by built-in players (``policies``: each seat's),
+    each keyed by the seed, the deal and his seat, at the ``sheet``'s raspasy step (none:
+    a fresh deal): its final state and its deal record's fields."""
+    lays: list[str] = []
+    players = [RecordingPlayer(policies[s], lays) for s in range(3)]
+    for s, p in enumerate(players):
+        p.start_deal(seat_key(np.uint64(seed), dealt.index[k], s))
+    st = play_hand(dealt.hands[k], dealt.talon[k], players, variant,
+                   talon_first=dealt.talon_first[k],
+                   raspasy_step=0 if sheet is None else sheet.raspasy_step, sheet=sheet)
+    return st, record_of_state(st, lays[0] if lays else None)
+
+
 def play_game(policies: list[str], deals: int, *, seed: int = 0,
               pool_target: int | None = None, names: list[str] | None = None,
               variant: str = "sochi") -> GameRecord:
@@ -235,14 +251,9 @@ def play_game(policies: list[str], deals: int, *, seed: int = 0,
     for k in range(deals):
         if sheet.finished:
             break
-        lays: list[str] = []
-        players = [RecordingPlayer(policies[place_of(k, s)], lays) for s in range(3)]
-        for s, p in enumerate(players):
-            p.start_deal(seat_key(np.uint64(seed), dealt.index[k], s))
-        st = play_hand(dealt.hands[k], dealt.talon[k], players, rules,
-                       talon_first=dealt.talon_first[k], raspasy_step=sheet.raspasy_step,
-                       sheet=sheet)
-        records.append({"deal": k + 1, **record_of_state(st, lays[0] if lays else None)})
+        st, record = play_recorded([policies[place_of(k, s)] for s in range(3)], rules,
+                                   dealt, k, seed, sheet=sheet)
+        records.append({"deal": k + 1, **record})
         _record_outcome(sheet, st, k)
     game = GameRecord(header, records)
     score = replay_game(game)

@@ -12,9 +12,9 @@ his own and the others' decisions, and the game's worst mistakes (``docs/ANALYZE
   a misère card (its tricks cost the declarer's side tens of whists each under
   double-dummy valuation) counts as one bad mistake, not as a game's worth of them;
   times :attr:`RatingScale.scale` (whists per 100 decisions). Lower is better. Bands
-  (``strong``, ``average``, ``beginner``) come from ``data/rating.toml``, written by
-  ``prefstats fit rating`` from simulated pulkas of the search, heuristic and
-  random players.
+  (``strong``, ``average``, ``beginner``) are the game's own table's, from
+  ``data/rating-<preset>-<players>.toml``, written by ``prefstats fit rating`` from
+  simulated deals of the search, heuristic and random players at that table.
 - **Lead accuracy**: the share of a player's opening leads (the first card of a played
   game) that were double-dummy best, and the share that agree with the search player
   (``pimc``) at the same position.
@@ -56,8 +56,10 @@ from prefstats.analysis.record import Step
 from prefstats.errors import OptionError
 from prefstats.game import engine
 from prefstats.game.cards import card_name, format_cards
-from prefstats.game.scoring import ScoreSheet
-from prefstats.game.variants import Variant
+from prefstats.game.codes import GAME, W_WHIST
+from prefstats.game.contracts import parse_contract
+from prefstats.game.scoring import ScoreSheet, deal_values, score_batch
+from prefstats.game.variants import Variant, get_variant
 from prefstats.players.base import Observation
 from prefstats.players.builtin import POLICIES, BuiltinPlayer, seat_key
 from prefstats.sim.play import play_hand
@@ -67,15 +69,36 @@ EQUAL = 1e-9
 #: Standard errors from zero an estimated gain must be before it is advice: a guide's
 #: rule, or a rollout-valued mistake given to train.
 DECISIVE_SE = 3.0
-#: The calibration written by ``prefstats fit rating``.
-RATING_FILE = "rating.toml"
+#: Whists per 100 decisions: a rating is this times the mean capped loss.
+SCALE = 100.0
+
+
+def rating_file(variant: Variant) -> str:
+    """The name of the calibration ``prefstats fit rating`` writes for a table."""
+    return f"rating-{variant.base}-{variant.players}.toml"
+
+
+def decisive_trick(variant: Variant) -> float:
+    """Whists to the declarer (seat 0) between 6♠ made and 6♠ one down, whisted."""
+    six = parse_contract("6♠").code
+    if variant.has_dummy:  # one defender, with the dummy's cards
+        tricks, where = ([6, 4], [5, 5]), {"defender": 1}
+    else:  # with four the dealer, the last seat, sits out and takes no trick
+        rest = [0] * (variant.players - 3)
+        tricks = ([6, 2, 2, *rest], [5, 2, 3, *rest])
+        where = {"dealer": variant.players - 1} if variant.dealer_sits_out else {}
+    made, down = (deal_values(variant, *score_batch(variant, GAME, 0, six, [t], W_WHIST,
+                                                    W_WHIST, **where))[0, 0]
+                  for t in tricks)
+    return float(made - down)
 
 
 @dataclass(frozen=True)
 class RatingScale:
     """How a rating is made and read: each decision's loss capped at ``cap`` whists,
     the mean times ``scale``; ``bands`` (name, highest rating) from the best up, the
-    last open-ended; ``calibration`` the mean rating of each calibrated player."""
+    last open-ended, none for a table never calibrated; ``calibration`` the mean rating
+    of each calibrated player."""
 
     cap: float
     scale: float
@@ -84,7 +107,7 @@ class RatingScale:
     source: str
 
     def band(self, rating: float | None) -> str | None:
-        if rating is None:
+        if rating is None or not self.bands:
             return None
         for name, top in self.bands:
             if rating <= top:
@@ -92,14 +115,27 @@ class RatingScale:
         return self.bands[-1][0]
 
 
+def rating_scale(variant: Variant) -> RatingScale:
+    """The shipped calibration of ``variant``'s table (its preset and players); a table
+    never calibrated rates with its own cap and no bands."""
+    return _table_scale(variant.base, variant.players)
+
+
 @cache
-def rating_scale() -> RatingScale:
-    """The shipped calibration (``prefstats/analysis/data/rating.toml``)."""
-    text = resources.files("prefstats.analysis.data").joinpath(RATING_FILE).read_text("utf-8")
-    data = tomllib.loads(text)
+def _table_scale(base: str, players: int) -> RatingScale:
+    table = get_variant(base, players=players)
+    path = resources.files("prefstats.analysis.data").joinpath(rating_file(table))
+    if not path.is_file():
+        return RatingScale(decisive_trick(table), SCALE, (), {}, "")
+    data = tomllib.loads(path.read_text("utf-8"))
     bands = tuple((b["name"], float(b["up_to"])) for b in data["bands"])
     return RatingScale(float(data["cap"]), float(data["scale"]), bands,
                        data.get("calibration", {}), data.get("source", ""))
+
+
+def capped_choices(frame: pl.DataFrame, cap: float) -> pl.DataFrame:
+    """The real choices, each one's ``charged`` loss capped at ``cap`` (``capped``)."""
+    return real_choices(frame).with_columns(pl.col("charged").clip(0, cap).alias("capped"))
 
 
 def real_choices(frame: pl.DataFrame) -> pl.DataFrame:
@@ -110,15 +146,11 @@ def real_choices(frame: pl.DataFrame) -> pl.DataFrame:
         (values.list.max() - values.list.min()) > EQUAL)
 
 
-def player_ratings(frame: pl.DataFrame, names: list[str],
-                   scale: RatingScale | None = None) -> pl.DataFrame:
+def player_ratings(frame: pl.DataFrame, names: list[str], scale: RatingScale) -> pl.DataFrame:
     """Per place: ``choices`` (decisions with a real choice), ``capped_loss`` (their
     summed ``charged`` loss -- a card's or discard's only when knowable -- each capped),
     ``rating`` and its ``band``; no choices, no rating."""
-    scale = scale or rating_scale()
-    real = real_choices(frame).with_columns(pl.col("charged").clip(0, scale.cap)
-                                            .alias("capped"))
-    per = real.group_by("player").agg(pl.len().alias("choices"),
+    per = capped_choices(frame, scale.cap).group_by("player").agg(pl.len().alias("choices"),
                                       pl.col("capped").sum().alias("capped_loss"))
     base = pl.DataFrame({"player": list(range(3)), "name": names},
                         schema={"player": pl.Int64, "name": pl.Utf8})
@@ -366,7 +398,8 @@ def game_tables(game: GameRecord, frame: pl.DataFrame, *, seed: int = 0,
     timeline = result_parts(game, replayed.finals, seed=seed)
     leads = lead_table(game, frame, steps, search=search, seed=seed)
     players = (luck_totals(timeline, names)
-               .join(player_ratings(frame, names).drop("name"), on="player")
+               .join(player_ratings(frame, names, rating_scale(game_variant(game)))
+                     .drop("name"), on="player")
                .join(lead_accuracy(leads, names).drop("name"), on="player")
                .join(totals.drop("name"), on="player"))
     return {"players": players, "losses": by_type, "timeline": timeline,

@@ -1,27 +1,29 @@
-"""Calibrate the performance rating of a whole game (:mod:`prefstats.analysis.game_stats`):
-the cap, the scale and the bands of ``prefstats/analysis/data/rating.toml``, from simulated
-pulkas of the search player (pimc), the built-in heuristic and the random player, each
-at all three places of its own pulkas (``prefstats fit rating``).
+"""Calibrate the performance rating of a whole game (:mod:`prefstats.analysis.game_stats`)
+for one table (a preset and its players): the cap, the scale and the bands of
+``prefstats/analysis/data/rating-<preset>-<players>.toml``, from deals of the table played
+by the search player (pimc), the built-in heuristic and the random player, each at every
+seat (``prefstats fit rating --variant --players``).
 
 The cap on one decision's loss is a rule figure, not a fit: what one decisive trick of
 the cheapest game is worth to its declarer (6♠ made against 6♠ one down, both
-defenders whisting), in whists of the variant's settlement. Each pulka is the first
-``deals`` deals of the seed's deal stream (pulka ``j`` of every player: seed
-``seed + j``, the same cards), analysed with ``rollout`` rollout deals per call
-decision; a pulka's rating is its three players' capped loss over their real choices.
-The bands' edges are the midpoints between the players' mean ratings: ``strong`` up
-to midway from search to heuristic, ``average`` up to midway from heuristic to random,
-``beginner`` beyond. The summary also says, pulka by pulka (the same cards), how often
-the search player rates better than the heuristic (or ties: the two differ only in the
-card play of closed deals) and the heuristic better than random, and the mean gaps.
+defenders whisting), in whists of the table's settlement. Pulka ``j`` of every player is
+the first ``deals`` deals of the seed's deal stream (seed ``seed + j``, the same cards),
+each played as a fresh deal by the table's rules and analysed with ``rollout`` rollout
+deals per call decision, as a game's analysis values each deal; a pulka's rating is the
+capped loss over its real choices. The bands' edges are the midpoints between the
+players' mean ratings: ``strong`` up to midway from search to heuristic, ``average`` up
+to midway from heuristic to random, ``beginner`` beyond. The summary also says, pulka by
+pulka (the same cards), how often the search player rates better than the heuristic (or
+ties: the two differ only in the card play of closed deals) and the heuristic better
+than random, and the mean gaps.
 
 Pulkas run in parallel (``workers`` processes, one pulka of all three players each)
 and each is appended, as it finishes, to a results file (one JSON line: its ratings,
 choices and the seconds its play and its analysis took); a run stopped at any point
 and started again with the same settings plays only the pulkas missing. The figures do
-not depend on the workers. Almost all the time is the analysis's rollouts of the
-calls; on the same cards the three players' games ask mostly the same rollouts, made
-once (:func:`~prefstats.analysis.analyze.shared_rollouts`).
+not depend on the workers. Almost all the time is the analysis; on the same cards the
+three players' deals ask mostly the same rollouts of the calls, made once
+(:func:`~prefstats.analysis.analyze.shared_rollouts`).
 """
 
 from __future__ import annotations
@@ -37,57 +39,49 @@ import numpy as np
 from joblib import Parallel, delayed
 
 from prefstats import __version__
-from prefstats.analysis.analyze import shared_rollouts
-from prefstats.analysis.game import analyze_game, play_game
-from prefstats.analysis.game_stats import RatingScale, player_ratings
+from prefstats.analysis.analyze import analyze, shared_rollouts
+from prefstats.analysis.game import play_recorded
+from prefstats.analysis.game_stats import SCALE, capped_choices, decisive_trick, rating_file
 from prefstats.errors import OptionError
-from prefstats.game.codes import GAME, W_WHIST
-from prefstats.game.contracts import parse_contract
-from prefstats.game.scoring import deal_values, score_batch
-from prefstats.game.variants import get_variant
+from prefstats.game.deal import deal
+from prefstats.game.variants import Variant, get_variant
 
 PLAYERS = ("pimc", "heuristic", "random")
 BANDS = ("strong", "average", "beginner")
-SCALE = 100.0  # whists per 100 decisions
-#: Where the shipped calibration lives (the package's data, in a source tree).
-SHIPPED = Path(__file__).resolve().parent / "data" / "rating.toml"
+#: Where the shipped calibrations live (the package's data, in a source tree).
+SHIPPED = Path(__file__).resolve().parent / "data"
 #: The default folder of the results files, one a setting.
 RESULTS = Path.home() / ".cache" / "prefstats" / "calibrate_rating"
 
 
-def decisive_trick(variant_name: str = "sochi") -> float:
-    """Whists to the declarer between 6♠ made and 6♠ one down, both whisting."""
-    v = get_variant(variant_name)
-    six = parse_contract("6♠").code
-    made, down = (deal_values(v, *score_batch(v, GAME, 0, six, [t], W_WHIST, W_WHIST))[0, 0]
-                  for t in ([6, 2, 2], [5, 2, 3]))
-    return float(made - down)
-
-
-def pulka_rating(policy: str, seed: int, deals: int, rollout: int, scale: RatingScale
-                 ) -> tuple[float, int, float, float]:
-    """The rating of one pulka of ``policy`` at every place, its real choices, and the
+def pulka_rating(policy: str, table: Variant, seed: int, deals: int, rollout: int,
+                 cap: float) -> tuple[float, int, float, float]:
+    """The rating of one pulka of ``policy`` at every seat, its real choices, and the
     seconds its play and its analysis took."""
-    start = time.perf_counter()
-    game = play_game([policy] * 3, deals, seed=seed)
-    played = time.perf_counter()
-    frame = analyze_game(game, deals=rollout, seed=seed)
-    r = player_ratings(frame, game.names(), scale)
-    n = int(r["choices"].sum())
-    return (scale.scale * float(r["capped_loss"].sum()) / max(n, 1), n, played - start,
-            time.perf_counter() - played)
+    dealt = deal(deals, seed=seed)
+    play_s = analysis_s = loss = 0.0
+    n = 0
+    for k in range(deals):
+        start = time.perf_counter()
+        _, record = play_recorded([policy] * 3, table, dealt, k, seed)
+        played = time.perf_counter()
+        real = capped_choices(analyze(record, table, deals=rollout, seed=seed + k), cap)
+        n, loss = n + real.height, loss + float(real["capped"].sum())
+        play_s, analysis_s = play_s + played - start, analysis_s + time.perf_counter() - played
+    return SCALE * loss / max(n, 1), n, play_s, analysis_s
 
 
-def pulka(j: int, settings: dict, scale: RatingScale) -> dict:
+def pulka(j: int, settings: dict, cap: float) -> dict:
     """Pulka ``j`` of every player (seed ``seed + j``: the same cards), the rollouts its
-    games have in common made once."""
+    deals have in common made once."""
     start = time.perf_counter()
     out: dict = {"settings": settings, "pulka": j, "rating": {}, "choices": {},
                  "play_s": {}, "analysis_s": {}}
+    table = get_variant(settings["variant"], players=settings["players"])
     with shared_rollouts():
         for p in PLAYERS:
-            r, n, play_s, analysis_s = pulka_rating(p, settings["seed"] + j, settings["deals"],
-                                                    settings["rollout"], scale)
+            r, n, play_s, analysis_s = pulka_rating(p, table, settings["seed"] + j,
+                                                    settings["deals"], settings["rollout"], cap)
             out["rating"][p], out["choices"][p] = r, n
             out["play_s"][p], out["analysis_s"][p] = round(play_s, 3), round(analysis_s, 3)
     out["seconds"] = round(time.perf_counter() - start, 3)
@@ -126,28 +120,29 @@ def _keep(jobs, results: Path, done: dict[int, dict], todo: int,
                   f"{sum(row['analysis_s'].values()):.1f} s")
 
 
-def calibrate(pulkas: int = 12, deals: int = 10, rollout: int = 50, seed: int = 1000, *,
-              workers: int | None = 1, results: Path | None = None,
+def calibrate(table: Variant, pulkas: int = 12, deals: int = 10, rollout: int = 50,
+              seed: int = 1000, *, workers: int | None = 1, results: Path | None = None,
               log: Callable[[str], None] = print) -> dict:
-    """Play and analyse ``pulkas`` pulkas of every player (those already in ``results``
-    with the same settings kept) and sum them up: the cap, each player's mean rating and
-    its standard error, their choices, and the players' order pulka by pulka.
-    ``workers``: processes, one pulka each at a time (``None``: all cores)."""
+    """Play and analyse ``pulkas`` pulkas of every player at ``table`` (those already in
+    ``results`` with the same settings kept) and sum them up: the cap, each player's
+    mean rating and its standard error, their choices, and the players' order pulka by
+    pulka. ``workers``: processes, one pulka each at a time (``None``: all cores)."""
     for name, value, least in (("pulkas", pulkas, 2), ("deals", deals, 1),
                                ("rollout", rollout, 1), ("workers", workers or 1, 1)):
         if value < least:
             raise OptionError(f"{name} must be at least {least}, got {value}")
-    cap = decisive_trick()
-    scale = RatingScale(cap, SCALE, (("all", math.inf),), {}, "")
-    settings = {"deals": deals, "rollout": rollout, "seed": seed, "version": __version__}
-    results = results or RESULTS / f"seed{seed}-deals{deals}-rollout{rollout}.jsonl"
+    cap = decisive_trick(table)
+    settings = {"variant": table.base, "players": table.players, "deals": deals,
+                "rollout": rollout, "seed": seed, "version": __version__}
+    results = results or RESULTS / (f"{table.base}-{table.players}-seed{seed}-deals{deals}"
+                                    f"-rollout{rollout}.jsonl")
     results.parent.mkdir(parents=True, exist_ok=True)
     done = {j: r for j, r in read_results(results, settings).items() if j < pulkas}
     todo = [j for j in range(pulkas) if j not in done]
     log(f"{len(done)} of {pulkas} pulkas already in {results}; {len(todo)} to play on "
         f"{workers or 'all cores as'} worker(s)")
     jobs = Parallel(n_jobs=workers or -1, return_as="generator_unordered")(
-        delayed(pulka)(j, settings, scale) for j in todo)
+        delayed(pulka)(j, settings, cap) for j in todo)
     try:
         _keep(jobs, results, done, len(todo), log)
     except KeyboardInterrupt:
@@ -162,7 +157,8 @@ def calibrate(pulkas: int = 12, deals: int = 10, rollout: int = 50, seed: int = 
             "better": float((gap > 0).mean()), "tied": float((gap == 0).mean()),
             "worse": float((gap < 0).mean()), "mean_gap": float(gap.mean()),
             "se": float(gap.std(ddof=1) / math.sqrt(len(gap)))}
-    return {"cap": cap, "mean": {p: float(a[p].mean()) for p in PLAYERS},
+    return {"variant": table.base, "players": table.players, "cap": cap,
+            "mean": {p: float(a[p].mean()) for p in PLAYERS},
             "se": {p: float(a[p].std(ddof=1) / math.sqrt(len(a[p]))) for p in PLAYERS},
             "choices": {p: sum(r["choices"][p] for r in rows) for p in PLAYERS},
             "pulkas": pulkas, "deals": deals, "share_of_pulkas": order,
@@ -173,17 +169,25 @@ def calibrate(pulkas: int = 12, deals: int = 10, rollout: int = 50, seed: int = 
                            for p in PLAYERS}}
 
 
+def shipped(table: Variant) -> Path:
+    """Where the package keeps ``table``'s calibration."""
+    return SHIPPED / rating_file(table)
+
+
 def rating_toml(summary: dict, command: str) -> str:
     """The calibration file of a :func:`calibrate` summary, made by ``command``."""
     means = summary["mean"]
     edges = [(means["pimc"] + means["heuristic"]) / 2,
              (means["heuristic"] + means["random"]) / 2]
-    lines = [f"# Written by {command}: the performance rating of a whole game.",
+    lines = [f"# Written by {command}: the performance rating of a whole game,",
+             f"# {summary['variant']} at {summary['players']} players.",
              "# cap: one decision's loss counts at most this (whists): one decisive trick of",
-             "# the cheapest game (6 spades made against one down, both whisting, Sochi).",
+             "# the cheapest game (6 spades made against one down, both whisting).",
              "# scale: rating = scale x mean capped loss per real choice (whists per 100).",
              "# bands: midpoints between the calibrated players' mean ratings.",
-             f'source = "{command}"', f"cap = {summary['cap']!r}", f"scale = {SCALE!r}", ""]
+             f'source = "{command}"', f'variant = "{summary["variant"]}"',
+             f"players = {summary['players']}", f"cap = {summary['cap']!r}",
+             f"scale = {SCALE!r}", ""]
     for name, top in zip(BANDS, [*edges, math.inf], strict=True):
         up_to = "inf" if top == math.inf else round(top, 3)
         lines += ["[[bands]]", f'name = "{name}"', f"up_to = {up_to}", ""]

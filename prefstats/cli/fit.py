@@ -4,8 +4,8 @@
   solver results (:mod:`prefstats.players.evaluator_fit`);
 - ``fit bidding``: the offsets of the players' calls of one table of players, refitted by
   counterfactual rollouts (:mod:`prefstats.analysis.fit`);
-- ``fit rating``: the performance rating's cap, scale and bands, calibrated on pulkas
-  of the search, heuristic and random players
+- ``fit rating``: the performance rating's cap, scale and bands of one table, calibrated
+  on deals of the search, heuristic and random players
   (:mod:`prefstats.analysis.rating_calibration`).
 
 Each writes into the package's data folder unless given ``--out``; refit after a change
@@ -94,6 +94,9 @@ def bidding_command(
 
 @fit_app.command("rating")
 def rating_command(
+    variant: str = typer.Option("sochi", help="Preset whose table is calibrated."),
+    players: int | None = typer.Option(None, help="Players at the table (default: the "
+                                       "preset's)."),
     pulkas: int = typer.Option(12, min=2, help="Pulkas per player."),
     deals: int = typer.Option(10, min=1, help="Deals per pulka."),
     rollout: int = typer.Option(50, min=1, help="Rollout deals per call decision."),
@@ -105,19 +108,22 @@ def rating_command(
                                         "line each, read first and added to as pulkas "
                                         "finish (default: under ~/.cache/prefstats/"
                                         "calibrate_rating/)."),
-    out: Path | None = typer.Option(None, help="The file to write (default: the shipped "
-                                    "prefstats/analysis/data/rating.toml)."),
+    out: Path | None = typer.Option(None, help="The file to write (default: the table's "
+                                    "shipped prefstats/analysis/data/rating-<preset>-"
+                                    "<players>.toml)."),
 ) -> None:
-    """Calibrate the performance rating of a whole game: its cap, scale and bands."""
-    from prefstats.analysis.rating_calibration import SHIPPED, calibrate, rating_toml
+    """Calibrate the performance rating of a whole game at one table: cap, scale, bands."""
+    from prefstats.analysis.rating_calibration import calibrate, rating_toml, shipped
+    from prefstats.game.variants import get_variant
 
-    summary = calibrate(pulkas, deals, rollout, seed, workers=workers,
+    table = get_variant(variant, players=players)
+    summary = calibrate(table, pulkas, deals, rollout, seed, workers=workers,
                         results=results, log=lambda line: typer.echo(line, err=True))
     typer.echo(json.dumps(summary, indent=1))
     if check:
         return
-    command = (f"prefstats fit rating --pulkas {pulkas} --deals {deals} --rollout {rollout} "
-               f"--seed {seed}")
-    target = out or SHIPPED
+    command = (f"prefstats fit rating --variant {table.base} --players {table.players} "
+               f"--pulkas {pulkas} --deals {deals} --rollout {rollout} --seed {seed}")
+    target = out or shipped(table)
     target.write_text(rating_toml(summary, command), "utf-8")
     typer.echo(f"wrote {target}")

@@ -410,6 +410,7 @@ def sample_worlds(k: Knowledge, n: int, seed: int | None = 0, *, start: int = 0)
     _, key0, key1 = seed_keys(seed)
     a, b = k.others()
     out = np.zeros((n, 3), dtype=np.int64)
-    sample_kernel(draws_of(key0, key1, start), prepared, np.array(k.held, dtype=np.int64), a,
-                  b, out)
+    # numpy scalars, not draws_of's boxed ints: a key past 2**63 would not convert back
+    sample_kernel(Draws(np.uint64(key0), np.uint64(key1), np.int64(start)), prepared,
+                  np.array(k.held, dtype=np.int64), a, b, out)
     return out

@@ -22,10 +22,11 @@ from pathlib import Path
 import polars as pl
 
 import prefstats
-from prefstats.analysis.game import analyze_game, load_game
-from prefstats.analysis.game_stats import game_tables, rating_scale
+from prefstats.analysis.game import analyze_game, game_variant, load_game
+from prefstats.analysis.game_stats import SCALE, game_tables, rating_scale
 from prefstats.analysis.train import dump_train, train_document
 from prefstats.errors import OptionError
+from prefstats.game.variants import get_variant
 from prefstats.reports.charts import source_line
 from prefstats.reports.game_page import write_game_page
 from prefstats.reports.train_page import train_page
@@ -91,9 +92,11 @@ def analyse_game_file(file: Path, folder: Path, settings: Settings,
     frame = analyze_game(game, deals=s.deals, seed=s.seed, policy=s.policy,
                          condition=s.condition, progress=tick)
     tables = game_tables(game, frame, seed=s.seed)
-    scale = rating_scale()
+    table = game_variant(game)
+    scale = rating_scale(table)
     bands = ", ".join(f"{name} up to {top:g}" if top != float("inf") else f"{name} above"
-                      for name, top in scale.bands)
+                      for name, top in scale.bands) or (
+        f"no bands calibrated for {table.base} at {table.players}")
     variant = game.header.get("variant", "sochi")
     meta = [f"{n} deals, {variant}; calls valued by rollouts of {s.deals} deals with the "
             f"{s.policy} policy ({s.condition} conditioning), cards and discards double "
@@ -170,8 +173,10 @@ def batch_summary(results: list[dict], out: Path) -> dict[str, pl.DataFrame]:
     """The folder's summary from its games' results, written to ``out`` as CSV and
     Parquet: ``games`` (one row per game and player: result, luck, own and others'
     decisions, rating, real choices, leads, whists lost) and ``players`` (per name over
-    the games: the results summed, the rating over all his real choices)."""
-    scale = rating_scale()
+    the games: the results summed, the rating over all his real choices, banded by the
+    bands of the games' table when they share one)."""
+    variants = {r.get("variant", "sochi") for r in results}
+    scale = rating_scale(get_variant(variants.pop())) if len(variants) == 1 else None
     rows = [{"game": r["game"], "deals": r["deals"], "positions_to_train": r["positions"],
              **{k: p.get(k) for k in ("player", "name", "result", "luck", "own", "others", "rating",
                                       "band", "choices", "capped_loss", "leads", "lead_dd",
@@ -190,9 +195,9 @@ def batch_summary(results: list[dict], out: Path) -> dict[str, pl.DataFrame]:
                     pl.col("choices").sum(),
                     pl.col("capped_loss").sum(), pl.col("loss").sum())
                .with_columns(pl.when(pl.col("choices") > 0)
-                             .then(scale.scale * pl.col("capped_loss") / pl.col("choices"))
+                             .then(SCALE * pl.col("capped_loss") / pl.col("choices"))
                              .alias("rating")))
-    players = players.with_columns(pl.Series("band", [scale.band(r) for r in
+    players = players.with_columns(pl.Series("band", [scale and scale.band(r) for r in
                                                       players["rating"]], dtype=pl.Utf8))
     out.mkdir(parents=True, exist_ok=True)
     tables = {"games": games, "players": players}
