@@ -6,7 +6,9 @@ name or option is copied by hand into the site.
   read from the one list in ``prefstats/__init__.py`` (``PUBLIC``, ``KERNELS``);
 - ``reference/cli.md``: ``prefstats COMMAND --help`` of every command, in one process;
 - ``results.md``: the committed reports (``reports/*/report.md``: dataset, command,
-  version), the hand guides (one row each: rules, robust rules, what making it took) and
+  version), the hand guides (one row each: rules, robust rules, what making it took), the
+  rating's bands of each table (``prefstats/analysis/data/rating-*.toml``), the players'
+  strength (``reports/bench/strength.json``: every side, raspasy and misère too) and
   every other benchmark or report JSON committed under the folders of ``RESULT_GLOBS``,
   each figure with its version, command and date; a new file there appears on the next
   build;
@@ -26,6 +28,7 @@ import os
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 from mkdocs.structure.files import File
@@ -378,6 +381,38 @@ def cold_start_section(path: Path) -> str:
             + (f"Compile time by warm-up step: {steps}.\n" if steps else ""))
 
 
+def strength_section(path: Path) -> str:
+    """The heuristic's card play against the search player (``scripts/bench_strength.py``):
+    each side's tricks given away with n and its 95% interval, beside its target, and the
+    raspasy tricks; with the command, the machine and its load."""
+    if not path.is_file():
+        return ""
+    data = json.loads(path.read_text("utf-8"))
+
+    def interval(ci: dict) -> str:
+        return f"{ci['mean']:+.3f} [{ci['low']:+.3f}, {ci['high']:+.3f}]"
+
+    rows = []
+    for side, part in data["sides"].items():
+        target = part.get("target")
+        verdict = "—" if target is None else (
+            f"≤ {target}: " + ("met" if part["given_away"]["mean"] <= target else "not met")
+            if part.get("judged") else f"≤ {target}: too few games to judge")
+        rows.append(f"| {side.replace('_', ' ')} | {part['games']:,} games | "
+                    f"{interval(part['given_away'])} | {verdict} |")
+    r = data["raspasy"]
+    rows.append(f"| raspasy (tricks a seat takes, fewer is better) | {r['deals']:,} deals | "
+                f"{interval(r['difference'])} | — |")
+    return ("## The players' strength\n\n"
+            f"The heuristic's card play against `{data['against']}` (K = {data['samples']}) on "
+            f"{data['deals']:,} {data['variant']} deals, seed {data['seed']}: the tricks each "
+            "side gives away (positive: the heuristic does worse), with the 95% interval. "
+            f"Measured by `{data['command']}` with prefstats {data['version']} on "
+            f"{data['date']} ({data['machine']}; {data['seconds']:,.0f} s).\n\n"
+            "| side | n | tricks given away [95%] | target |\n|---|---|---|---|\n"
+            + "\n".join(rows) + "\n")
+
+
 def scale_section(path: Path) -> str:
     """Peak memory by deals (``scripts/bench_scale.py``): the report's and the run's main
     process's at two sizes each, with the ratio and its limit, and the chart beside."""
@@ -437,6 +472,33 @@ def guides_section(root: Path) -> str:
             "|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
 
 
+def rating_section(root: Path) -> str:
+    """One row per table whose rating bands are shipped
+    (``prefstats/analysis/data/rating-<preset>-<players>.toml``): the calibrated players'
+    mean ratings, the bands' edges, the cap and the command that made them."""
+    rows = []
+    for path in sorted((root / "prefstats" / "analysis" / "data").glob("rating-*.toml")):
+        data = tomllib.loads(path.read_text("utf-8"))
+        means = data.get("calibration", {})
+        players = " / ".join(f"{means[p]['mean']:,.0f} ± {means[p]['se']:,.0f}"
+                             if p in means else "—" for p in ("pimc", "heuristic", "random"))
+        edges = ", ".join(f"{b['name']} ≤ {b['up_to']:,.0f}" for b in data.get("bands", [])
+                          if b["up_to"] != float("inf"))
+        table = path.stem.removeprefix("rating-")
+        rows.append(f"| {table} | {players} | {edges} | {data.get('cap', 0):.1f} | "
+                    f"`{data.get('source', 'not recorded')}` |")
+    if not rows:
+        return ""
+    return ("## Rating bands\n\n"
+            "The performance rating's bands of each table (`docs/ANALYZE.md`, \"Performance "
+            "rating\"): the search (`pimc`), heuristic and random players' mean ratings ± "
+            "their standard errors over the calibration's pulkas, the bands' edges midway "
+            "between them (`beginner` above the last), one decision's cap in whists, and the "
+            "command that made them.\n\n"
+            "| table | search / heuristic / random | bands | cap | made by |\n"
+            "|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
+
+
 def minutes(seconds: float | None) -> str:
     """As the guide prints its times (the package is not imported here)."""
     if seconds is None:
@@ -483,7 +545,9 @@ def results_page() -> str:
     cold = ROOT / "reports" / "bench" / "cold_start.json"
     if cold.is_file():
         parts.append(cold_start_section(cold))
+    parts.append(strength_section(ROOT / "reports" / "bench" / "strength.json"))
     parts.append(guides_section(ROOT))
+    parts.append(rating_section(ROOT))
     found = sorted({p for pattern in RESULT_GLOBS for p in ROOT.glob(pattern)
                     if p.is_file() and not shown_as_guide(p)})
     parts.append("## Benchmarks and report data (JSON)\n")
