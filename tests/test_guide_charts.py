@@ -93,8 +93,8 @@ def guide_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("charts")
     result = CliRunner().invoke(app, ["guide", "--variant", "sochi", "--out", str(out),
                                       "--min-n", "12", "--budget", "400000",
-                                      "--whist-budget", "1500", "--raspasy-budget", "3000",
-                                      "--models", "timid,search", "--model-n", "40",
+                                      "--whist-budget", "1500", "--raspasy-budget", "1000",
+                                      "--models", "timid,search", "--model-n", "30",
                                       "--timings", str(out / "bench" / "timings.json")])
     assert result.exit_code == 0, result.output
     return out, result.output
@@ -146,7 +146,9 @@ def test_guide_variant_writes_charts_tables_and_records(made):
     assert text.index("](first_call_points.png)") < text.index("## Tables")
     assert text.index("](raspasy.png)") < text.index("## Tables")
     assert "![Bid " in text or "![No hand points" in text  # the alt text states the finding
-    assert "`timid`" in text and "`search`" in text and "8 pairs a cell" in text
+    # timid fills its cells to --model-n (enough for a verdict), search to a fifth of it
+    assert "`timid`" in text and "30 pairs a cell" in text
+    assert "`search`" in text and "6 pairs a cell" in text
 
 
 def test_guide_json_rules_agree_with_their_cells(made):
