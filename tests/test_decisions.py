@@ -22,8 +22,8 @@ from prefstats.sim.storage import DatasetError, load
 LENINGRAD = get_variant("leningrad")  # has the half-whist: every whist option
 
 
-def _make(out, hands=120, **kw):
-    args = dict(hands=hands, seed=5, out=out, chunk_size=50, workers=1, progress=False)
+def _make(out, hands=60, **kw):
+    args = dict(hands=hands, seed=5, out=out, chunk_size=20, workers=1, progress=False)
     return simulate_decisions(LENINGRAD, **{**args, **kw})
 
 
@@ -33,7 +33,7 @@ def test_rows_are_the_rollouts_of_the_seed_s_deals(tmp_path):
     assert rows.columns == ["deal_id", "seat", "decision", "option", "legal", "value", "kind",
                             "contract"]
     assert rows["deal_id"].is_sorted()
-    deals = deal(120, seed=5)
+    deals = deal(60, seed=5)
     for decision, options in (("first_call", ["pass", "bid", "misere"]),
                               ("whist", ["pass", "whist", "half"]),
                               ("contract", ["policy", "6", "7", "8", "9", "10"])):
@@ -49,7 +49,7 @@ def test_rows_are_the_rollouts_of_the_seed_s_deals(tmp_path):
                                equal_nan=True)
             assert got["value"].null_count() == (~got["legal"]).sum()
     # every seat makes a first call: three options a seat a deal
-    assert rows.filter(pl.col("decision").cast(pl.Utf8) == "first_call").height == 120 * 9
+    assert rows.filter(pl.col("decision").cast(pl.Utf8) == "first_call").height == 60 * 9
     # only the declarer names a contract: at most one seat a deal
     contract = rows.filter(pl.col("decision").cast(pl.Utf8) == "contract")
     assert contract.height > 0 and contract.group_by("deal_id").agg(
@@ -65,20 +65,20 @@ def test_same_rows_for_any_number_of_workers(tmp_path):
 
 def test_resume_extend_and_repair(tmp_path):
     out = tmp_path / "d"
-    whole = _make(tmp_path / "whole", hands=150)
-    first = _make(out, hands=100)
-    assert first["spec"]["kind"] == "decisions" and first["spec"]["hands"] == 100
+    whole = _make(tmp_path / "whole", hands=60)
+    first = _make(out, hands=40)
+    assert first["spec"]["kind"] == "decisions" and first["spec"]["hands"] == 40
     assert first["spec"]["decisions"] == {"first_call": ["pass", "bid", "misere"],
                                           "whist": ["pass", "whist", "half"]}
     kept = (out / "chunk-000000.parquet").stat().st_mtime_ns
-    grown = _make(out, hands=150)  # extends: the finished chunks stay
+    grown = _make(out, hands=60)  # extends: the finished chunks stay
     assert (out / "chunk-000000.parquet").stat().st_mtime_ns == kept
     assert [c["sha256"] for c in grown["chunks"]] == [c["sha256"] for c in whole["chunks"]]
     damaged = out / "chunk-000001.parquet"
     damaged.write_bytes(damaged.read_bytes()[:-10])
     with pytest.raises(DatasetError, match="chunk-000001"):
         load(out)
-    again = _make(out, hands=150)  # the rerun redoes the damaged chunk only
+    again = _make(out, hands=60)  # the rerun redoes the damaged chunk only
     assert [c["sha256"] for c in again["chunks"]] == [c["sha256"] for c in whole["chunks"]]
     assert (out / "chunk-000000.parquet").stat().st_mtime_ns == kept
     assert load(out).collect().equals(load(tmp_path / "whole").collect())
@@ -86,13 +86,13 @@ def test_resume_extend_and_repair(tmp_path):
 
 def test_other_arguments_and_a_held_lock_are_refused(tmp_path):
     out = tmp_path / "d"
-    _make(out, hands=50)
+    _make(out, hands=20)
     with pytest.raises(DatasetError, match="other arguments"):
-        _make(out, hands=50, decisions=["first_call"])
+        _make(out, hands=20, decisions=["first_call"])
     with dataset_lock(out), pytest.raises(DatasetError, match="in use"):
         _make(out, hands=100)
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["finished"] and sum(c["units"] for c in manifest["chunks"]) == 50
+    assert manifest["finished"] and sum(c["units"] for c in manifest["chunks"]) == 20
 
 
 @pytest.mark.parametrize(("kwargs", "named"), [
