@@ -119,15 +119,24 @@ def side(parts: tuple[str, ...], steps: tuple[str, ...] = ()) -> None:
     then each of ``steps`` once the first process has cached the drivers' loop they all
     call (it gives up when the first process is gone)."""
     parent = os.getppid()
+    times: dict[str, float] = {}
+    started = time.perf_counter()
     for name in parts:
         _part(name)()
+        times[f"side: {name}"] = time.perf_counter() - started
+        _record(times)  # each as it ends: the first process stops this one when done
+        started = time.perf_counter()
     loop = cache_name(*_loop())
     while steps and not _cache.is_compiled(loop):
         if os.getppid() != parent:
             return
         time.sleep(0.1)
+    times["side: waiting for the loop"] = time.perf_counter() - started
     for name in steps:
+        started = time.perf_counter()
         STEPS[name].run()
+        times[f"side: {name}"] = time.perf_counter() - started
+        _record(times)
 
 
 def _rollout() -> None:
@@ -300,6 +309,7 @@ def _measured() -> dict[str, float]:
 
 
 def _record(times: dict[str, float]) -> None:
+    """Add ``times`` to the record of the current cache (:data:`TIMES`)."""
     path = _cache.folder() / TIMES
     try:
         old = json.loads(path.read_text("utf-8")) if path.is_file() else {}
@@ -345,6 +355,7 @@ def warm_up(command: str, *, show: bool | None = None) -> dict[str, float]:
     show = sys.stderr.isatty() if show is None else show
     measured = _measured()
     times: dict[str, float] = {}
+    phases: dict[str, float] = {}  # of the steps compiled in two processes, recorded too
     handed = handed_over(todo)
     side = (_start_side(side_parts(todo), handed) if any(STEPS[n].search for n in todo)
             else None)
@@ -363,16 +374,20 @@ def warm_up(command: str, *, show: bool | None = None) -> dict[str, float]:
                     step.run()
                 else:
                     if step.search and side is not None:
-                        _below(step, side, display, text)
+                        below = _below(step, side, display, text)
+                        phases.update({f"{name}: {k}": v for k, v in below.items()})
                         display.step(f"{text}: {RUN}")
+                    ran = time.perf_counter()
                     step.run()
+                    if step.search and side is not None:
+                        phases[f"{name}: run"] = time.perf_counter() - ran
                 times[name] = time.perf_counter() - started
                 display.advance()
     finally:
         if side is not None and side.poll() is None:  # not needed, or interrupted
             side.kill()
             side.wait()
-    _record(times)
+    _record({**times, **phases})
     return times
 
 
@@ -400,23 +415,26 @@ def handed_over(todo: list[str]) -> tuple[str, ...]:
     return tuple(n for n in todo[first + 1:] if n == "rollout")
 
 
-def _below(step: Step, side: subprocess.Popen, display: _Display, text: str) -> None:
+def _below(step: Step, side: subprocess.Popen, display: _Display, text: str) -> dict[str, float]:
     """Compile what a step's driver calls, this process and the second one each their
-    share (:class:`Step`), the ``display`` naming each phase after the step's ``text``."""
+    share (:class:`Step`), the ``display`` naming each phase after the step's ``text``;
+    returns the seconds each phase took, by phase."""
+    phases: dict[str, float] = {}
 
-    def show(phase: str) -> None:
-        display.step(f"{text}: {phase}")
+    def phase(name: str, work: Callable[[], object]) -> None:
+        display.step(f"{text}: {PHASES[name]}")
+        started = time.perf_counter()
+        work()
+        phases[name] = time.perf_counter() - started
 
     if step.parts is not None:
-        show(PHASES["parts"])
-        step.parts()
-    show(PHASES["search"])
-    _await(side, lambda: _cache.is_compiled(cache_name(*_search())))
+        phase("parts", step.parts)
+    phase("search", lambda: _await(side, lambda: _cache.is_compiled(cache_name(*_search()))))
     if step.after is not None:
-        show(PHASES["after"])
-        step.after()
-        show(PHASES["catchers"])
-        _await(side, lambda: _cache.is_compiled(cache_name(*_catchers())))
+        phase("after", step.after)
+        phase("catchers",
+              lambda: _await(side, lambda: _cache.is_compiled(cache_name(*_catchers()))))
+    return phases
 
 
 def _await(process: subprocess.Popen, done: Callable[[], bool]) -> None:

@@ -141,7 +141,9 @@ def _make(folder: Path | Remote, plan: Plan, show: bool, chunks: Chunks) -> dict
 
 
 class _Progress:
-    """A rich progress bar with rows/second and ETA; silent when ``show`` is false."""
+    """A rich progress bar with a spinner, the time spent, units/second and ETA, which
+    says it is starting the workers until the first chunk lands (a chunk takes seconds:
+    the bar never stands still without saying why); silent when ``show`` is false."""
 
 
     def __init__(self, show: bool, total: int, done: int, unit: str) -> None:
@@ -154,26 +156,29 @@ class _Progress:
                 BarColumn,
                 MofNCompleteColumn,
                 Progress,
+                SpinnerColumn,
                 TaskProgressColumn,
                 TextColumn,
+                TimeElapsedColumn,
                 TimeRemainingColumn,
             )
 
             self.bar = Progress(
-                TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
-                TaskProgressColumn(), TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
+                SpinnerColumn(), TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
+                TaskProgressColumn(), TimeElapsedColumn(), TextColumn("{task.fields[rate]}"),
+                TimeRemainingColumn(),
             )
             self.bar.start()
-            self.task = self.bar.add_task(self.unit, total=self.total, completed=self.done,
-                                          rate="")
+            self.task = self.bar.add_task(
+                self.unit, total=self.total, completed=self.done,
+                rate="starting the workers, each plays a chunk before the bar moves")
         return self
 
     def advance(self, rows: int) -> None:
         if self.bar is not None:
             self.bar.advance(self.task, rows)
             speed = self.bar.tasks[0].speed
-            if speed:
-                self.bar.update(self.task, rate=f"{speed:,.0f} {self.unit}/s")
+            self.bar.update(self.task, rate=f"{speed:,.0f} {self.unit}/s" if speed else "")
 
     def __exit__(self, *exc) -> None:
         if self.bar is not None:
