@@ -22,6 +22,8 @@ import sys
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
+from prefstats.reports.charts import palette_png
+
 #: Window widths a page is looked at (CSS px): a phone's and a desktop's.
 WIDTHS = (390, 1280)
 
@@ -96,16 +98,6 @@ def check_page(browser, page: Path) -> list[str]:
     return problems
 
 
-def _optimise(path: Path) -> None:
-    """The screenshot at ``path`` as a 256-colour palette PNG: a fraction of the size,
-    no visible loss on a page of text and charts."""
-    from PIL import Image
-
-    with Image.open(path) as image:
-        small = image.convert("RGB").quantize(256, method=Image.Quantize.MEDIANCUT)
-    small.save(path, optimize=True)
-
-
 def check_all(root: str | Path, shots: Path | None = None, *,
               widths: tuple[int, ...] = WIDTHS, only: tuple[str, ...] = (),
               height: int | None = None) -> list[str]:
@@ -133,7 +125,7 @@ def check_all(root: str | Path, shots: Path | None = None, *,
                             "document.getElementById(arguments[0]).scrollIntoView()", anchor)
                     shots.mkdir(parents=True, exist_ok=True)
                     browser.save_screenshot(str(shots / f"{name}-{width}.png"))
-                    _optimise(shots / f"{name}-{width}.png")
+                    palette_png(shots / f"{name}-{width}.png")
                     browser.set_window_size(width, 900)
         finally:
             browser.quit()

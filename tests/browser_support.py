@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from prefstats.reports.charts import palette_png
+
 ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("screenshots", ROOT / "scripts" / "screenshots.py")
 shots = importlib.util.module_from_spec(_spec)
@@ -43,4 +45,4 @@ def fits_and_shot(browser, name: str) -> None:
         Path(folder).mkdir(parents=True, exist_ok=True)
         path = Path(folder) / f"explore-{name}-{width[1]}.png"
         browser.save_screenshot(str(path))
-        shots._optimise(path)
+        palette_png(path)

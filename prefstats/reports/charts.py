@@ -163,12 +163,23 @@ def save(fig: Figure, path: Path, source: str | None = None, alt: str | None = N
         return paths
     box = {"bbox_inches": fig.bbox_inches} if page else {}
     with mpl.rc_context(STYLE):
-        fig.savefig(paths[0], pil_kwargs={"optimize": True}, **box)
+        fig.savefig(paths[0], **box)
+        palette_png(paths[0])
         fig.savefig(paths[1], metadata={"Date": None, "Title": title,
                                         "Description": fig.prefstats_alt}, **box)
         fig.savefig(paths[2], metadata={"CreationDate": None, "Title": title,
                                         "Subject": fig.prefstats_alt}, **box)
     return paths
+
+
+def palette_png(path: Path) -> None:
+    """Rewrite the PNG at ``path`` with a 256-colour palette: a third of the size, no
+    visible loss on a chart or a page of text."""
+    from PIL import Image
+
+    with Image.open(path) as image:
+        small = image.convert("RGB").quantize(256, method=Image.Quantize.MEDIANCUT)
+    small.save(path, optimize=True)
 
 
 @contextlib.contextmanager
