@@ -15,6 +15,7 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(RUN_STAMP): pyproject.toml | $(VENV)/bin/python
+	@echo "installing prefstats and what it needs into $(VENV) (once: about half a minute)"
 	$(VENV)/bin/python -m pip install --quiet --no-compile -e .
 	touch $(RUN_STAMP)
 

@@ -216,6 +216,7 @@ def demo(
                         out=pulkas_dir, chunk_size=250, progress=progress, force=force)
     typer.echo(f"rolling out the guide's decisions into {folder / 'guide.md'}")
     guide(deals_dir, folder, workers=usable_cores())  # first, so that the report links it
+    typer.echo(f"writing the report and its charts into {folder}")
     report(deals_dir, folder, pulkas=pulkas_dir)
     typer.echo(f"report: {folder / 'index.html'}, {folder / 'report.md'}, "
                f"{folder / 'guide.md'} ({time.perf_counter() - started:.0f} s)")
