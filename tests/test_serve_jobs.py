@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from short_games import short_game
 from typer.testing import CliRunner
 
+from prefstats.analysis.game import dump_game_text
 from prefstats.cli import app as cli
 from prefstats.errors import CardError
 from prefstats.serve import create_app
@@ -178,7 +180,7 @@ def test_an_uploaded_deal_record_is_analysed_as_a_job(client):
 
 
 def test_an_uploaded_game_record_gets_its_page(client):
-    body = (ROOT / "examples" / "pulka.txt").read_bytes()
+    body = dump_game_text(short_game([9, 3])).encode("utf-8")  # its 30 deals: 20 s
     r = client.post("/api/analyze", params={"deals": 4}, content=body)
     assert r.status_code == 202, r.text
     done = _wait(client, r.json()["job"])

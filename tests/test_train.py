@@ -11,10 +11,10 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from short_games import short_game
 
 from prefstats.analysis.analyze import shared_rollouts
-from prefstats.analysis.game import analyze_game, dump_game_text, load_game
-from prefstats.analysis.game_record import GameRecord
+from prefstats.analysis.game import analyze_game, dump_game_text
 from prefstats.analysis.game_stats import deal_steps
 from prefstats.analysis.train import (
     dump_train,
@@ -29,17 +29,7 @@ from prefstats.game.cards import parse_cards
 from prefstats.game.variants import get_variant
 from prefstats.reports.train_page import train_page
 
-EXAMPLE = Path(__file__).parents[1] / "examples" / "pulka.json"
 _VARIANT = get_variant("sochi")
-
-
-def _short(deals: list[int]) -> GameRecord:
-    """The example's deals ``deals`` (from 1) as a game of their own."""
-    game = load_game(EXAMPLE)
-    kept = [{k: v for k, v in game.deals[d - 1].items()
-             if k not in ("pool", "mountain", "whists")} | {"deal": n}
-            for n, d in enumerate(deals, 1)]
-    return GameRecord({"variant": "sochi", "names": game.names()}, kept)
 
 
 def _cards(view: dict, position: dict | None = None) -> int:
@@ -78,7 +68,7 @@ def _hidden(step) -> int:
 
 
 def test_a_position_shows_only_what_the_rules_let_the_player_see():
-    game = _short([1, 2, 5, 9])  # a misère (the catchers lie open), games, a raspasy
+    game = short_game([1, 2, 5, 9])  # a misère (the catchers lie open), games, a raspasy
     steps = deal_steps(game)
     opened = 0
     for deal in steps:
@@ -94,7 +84,7 @@ def test_a_position_shows_only_what_the_rules_let_the_player_see():
 
 @pytest.fixture(scope="module")
 def analysed():
-    game = _short([1, 5])
+    game = short_game([1, 5])
     return game, analyze_game(game, deals=4)
 
 
@@ -147,7 +137,7 @@ def test_the_page_shows_every_position(analysed):
 
 
 def test_shared_rollouts_change_no_figure():
-    game = _short([2])
+    game = short_game([2])
     plain = analyze_game(game, deals=3, seed=7)
     with shared_rollouts():
         first = analyze_game(game, deals=3, seed=7)
@@ -159,7 +149,7 @@ def _folder(tmp_path: Path) -> Path:
     folder = tmp_path / "games"
     folder.mkdir()
     for name, deals in (("a", [9]), ("b", [3]), ("c", [12])):
-        (folder / f"{name}.txt").write_text(dump_game_text(_short(deals)), "utf-8")
+        (folder / f"{name}.txt").write_text(dump_game_text(short_game(deals)), "utf-8")
     return folder
 
 
@@ -193,7 +183,7 @@ def test_a_folder_is_analysed_in_parallel_and_resumed(tmp_path):
     done = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "two"), "--workers", "2"])
     assert done.exit_code == 0 and "3 of 3 game(s) already analysed" in done.output
     assert _outputs(tmp_path / "two") == a
-    (folder / "c.txt").write_text(dump_game_text(_short([15])), "utf-8")
+    (folder / "c.txt").write_text(dump_game_text(short_game([15])), "utf-8")
     changed = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "two")])
     assert "2 of 3 game(s) already analysed" in changed.output
     assert _outputs(tmp_path / "two")["c/result.json"] != a["c/result.json"]
