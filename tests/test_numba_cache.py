@@ -121,6 +121,14 @@ def test_what_compiled_code_can_reach_stays_in_the_key():
     assert "pkg.charts" not in kept
 
 
+def test_what_the_cache_keeps_beside_the_compiled_functions_is_built_by_keyed_code():
+    """The endgame table lives in the key's folder: the Python that builds it is in the
+    key (a renamed builder would silently leave it out)."""
+    kept = {getattr(node, "name", None)
+            for node in _cache.compiled_code()["prefstats.solver._endgame"]}
+    assert {"load_or_build", "_build_table", "_pack"} <= kept
+
+
 def test_every_global_a_compiled_function_reads_is_in_the_key():
     """The key's statements bind every global name each compiled function of the
     package reads (checked on the functions themselves, as Python compiled them)."""
