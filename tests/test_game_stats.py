@@ -102,30 +102,21 @@ def test_the_rating_charges_knowable_mistakes_only():
     assert r["choices"][0] == 2 and r["capped_loss"][0] == pytest.approx(1.5)
 
 
-def test_the_shipped_calibration_orders_its_bands():
-    scale = rating_scale(get_variant("sochi"))
-    tops = [top for _, top in scale.bands]
-    assert [name for name, _ in scale.bands] == ["strong", "average", "beginner"]
-    assert tops == sorted(tops) and scale.cap > 0
-    means = scale.calibration
-    assert means["pimc"]["mean"] <= means["heuristic"]["mean"] < means["random"]["mean"]
-
-
 TABLES = [(v, 3) for v in ("sochi", "leningrad", "rostov", "classic")] + \
     [("gusarik", 2)] + [(v, 4) for v in ("sochi", "leningrad", "rostov", "classic")]
 
 
 @pytest.mark.parametrize(("variant", "players"), TABLES)
-def test_each_table_rates_with_its_own_calibration(variant, players):
+def test_every_table_ships_its_own_calibration_with_the_command_that_made_it(variant,
+                                                                           players):
     table = get_variant(variant, players=players)
     scale = rating_scale(table)
-    path = Path(game_stats.__file__).parent / "data" / game_stats.rating_file(table)
-    if path.is_file():  # the file is the table's own, made by the command it names
-        assert f"--variant {variant} --players {players}" in scale.source or \
-            "calibrate_rating" in scale.source
-        assert scale.bands[-1][1] == float("inf")
-    else:  # never calibrated: rated with the table's own cap, banded nowhere
-        assert scale.bands == () and scale.band(123.0) is None
+    assert f"prefstats fit rating --variant {variant} --players {players} " in scale.source
+    assert [name for name, _ in scale.bands] == ["strong", "average", "beginner"]
+    tops = [top for _, top in scale.bands]
+    assert tops == sorted(tops) and tops[-1] == float("inf")
+    means = {p: scale.calibration[p]["mean"] for p in ("pimc", "heuristic", "random")}
+    assert max(means["pimc"], means["heuristic"]) < tops[1] < means["random"]
     assert scale.cap == pytest.approx(decisive_trick(table))
 
 
