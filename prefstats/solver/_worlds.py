@@ -106,7 +106,7 @@ def best_card_among(worlds, decision, allowed, table):
     reps, lo, hi, floor, ceil = _open_bounds(worlds, weight, trick, tlen, leader,
                                              played.declarer, played.trump)
     return _choose(worlds, weight, reps, (lo, hi), (floor, ceil),
-                   _allowed_cards(reps[0], allowed), decision, table)
+                   _allowed_cards(reps[0], allowed), decision, table, False)
 
 
 @njit(cache=True, error_model="numpy")
@@ -168,7 +168,7 @@ def _one_run(reps, weight, cards):
 
 
 @njit(cache=True, error_model="numpy")
-def _choose(worlds, weight, reps, bounds, limits, cards, decision, table):
+def _choose(worlds, weight, reps, bounds, limits, cards, decision, table, catching):
     """The card of ``cards`` (legal, ascending) with the best total value over
     ``worlds``, each counted ``weight[j]`` times, from the ``bounds`` ``lo``, ``hi``
     known on each world's values (narrowed in place; ``limits``, ``floor`` and
@@ -177,10 +177,13 @@ def _choose(worlds, weight, reps, bounds, limits, cards, decision, table):
     In each world the leading card's value is found (from its last value) and every
     other card searched once against it, which mostly shows it no better there (else
     its value is found too); in the first world the move ordering's first card leads
-    (measured: fewer nodes than every value exact there). The sweep stops once no card
-    can catch the leader whatever the worlds left hold. Then, while some rival
-    may still beat or tie the leader, the widest open bound of the two is narrowed.
-    Each search narrows a bound, so this ends, at the latest with every value exact.
+    (measured: fewer nodes than every value exact there). For the misère
+    ``catching`` (the catchers maximise) the lowest card leads there, as ties go to it,
+    and each world is settled by :func:`_separate`, the leader's value bounded from
+    below only. The sweep stops once no card can catch the leader whatever the worlds
+    left hold. Then, while some rival may still beat or tie the leader, the widest
+    open bound of the two is narrowed. Each search narrows a bound, so this ends, at
+    the latest with every value exact.
     """
     if _one_run(reps, weight, cards):
         return cards[0]
@@ -204,10 +207,11 @@ def _choose(worlds, weight, reps, bounds, limits, cards, decision, table):
             searched |= np.int64(1) << reps[j, c]
         if cand < 0:  # the first world: the move ordering's first allowed card leads
             h = worlds[j].copy()
-            a = reps[j, _first_card(h, trick, tlen, leader, played, table[1][leader],
-                                    (row, scores))]
-            if not (searched >> a) & 1:
-                a = reps[j, cards[0]]
+            a = reps[j, cards[0]]
+            if not catching:
+                first = reps[j, _first_card(h, trick, tlen, leader, played, table[1][leader],
+                                            (row, scores))]
+                a = first if (searched >> first) & 1 else a
             cand = a
             lead, won, root = _play_card(h, seq, trick, tlen, leader, a, declarer, trump)
             guess = won + (1 if misere else _playout(h, seq, root, lead, played))
@@ -216,6 +220,9 @@ def _choose(worlds, weight, reps, bounds, limits, cards, decision, table):
             if rival < 0:
                 return cand  # no card can catch it, whatever the worlds left hold
             a = reps[j, cand]
+        if catching:
+            guess = _separate(worlds, j, a, searched, guess, bounds, decision, table, seq)
+            continue
         # The leader's value, exact: the threshold the other cards are searched against.
         while lo[j, a] < hi[j, a]:
             t = min(max(guess, lo[j, a] + 1), hi[j, a])
@@ -260,6 +267,36 @@ def _choose(worlds, weight, reps, bounds, limits, cards, decision, table):
 
 
 @njit(cache=True, error_model="numpy")
+def _separate(worlds, j, a, searched, guess, bounds, decision, table, seq):
+    """The catchers' sweep of :func:`_choose` in world ``j``: the leader ``a``'s value
+    proved at least ``guess`` (counting down while that fails), then each other card of
+    ``searched`` searched just above a's bound, a lifted to any card proved above it,
+    until the card is no better there or surely better. Returns the next world's guess.
+
+    A refutation costs many times a proof in misère, however far above the value: a
+    card no better than the leader costs one, the leader none, where making its value
+    exact first costs one more a world (measured: fewer nodes)."""
+    lo, hi = bounds
+    moved = False
+    while lo[j, a] < hi[j, a] and lo[j, a] < guess:
+        moved = True
+        if _narrow(worlds, j, a, min(guess, hi[j, a]), bounds, decision, table, seq):
+            break
+        guess = hi[j, a]
+    for c in range(32):
+        if c == a or not (searched >> c) & 1:
+            continue
+        while hi[j, c] > lo[j, a]:
+            moved = True
+            if lo[j, c] <= lo[j, a]:
+                _narrow(worlds, j, c, lo[j, a] + 1, bounds, decision, table, seq)
+            elif lo[j, a] == hi[j, a] or not _narrow(worlds, j, a, min(lo[j, c], hi[j, a]),
+                                                      bounds, decision, table, seq):
+                break  # better than the leader in this world
+    return max(lo[j, a], 1) if moved else guess
+
+
+@njit(cache=True, error_model="numpy")
 def catching_card(worlds, weight, decision, caught, allowed, table):
     """The misère catcher's card in ``decision`` (its game a misère: only its declarer
     counts) among ``allowed`` (legal cards of the seat to move) over
@@ -283,7 +320,7 @@ def catching_card(worlds, weight, decision, caught, allowed, table):
         cards = _most_catching(worlds, weight, reps, (lo, hi), cards, at, table)
         if len(cards) == 1:
             return cards[0]
-    return _choose(worlds, weight, reps, (lo, hi), (floor, ceil), cards, at, table)
+    return _choose(worlds, weight, reps, (lo, hi), (floor, ceil), cards, at, table, True)
 
 
 @njit(cache=True, error_model="numpy")
@@ -293,7 +330,9 @@ def _most_catching(worlds, weight, reps, bounds, cards, decision, table):
     narrows ``lo`` or ``hi`` (``bounds``) of the card's run in its world.
 
     Cards with no card that any world holds in play between them are one run, counted
-    once; a card's count stops once the worlds left cannot lift it to the best so far.
+    once; a card's count stops once the worlds left cannot lift it to the best so far,
+    the move ordering's first card in the first world counted first (measured: fewer
+    nodes).
     """
     lo, hi = bounds
     trick, tlen, leader, played = decision
@@ -311,7 +350,10 @@ def _most_catching(worlds, weight, reps, bounds, cards, decision, table):
     seq = np.zeros(_MAX_PLIES + 3, np.int64)
     count = np.zeros(32, np.int64)
     most = -1
-    for c in cards:
+    first = runs[_first_card(worlds[0].copy(), trick, tlen, leader, played, table[1][leader],
+                             (np.empty(32, np.int64), np.empty(10, np.int64)))]
+    order = np.concatenate((cards[cards == first], cards[cards != first]))
+    for c in order:
         if runs[c] != c:
             continue
         won = tlen == 2 and (leader + trick_winner(trick[0], trick[1], c, -1)) % 3 == declarer
