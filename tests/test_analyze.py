@@ -244,14 +244,14 @@ def test_max_bid_levels_are_those_whose_calls_the_seat_made(example):
     assert max_bid_levels([first, again], first, SOCHI) == ["7", "8", "9", "10"]
 
 
-def test_the_contract_is_rolled_out_over_every_legal_contract(example):
-    frame = analyze(record(example), deals=40, condition="none")
-    row = cards_row(frame, "contract", "contract")
+def test_the_contract_is_rolled_out_over_every_legal_contract(example, frame):
+    row = cards_row(analyze(record(example), deals=40, condition="none"), "contract",
+                    "contract")
     assert row["method"] == "rollout" and row["done"] == "6♠" and row["n"] > 0
     names = [a["option"] for a in row["alternatives"]]
     assert names[0] == "6♠" and "10NT" in names and "misère" not in names
     assert len(names) == 25  # 6♠ and every contract above it
-    kept = cards_row(analyze(record(example), deals=40), "contract", "contract")
+    kept = cards_row(frame, "contract", "contract")  # the same 40 deals, conditioned
     assert 0 < kept["n"] <= row["n"] and "record conditioning" in kept["note"]
 
 
