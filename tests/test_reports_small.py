@@ -32,7 +32,7 @@ def data(tmp_path_factory):
     made = {"sochi": (SOCHI, 3000, 1),  # the crash: a Wilson bound past its estimate
             "tiny": (SOCHI, 200, 1),
             "five": (SOCHI, 5, 1),
-            "four": (get_variant("sochi", players=4, whist_split="gentleman"), 3000, 1),
+            "four": (get_variant("sochi", players=4, whist_split="gentleman"), 1000, 1),
             "house": (HOUSE, 1500, 1),
             "seed2": (SOCHI, 1500, 2),
             "gusarik": (get_variant("gusarik"), 1000, 1)}
