@@ -5,6 +5,7 @@ a numbered figure, the methods at the end, and a main text of at most 2,500 word
 from __future__ import annotations
 
 import re
+import shutil
 
 import pytest
 
@@ -29,11 +30,17 @@ def sets(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def article(sets, tmp_path_factory):
-    """The article of :func:`sets` and its article.md."""
-    root = tmp_path_factory.mktemp("article")
+def written(sets, tmp_path_factory):
+    """The article of :func:`sets` and the folder it is written to (tests that change the
+    folder take a copy)."""
     report = article_report(sets, "prefstats compare --deals 400 --pulkas 40")
-    out = write_report(report, root / "out")
+    return report, write_report(report, tmp_path_factory.mktemp("article") / "out")
+
+
+@pytest.fixture(scope="module")
+def article(written):
+    """The article of :func:`sets` and its article.md."""
+    report, out = written
     return report, (out / "article.md").read_text("utf-8")
 
 
@@ -136,11 +143,12 @@ def test_the_skill_edge_is_played_on_at_most_its_own_number_of_deals(sets, monke
     assert "on the first 200 deals" in report.sections[-1].intro
 
 
-def test_the_article_on_one_page_to_print(sets, tmp_path):
+def test_the_article_on_one_page_to_print(sets, written, tmp_path):
     """The summary sheet: PNG, SVG and PDF with the title and the five findings, drawn
     again from its charts.json entry alone."""
-    report = article_report(sets, "prefstats compare --deals 400 --pulkas 40")
-    out = write_report(report, tmp_path / "a")
+    report, made = written
+    out = tmp_path / "a"
+    shutil.copytree(made, out)
     paths = write_sheet(report, [s.label for s in sets], out)
     assert [p.suffix for p in paths] == [".png", ".svg", ".pdf"]
     svg = paths[1].read_text("utf-8")
