@@ -209,7 +209,7 @@ def test_the_gauge_pairs_each_option_with_the_players_own_play(small_gauge):
 def test_forcing_the_players_own_choice_gains_nothing():
     """On the deals where the seat's unforced first call was a pass, forcing a pass
     equals its own play: the class of seat 0 at 2 expected tricks (it never bids)."""
-    t = gauge(SOCHI, deal(300, seed=8), seed=8)
+    t = gauge(SOCHI, deal(150, seed=8), seed=8)
     row = t.filter((pl.col("decision") == "first_call") & (pl.col("option") == "pass")
                    & (pl.col("cls") == "open · seat 0 · 3 tricks"))
     assert row.height == 1 and row["mean"][0] == 0.0 and row["se"][0] == 0.0
