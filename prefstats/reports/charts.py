@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import io
 import re
 import textwrap
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -163,8 +164,9 @@ def save(fig: Figure, path: Path, source: str | None = None, alt: str | None = N
         return paths
     box = {"bbox_inches": fig.bbox_inches} if page else {}
     with mpl.rc_context(STYLE):
-        fig.savefig(paths[0], **box)
-        palette_png(paths[0])
+        raw = io.BytesIO()  # unpacked pixels: the palette pass below compresses them
+        fig.savefig(raw, format="png", pil_kwargs={"compress_level": 0}, **box)
+        palette_png(paths[0], raw)
         fig.savefig(paths[1], metadata={"Date": None, "Title": title,
                                         "Description": fig.prefstats_alt}, **box)
         fig.savefig(paths[2], metadata={"CreationDate": None, "Title": title,
@@ -172,14 +174,14 @@ def save(fig: Figure, path: Path, source: str | None = None, alt: str | None = N
     return paths
 
 
-def palette_png(path: Path) -> None:
-    """Rewrite the PNG at ``path`` with a 256-colour palette: a third of the size, no
-    visible loss on a chart or a page of text."""
+def palette_png(path: Path, source: io.BytesIO | None = None) -> None:
+    """Write the PNG at ``path`` (or ``source``, a PNG in memory) to ``path`` with a
+    256-colour palette: a third of the size, no visible loss on a chart or a page of text."""
     from PIL import Image
 
-    with Image.open(path) as image:
+    with Image.open(source or path) as image:
         small = image.convert("RGB").quantize(256, method=Image.Quantize.MEDIANCUT)
-    small.save(path, optimize=True)
+    small.save(path, format="PNG", optimize=True)
 
 
 @contextlib.contextmanager
