@@ -60,9 +60,9 @@ def drawn(monkeypatch):
     figures = []
     real = charts.save
 
-    def keep(fig, path, source=None, alt=None):
+    def keep(fig, path, source=None, alt=None, **options):  # a module may keep it past the test
         figures.append(fig)
-        return real(fig, path, source, alt)
+        return real(fig, path, source, alt, **options)
 
     monkeypatch.setattr(charts, "save", keep)
     return figures
