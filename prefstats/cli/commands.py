@@ -187,6 +187,7 @@ def demo(
     """The main job: simulate a variant (deals and whole pulkas) with the built-in
     players and write its report and bidding guide. Reruns resume the datasets."""
     import time
+    from concurrent.futures import ThreadPoolExecutor
 
     from prefstats.game.variants import describe, get_variant
     from prefstats.reports import guide, report
@@ -214,10 +215,14 @@ def demo(
         typer.echo(f"playing {pulkas:,} pulkas to {pool_target} into {pulkas_dir}")
         simulate_pulkas(rules, pulkas=pulkas, pool_target=pool_target, seed=seed,
                         out=pulkas_dir, chunk_size=250, progress=progress, force=force)
-    typer.echo(f"rolling out the guide's decisions into {folder / 'guide.md'}")
-    guide(deals_dir, folder, workers=usable_cores())  # first, so that the report links it
-    typer.echo(f"writing the report and its charts into {folder}")
-    report(deals_dir, folder, pulkas=pulkas_dir)
+    typer.echo(f"rolling out the guide's decisions into {folder / 'guide.md'} while "
+               f"writing the report and its charts into {folder}")
+    # the charts are drawn while the rollouts run compiled, without the GIL; the guide
+    # stays in this thread, where Ctrl-C stops it
+    with ThreadPoolExecutor(1) as pool:
+        written = pool.submit(report, deals_dir, folder, pulkas=pulkas_dir, guide=True)
+        guide(deals_dir, folder, workers=usable_cores())
+        written.result()
     typer.echo(f"report: {folder / 'index.html'}, {folder / 'report.md'}, "
                f"{folder / 'guide.md'} ({time.perf_counter() - started:.0f} s)")
 

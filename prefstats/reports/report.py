@@ -469,11 +469,12 @@ def _hand_charts(out: Path) -> list[tuple[str, str]]:
              f"{n}.png") for n in names if (out / f"{n}.png").is_file()]
 
 
-def report(path: str | Path, out: str | Path, *, pulkas: str | Path | None = None) -> Path:
+def report(path: str | Path, out: str | Path, *, pulkas: str | Path | None = None,
+           guide: bool = False) -> Path:
     """Write the report of the dataset at ``path`` into ``out``.
 
     The report opens with the hand charts and links the guide when ``out`` holds them
-    (``prefstats guide``).
+    (``prefstats guide``), or the guide when ``guide`` says it is being written there.
 
     >>> import tempfile
     >>> from prefstats.game.variants import get_variant
@@ -493,7 +494,7 @@ def report(path: str | Path, out: str | Path, *, pulkas: str | Path | None = Non
     """
     written = dataset_report(path, pulkas=pulkas)
     written.lead = _hand_charts(Path(out))
-    if (Path(out) / "guide.md").is_file():
+    if guide or (Path(out) / "guide.md").is_file():
         written.links.append(("when to bid, misère, whist or pass (the guide)", "guide.md"))
     else:
         written.meta.append(f"the guide (when to bid, whist or pass) is written beside the "
