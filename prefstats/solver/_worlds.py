@@ -105,7 +105,7 @@ def best_card_among(worlds, decision, allowed, table):
         weight[j if same < 0 else same] += 1
     reps, lo, hi, floor, ceil = _open_bounds(worlds, weight, trick, tlen, leader,
                                              played.declarer, played.trump)
-    return _choose(worlds, weight, reps, (lo, hi), (floor, ceil),
+    return _choose((worlds, weight), reps, (lo, hi), (floor, ceil),
                    _allowed_cards(reps[0], allowed), decision, table, False)
 
 
@@ -168,11 +168,11 @@ def _one_run(reps, weight, cards):
 
 
 @njit(cache=True, error_model="numpy")
-def _choose(worlds, weight, reps, bounds, limits, cards, decision, table, catching):
+def _choose(weighted, reps, bounds, limits, cards, decision, table, catching):
     """The card of ``cards`` (legal, ascending) with the best total value over
-    ``worlds``, each counted ``weight[j]`` times, from the ``bounds`` ``lo``, ``hi``
-    known on each world's values (narrowed in place; ``limits``, ``floor`` and
-    ``ceil``: those before any search).
+    ``worlds``, each counted ``weight[j]`` times (``weighted``: the two), from the
+    ``bounds`` ``lo``, ``hi`` known on each world's values (narrowed in place;
+    ``limits``, ``floor`` and ``ceil``: those before any search).
 
     In each world the leading card's value is found (from its last value) and every
     other card searched once against it, which mostly shows it no better there (else
@@ -185,6 +185,7 @@ def _choose(worlds, weight, reps, bounds, limits, cards, decision, table, catchi
     open bound of the two is narrowed. Each search narrows a bound, so this ends, at
     the latest with every value exact.
     """
+    worlds, weight = weighted
     if _one_run(reps, weight, cards):
         return cards[0]
     lo, hi = bounds
@@ -221,7 +222,7 @@ def _choose(worlds, weight, reps, bounds, limits, cards, decision, table, catchi
                 return cand  # no card can catch it, whatever the worlds left hold
             a = reps[j, cand]
         if catching:
-            guess = _separate(worlds, j, a, searched, guess, bounds, decision, table, seq)
+            guess = _separate(worlds, (j, a), searched, guess, bounds, decision, table, seq)
             continue
         # The leader's value, exact: the threshold the other cards are searched against.
         while lo[j, a] < hi[j, a]:
@@ -267,8 +268,9 @@ def _choose(worlds, weight, reps, bounds, limits, cards, decision, table, catchi
 
 
 @njit(cache=True, error_model="numpy")
-def _separate(worlds, j, a, searched, guess, bounds, decision, table, seq):
-    """The catchers' sweep of :func:`_choose` in world ``j``: the leader ``a``'s value
+def _separate(worlds, cell, searched, guess, bounds, decision, table, seq):
+    """The catchers' sweep of :func:`_choose` in world ``j`` (``cell``: ``j`` and the
+    leader ``a``): the leader's value
     proved at least ``guess`` (counting down while that fails), then each other card of
     ``searched`` searched just above a's bound, a lifted to any card proved above it,
     until the card is no better there or surely better. Returns the next world's guess.
@@ -276,6 +278,7 @@ def _separate(worlds, j, a, searched, guess, bounds, decision, table, seq):
     A refutation costs many times a proof in misère, however far above the value: a
     card no better than the leader costs one, the leader none, where making its value
     exact first costs one more a world (measured: fewer nodes)."""
+    j, a = cell
     lo, hi = bounds
     moved = False
     while lo[j, a] < hi[j, a] and lo[j, a] < guess:
@@ -320,7 +323,7 @@ def catching_card(worlds, weight, decision, caught, allowed, table):
         cards = _most_catching(worlds, weight, reps, (lo, hi), cards, at, table)
         if len(cards) == 1:
             return cards[0]
-    return _choose(worlds, weight, reps, (lo, hi), (floor, ceil), cards, at, table, True)
+    return _choose((worlds, weight), reps, (lo, hi), (floor, ceil), cards, at, table, True)
 
 
 @njit(cache=True, error_model="numpy")
