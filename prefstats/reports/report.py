@@ -489,6 +489,8 @@ def report(path: str | Path, out: str | Path, *, pulkas: str | Path | None = Non
     :param out: the report's folder (``index.html``, ``report.md``, charts, CSV).
     :param pulkas: a pulka dataset of the same variant (``prefstats simulate-pulkas``),
         for the pulka results by seat and the raspasy chains.
+    :param guide: link the guide even before ``out`` holds it (it is being written
+        there, as the demo does beside the report).
     :returns: ``out``.
     :raises DatasetError: for a dataset that is missing, damaged or of another variant.
     """
