@@ -140,7 +140,7 @@ def main(argv: list[str] | None = None) -> None:
     rows = [
         ("compiled, one core", one, f"{len(deals):,} deals x {k}, best of 2"),
         (f"compiled, {args.workers} workers", many,
-         f"{len(deals):,} deals x {k}; target 20,000 on 2 cores"),
+         f"{len(deals):,} deals x {k}; target 40,000 on 2 cores"),
         ("Python forced driver", python, f"{len(small):,} deals x {k}, one core"),
     ]
     for name, rate, note in rows:

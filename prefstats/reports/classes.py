@@ -36,14 +36,14 @@ _TOP = 0b1110_0000  # A K Q of an 8-bit suit holding
 
 _HOLDINGS = np.arange(256, dtype=np.uint8)
 #: Sort key of a suit holding for the best suit: length first, then top honours.
-_RANK_KEY = (np.bitwise_count(_HOLDINGS).astype(np.int16) << 4
+RANK_KEY = (np.bitwise_count(_HOLDINGS).astype(np.int16) << 4
              | np.bitwise_count(_HOLDINGS & _TOP).astype(np.int16) << 2)
 
 
 def bidding_class(hands: np.ndarray) -> dict[str, np.ndarray]:
     """Best suit, its length and top honours, side aces and points of each hand."""
     held = suit_holdings(hands)  # (n, 4) uint8
-    suit = np.argmax(_RANK_KEY[held] + np.arange(4, dtype=np.int16), axis=1)
+    suit = np.argmax(RANK_KEY[held] + np.arange(4, dtype=np.int16), axis=1)
     best = np.take_along_axis(held, suit[:, None], axis=1)[:, 0]
     trumps = np.bitwise_count(best).astype(np.int8)
     top = np.bitwise_count(best & _TOP).astype(np.int8)

@@ -30,7 +30,7 @@ def classify_data() -> dict:
         TRUMP,
         load_tables,
     )
-    from prefstats.reports.classes import _RANK_KEY, bidding_class, high_cards
+    from prefstats.reports.classes import RANK_KEY, bidding_class, high_cards
     from prefstats.serve.guides import CHARTS, SAMPLE_HANDS
 
     spades = np.arange(256, dtype=np.uint32)  # each holding as a hand of spades alone
@@ -40,7 +40,7 @@ def classify_data() -> dict:
         "charts": CHARTS,
         "sample_hands": SAMPLE_HANDS,
         "length": suit_lengths(spades)[:, 0].tolist(),
-        "best_key": _RANK_KEY.tolist(),
+        "best_key": RANK_KEY.tolist(),
         "top": bidding_class(spades)["top"].tolist(),
         "aces": count_rank(spades, ACE).tolist(),
         "aces_kings": high_cards(spades).tolist(),
