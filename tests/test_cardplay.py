@@ -214,6 +214,18 @@ def test_defender_leads_a_side_ace_not_trumps():
     assert play(obs) == "A♣"
 
 
+def test_defender_leads_trumps_that_are_all_masters():
+    # A lone master trump, or A-K, is led to draw the declarer's trumps; beside a lower
+    # trump (♠A8 above) or when the declarer has shown void in trumps it waits.
+    obs = position(engine.GAME, 1, "♠K ♣K97 ♥Q8", contract="6♠", declarer=0, gone="♠A")
+    assert play(obs) == "K♠"
+    obs = position(engine.GAME, 1, "♠AK ♣K97 ♥Q8", contract="6♠", declarer=0)
+    assert play(obs) in ("A♠", "K♠")
+    obs = position(engine.GAME, 1, "♠K ♣K97 ♥Q8", contract="6♠", declarer=0, gone="♠A",
+                   voids=(0b0001, 0, 0))
+    assert play(obs) != "K♠"
+
+
 def test_misere_catcher_plays_under_the_declarer():
     # The declarer (seat 0) led ♦9; the catchers see each other's hands.
     obs = position(engine.MISERE_GAME, 1, "♦J87 ♥A", trick=["9♦"], contract="misere",

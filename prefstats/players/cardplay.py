@@ -488,6 +488,11 @@ def _defence_lead(obs, poss, hidden, me, hand, legal, trump):
         if s == trump:
             score -= 20
         top = _top_equivalent(mine, outstanding)
+        if s == trump and declarer_trumps and _masters(mine, outstanding) == n:
+            # Trumps that are all masters are led while the declarer may hold trumps:
+            # each draws one of his, which would ruff the defence's winners. A master
+            # with a lower trump beside it waits (leading it gives tricks away).
+            score += 40
         if _sure_lead(obs, poss, hidden, me, top, trump):
             # A winner keeps: cashing it early often sets up the declarer's next card
             # (measured against double dummy with scripts/defence_gap.py), the more so
