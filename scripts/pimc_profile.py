@@ -6,7 +6,11 @@ one, timing the sampling and the search apart and counting the search's nodes.
 
 It prints the share of the time in sampling and in ``best_card_kernel``, the nodes a
 decision, the same figures by cards left in hand, and a checksum of the chosen cards
-(equal before and after a change that must not change decisions).
+(equal before and after a change that must not change decisions). ``--against FILE``
+counts the cards that differ from those a run saved with ``--save FILE`` (today's code,
+say); ``--check`` compares each searched card with the plain rule it must equal, the
+best total of every legal card's exact value over the worlds, ties to the lowest card
+(``card_values_batch_kernel``; slower than the search itself).
 
 ``--heldout`` also prices deciding from fewer worlds (see :func:`heldout`): a finer
 strength test than the gauge for a change that searches fewer of them.
@@ -117,6 +121,19 @@ def _choice(values: np.ndarray) -> int:
     return int(np.argmax(values.sum(axis=0)))
 
 
+def plain_rule(recs: np.ndarray, worlds: np.ndarray, searched: np.ndarray) -> np.ndarray:
+    """The card of the best total exact value over each decision's worlds, ties to the
+    lowest: what ``best_card_kernel`` must choose."""
+    out = np.full((worlds.shape[1], 32), -1, np.int8)
+    table = new_table(1).thread(0)
+    cards = np.full(len(recs), -1, np.int64)
+    for i in searched:
+        sign = _values_one(recs[i], worlds[i], table, out)
+        legal = np.flatnonzero(out[0] >= 0)
+        cards[i] = legal[_choice(sign * out[:, legal].astype(np.int64))]
+    return cards
+
+
 def _racing_stop(values: np.ndarray, first: int) -> int:
     """Worlds a racing rule would search: the first m >= ``first`` after which the
     leading card has been no worse than any other in each world so far (what the
@@ -192,6 +209,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--save", help="write the chosen cards to this .npy file (to compare)")
+    ap.add_argument("--against", help="count the chosen cards that differ from this --save file")
+    ap.add_argument("--check", action="store_true",
+                    help="compare each searched card with the plain rule's (exact values)")
     ap.add_argument("--bits", type=int, default=TT_BITS, help="log2 of the table's entries")
     ap.add_argument("--heldout", action="store_true",
                     help="also price deciding from fewer worlds on held-out worlds")
@@ -243,6 +263,16 @@ def main(argv: list[str] | None = None) -> None:
     print(f"  chosen checksum {int((chosen * np.arange(1, n + 1)).sum() % 1_000_000_007)}")
     if args.save:
         np.save(args.save, chosen)
+    if args.against:
+        before = np.load(args.against)
+        if before.shape != chosen.shape:
+            raise SystemExit(f"{args.against} holds {before.size} cards, this run {n}: "
+                             "record both with the same --deals, --seed and --samples")
+        print(f"  against {args.against}: {int((before != chosen).sum())} of {n} cards differ")
+    if args.check:
+        plain = plain_rule(recs, worlds, searched)
+        differ = int((plain[searched] != chosen[searched]).sum())
+        print(f"  plain rule: {differ} of {len(searched)} searched cards differ")
     if args.heldout:
         heldout(recs[searched], args.samples, secs[searched])
 
