@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from prefstats.cli import app
 from prefstats.game.variants import get_variant
 from prefstats.reports import manifest
+from prefstats.reports import restore as restore_module
 from prefstats.reports.hand_charts import MODELS
 from prefstats.reports.hand_guide import write_guide
 from prefstats.reports.report import report
@@ -56,10 +57,13 @@ def test_no_regenerated_file_is_tracked():
     assert [p for p in made if p not in KEPT] == []
 
 
-def test_charts_restores_what_a_small_report_loses(tmp_path):
+def test_charts_restores_what_a_small_report_loses(tmp_path, monkeypatch):
     """A guide (under a second table of players) and report on a tiny dataset, its
     pictures, Parquet copies and tables of every model's cells deleted: `prefstats
-    charts` makes every one again from the committed files, the same as before."""
+    charts` makes every one again from the committed files, the same as before; deleted
+    again, they are copied from its cache, not drawn."""
+    cache = tmp_path / "cache"
+    monkeypatch.setattr(restore_module, "cache_folder", lambda: cache)
     variant = get_variant("gusarik")
     data, pulkas, out = tmp_path / "d", tmp_path / "p", tmp_path / "gusarik"
     simulate(variant, hands=300, seed=2, out=data, policy="random", workers=1, progress=False)
@@ -90,6 +94,18 @@ def test_charts_restores_what_a_small_report_loses(tmp_path):
     for name in manifest.read(out)["copies"]:
         assert pl.read_parquet(out / f"{name}.parquet").equals(
             pl.read_csv(out / f"{name}.csv"))
+    drawn = {name: (out / name).read_bytes() for name in made}
+    for name in [*made, *models]:
+        (out / name).unlink()
+
+    def not_drawn(*args):
+        raise AssertionError("drawn again, not copied from the cache")
+
+    monkeypatch.setattr(restore_module, "draw_chart", not_drawn)
+    copied = CliRunner().invoke(app, ["charts", str(out), "--quiet", "--workers", "1"])
+    assert copied.exit_code == 0, copied.output
+    assert {name: (out / name).read_bytes() for name in made} == drawn
+    assert {p.name: p.read_bytes() for p in out.glob("*_models.csv")} == models
     bad = CliRunner().invoke(app, ["charts", str(tmp_path / "nothing")])
     assert bad.exit_code == 2 and "charts.json" in bad.output
 

@@ -6,7 +6,9 @@ the repository does not keep.
 
 A folder drawn is stamped (``.charts-stamp``: a digest of its manifest, its tables and
 the drawing code, with the files written), so drawing it again is skipped until one of
-them changes or a file is missing.
+them changes or a file is missing. With a cache folder (the command's: beside the
+compiled code), a folder drawn once is copied, not drawn, into any other copy of the
+repository holding the same tables and code.
 """
 
 from __future__ import annotations
@@ -15,12 +17,14 @@ import functools
 import hashlib
 import json
 import os
+import shutil
 from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
 
 import polars as pl
 
+from prefstats import _cache
 from prefstats.errors import OptionError
 from prefstats.reports import manifest, model_tables
 from prefstats.reports.charts import sourced
@@ -121,21 +125,72 @@ def _stamp(folder: Path, written: list[Path]) -> None:
                                 "utf-8")
 
 
+def cache_folder() -> Path:
+    """Where the command keeps the folders it drew, by digest, for other copies of the
+    repository: ``charts`` beside the compiled code (``$PREFSTATS_CACHE``)."""
+    return _cache.base() / "charts"
+
+
+def _cached(folder: Path, entry: Path) -> list[Path] | None:
+    """Copy into ``folder`` the files kept at ``entry`` (drawn from the same tables by the
+    same code): the files copied, or None when nothing whole is kept there."""
+    try:
+        names = json.loads((entry / STAMP).read_text("utf-8"))["files"]
+        for name in names:
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(entry / name, folder / name)
+        os.utime(entry)  # in use: not pruned
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return [folder / name for name in names]
+
+
+def _keep(folder: Path, written: list[Path], entry: Path) -> None:
+    """Keep the files just drawn into ``folder`` (and its stamp) at ``entry``; a disk
+    that cannot take them keeps nothing."""
+    partial = entry.with_name(f"{entry.name}.{os.getpid()}")
+    try:
+        shutil.rmtree(partial, ignore_errors=True)
+        for path in [*written, folder / STAMP]:
+            target = partial / path.relative_to(folder)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
+        shutil.rmtree(entry, ignore_errors=True)
+        partial.rename(entry)
+        _cache.prune(entry)
+    except (OSError, ValueError):  # a file outside the folder is not kept either
+        shutil.rmtree(partial, ignore_errors=True)
+
+
 def restore(root: str | Path, progress: Callable[[Path], None] | None = None, *,
-            workers: int = 1, force: bool = False) -> tuple[list[Path], list[Path]]:
+            workers: int = 1, force: bool = False, cache: Path | None = None
+            ) -> tuple[list[Path], list[Path]]:
     """Draw each of :func:`folders` of ``root`` not :func:`is_drawn` (every one when
     ``force``), its charts shared among ``workers`` processes, and stamp it: the files
-    written, and the folders left as they were."""
+    written, and the folders left as they were. With a ``cache`` folder, a folder whose
+    tables and code were drawn before is copied from it (unless ``force``), and one drawn
+    is kept there."""
     every = folders(root)
     todo = [f for f in every if force or not is_drawn(f)]
-    jobs = [(folder, entry) for folder in todo for entry in manifest.read(folder)["charts"]]
-    drawn: dict[Path, list[Path]] = {folder: _copies(folder) for folder in todo}
+    keys = {folder: _key(folder) for folder in todo}  # before the files drawn join them
+    copied: dict[Path, list[Path]] = {}
+    if cache is not None and not force:
+        for folder in todo:
+            found = _cached(folder, cache / keys[folder])
+            if found is not None:
+                copied[folder] = found
+                _stamp(folder, found)
+    draw = [f for f in todo if f not in copied]
+    jobs = [(folder, entry) for folder in draw for entry in manifest.read(folder)["charts"]]
+    drawn: dict[Path, list[Path]] = {folder: _copies(folder) for folder in draw}
     for (folder, _), paths in zip(jobs, _draw_all(jobs, progress, workers), strict=True):
         drawn[folder] += paths
     for folder, written in drawn.items():
         _stamp(folder, written)
-    return [p for written in drawn.values() for p in written], [f for f in every
-                                                                 if f not in drawn]
+        if cache is not None:
+            _keep(folder, written, cache / keys[folder])
+    done = copied | drawn
+    return [p for f in todo for p in done[f]], [f for f in every if f not in done]
 
 
 def _draw_all(jobs: list[tuple[Path, dict]], progress: Callable[[Path], None] | None,
