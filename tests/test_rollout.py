@@ -56,7 +56,7 @@ def test_nothing_forced_plays_as_play_batch():
 @pytest.mark.parametrize("variant", [SOCHI, get_variant("classic")], ids=["sochi", "classic"])
 @pytest.mark.parametrize("seat", [0, 2])
 def test_forcing_the_policy_s_own_first_call_changes_nothing(variant, seat):
-    d = deal(400, seed=12)
+    d = deal(200, seed=12)
     played = play_batch(d, variant, key=3)
     options = FIRST + (["dark", "blind_pass"] if variant.dark_bids else [])
     states, legal = rollout_states(variant, d, seat=seat, decision="first_call",
@@ -71,7 +71,7 @@ def test_forcing_the_policy_s_own_first_call_changes_nothing(variant, seat):
                 assert legal[i, o]
                 assert states[i, o].tobytes() == st.tobytes(), (i, option)
                 same += 1
-    assert same > 200
+    assert same > 100
 
 
 def test_forcing_the_policy_s_own_whist_call_changes_nothing():
@@ -92,7 +92,7 @@ def test_forcing_the_policy_s_own_whist_call_changes_nothing():
 
 
 def test_branches_agree_up_to_the_decision():
-    d = deal(400, seed=14)
+    d = deal(200, seed=14)
     for policy in ("heuristic", "random"):
         states, legal = rollout_states(SOCHI, d, seat=1, decision="first_call",
                                        options=FIRST, key=6, policy=policy)
@@ -115,7 +115,7 @@ def test_branches_agree_up_to_the_decision():
                 ask = 0 if (int(st["declarer"]) + 1) % 3 == 2 else 1
                 assert np.array_equal(st["whist_calls"][:ask], rows[0]["whist_calls"][:ask])
                 assert st["whist_calls"][ask] != rows[0]["whist_calls"][ask]
-        assert branched > 50
+        assert branched > 25
 
 
 @pytest.mark.parametrize(("name", "decision", "options", "policy"), [
@@ -275,7 +275,7 @@ def test_max_bid_competes_to_its_level_and_changes_nothing_when_the_policy_did(n
     from prefstats.sim.rollout import best_strains
 
     variant = get_variant(name)
-    d = deal(300, seed=21)
+    d = deal(150, seed=21)
     played = play_batch(d, variant, key=8)
     states, legal = rollout_states(variant, d, seat=seat, decision="max_bid", options=LEVELS,
                                    key=8)
@@ -292,7 +292,7 @@ def test_max_bid_competes_to_its_level_and_changes_nothing_when_the_policy_did(n
             if all(call == _max_bid_call(allowed, top, variant) for _, call, allowed in own):
                 assert st.tobytes() == played[i].tobytes(), (i, LEVELS[o])
                 same += 1
-    assert same > 100
+    assert same > 50
 
 
 def test_max_bid_branches_agree_up_to_the_seat_s_first_call():
