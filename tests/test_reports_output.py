@@ -79,8 +79,11 @@ def test_compare_pairs_same_seed_datasets(data, tmp_path):
     assert (tmp_path / "compare_metrics.png").exists()
 
 
-def test_guide_and_a_bad_folder(data, tmp_path):
-    out = _run("guide", str(data / "sochi"), "--out", str(tmp_path))
+def test_guide_and_a_bad_folder(tmp_path):
+    # its sections, on 300 deals: the guide rolls out every deal of its dataset
+    simulate(get_variant("sochi"), hands=300, seed=3, out=tmp_path / "d", policy="random",
+             workers=1, progress=False)
+    out = _run("guide", str(tmp_path / "d"), "--out", str(tmp_path))
     text = (tmp_path / "guide.md").read_text()
     assert "## First call: bid or pass" in text and "## Whisting" in text and "guide.md" in out
     assert "## What the simulated players did — observational, not advice" in text
