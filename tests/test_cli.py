@@ -40,7 +40,7 @@ def test_deal_rejects_bad_count():
 
 
 def test_demo_simulates_and_reports(tmp_path):
-    args = ["demo", "--hands", "400", "--pulkas", "10", "--pool-target", "5", "--seed", "3",
+    args = ["demo", "--hands", "200", "--pulkas", "10", "--pool-target", "5", "--seed", "3",
             "--data", str(tmp_path / "data"), "--out", str(tmp_path / "reports"), "--quiet"]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
@@ -48,7 +48,7 @@ def test_demo_simulates_and_reports(tmp_path):
     folder = tmp_path / "reports" / "sochi"
     assert (folder / "index.html").exists() and (folder / "guide.md").exists()
     assert "pulkas" in (folder / "report.md").read_text()
-    other = ["demo", "--hands", "300", *args[3:]]  # other arguments: refused, then --force
+    other = ["demo", "--hands", "150", *args[3:]]  # other arguments: refused, then --force
     refused = runner.invoke(app, other)
     assert refused.exit_code == 2 and "--force" in refused.output
     assert "Traceback" not in refused.output
