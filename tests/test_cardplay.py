@@ -209,6 +209,16 @@ def test_declarer_second_hand_splits_touching_honours():
     assert play(obs) == "8♦"
 
 
+def test_declarer_second_hand_finesses_with_a_tenace():
+    # ♦7 led into ♦AQ9 with the king out: the queen wins when the leader holds the king,
+    # and the ace still wins later when the third hand does (the ace alone took one).
+    obs = position(engine.GAME, 2, "♣AKJ9 ♦AQ9 ♥A", trick=["7♦"], contract="7♣", declarer=2)
+    assert play(obs) == "Q♦"
+    # The king led: the ace takes it.
+    obs = position(engine.GAME, 2, "♣AKJ9 ♦AQ9 ♥A", trick=["K♦"], contract="7♣", declarer=2)
+    assert play(obs) == "A♦"
+
+
 def test_defender_leads_a_side_ace_not_trumps():
     obs = position(engine.GAME, 1, "♠A8 ♣A97 ♥Q", contract="6♠", declarer=0)
     assert play(obs) == "A♣"

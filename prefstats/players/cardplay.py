@@ -558,13 +558,22 @@ def _declarer_follow(obs, poss, hidden, me, hand, legal, trump):
     winners, best, _ = _winners(obs, legal, trump)
     led = obs.trick_cards[0] >> 3
     c = _cheapest_safe_winner(obs, poss, hidden, me, winners, led, trump)
+    follow = legal & _suit(led)
+    outstanding = FULL & ~np.int64(obs.gone) & ~hand
+    if c >= 0 and obs.n_in_trick == 1 and c >> 3 == led:
+        # Second hand with a tenace over the one card between (A-Q under the king) he
+        # finesses: the queen wins when the leader holds the king, and the ace still
+        # wins later when the third hand does.
+        top = _top_equivalent(follow, outstanding)
+        if c >= top and _tenace(follow, outstanding):
+            low = _high(follow & _below(top))
+            if beats(low, best, trump):
+                return low
     if c >= 0:
         return c
-    follow = legal & _suit(led)
     if obs.n_in_trick == 1 and follow:
         # Second hand with touching honours under one outstanding card (K-Q under the
         # ace) splits them: a low card would let the third hand win cheaply.
-        outstanding = FULL & ~np.int64(obs.gone) & ~hand
         top = _top_equivalent(follow, outstanding)
         if top != _high(follow) and beats(top, best, trump) and _pop(
                 outstanding & _above(_high(follow))) == 1:
