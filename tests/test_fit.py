@@ -193,7 +193,7 @@ def test_own_calls_follow_the_auction():
 
 @pytest.fixture(scope="module")
 def small_gauge():
-    return gauge(SOCHI, deal(400, seed=21), seed=21)
+    return gauge(SOCHI, deal(200, seed=21), seed=21)
 
 
 def test_the_gauge_pairs_each_option_with_the_players_own_play(small_gauge):
@@ -203,7 +203,7 @@ def test_the_gauge_pairs_each_option_with_the_players_own_play(small_gauge):
     # every first call is one of pass and bid (Sochi): the n of the two options add up
     # to every seat's deals, each class once per option
     first = t.filter(pl.col("decision") == "first_call")
-    assert first.filter(pl.col("option") == "pass")["n"].sum() == 3 * 400
+    assert first.filter(pl.col("option") == "pass")["n"].sum() == 3 * 200
 
 
 def test_forcing_the_players_own_choice_gains_nothing():
