@@ -31,6 +31,8 @@ from prefstats.reports.charts import sourced
 from prefstats.reports.hand_pictures import chart_from_table, picture
 
 STAMP = ".charts-stamp"
+#: Days a cached folder is kept unused: the committed reports take ~22 MB a version of the code.
+KEPT_DAYS = 3
 #: The layers above the reports: code that no chart can import (the layer contract).
 _ABOVE = ("cli", "serve")
 _CODE_SUFFIXES = (".py", ".mplstyle", ".toml")
@@ -157,7 +159,7 @@ def _keep(folder: Path, written: list[Path], entry: Path) -> None:
             shutil.copyfile(path, target)
         shutil.rmtree(entry, ignore_errors=True)
         partial.rename(entry)
-        _cache.prune(entry)
+        _cache.prune(entry, days=KEPT_DAYS)
     except (OSError, ValueError):  # a file outside the folder is not kept either
         shutil.rmtree(partial, ignore_errors=True)
 
