@@ -209,6 +209,13 @@ def test_declarer_second_hand_splits_touching_honours():
     assert play(obs) == "8♦"
 
 
+def test_declarer_cashes_the_longest_suit_of_masters_first():
+    # The defence is out of trumps: ♦AK goes before the lone ♣A, in a suit game too.
+    obs = position(engine.GAME, 0, "♠7 ♣A ♦AK", contract="6♠", declarer=0,
+                   gone="♠AKQJ1098")
+    assert play(obs) in ("A♦", "K♦")
+
+
 def test_declarer_second_hand_finesses_with_a_tenace():
     # ♦7 led into ♦AQ9 with the king out: the queen wins when the leader holds the king,
     # and the ace still wins later when the third hand does (the ace alone took one).

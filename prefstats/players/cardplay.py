@@ -361,13 +361,13 @@ def _declarer_lead(obs, poss, hidden, me, hand, legal, trump):
                 if lo and n >= k and _pop(theirs & _above(top)) == 1 and _pop(
                         mine & ~_below(top)) >= 3:
                     return top
-    # Cash a sure winner outside trumps, shortest suit first (the defenders may ruff it
-    # later), or the master card of a suit the defenders still hold though one may ruff
-    # it (measured against PIMC); trumps stay for ruffing. The winners keep while a suit
-    # is set up (they are the entries and stoppers, whether or not a defender can ruff).
+    # Cash a sure winner outside trumps, longest suit first (the shortest first, for fear
+    # of a later ruff, saves fewer tricks), or the master card of a suit the defenders
+    # still hold though one may ruff it (measured against PIMC); trumps stay for ruffing.
+    # The winners keep while a suit is set up (they are the entries and stoppers, whether
+    # or not a defender can ruff).
     # A suit of masters goes before one that leaves a loser under its ace (A-x cashed
-    # early was PIMC's second largest regret). At no-trumps the longest suit of masters
-    # goes first.
+    # early was PIMC's second largest regret).
     cash = -1
     cash_len = 99
     if _suit_to_establish(hand, opp, outstanding, trump):
@@ -378,7 +378,7 @@ def _declarer_lead(obs, poss, hidden, me, hand, legal, trump):
             continue
         top = _top_equivalent(mine, outstanding)
         n = _pop(mine)
-        key = (n if trump >= 0 else 20 - n) + (0 if _masters(mine, outstanding) == n else 8)
+        key = 20 - n + (0 if _masters(mine, outstanding) == n else 8)
         if key >= cash_len:
             continue
         if _sure_lead(obs, poss, hidden, me, top, trump) or (
