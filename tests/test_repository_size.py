@@ -133,3 +133,20 @@ def test_charts_draws_a_folder_again_only_when_it_changed(tmp_path):
     assert restore(tmp_path) == ([], [folder])
     again, _ = restore(tmp_path, force=True)
     assert {p.name: p.read_bytes() for p in again} == first
+
+
+def test_a_cached_folder_naming_files_outside_it_is_not_copied(tmp_path):
+    """A cache entry whose stamp names a file outside the folder is left unused."""
+    from prefstats.reports.restore import STAMP, _cached
+
+    entry, folder = tmp_path / "cache" / "key", tmp_path / "reports" / "sochi"
+    entry.mkdir(parents=True)
+    folder.mkdir(parents=True)
+    (entry / "chart.png").write_bytes(b"png")
+    (tmp_path / "cache" / "outside.txt").write_text("x")
+    (entry / STAMP).write_text(json.dumps({"files": ["chart.png", "../outside.txt"]}))
+    assert _cached(folder, entry) is None
+    assert not (tmp_path / "reports" / "outside.txt").exists()
+    (entry / STAMP).write_text(json.dumps({"files": ["chart.png"]}))
+    assert _cached(folder, entry) == [folder / "chart.png"]
+    assert (folder / "chart.png").read_bytes() == b"png"

@@ -138,6 +138,8 @@ def _cached(folder: Path, entry: Path) -> list[Path] | None:
     same code): the files copied, or None when nothing whole is kept there."""
     try:
         names = json.loads((entry / STAMP).read_text("utf-8"))["files"]
+        if any(Path(name).is_absolute() or ".." in Path(name).parts for name in names):
+            return None  # a foreign stamp: nothing is copied out of the folder
         for name in names:
             (folder / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(entry / name, folder / name)
