@@ -123,7 +123,7 @@ def test_last_hand_wins_cheaply():
 
 
 def test_declarer_draws_trumps_with_the_master():
-    obs = position(engine.GAME, 0, "♠AKQ7 ♣A8 ♦K9", contract="6♠", declarer=0)
+    obs = position(engine.GAME, 0, "♠AKQ7 ♣A8 ♦K9 ♥8", contract="6♠", declarer=0)
     assert play(obs) in ("A♠", "K♠", "Q♠")
 
 
@@ -162,6 +162,16 @@ def test_declarer_does_not_draw_trumps_without_the_master_when_only_as_long():
     # defence the lead to cash or ruff; the side ace is cashed first instead.
     obs = position(engine.GAME, 0, "♠KQ8 ♣A ♦87", contract="6♠", declarer=0, gone="♠97")
     assert play(obs) == "A♣"
+
+
+def test_declarer_keeps_trumps_for_ruffing_with_a_void():
+    # ♠AQ107 against four trumps, hearts void: the ace alone would draw two of theirs
+    # and leave the king and jack over his ten; he pushes ♦KQJ9 (not ♣A) and ruffs hearts.
+    obs = position(engine.GAME, 0, "♠AQ107 ♣A9 ♦KQJ9", contract="6♠", declarer=0)
+    assert play(obs) == "J♦"
+    # Without a void he draws with the ace.
+    obs = position(engine.GAME, 0, "♠AQ107 ♣A ♦KQJ9 ♥8", contract="6♠", declarer=0)
+    assert play(obs) == "A♠"
 
 
 def test_declarer_keeps_his_winners_while_a_suit_is_to_set_up():

@@ -319,10 +319,20 @@ def _suit_to_establish(hand, opp, outstanding, trump):
 
 
 @njit(cache=True)
+def _void_side(hand, trump):
+    """Whether ``hand`` is void in a side suit (his trumps may ruff it)."""
+    for s in range(4):
+        if s != trump and hand & _suit(s) == 0:
+            return True
+    return False
+
+
+@njit(cache=True)
 def _declarer_lead(obs, poss, hidden, me, hand, legal, trump):
     """The declarer's lead in a trick game."""
     outstanding = FULL & ~np.int64(obs.gone) & ~hand
     opp = poss[(me + 1) % 3] | poss[(me + 2) % 3]
+    keep = False  # trumps kept for ruffing: a side suit is pushed, nothing cashed
     # The declarer draws trumps with the master when he has at least as many as the
     # defence together, without it when he has two more (else they stay for ruffing;
     # two rather than three saves tricks). Each rule of this function is kept for the
@@ -342,9 +352,16 @@ def _declarer_lead(obs, poss, hidden, me, hand, legal, trump):
             if _sure_lead(obs, poss, hidden, me, top, trump):
                 # With the master: as many as theirs, or one fewer under two masters
                 # (A-K-x against four). Not drawing with the master alone on top (A-J-x
-                # against K-Q-x), as PIMC often chooses, loses tricks.
+                # against K-Q-x), as PIMC often chooses, loses tricks -- but with a void
+                # side suit, as many trumps as theirs and fewer masters (A-Q-10-7 against
+                # four) stay for ruffing while he pushes a side suit: +0.005 to +0.008
+                # tricks a closed game on seeds 11-13, paired (cashing side winners first
+                # instead loses 0.009; keeping them without the void too, 0.012).
                 if n >= k or (n + 1 == k and _masters(mine, outstanding) >= 2):
-                    return top
+                    keep = n == k and _masters(mine, outstanding) < k and _void_side(
+                        hand, trump)
+                    if not keep:
+                        return top
             else:
                 # Without the master he draws when he has two more; never when all of
                 # theirs are above his (leading one only spends his own). Drawing with
@@ -396,7 +413,7 @@ def _declarer_lead(obs, poss, hidden, me, hand, legal, trump):
         if theirs & _above(_high(mine)) and _pop(mine) >= 4 and (
                 _pop(theirs) == 1 or _pop(theirs) == _pop(mine) - 1):
             return _top_equivalent(mine, outstanding)
-    if cash >= 0:
+    if cash >= 0 and not keep:
         return cash
     best = -1
     best_score = -(1 << 30)
