@@ -321,10 +321,10 @@ def _suit_to_establish(hand, opp, outstanding, trump):
 @njit(cache=True)
 def _void_side(hand, trump):
     """Whether ``hand`` is void in a side suit (his trumps may ruff it)."""
+    void = False
     for s in range(4):
-        if s != trump and hand & _suit(s) == 0:
-            return True
-    return False
+        void |= s != trump and hand & _suit(s) == 0
+    return void
 
 
 @njit(cache=True)
