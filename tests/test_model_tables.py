@@ -10,8 +10,8 @@ import polars as pl
 import pytest
 
 from prefstats.errors import DatasetError
+from prefstats.game.exact import Z95
 from prefstats.reports import model_tables
-from prefstats.reports.counterfactual import Z95
 
 
 def _table(model: str, gains: list[float], ses: list[float]) -> pl.DataFrame:

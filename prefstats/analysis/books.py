@@ -31,7 +31,7 @@ from math import comb
 import numpy as np
 
 from prefstats.game.cards import card_counts
-from prefstats.game.exact import wilson_interval
+from prefstats.game.exact import Z95, wilson_interval
 
 #: Tolerance of a simulated probability beyond its 95% CI.
 SIM_TOL = 0.02
@@ -44,7 +44,6 @@ RULES_TOL = 0.01
 #: Cards the two defenders hold between them after the talon, and the talon's size.
 UNSEEN, DEFENDER, TALON = 20, 10, 2
 VERDICTS = ("confirmed", "refuted", "not comparable")
-Z95 = 1.959964
 
 
 @dataclass

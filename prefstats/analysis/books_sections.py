@@ -20,7 +20,6 @@ from prefstats.analysis.books import (
     FOLK_TOL,
     RULES_TOL,
     SIM_TOL,
-    Z95,
     Row,
     exact_row,
     mean_row,
@@ -34,6 +33,7 @@ from prefstats.analysis.books import (
 from prefstats.analysis.suit_play import at_least, holding, sure_tricks, trick_distribution
 from prefstats.game.contracts import OBLIGATION, QUOTA, parse_contract
 from prefstats.game.deal import deal
+from prefstats.game.exact import Z95
 from prefstats.game.scoring import ScoreSheet
 from prefstats.game.variants import get_variant
 

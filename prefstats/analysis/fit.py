@@ -54,6 +54,7 @@ from prefstats.game import engine
 from prefstats.game.auction import NO_TALON_BID, dummy_seat
 from prefstats.game.contracts import LEVEL, MISERE, N_CONTRACTS
 from prefstats.game.deal import deal
+from prefstats.game.exact import Z95
 from prefstats.game.scoring import deal_values, score_states
 from prefstats.players import adjust
 from prefstats.players.builtin import player_key
@@ -63,7 +64,6 @@ from prefstats.sim.rollout import rollout, rollout_states
 CLASS_DECISIONS = ("first_call", "max_bid", "contract", "whist", "misere")
 #: Fewest deals an option needs in a class to count.
 MIN_N = 30
-Z95 = 1.96
 #: The target: no gain significant family-wise above this (whists a deal) ...
 TARGET_MAX = 0.5
 #: ... and the mean gain below this.

@@ -15,6 +15,8 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
+from prefstats.game.exact import Z95
+
 #: The best option must lead every other by this many standard errors of the paired
 #: difference before the rollout stops early.
 STOP_SE = 3.0
@@ -55,10 +57,10 @@ def summary(values: np.ndarray, options: list[str]) -> dict:
         se, d_se = _se(x), _se(diff)
         leads = d_se > 0 and -diff.mean() >= STOP_SE * d_se and len(x) >= MIN_DEALS
         rows.append({"option": options[o], "mean": float(mean[o]),
-                     "ci": [float(mean[o] - 1.96 * se), float(mean[o] + 1.96 * se)],
+                     "ci": [float(mean[o] - Z95 * se), float(mean[o] + Z95 * se)],
                      "diff_to_best": float(diff.mean()),
-                     "diff_ci": [float(diff.mean() - 1.96 * d_se),
-                                 float(diff.mean() + 1.96 * d_se)],
+                     "diff_ci": [float(diff.mean() - Z95 * d_se),
+                                 float(diff.mean() + Z95 * d_se)],
                      "diff_se": d_se, "n": len(x), "dropped": not full[o],
                      "settled": bool(o == best or not full[o] or leads)})
     p_right = 1.0

@@ -44,6 +44,7 @@ from prefstats.errors import OptionError
 from prefstats.game import engine
 from prefstats.game.contracts import LEVEL
 from prefstats.game.deal import deal
+from prefstats.game.exact import Z95
 from prefstats.game.variants import get_variant
 from prefstats.players.bidding import heuristic_tables
 from prefstats.players.builtin import (
@@ -125,7 +126,7 @@ def play_out(states, sides, players, index, obs_buf, table, searched):
 def mean_ci(diff: np.ndarray) -> dict[str, float]:
     """Mean of paired differences with its normal 95% interval."""
     mean = float(diff.mean()) if len(diff) else float("nan")
-    half = 1.96 * float(diff.std(ddof=1)) / len(diff) ** 0.5 if len(diff) > 1 else float("nan")
+    half = Z95 * float(diff.std(ddof=1)) / len(diff) ** 0.5 if len(diff) > 1 else float("nan")
     return {"mean": mean, "low": mean - half, "high": mean + half}
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 from itertools import product
 from math import comb
+from statistics import NormalDist
 
 import numpy as np
 import polars as pl
@@ -127,7 +128,11 @@ def deal_feature_table(hands: np.ndarray, talon: np.ndarray) -> pl.DataFrame:
     )
 
 
-def wilson_interval(hits: np.ndarray, n: int, z: float = 1.959964) -> tuple[np.ndarray, np.ndarray]:
+#: z of a two-sided 95% normal interval: every 95% interval of the package uses it.
+Z95 = NormalDist().inv_cdf(0.975)
+
+
+def wilson_interval(hits: np.ndarray, n: int, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
     """Wilson score interval for binomial proportions ``hits / n`` (95% by default)."""
     hits = np.asarray(hits, dtype=float)
     if n == 0:

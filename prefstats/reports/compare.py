@@ -21,11 +21,10 @@ from scipy import stats
 
 from prefstats.game.auction import W_WHIST
 from prefstats.game.engine import GAME, MISERE_GAME, RASPASY
+from prefstats.game.exact import Z95
 from prefstats.reports.frames import SEAT_NAMES, n_players, seat_rows
 from prefstats.reports.stats import MIN_SAMPLES, ratio_estimate, t_quantile, with_proportion
 from prefstats.sim.storage import to_codes
-
-_Z = stats.norm.ppf(0.975)
 
 
 @dataclass(frozen=True)
@@ -184,8 +183,8 @@ def paired_differences(datasets: Mapping[str, pl.LazyFrame]) -> pl.DataFrame:
                 se = unpaired = float(np.hypot(_se(ua), _se(ub)))
                 row["n"] = min(len(base_frame), len(frame))
             diff = rb - ra
-            rows.append(row | {"diff": diff, "se_unpaired": unpaired, "diff_lo": diff - _Z * se,
-                               "diff_hi": diff + _Z * se,
+            rows.append(row | {"diff": diff, "se_unpaired": unpaired, "diff_lo": diff - Z95 * se,
+                               "diff_hi": diff + Z95 * se,
                                "enough": min(ca, cb) >= MIN_SAMPLES})
     schema = {"baseline": pl.String, "variant": pl.String, "metric": pl.String,
               "unit": pl.String, "n": pl.Int64, "paired": pl.Boolean, "diff": pl.Float64,
@@ -253,8 +252,8 @@ def raspasy_chains(deals: pl.LazyFrame) -> dict[str, float]:
     half = (float(t_quantile(np.array([len(lengths)]))[0] * lengths.std(ddof=1)
                   / np.sqrt(len(lengths))) if len(lengths) > 1 else np.nan)
     chain = float(lengths.mean()) if len(lengths) else np.nan
-    return {"n": len(df), "runs": len(lengths), "share": share, "share_lo": share - _Z * se,
-            "share_hi": share + _Z * se, "chain": chain, "chain_lo": chain - half,
+    return {"n": len(df), "runs": len(lengths), "share": share, "share_lo": share - Z95 * se,
+            "share_hi": share + Z95 * se, "chain": chain, "chain_lo": chain - half,
             "chain_hi": chain + half}
 
 
@@ -327,7 +326,7 @@ def skill_against_luck(pulkas: pl.LazyFrame, edge: Mapping[str, float], *,
         deals = w @ length / n
         pulka_edge = e * deals * share
         with np.errstate(divide="ignore"):
-            need = np.where(pulka_edge > 0, (_Z * sd / pulka_edge) ** 2, np.inf)
+            need = np.where(pulka_edge > 0, (Z95 * sd / pulka_edge) ** 2, np.inf)
         return {"deals": deals, "sd": sd, "edge": e, "pulka_edge": pulka_edge, "need": need,
                 "cards": sd ** 2 / (sd ** 2 + pulka_edge ** 2)}
 

@@ -18,13 +18,11 @@ import polars as pl
 from prefstats.analysis.game_stats import DECISIVE_SE
 from prefstats.game.auction import dummy_seat
 from prefstats.game.contracts import LEVEL
+from prefstats.game.exact import Z95
 from prefstats.reports.classes import bidding_class, estimated_tricks, high_cards, misere_holes
 from prefstats.reports.stats import MIN_SAMPLES
 from prefstats.reports.whist import MAX_HIGH
 from prefstats.sim.rollout import rollout
-
-#: z of a two-sided 95% CI.
-Z95 = 1.96
 
 
 def by_points(hands: np.ndarray) -> np.ndarray:

@@ -61,12 +61,13 @@ from prefstats.game.codes import NO_TRUMP_SUIT, RASPASY
 from prefstats.game.contracts import LEVEL, TRUMP
 from prefstats.game.deal import Deals, deal
 from prefstats.game.engine import KINDS
+from prefstats.game.exact import Z95
 from prefstats.game.scoring import deal_values, score_states
 from prefstats.players.builtin import player_key
 from prefstats.players.evaluate import SAFE
 from prefstats.players.params import policy_params
 from prefstats.reports.classes import high_cards
-from prefstats.reports.counterfactual import DECISIVE_SE, Z95, by_points, by_tricks, seats_of
+from prefstats.reports.counterfactual import DECISIVE_SE, by_points, by_tricks, seats_of
 from prefstats.reports.stats import with_proportion
 from prefstats.sim.rollout import in_pieces, rollout_states
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import polars as pl
 
 from prefstats.errors import DatasetError
-from prefstats.reports.counterfactual import Z95
+from prefstats.game.exact import Z95
 from prefstats.reports.stats import DECIMALS
 from prefstats.sim._chunks import atomic_write
 

@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from prefstats.game.engine import GAME, RASPASY
+from prefstats.game.exact import Z95
 from prefstats.reports.frames import n_players, seat_name
 from prefstats.reports.stats import (
     MIN_SAMPLES,
@@ -145,7 +145,7 @@ def _pulka_row(pulkas: pl.LazyFrame, base: Mapping[str, Any], exit_level: int
     def continuation(pi: float) -> float:
         return min(1.0, max(0.0, 1 + p0 - p0 / pi)) if pi > 0 else float("nan")
 
-    z = stats.norm.ppf(0.975)
+    z = Z95
     return pl.DataFrame({
         "rule": [f"in pulkas (min bid {exit_level} after raspasy)"],
         "n": [int(counts["deals"].sum())], "p_raspasy": [continuation(share)],

@@ -15,6 +15,7 @@ from typing import Any
 
 import polars as pl
 
+from prefstats.game.exact import Z95
 from prefstats.game.variants import Variant, describe, differences, overrides
 from prefstats.reports import bidding_section as bidding
 from prefstats.reports import charts, compare, meta, raspasy, seats, whist
@@ -426,7 +427,7 @@ def _shares_chart(table: pl.DataFrame, path: Path, colours: Mapping[str, str]) -
 def _paired_chart(table: pl.DataFrame, path: Path, baseline: str) -> list[Path]:
     spread = table.filter(pl.col("metric").str.starts_with("spread") & pl.col("paired"))
     widths = pl.concat([spread.select("variant", "enough", how=pl.lit(how),
-                                      width=pl.col(f"se_{how}") * 1.96)
+                                      width=pl.col(f"se_{how}") * Z95)
                         for how in ("unpaired", "paired")])
     return charts.bar_chart(widths, path, x="variant", y="width", group="how",
                             colours={"unpaired": "#bbbbbb", "paired": "#333333"},

@@ -16,6 +16,7 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
+from prefstats.game.exact import Z95
 from prefstats.reports.frames import SEAT_NAMES, n_players
 from prefstats.reports.stats import MIN_SAMPLES, finish_means, mean_aggs, wald_test
 
@@ -98,6 +99,6 @@ def pulkas_to_detect(sd: float, edges: tuple[float, ...] = EDGES, power: float =
     >>> pulkas_to_detect(100.0, (28.0,))["pulkas"].to_list()
     [101]
     """
-    z = stats.norm.ppf(0.975) + stats.norm.ppf(power)
+    z = Z95 + stats.norm.ppf(power)
     pulkas = np.ceil((z * sd / np.array(edges)) ** 2)
     return pl.DataFrame({"edge": list(edges), "pulkas": pulkas.astype(np.int64)})
