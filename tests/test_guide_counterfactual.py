@@ -42,8 +42,8 @@ def test_gains_match_a_direct_paired_computation():
         row = got[c]
         assert row["n"] == len(v)
         assert row["mean"] == pytest.approx(mean) and row["se"] == pytest.approx(se)
-        assert row["lo"] == pytest.approx(mean - 1.96 * se)
-        assert row["hi"] == pytest.approx(mean + 1.96 * se)
+        assert row["lo"] == pytest.approx(mean - 1.959964 * se)
+        assert row["hi"] == pytest.approx(mean + 1.959964 * se)
     text = cf.table("t", frame, [min(expect)], "pass", ["bid"], "points")
     assert f"{cf.cell(got[min(expect)])} ({len(expect[min(expect)]):,})" in text
 
