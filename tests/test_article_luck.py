@@ -59,7 +59,7 @@ def test_the_skill_edge_is_paired_and_reproducible(variant, seats):
     assert first == skill_edge(variant, deals=60, seed=4)
     assert first["seats"] == seats and first["deals"] == 60
     assert first["low"] < first["edge"] < first["high"]
-    assert first["high"] - first["low"] == pytest.approx(2 * 1.96 * first["se"])
+    assert first["high"] - first["low"] == pytest.approx(2 * 1.959964 * first["se"])
 
 
 def test_four_players_decide_three_deals_of_four():

@@ -259,7 +259,7 @@ def test_a_perfect_field_fails_the_per_class_reading_but_meets_the_familywise_on
         se = 15.0 / np.sqrt(n)
         rows = [("whist", f"k{k}", o, 5, None, float(rng.normal(0, se[k])), float(se[k]),
                  int(n[k]), 0.0, 0.0) for k in range(115) for o in ("pass", "whist", "half")]
-        rows = [(*r[:7], r[7], r[5] - 1.96 * r[6], r[5] + 1.96 * r[6]) for r in rows]
+        rows = [(*r[:7], r[7], r[5] - 1.959964 * r[6], r[5] + 1.959964 * r[6]) for r in rows]
         head = summary(_table(rows))
         per_class += head["over_target"] > 0
         familywise_hits += head["corrected"] > 0

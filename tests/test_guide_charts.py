@@ -85,7 +85,7 @@ def test_cell_table_advises_only_at_three_standard_errors_and_greys_thin_cells()
     assert (r[3]["advice"], r[3]["decided"]) == ("pass", True)
     assert (r[4]["enough"], r[4]["advice"], r[4]["decided"]) == (False, "pass", False)
     assert r[1]["gain"] == pytest.approx(3.5 / 20) and r[1]["n"] == 400
-    assert r[1]["ci_low"] == pytest.approx(r[1]["gain"] - 1.96 * r[1]["se"])
+    assert r[1]["ci_low"] == pytest.approx(r[1]["gain"] - 1.959964 * r[1]["se"])
 
 
 @pytest.fixture(scope="module")

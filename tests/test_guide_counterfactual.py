@@ -165,7 +165,7 @@ def test_whist_by_level_and_seat_is_the_paired_gain_of_that_seat_s_defences():
                 diffs.setdefault(int(LEVEL[code]), []).append(value - base[d])
         level, v = max(diffs.items(), key=lambda kv: len(kv[1]))
         mean, se = np.mean(v), np.std(v, ddof=1) / np.sqrt(len(v))
-        row = {"mean": mean, "lo": mean - 1.96 * se, "hi": mean + 1.96 * se}
+        row = {"mean": mean, "lo": mean - 1.959964 * se, "hi": mean + 1.959964 * se}
         line = next(x for x in text.splitlines() if x.startswith(f"| {level} |"))
         assert f"{cf.cell(row)} ({len(v):,})" == line.split(" | ")[1 + seat].rstrip(" |")
 
