@@ -118,6 +118,7 @@ def test_branches_agree_up_to_the_decision():
         assert branched > 25
 
 
+@pytest.mark.parametrize("count", [40, pytest.param(120, marks=pytest.mark.slow)])
 @pytest.mark.parametrize(("name", "decision", "options", "policy"), [
     ("sochi", "first_call", FIRST, "heuristic"),
     ("leningrad", "whist", WHIST, "heuristic"),
@@ -129,9 +130,9 @@ def test_branches_agree_up_to_the_decision():
     ("sochi", "contract", ["policy", "7", "8", "7♥", "8NT"], "heuristic"),
     ("classic", "contract", ["policy", "6", "9", "6♠"], "random"),
 ])
-def test_compiled_forcing_equals_the_python_protocol(name, decision, options, policy):
+def test_compiled_forcing_equals_the_python_protocol(name, decision, options, policy, count):
     variant = get_variant(name)
-    d = deal(120, seed=15)
+    d = deal(count, seed=15)
     for seat in (0, 1):
         fast, fast_legal = rollout_states(variant, d, seat=seat, decision=decision,
                                           options=options, key=7, policy=policy)
@@ -210,8 +211,13 @@ def test_decisions_not_reached_or_illegal_have_no_value():
 
 
 @pytest.mark.parametrize(("decision", "options"), [
-    ("first_call", FIRST), ("max_bid", ["6", "8"]), ("contract", ["policy", "7", "7NT"])])
+    ("first_call", FIRST),
+    pytest.param("max_bid", ["6", "8"], marks=pytest.mark.slow),
+    pytest.param("contract", ["policy", "7", "7NT"], marks=pytest.mark.slow)])
 def test_rollout_is_the_same_for_any_number_of_workers(monkeypatch, decision, options):
+    """Workers and chunks change no row. The workers run the same chunks whatever the
+    decision: the ``first_call`` case covers them in a fast run, and
+    ``test_compiled_forcing_equals_the_python_protocol`` each decision's forcing."""
     monkeypatch.setattr(rollout_module, "CHUNK", 40)
     d = deal(100, seed=19)
     run = dict(seat=1, decision=decision, options=options, seed=3)

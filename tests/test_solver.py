@@ -49,6 +49,12 @@ from prefstats.solver._endgame import (
 )
 from prefstats.solver._search import _search
 
+
+def _counts(fast: int, full: int):
+    """Run a random-position check on ``fast`` positions, and on ``full`` under ``slow``."""
+    return pytest.mark.parametrize("count", [fast, pytest.param(full, marks=pytest.mark.slow)])
+
+
 #: Published positions, kept in the repository (tests/data) so no clone lacks them.
 POSITIONS = Path(__file__).resolve().parent / "data" / "dd_positions.txt"
 
@@ -77,8 +83,9 @@ def test_published_positions(case):
 # ---- agreement with a plain exhaustive minimax ------------------------------------------
 
 
-def test_agrees_with_plain_minimax():
-    rows = _random_positions(2000, seed=4)
+@_counts(500, 2000)
+def test_agrees_with_plain_minimax(count):
+    rows = _random_positions(count, seed=4)
     hands = np.array([r[0] for r in rows], dtype=np.uint32)
     trump, leader, declarer, misere = (np.array([r[k] for r in rows]) for k in range(1, 5))
     got = solve_batch(hands, trump, leader, declarer, misere)
@@ -92,7 +99,7 @@ def test_agrees_with_plain_minimax():
         maximise = (lead == decl) != mis
         best = leads[i][held].max() if maximise else leads[i][held].min()
         assert best == expected, rows[i]
-    for h, t, lead, decl, mis in rows[:200]:
+    for h, t, lead, decl, mis in rows[: count // 10]:
         by_card = solve_leads(h, trump=None if t < 0 else t, leader=lead, declarer=decl, misere=mis)
         for c, tricks in by_card.items():
             trick[0] = c
@@ -102,12 +109,13 @@ def test_agrees_with_plain_minimax():
         assert sorted(by_card) == [c for c in range(32) if h[lead] >> c & 1]
 
 
-def test_each_search_answers_with_a_bound_it_proved():
+@_counts(150, 400)
+def test_each_search_answers_with_a_bound_it_proved(count):
     # Fail-soft: "at least t?" comes with a bound on the exact value on the side of the
     # answer, at least t if yes, below t if no; across targets and a shared table.
     table = new_table(1).thread(0)
     trick = np.zeros(3, dtype=np.int64)
-    for h, t, lead, decl, mis in _random_positions(400, seed=6):
+    for h, t, lead, decl, mis in _random_positions(count, seed=6):
         hands = np.array(h, dtype=np.int64)
         exact = _minimax(hands.copy(), trick, 0, lead, decl, t, mis)
         seq = np.zeros(34, dtype=np.int64)
@@ -117,7 +125,8 @@ def test_each_search_answers_with_a_bound_it_proved():
             assert (target <= bound <= exact) if res else (exact <= bound < target)
 
 
-def test_last_tricks_answer_with_a_bound_they_proved():
+@_counts(500, 1500)
+def test_last_tricks_answer_with_a_bound_they_proved(count):
     # The minimax of the last two tricks, and of one trick over the endgame table (up
     # to five cards a hand in trick contracts, six in misère), cuts off at ``need`` and
     # answers, as the search does, with a bound on the side of the answer, whatever
@@ -125,7 +134,7 @@ def test_last_tricks_answer_with_a_bound_they_proved():
     trick = np.zeros(3, dtype=np.int64)
     endgame = endgame_table()
     checked = 0
-    for h, t, lead, decl, mis in _random_positions(1500, seed=13):
+    for h, t, lead, decl, mis in _random_positions(count, seed=13):
         n = bin(h[0]).count("1")
         if not mis and n not in range(2, TRICK_CARDS + 2):
             continue
@@ -141,7 +150,7 @@ def test_last_tricks_answer_with_a_bound_they_proved():
             assert (need <= v <= exact) if v >= need else (exact <= v < need), (
                 h, t, lead, decl, mis, need, v, exact)
         checked += 1
-    assert checked > 600
+    assert checked > 0.4 * count
 
 
 # ---- the endgame table -------------------------------------------------------------------
@@ -235,11 +244,12 @@ def _misere_positions(count: int, sizes, seed: int):
     return rows
 
 
-def test_endgame_table_holds_the_plain_minimax_value_of_trick_contracts():
+@_counts(1000, 3000)
+def test_endgame_table_holds_the_plain_minimax_value_of_trick_contracts(count):
     endgame = endgame_table()
     trick = np.zeros(3, dtype=np.int64)
     checked = 0
-    for h, t, lead, decl, mis in _random_positions(3000, seed=22):
+    for h, t, lead, decl, mis in _random_positions(count, seed=22):
         n = bin(h[0]).count("1")
         if mis or n > TRICK_CARDS:
             continue
@@ -247,20 +257,24 @@ def test_endgame_table_holds_the_plain_minimax_value_of_trick_contracts():
         assert endgame_value(endgame, _endgame_index(hands, n, lead, decl, table_row(t, mis))) \
             == _minimax(hands, trick, 0, lead, decl, t, mis), (h, t, lead, decl)
         checked += 1
-    assert checked > 1000
+    assert checked > count / 3
 
 
-def test_endgame_table_holds_the_plain_minimax_value():
+@_counts(600, 2000)
+def test_endgame_table_holds_the_plain_minimax_value(count):
     endgame = endgame_table()
     trick = np.zeros(3, dtype=np.int64)
-    for h, lead, decl in _misere_positions(2000, range(1, ENDGAME_CARDS + 1), seed=21):
+    for h, lead, decl in _misere_positions(count, range(1, ENDGAME_CARDS + 1), seed=21):
         hands = np.array(h, dtype=np.int64)
         n = bin(h[0]).count("1")
         assert endgame_value(endgame, _endgame_index(hands, n, lead, decl, MISERE_ROW)) == _minimax(
             hands, trick, 0, lead, decl, -1, True), (h, lead, decl)
 
 
-@pytest.mark.parametrize(("cards", "count"), [(ENDGAME_CARDS, 400), (ENDGAME_CARDS + 1, 24)])
+@pytest.mark.parametrize(("cards", "count"), [
+    (ENDGAME_CARDS, 100), (ENDGAME_CARDS + 1, 6),
+    pytest.param(ENDGAME_CARDS, 400, marks=pytest.mark.slow),
+    pytest.param(ENDGAME_CARDS + 1, 24, marks=pytest.mark.slow)])
 def test_misere_solves_through_the_endgame_agree_with_plain_minimax(cards, count):
     # Six cards a hand: the search settles them by one trick over the table; five: it
     # searches them as trick contracts (the full deals of the published positions and
@@ -298,11 +312,12 @@ def test_suit_facts_match_the_rules_suit_by_suit():
     assert seen == 4**8
 
 
-def test_static_bounds_bracket_the_exact_value():
+@_counts(800, 3000)
+def test_static_bounds_bracket_the_exact_value(count):
     # The cut-offs (quick tricks, sure trumps, side cards, the misère rules) never
     # exclude the value.
     trick = np.zeros(3, dtype=np.int64)
-    for h, t, lead, decl, mis in _random_positions(3000, seed=9):
+    for h, t, lead, decl, mis in _random_positions(count, seed=9):
         hands = np.array(h, dtype=np.int64)
         lo, hi = _bounds(hands, bin(h[0]).count("1"), lead, decl, t, mis)
         assert lo <= _minimax(hands, trick, 0, lead, decl, t, mis) <= hi, (h, t, lead, decl, mis)
@@ -498,12 +513,12 @@ def test_unseparated_card_swap_invariance(seed, contract, leader, declarer):
 
 
 def test_batch_matches_single_and_accepts_scalars_or_columns():
-    hands = np.array([_deal(s)[0] for s in range(12)], dtype=np.uint32)
-    trump = [None, 0, 1, 2, 3, -1] * 2
-    leader = np.arange(12) % 3
+    hands = np.array([_deal(s)[0] for s in range(6)], dtype=np.uint32)
+    trump = [None, 0, 1, 2, 3, -1]  # every strain once, each seat leading twice
+    leader = np.arange(6) % 3
     got = solve_batch(hands, trump, leader, 1, misere=False, threads=2)
     assert got.dtype == np.int8
-    for i in range(12):
+    for i in range(6):
         assert got[i] == solve(list(hands[i]), trump=trump[i] if trump[i] != -1 else None,
                                leader=int(leader[i]), declarer=1)
     mis = solve_batch(hands, None, 0, 2, misere=True)
