@@ -32,12 +32,13 @@ def _variant(name, players):
     return get_variant(name, players=players, **(PART_B[players] if name == "sochi" else {}))
 
 
+@pytest.mark.parametrize("count", [250, pytest.param(1000, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("policy", ["random", "heuristic"])
 @pytest.mark.parametrize(("name", "players"), TABLES, ids=IDS)
-def test_both_drivers_decide_alike(name, players, policy):
-    """1,000 deals: identical final states from the batch and Python drivers."""
+def test_both_drivers_decide_alike(name, players, policy, count):
+    """Identical final states from the batch and Python drivers (1,000 deals under slow)."""
     variant = _variant(name, players)
-    d = deal(1000, seed=41)
+    d = deal(count, seed=41)
     states = play_batch(d, variant, policy=policy, key=3)
     assert play_hands(d, variant, policy=policy, key=3).tobytes() == states.tobytes()
     assert (states["phase"] == engine.DONE).all()
@@ -45,21 +46,22 @@ def test_both_drivers_decide_alike(name, players, policy):
 
 def test_both_drivers_decide_alike_with_bombs_and_raspasy_steps():
     variant = get_variant("classic")
-    d = deal(300, seed=42)
-    bombs = np.array([[1, 2, 4]] * 300)
-    steps = np.arange(300) % 3
+    d = deal(120, seed=42)
+    bombs = np.array([[1, 2, 4]] * 120)
+    steps = np.arange(120) % 3
     states = play_batch(d, variant, key=8, bombs=bombs, raspasy_step=steps)
     assert play_hands(d, variant, key=8, bombs=bombs, raspasy_step=steps).tobytes() == \
         states.tobytes()
 
 
+@pytest.mark.parametrize("count", [4000, pytest.param(20_000, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("policy", ["random", "heuristic"])
 @pytest.mark.parametrize(("name", "players"), TABLES, ids=IDS)
-def test_no_illegal_decision(name, players, policy):
-    """20,000 deals, every card by the policy (no solver): play_batch raises on any
-    illegal decision."""
+def test_no_illegal_decision(name, players, policy, count):
+    """Every card by the policy (no solver; 20,000 deals under slow): play_batch raises
+    on any illegal decision."""
     variant = _variant(name, players)
-    states = play_batch(deal(20_000, seed=43), variant, policy=policy, double_dummy=False)
+    states = play_batch(deal(count, seed=43), variant, policy=policy, double_dummy=False)
     assert (states["phase"] == engine.DONE).all()
     played = states["played"]
     assert (states["tricks"][played].sum(axis=1) == 10).all()
