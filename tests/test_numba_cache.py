@@ -54,14 +54,19 @@ def _run(root: Path, cache: Path, code: str) -> str:
 KEY = "from prefstats import _cache; print(_cache.key(), _cache.PACKAGE)"
 
 
+def _unedited(root: Path) -> str:
+    """What ``KEY`` prints from the copy at ``root`` before any edit: the key does not
+    depend on where the package lies, so this process computes it, no other started."""
+    return f"{_cache.key()} {root / 'prefstats'}"
+
+
 def _append(path: Path, text: str) -> None:
     path.write_text(path.read_text("utf-8") + text, "utf-8")
 
 
 def test_comments_docstrings_annotations_and_uncompiled_modules_keep_the_key(tmp_path):
     root = _copy(tmp_path)
-    before = _run(root, tmp_path / "cache", KEY)
-    assert before.endswith(str(root / "prefstats"))
+    before = _unedited(root)
     _append(root / "prefstats" / "cli" / "commands.py", "\n\ndef _added():\n    return 1\n")
     _append(root / "prefstats" / "reports" / "report.py", "\n# a note\n")
     cards = root / "prefstats" / "game" / "cards.py"
@@ -78,7 +83,7 @@ def test_comments_docstrings_annotations_and_uncompiled_modules_keep_the_key(tmp
 
 def test_a_python_function_added_beside_the_kernels_keeps_the_key(tmp_path):
     root = _copy(tmp_path)
-    before = _run(root, tmp_path / "cache", KEY)
+    before = _unedited(root)
     for module in ("sim/storage.py", "sim/play.py", "solver/_search.py"):
         _append(root / "prefstats" / module,
                 "\n\ndef added_helper(rows):\n    return [r * 2 for r in rows]\n")
@@ -174,7 +179,7 @@ def test_a_changed_kernel_constant_is_compiled_anew(tmp_path):
 
 def test_constants_no_kernel_reads_and_the_reports_keep_the_key(tmp_path):
     root = _copy(tmp_path)
-    before = _run(root, tmp_path / "cache", KEY)
+    before = _unedited(root)
     package = root / "prefstats"
     edits = {"game/cards.py": ("N_CARDS = 32", "N_CARDS = 33"),
              "solver/_table.py": ("TT_BITS = 14", "TT_BITS = 15"),
@@ -193,7 +198,7 @@ def test_constants_no_kernel_reads_and_the_reports_keep_the_key(tmp_path):
 def test_a_constant_a_kernel_reads_changes_the_key(tmp_path):
     """A constant read by compiled code of another module, through an import."""
     root = _copy(tmp_path)
-    before = _run(root, tmp_path / "cache", KEY)
+    before = _unedited(root)
     codes = root / "prefstats" / "game" / "codes.py"
     text = codes.read_text("utf-8")
     assert text.count("NO_TRUMP_SUIT = -1") == 1
