@@ -11,10 +11,11 @@ import pytest
 
 from prefstats.game.variants import get_variant
 from prefstats.reports import article as article_module
+from prefstats.reports import manifest
 from prefstats.reports.article import METHODS, article_report, make_datasets, spoken_name
 from prefstats.reports.headlines import finding, main_title
 from prefstats.reports.render import write_report
-from prefstats.reports.restore import restore_folder
+from prefstats.reports.restore import draw_chart
 from prefstats.reports.sheet import write_sheet
 
 MAX_WORDS = 2500
@@ -155,4 +156,5 @@ def test_the_article_on_one_page_to_print(sets, written, tmp_path):
     assert all(f.split(",")[0] in svg for f in report.meta)
     for p in paths:
         p.unlink()
-    assert "summary.pdf" in {p.name for p in restore_folder(out)}
+    entry = next(e for e in manifest.read(out)["charts"] if e["name"] == "summary")
+    assert "summary.pdf" in {p.name for p in draw_chart(out, entry)}

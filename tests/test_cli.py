@@ -39,8 +39,11 @@ def test_deal_rejects_bad_count():
     assert result.exit_code != 0
 
 
-def test_demo_simulates_and_reports(tmp_path):
-    args = ["demo", "--hands", "200", "--pulkas", "10", "--pool-target", "5", "--seed", "3",
+def test_demo_simulates_and_reports(tmp_path, monkeypatch):
+    # the guide on one process: starting workers costs seconds, and the guide's rollouts
+    # on two are checked in test_guide_charts.py and test_rollout.py
+    monkeypatch.setattr("prefstats.sim._workers.usable_cores", lambda: 1)
+    args = ["demo", "--hands", "100", "--pulkas", "10", "--pool-target", "5", "--seed", "3",
             "--data", str(tmp_path / "data"), "--out", str(tmp_path / "reports"), "--quiet"]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
@@ -48,7 +51,7 @@ def test_demo_simulates_and_reports(tmp_path):
     folder = tmp_path / "reports" / "sochi"
     assert (folder / "index.html").exists() and (folder / "guide.md").exists()
     assert "pulkas" in (folder / "report.md").read_text()
-    other = ["demo", "--hands", "150", *args[3:]]  # other arguments: refused, then --force
+    other = ["demo", "--hands", "80", *args[3:]]  # other arguments: refused, then --force
     refused = runner.invoke(app, other)
     assert refused.exit_code == 2 and "--force" in refused.output
     assert "Traceback" not in refused.output

@@ -99,10 +99,10 @@ def test_threshold_is_positive_and_stays_positive():
 
 
 def test_guide_on_a_small_dataset_advises_only_from_rollouts(tmp_path):
-    simulate(SOCHI, hands=1000, seed=3, out=tmp_path / "d", workers=1, progress=False)
-    text = guide(tmp_path / "d", tmp_path / "out", deals=1000, misere_deals=100).read_text()
+    simulate(SOCHI, hands=500, seed=3, out=tmp_path / "d", workers=1, progress=False)
+    text = guide(tmp_path / "d", tmp_path / "out", deals=500, misere_deals=100).read_text()
     advice_part, _, observed = text.partition(f"## {OBSERVED}")
-    assert observed and PLAYER_MODEL in advice_part and "first 1,000 deals" in advice_part
+    assert observed and PLAYER_MODEL in advice_part and "first 500 deals" in advice_part
     assert "seed 3" in advice_part and "## First call: bid or pass" in advice_part
     assert not re.search(r"\bBid \d+ with", text)  # the old observational advice
     assert re.search(r"^  - \d+ points: [+-]\d+\.\d whists a deal, 95% CI \[[+-]\d+\.\d, "
@@ -118,7 +118,7 @@ def test_guide_on_a_small_dataset_advises_only_from_rollouts(tmp_path):
     assert "## The player model is an assumption" in advice_part
     assert "random: bid − pass" in advice_part
     # the search player's column, on the first tenth of the deals
-    assert "search (PIMC): bid − pass" in advice_part and "on the first 100 of" in advice_part
+    assert "search (PIMC): bid − pass" in advice_part and "on the first 50 of" in advice_part
     for name in ("deals", "misere_deals", "search_deals"):
         with pytest.raises(ValueError, match=f"{name} must be a positive number"):
             guide(tmp_path / "d", tmp_path / "bad", **{name: 0})
