@@ -57,7 +57,7 @@ def _whisted(states) -> int:
 def test_offsets_move_the_calls_they_name():
     """A whist offset of -3 tricks on every class whists less; +3 on every first-call
     class bids more; zeros play as the unfitted heuristic, None as the shipped fit."""
-    d = deal(1500, seed=9)
+    d = deal(800, seed=9)
     zero = np.zeros(adjust.SIZE)
     base = play_batch(d, SOCHI, key=3, offsets=zero)
     shy = zero.copy()
@@ -77,7 +77,7 @@ def test_offsets_move_the_calls_they_name():
 
 
 def test_a_contract_offset_moves_the_contract_named_after_the_talon():
-    d = deal(1500, seed=9)
+    d = deal(800, seed=9)
     levels = {}
     for sign in (0.0, -1.0, 1.0):
         offsets = np.zeros(adjust.SIZE)
@@ -130,7 +130,7 @@ def test_bad_offsets_are_refused():
 
 
 def test_candidate_offsets_reach_the_worker_threads():
-    d = deal(120, seed=5)
+    d = deal(60, seed=5)
     keen = np.zeros(adjust.SIZE)
     keen[adjust.CALL:adjust.WHIST] = 3.0
     one = gauge(SOCHI, d, seed=5, offsets=keen)
@@ -206,10 +206,10 @@ def test_the_gauge_pairs_each_option_with_the_players_own_play(small_gauge):
     assert first.filter(pl.col("option") == "pass")["n"].sum() == 3 * 200
 
 
-def test_forcing_the_players_own_choice_gains_nothing():
+def test_forcing_the_players_own_choice_gains_nothing(small_gauge):
     """On the deals where the seat's unforced first call was a pass, forcing a pass
     equals its own play: the class of seat 0 at 2 expected tricks (it never bids)."""
-    t = gauge(SOCHI, deal(150, seed=8), seed=8)
+    t = small_gauge
     row = t.filter((pl.col("decision") == "first_call") & (pl.col("option") == "pass")
                    & (pl.col("cls") == "open · seat 0 · 3 tricks"))
     assert row.height == 1 and row["mean"][0] == 0.0 and row["se"][0] == 0.0
