@@ -394,14 +394,14 @@ def test_bad_arguments_are_refused(example):
 
 
 def test_the_example_end_to_end_as_json():
-    done = CliRunner().invoke(app, ["analyze", str(EXAMPLE), "--deals", "30", "--format",
+    done = CliRunner().invoke(app, ["analyze", str(EXAMPLE), "--deals", "10", "--format",
                                     "json"])
     assert done.exit_code == 0, done.output
     out = json.loads(done.stdout)
     assert out["deal"]["contract"] == "6♠" and out["deal"]["tricks"] == [6, 2, 2]
     rows = {r["field"]: r for r in out["decisions"]}
     assert rows[BLUNDER]["loss"] > 5 and rows[BLUNDER]["method"] == "double dummy"
-    assert rows["calls[0]"]["method"] == "rollout" and rows["calls[0]"]["dealt"] == 30
+    assert rows["calls[0]"]["method"] == "rollout" and rows["calls[0]"]["dealt"] == 10
 
 
 def test_the_table_names_the_players():
