@@ -64,11 +64,13 @@ def test_random_players_finish_every_deal(name, players):
         _check_finished(st, variant)
 
 
+@pytest.mark.parametrize("count", [300, pytest.param(1000, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("name", PRESETS)
-def test_batch_driver_equals_python_driver(name):
-    """The same built-in player decides alike through both drivers (1,000 deals)."""
+def test_batch_driver_equals_python_driver(name, count):
+    """The same built-in player decides alike through both drivers (1,000 deals under
+    slow)."""
     variant = get_variant(name)
-    d = deal(1000, seed=5)
+    d = deal(count, seed=5)
     states = play_batch(d, variant, policy="random", key=9)
     assert play_hands(d, variant, policy="random", key=9).tobytes() == states.tobytes()
     for st in states:

@@ -93,8 +93,9 @@ def _all_safe_layouts(n: int, seed: int) -> np.ndarray:
     return np.concatenate(found)[:n].astype(np.uint32)
 
 
-def test_a_misere_hand_safe_in_every_suit_is_never_caught_on_a_defenders_lead():
-    hands = _all_safe_layouts(1500, seed=3)
+@pytest.mark.parametrize("count", [500, pytest.param(1500, marks=pytest.mark.slow)])
+def test_a_misere_hand_safe_in_every_suit_is_never_caught_on_a_defenders_lead(count):
+    hands = _all_safe_layouts(count, seed=3)
     n = len(hands)
     declarer = np.zeros(n, dtype=np.int64)
     for leader in (1, 2):

@@ -58,8 +58,12 @@ def test_dataset_rows_and_manifest(reference):
     assert schema["hand_0"] == pl.UInt32 and schema["tricks_0"] == pl.UInt8
 
 
-@pytest.mark.parametrize(("workers", "chunk_size"), [(2, 1000), (4, 700), (1, 3000)])
+@pytest.mark.parametrize(("workers", "chunk_size"), [
+    (2, 700), (1, 3000),
+    pytest.param(2, 1000, marks=pytest.mark.slow), pytest.param(4, 700, marks=pytest.mark.slow)])
 def test_same_rows_whatever_workers_and_chunks(reference, tmp_path, workers, chunk_size):
+    """A pool with a short last chunk, or one chunk, gives the reference's rows; more
+    workers (slow) run the same pool."""
     _run(tmp_path, workers=workers, chunk_size=chunk_size)
     assert _rows(tmp_path).equals(_rows(reference))
 
@@ -188,7 +192,7 @@ def test_the_default_chunk_size_adapts_and_a_rerun_keeps_the_datasets(reference,
     assert after["spec"]["chunk_size"] == 1000 and len(after["chunks"]) == 4
     assert all(before[i] == c["sha256"] for i, c in enumerate(after["chunks"][:3]))
     fresh = tmp_path / "fresh"
-    simulate(SOCHI, hands=3000, seed=7, out=fresh, workers=2, progress=False)
+    simulate(SOCHI, hands=3000, seed=7, out=fresh, workers=1, progress=False)
     assert manifest_of(fresh)["spec"]["chunk_size"] == 10_000
     assert _rows(fresh).equals(_rows(reference))  # rows never depend on the chunk size
 
