@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import shutil
 
 import numpy as np
 import polars as pl
@@ -32,15 +33,30 @@ def data(tmp_path_factory):
     made = {"sochi": (SOCHI, 3000, 1),  # the issue's crash: a Wilson bound past its estimate
             "tiny": (SOCHI, 200, 1),
             "five": (SOCHI, 5, 1),
-            "four": (get_variant("sochi", players=4, whist_split="gentleman"), 1000, 1),
-            "house": (HOUSE, 1500, 1),
-            "seed2": (SOCHI, 1500, 2),
-            "gusarik": (get_variant("gusarik"), 1000, 1)}
+            "four": (get_variant("sochi", players=4, whist_split="gentleman"), 300, 1),
+            "house": (HOUSE, 300, 1),
+            "seed2": (SOCHI, 500, 2),
+            "gusarik": (get_variant("gusarik"), 300, 1)}
     for name, (variant, hands, seed) in made.items():
         simulate(variant, hands=hands, seed=seed, out=root / name, workers=1, progress=False)
     simulate_pulkas(get_variant("leningrad"), pulkas=10, pool_target=5, seed=1,
                     out=root / "len-pulkas", workers=1, progress=False)
     return root
+
+
+@pytest.fixture(scope="module")
+def reported(data, tmp_path_factory):
+    """The report of a dataset of ``data``, made once a module (tests that change it take
+    a copy)."""
+    made: dict[str, object] = {}
+
+    def report_of(name: str):
+        if name not in made:
+            out = tmp_path_factory.mktemp("reported") / name
+            _ok("report", data / name, "--out", out)
+            made[name] = out
+        return made[name]
+    return report_of
 
 
 def _ok(*args: str) -> str:
@@ -57,17 +73,18 @@ def _refused(*args: str) -> str:
 
 
 @pytest.mark.parametrize("name", ["sochi", "tiny", "five", "four", "gusarik"])
-def test_report_and_guide_on_ordinary_data(data, tmp_path, name):
-    _ok("report", data / name, "--out", tmp_path)
-    assert (tmp_path / "index.html").exists() and not list(tmp_path.glob(".report-*"))
+def test_report_and_guide_on_ordinary_data(data, reported, tmp_path, name):
+    out = reported(name)
+    assert (out / "index.html").exists() and not list(out.glob(".report-*"))
     if name != "sochi":  # its guide rolls out 3,000 deals: the slow test below
-        _guide_beside_the_report(data / name, tmp_path)
+        shutil.copytree(out, tmp_path / name)
+        _guide_beside_the_report(data / name, tmp_path / name)
 
 
 @pytest.mark.slow
 def test_guide_on_the_largest_ordinary_dataset(data, tmp_path):
     """The guide on 3,000 Sochi deals. The fast suite checks it on Sochi deals with the
-    tiny dataset above and with 1,000 deals in test_guide_counterfactual.py
+    tiny dataset above and with 500 deals in test_guide_counterfactual.py
     (test_guide_on_a_small_dataset_advises_only_from_rollouts)."""
     _ok("report", data / "sochi", "--out", tmp_path)
     _guide_beside_the_report(data / "sochi", tmp_path)
@@ -103,12 +120,12 @@ def test_seat_test_without_variation_is_not_a_crash():
     assert np.isnan(chi2) and np.isnan(p) and df == 2
 
 
-def test_a_failed_report_leaves_nothing_half_written(data, tmp_path, monkeypatch):
+def test_a_failed_report_leaves_nothing_half_written(data, reported, tmp_path, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("disk full")
 
     old = tmp_path / "old"
-    _ok("report", data / "tiny", "--out", old)
+    shutil.copytree(reported("tiny"), old)
     before = {p.name: p.read_bytes() for p in old.iterdir()}
     (old / "notes.txt").write_text("mine")
     monkeypatch.setattr(render, "_html", broken)
@@ -144,9 +161,8 @@ def test_house_rules_are_named_and_the_command_remakes_the_dataset(data, tmp_pat
     assert again.equals(prefstats.load(data / "house").collect())
 
 
-def test_preset_command_names_the_preset(data, tmp_path):
-    _ok("report", data / "four", "--out", tmp_path)
-    md = (tmp_path / "report.md").read_text("utf-8")
+def test_preset_command_names_the_preset(reported):
+    md = (reported("four") / "report.md").read_text("utf-8")
     assert "Sochi, 4 players, with whist_split = \"gentleman\"" in md
     assert "--config variant-sochi-4p-" in md
     assert "players: built-in heuristic" in md and "misère catchers: hidden" in md
