@@ -16,7 +16,7 @@ import pytest
 from matplotlib.colors import to_rgb
 from test_charts_style import overlaps
 
-from prefstats.reports import charts, manifest, restore
+from prefstats.reports import charts, manifest, model_tables, restore
 from prefstats.reports import hand_pictures as hp
 from prefstats.reports.hand_charts import cell_table
 
@@ -25,6 +25,9 @@ FOLDERS = [p.parent.name for p in sorted(REPORTS.glob(f"*/{manifest.NAME}"))]
 #: Folders whose charts are drawn for one column: the article's (but its page to print).
 COLUMN_FOLDERS = ("compare",)
 SHEET = "summary"
+#: Drawn in the fast suite: a three-player and a four-player folder (each a guide and a
+#: report) and the comparison; the others' charts are the same functions on other tables.
+FAST = ("sochi", "classic-4p", "compare")
 
 
 def test_contrast_is_the_wcag_ratio_and_ink_picks_the_readable_one():
@@ -78,8 +81,12 @@ def _drawn(folder: Path) -> list[tuple[str, object]]:
     return figures
 
 
-@pytest.mark.parametrize("name", FOLDERS)
+@pytest.mark.parametrize("name", [n if n in FAST else pytest.param(n, marks=pytest.mark.slow)
+                                  for n in FOLDERS])
 def test_every_committed_chart_is_readable(name):
+    """The house style on every chart of a committed folder. Only the folders in ``FAST``
+    run in the fast suite; the others, under `slow`, draw the same chart kinds (guide and
+    report, three and four players) from other tables, which sochi and classic-4p cover."""
     folder = REPORTS / name
     entries = manifest.read(folder)["charts"]
     figures = _drawn(folder)
@@ -113,6 +120,7 @@ def test_every_picture_a_page_shows_is_drawn_again_from_the_tables():
     """What the repository does not keep, `prefstats charts` makes: every image a
     committed page shows has a manifest entry (or is kept), every manifest entry its
     table."""
+    assert set(FAST) <= set(FOLDERS)  # the fast suite draws the folders it names
     for page in sorted(REPORTS.glob("*/index.html")):
         folder = page.parent
         doc = manifest.read(folder)
@@ -122,8 +130,11 @@ def test_every_picture_a_page_shows_is_drawn_again_from_the_tables():
         for e in doc["charts"]:
             data = e.get("data") or (f"{e['name']}.csv" if e.get("hand") else None)
             assert data is None or (folder / data).is_file(), (folder.name, e["name"])
+        # a table of every model's cells is made from models.csv.xz (by `prefstats charts`)
+        made = {model_tables.table_name(c) for c in doc.get("models", {})}
+        assert not made or (folder / model_tables.FILE).is_file(), folder.name
         for name in doc["copies"]:
-            assert (folder / f"{name}.csv").is_file()
+            assert name in made or (folder / f"{name}.csv").is_file(), (folder.name, name)
 
 
 def test_the_misere_chart_and_its_pdf(tmp_path):
