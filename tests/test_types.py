@@ -29,8 +29,11 @@ def cache(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("mypy-cache")
 
 
-@pytest.mark.parametrize("planted", [False, True], ids=["clean", "planted"])
+@pytest.mark.parametrize("planted", [pytest.param(False, marks=pytest.mark.slow), True],
+                         ids=["clean", "planted"])
 def test_mypy_fails_on_a_planted_type_error(tmp_path, cache, planted):
+    """The planted copy fails with the planted error's message; the clean copy passes
+    (slow: ``make test`` runs mypy on the package itself with the same configuration)."""
     copy = tmp_path / "prefstats"
     shutil.copytree(ROOT / "prefstats", copy,
                     ignore=shutil.ignore_patterns("__pycache__", "*.npz", "*.toml"))
