@@ -120,10 +120,10 @@ def test_a_live_lock_in_the_bucket_refuses_a_second_run(url, s3):
 
 
 def test_the_cli_reads_and_reports_a_bucket(local, url, tmp_path):
-    made = runner.invoke(app, ["simulate", "--hands", "3000", "--seed", "11", "--chunk-size",
+    made = runner.invoke(app, ["simulate", "--hands", "1000", "--seed", "11", "--chunk-size",
                                "1000", "--workers", "1", "--quiet", "--out", url])
     assert made.exit_code == 0, made.output
-    assert _sums(url) == _sums(local)
+    assert _sums(url) == {0: _sums(local)[0]}  # a chunk does not depend on the run's size
     out = tmp_path / "report"
     result = runner.invoke(app, ["report", url, "--out", str(out)])
     assert result.exit_code == 0, result.output
