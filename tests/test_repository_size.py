@@ -69,7 +69,7 @@ def test_charts_restores_what_a_small_report_loses(tmp_path, monkeypatch):
     simulate(variant, hands=300, seed=2, out=data, policy="random", workers=1, progress=False)
     simulate_pulkas(variant, pulkas=12, pool_target=5, seed=2, out=pulkas, policy="random",
                     workers=1, progress=False)
-    write_guide(variant, out, 1, min_n=6, budget=600, whist_budget=300, raspasy_budget=300,
+    write_guide(variant, out, 1, min_n=6, budget=300, whist_budget=150, raspasy_budget=150,
                 models=MODELS[2:3], model_n=6, command="test")
     report(data, out, pulkas=pulkas)
     models = {p.name: p.read_bytes() for p in out.glob("*_models.csv")}
