@@ -45,14 +45,14 @@ def _wait(client, job: str, until=("done", "failed", "cancelled"), seen=None) ->
 
 
 def test_a_rollout_job_equals_the_rollout_command(client):
-    asked = {"hand": HAND, "seat": 0, "seed": 5, "deals": 3000}
+    asked = {"hand": HAND, "seat": 0, "seed": 5, "deals": 1000}
     r = client.post("/api/rollout", json=asked)
     assert r.status_code == 202
     seen: list[dict] = []
     done = _wait(client, r.json()["job"], seen=seen)
     assert done["state"] == "done" and done["progress"] == 1.0
     assert all(0 <= s["progress"] <= 1 for s in seen)
-    out = CliRunner().invoke(cli, ["rollout", HAND, "--seed", "5", "--deals", "3000",
+    out = CliRunner().invoke(cli, ["rollout", HAND, "--seed", "5", "--deals", "1000",
                                    "--workers", "1", "--format", "json"])
     assert out.exit_code == 0, out.output
     command = json.loads(out.stdout)
@@ -63,7 +63,7 @@ def test_a_rollout_job_equals_the_rollout_command(client):
 
 
 def test_asking_again_is_answered_from_the_kept_result(client):
-    asked = {"hand": HAND, "seat": 0, "seed": 5, "deals": 3000}
+    asked = {"hand": HAND, "seat": 0, "seed": 5, "deals": 1000}
     first = _wait(client, client.post("/api/rollout", json=asked).json()["job"])
     again = client.get(f"/api/jobs/{client.post('/api/rollout', json=asked).json()['job']}")
     assert again.json()["state"] == "done" and again.json()["result"] == first["result"]
