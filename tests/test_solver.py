@@ -128,7 +128,7 @@ def test_each_search_answers_with_a_bound_it_proved(count):
 @_counts(500, 1500)
 def test_last_tricks_answer_with_a_bound_they_proved(count):
     # The minimax of the last two tricks, and of one trick over the endgame table (up
-    # to five cards a hand in trick contracts, six in misère), cuts off at ``need`` and
+    # to five cards a hand here; six in the test below), cuts off at ``need`` and
     # answers, as the search does, with a bound on the side of the answer, whatever
     # ``need`` is.
     trick = np.zeros(3, dtype=np.int64)
@@ -189,9 +189,10 @@ def test_order_puts_the_trump_suit_first_then_suits_longest_first_ties_in_suit_o
     assert suits(table_row(0, False)) == [0, 1, 3, 2]
     assert int(ORDER[MISERE_ROW, 1 + 729]) == -1  # two cards in play: no position
     assert OFFSET[3] <= int(ORDER[MISERE_ROW, c]) >> 8 < OFFSET[4]  # in the block of three
-    five = 4 + 9 * 4 + 81 * 4 + 729 * 3  # five cards a hand: misère only
-    assert ORDER[MISERE_ROW, five] >= 0
-    assert (ORDER[: MISERE_ROW, five] == -1).all()
+    five = 4 + 9 * 4 + 81 * 4 + 729 * 3  # five cards a hand: every kind of game
+    assert (ORDER[:, five] >= 0).all()
+    six = 5 + 9 * 5 + 81 * 4 + 729 * 4  # six: none
+    assert (ORDER[:, six] == -1).all()
 
 
 def _unpacked(table: np.ndarray) -> np.ndarray:
@@ -258,6 +259,33 @@ def test_endgame_table_holds_the_plain_minimax_value_of_trick_contracts(count):
             == _minimax(hands, trick, 0, lead, decl, t, mis), (h, t, lead, decl)
         checked += 1
     assert checked > count / 3
+
+
+def test_trick_contracts_one_trick_above_the_table_agree_with_plain_minimax():
+    # Six cards a hand, of three suits (random positions stop at five): the minimax of
+    # one trick over the table's largest trick-contract positions answers with a bound
+    # on the side of its answer whatever ``need`` is, and the search finds the value.
+    n = TRICK_CARDS + 1
+    rng = np.random.default_rng(31)
+    endgame = endgame_table()
+    table = new_table(1).thread(0)
+    trick = np.zeros(3, dtype=np.int64)
+    for _ in range(6):
+        deck = np.concatenate([8 * s + np.arange(8) for s in rng.permutation(4)[:3]])
+        cards = rng.permutation(deck)[: 3 * n].astype(np.int64)
+        h = [int(np.sum(1 << cards[i * n : (i + 1) * n])) for i in range(3)]
+        hands = np.array(h, dtype=np.int64)
+        t, lead, decl = int(rng.integers(-1, 4)), int(rng.integers(3)), int(rng.integers(3))
+        exact = _minimax(hands.copy(), trick, 0, lead, decl, t, False)
+        for need in range(n + 2):
+            v = _one_trick(hands, n, lead, game_of(decl, t, False), need, endgame,
+                           table_row(t, False))
+            assert hands.tolist() == h
+            assert (need <= v <= exact) if v >= need else (exact <= v < need), (h, t, need)
+        seq = np.zeros(34, dtype=np.int64)
+        for target in range(1, n + 1):
+            res, _ = _search(hands, seq, 0, lead, game_of(decl, t, False), target, table)
+            assert res == (exact >= target), (h, t, lead, decl, target)
 
 
 @_counts(600, 2000)

@@ -256,7 +256,7 @@ _DRIVER = {"search": True, "parts": _part("engine"), "after": _part("players")}
 #: Every step, by name.
 STEPS: dict[str, Step] = {
     "deal": Step("the dealer", _dealer, _deal),
-    "endgame": Step("the endgame table (built once, about 85 million positions)", tuple,
+    "endgame": Step("the endgame table (built once, about 385 million positions)", tuple,
                     _endgame),
     "play": Step("the players and the solver", _players, lambda: _chunk("deals"), **_DRIVER),
     "pulka": Step("whole pulkas", _pulkas, lambda: _chunk("pulkas", pool_target=1),

@@ -10,15 +10,14 @@ trumps), its suits in order (the trump suit first, then the others longest first
 seat on lead counted from the declarer, and which of the cards in play, lowest first,
 the declarer and the next seat hold (the third holds the rest). It is built up from the
 empty position, each value the minimax of one trick over the values a trick shorter,
-once for each version of the source (about 10 s on two cores; 85 million entries, two a
-byte, 42 MB, kept with the compiled functions). The search looks up the positions it
-covers, solves one a trick larger (six cards a hand in misère, five in trick contracts)
-by the minimax of one trick over it, and one two tricks larger by the minimax of one
-trick over those (``_search._two_tricks``), so from a larger position it never goes
-below them.
+once for each version of the source (about 70 s of CPU, 40 s on two idle cores; 385
+million entries, two a byte, 192 MB, kept with the compiled functions). The search looks
+up the positions it covers, solves one a trick larger (six cards a hand) by the minimax
+of one trick over it, and one two tricks larger by the minimax of one trick over those
+(``_search._two_tricks``), so from a larger position it never goes below them.
 
-The look-ups mostly miss the cache, so the entries are packed two a byte (at a byte an
-entry the table is twice the shared cache) and the index comes from look-up tables
+The look-ups mostly miss the cache, so the entries are packed two a byte (twice as many
+in the shared cache as at a byte an entry) and the index comes from look-up tables
 (``COLEX``, ``ORDER``) rather than loops over the cards.
 """
 
@@ -36,16 +35,18 @@ import numpy as np
 from numba import njit, prange
 
 from prefstats.game.cards import highest_card, lowest_card, pdep, pext, popcount
-from prefstats.game.tricks import legal_cards, trick_winner
-from prefstats.solver._order import _run_tops
+from prefstats.game.tricks import beats, legal_cards, trick_winner
+from prefstats.solver._order import _beating, _run_tops
 from prefstats.solver._records import Game
 
 #: Largest hands (cards each) the table covers for misère: 73 million positions at five
 #: cards (2.9 million at four); six would take about 1.8 billion.
 ENDGAME_CARDS = 5
-#: Largest hands it covers for trick contracts (with trumps or without): 11.7 million
-#: positions more.
-TRICK_CARDS = 4
+#: Largest hands it covers for trick contracts (with trumps or without): 311 million
+#: positions more (11.7 million at four). At five, PIMC's searches of 9-10 cards a hand
+#: take 2.6 times fewer nodes and a quarter to a third less time than at four
+#: (``scripts/pimc_profile.py``), for a table 4.6 times larger.
+TRICK_CARDS = 5
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -118,11 +119,12 @@ def trick_minimax(leaf):
 
     The minimax ``f(hands, n, leader, game, need, leads, n_leads, ctx)`` tries the leads
     ``leads[:n_leads]`` in that order (``n_leads`` -1: every lead, highest first) and the
-    followers' cards highest first (misère solves sooner than lowest first, trick contracts the
-    same), one card of each run of equal ones. It cuts off at ``need`` and returns a bound as
-    the search answers and the lead that reached ``need`` (-1 if none); ``hands`` is mutated and
-    restored. One body for each leaf: numba cannot inline a minimax whose leaf runs the same
-    minimax again."""
+    followers' cards highest first (misère solves sooner than lowest first), but for the
+    last hand of a trick contract first the cards that win the trick for his side, lowest
+    first (measured: 5-10% less time a PIMC decision), one card of each run of equal
+    ones. It cuts off at ``need`` and returns a bound as the search answers and the lead
+    that reached ``need`` (-1 if none); ``hands`` is mutated and restored. One body for
+    each leaf: numba cannot inline a minimax whose leaf runs the same minimax again."""
 
     @njit(inline="always", error_model="numpy")
     def minimax(hands, n, leader, game, need, leads, n_leads, ctx):
@@ -157,10 +159,22 @@ def trick_minimax(leaf):
                 m1 ^= 1 << c1
                 hands[p1] = h1 ^ (1 << c1)
                 best2 = -1 if or2 else 9
+                # In trick contracts the last hand's cards that win the trick for his side
+                # first, each group lowest first: the likeliest to cut off.
                 m2 = legal_cards(h2, c0 >> 3, trump) & t2
-                while m2:
-                    c2 = highest_card(m2)
-                    m2 ^= 1 << c2
+                rest2 = 0
+                if not misere:
+                    top = c1 if beats(c1, c0, trump) else c0
+                    if ((leader if top == c0 else p1) == declarer) != (p2 == declarer):
+                        rest2 = m2 & ~_beating(m2, top, trump)
+                        m2 ^= rest2
+                while m2 | rest2:
+                    if m2:
+                        c2 = highest_card(m2) if misere else lowest_card(m2)
+                        m2 ^= 1 << c2
+                    else:
+                        c2 = lowest_card(rest2)
+                        rest2 ^= 1 << c2
                     hands[p2] = h2 ^ (1 << c2)
                     w = (leader + trick_winner(c0, c1, c2, trump)) % 3
                     won = 1 if w == declarer else 0
@@ -439,8 +453,8 @@ _table: np.ndarray | None = None
 
 def endgame_table(progress=None) -> np.ndarray:
     """The endgame table (tricks packed two a byte, read with :func:`endgame_value`;
-    read-only; 42 MB), kept with the compiled functions of this source
-    (:func:`prefstats._cache.folder`): built by the first process (about 12 s on two cores),
+    read-only; 192 MB), kept with the compiled functions of this source
+    (:func:`prefstats._cache.folder`): built by the first process (about 40 s on two cores),
     read by the next (about 0.1 s). One copy a process, shared by its threads; the
     first call builds or reads it under a lock, so threads starting together neither
     build it twice nor launch two parallel builds at once. A build tells

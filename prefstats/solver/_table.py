@@ -55,7 +55,7 @@ def new_table(threads: int = 1, bits: int = TT_BITS) -> Table:
     next time). Empty entries have all bits set, which no key has. The history of
     leads, of shape (threads, 3, 32): points by leader and card that order leads within
     one solve (cleared at its start). The endgames' values (``_endgame``;
-    42 MB): one read-only table of the process, a row of it for each thread (a
+    192 MB): one read-only table of the process, a row of it for each thread (a
     broadcast view, no copies). Its look-ups mostly miss the cache; with a copy a
     thread, two threads of a rollout ran 1.57 times one, with one shared copy 1.83-1.97.
     And the node counters, (threads, 8): a cache line a thread.
