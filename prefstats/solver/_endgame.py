@@ -10,7 +10,7 @@ trumps), its suits in order (the trump suit first, then the others longest first
 seat on lead counted from the declarer, and which of the cards in play, lowest first,
 the declarer and the next seat hold (the third holds the rest). It is built up from the
 empty position, each value the minimax of one trick over the values a trick shorter,
-once for each version of the source (about 70 s of CPU, 40 s on two idle cores; 385
+once for each version of the source (about 56 s of CPU, 31 s on two idle cores, 1.1 GB at peak; 385
 million entries, two a byte, 192 MB, kept with the compiled functions). The search looks
 up the positions it covers, solves one a trick larger (six cards a hand) by the minimax
 of one trick over it, and one two tricks larger by the minimax of one trick over those
@@ -454,7 +454,7 @@ _table: np.ndarray | None = None
 def endgame_table(progress=None) -> np.ndarray:
     """The endgame table (tricks packed two a byte, read with :func:`endgame_value`;
     read-only; 192 MB), kept with the compiled functions of this source
-    (:func:`prefstats._cache.folder`): built by the first process (about 40 s on two cores),
+    (:func:`prefstats._cache.folder`): built by the first process (about 31 s on two cores),
     read by the next (about 0.1 s). One copy a process, shared by its threads; the
     first call builds or reads it under a lock, so threads starting together neither
     build it twice nor launch two parallel builds at once. A build tells
