@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import mmap
 import os
 import threading
 import zlib
@@ -428,8 +429,10 @@ def load_or_build(path: Path, cards: int = ENDGAME_CARDS, progress=None) -> np.n
     folder it cannot write to only costs the build each time). ``progress`` as in
     :func:`_build_table`."""
     size = (int(OFFSET[cards + 1]) + 1) // 2
-    try:
-        data = np.fromfile(path, dtype=np.uint8)
+    try:  # mapped, not copied: the processes of a run share one copy in memory
+        with path.open("rb") as f:
+            data = np.frombuffer(mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ),
+                                 dtype=np.uint8)
     except (OSError, ValueError):
         data = np.zeros(0, dtype=np.uint8)
     if data.size == size + 4 and zlib.crc32(data[:size]) == int.from_bytes(data[size:], "little"):
@@ -455,9 +458,10 @@ def endgame_table(progress=None) -> np.ndarray:
     """The endgame table (tricks packed two a byte, read with :func:`endgame_value`;
     read-only; 192 MB), kept with the compiled functions of this source
     (:func:`prefstats._cache.folder`): built by the first process (about 31 s on two cores),
-    read by the next (about 0.1 s). One copy a process, shared by its threads; the
-    first call builds or reads it under a lock, so threads starting together neither
-    build it twice nor launch two parallel builds at once. A build tells
+    mapped read-only by the next (about 0.1 s, mostly its checksum): one copy in memory
+    for all processes, one reference a process shared by its threads. The first call
+    builds or reads it under a lock, so threads starting together neither build it
+    twice nor launch two parallel builds at once. A build tells
     ``progress(done, total)`` of the entries settled (commands show it: see
     :mod:`prefstats.cli._compile`)."""
     global _table
